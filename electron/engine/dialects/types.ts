@@ -1,0 +1,66 @@
+import type { DialectId } from '../../../shared/dialects.ts';
+import type { RequestSpec, Usage } from '../../../shared/request.ts';
+
+/** One framed event, as the framer produced it: SSE event type + data, or one NDJSON line. */
+export interface Frame {
+  /** SSE `event:` type ('message' by default); 'message' for NDJSON lines. */
+  event: string;
+  data: string;
+}
+
+/**
+ * What one frame means, decoded by a dialect. Decoders never throw: bad JSON becomes
+ * `{ kind: 'invalid' }` with a reason, and the engine classifies it as a protocol error.
+ */
+export interface DecodedEvent {
+  /**
+   * - content: carries generated output (text, reasoning or tool-call deltas; at least one token)
+   * - empty: a well-formed event with no generated token (role-only first chunk, empty text, TGI keep-alive data)
+   * - meta: lifecycle events with no output (Responses `response.created`, …)
+   * - usage: a usage-only event (OpenAI `choices: []` chunk)
+   * - done: a terminator with no payload (`[DONE]`)
+   * - error: an in-band error event (server error)
+   * - invalid: the frame could not be decoded (bad JSON, wrong shape)
+   */
+  kind: 'content' | 'empty' | 'meta' | 'usage' | 'done' | 'error' | 'invalid';
+  /** Generated text delta ('' when none). For cumulative formats (SGLang native) already delta-ized. */
+  text: string;
+  /** Reasoning/thinking delta, kept apart from `text` (still counts as generated output). */
+  reasoning?: string;
+  /**
+   * Tokens in this event when the server says exactly (TGI: 1 per event; llama.cpp `tokens`
+   * / `tokens_predicted` delta; vLLM continuous usage delta; SGLang `completion_tokens` delta);
+   * null when unknown (the engine then estimates 1 per content event).
+   */
+  tokens: number | null;
+  /** finish reason if this event carries one ("stop", "length", "eos_token", …). */
+  finishReason?: string | null;
+  /** Usage if this event carries it (final usage chunk, continuous usage, Ollama final counts). */
+  usage?: Usage;
+  /** True when this event is the dialect's proper end of stream ([DONE], done:true, stop:true, response.completed…). */
+  terminal?: boolean;
+  /** For kind 'error': the server's message and type/code as given. */
+  error?: { message: string; type?: string; code?: string | number };
+  /** For kind 'invalid': why. */
+  invalidReason?: string;
+}
+
+/** Stateful per-request decoder (some formats are cumulative or counted). */
+export interface EventDecoder {
+  decode(frame: Frame): DecodedEvent;
+}
+
+export interface Dialect {
+  id: DialectId;
+  framing: 'sse' | 'ndjson';
+  /** Path appended to a base URL. */
+  path: string;
+  /**
+   * How a clean end is recognised. 'terminal-event': the stream must contain an event with
+   * `terminal: true` before EOF, else the engine reports protocol/truncated.
+   */
+  endsWith: 'terminal-event';
+  /** Build the JSON request body (without extraBody; the engine merges that last). */
+  buildBody(spec: RequestSpec): Record<string, unknown>;
+  createDecoder(): EventDecoder;
+}

@@ -1,0 +1,47 @@
+/**
+ * Every failure of a request is a value with a kind (DESIGN.md "Errors"). What arrived before the
+ * failure is kept in the request record; the error only says what went wrong and where.
+ */
+export type ErrorKind = 'network' | 'http' | 'protocol' | 'server' | 'client';
+
+export type ErrorCode =
+  // network: the connection could not be made or was lost
+  | 'dns'
+  | 'refused'
+  | 'reset'
+  | 'tls'
+  | 'unreachable'
+  | 'network-other'
+  // http: a non-2xx status before the stream started
+  | 'status'
+  // protocol: the bytes were not what the dialect promises
+  | 'bad-json'
+  | 'bad-frame'
+  | 'truncated'
+  | 'content-type'
+  // server: an error event inside a 200 stream
+  | 'error-event'
+  // client: we stopped it
+  | 'timeout'
+  | 'idle-timeout'
+  | 'cancelled';
+
+export interface RequestError {
+  kind: ErrorKind;
+  code: ErrorCode;
+  message: string;
+  /** HTTP status, when there was a response. */
+  status?: number;
+  /** Response body (truncated) for http errors; the raw event for server/protocol errors. */
+  body?: string;
+  /** Offset from request start (ms) at which the failure was observed. */
+  atMs?: number;
+}
+
+export const ERROR_KIND_HELP: Record<ErrorKind, string> = {
+  network: 'The connection could not be opened or was lost (DNS, refused, reset, TLS).',
+  http: 'The server answered with an error status before streaming.',
+  protocol: 'The stream did not follow its format (bad frame or JSON, no terminator, wrong content type).',
+  server: 'The server reported an error inside the stream.',
+  client: 'Tokenscope stopped the request (timeout or cancel).',
+};

@@ -1,0 +1,85 @@
+import type { DialectId } from './dialects.ts';
+import type { RequestError } from './errors.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/** Sampling and length parameters, mapped by each dialect to its own field names. */
+export interface SamplingParams {
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  ignoreEos?: boolean;
+  minTokens?: number;
+  stop?: string[];
+}
+
+/** Everything needed to fire one streaming request. Plain data: it crosses IPC and goes into run files (minus secrets). */
+export interface RequestSpec {
+  /** Base URL of the server (the dialect adds its path) or a full endpoint URL. */
+  url: string;
+  dialect: DialectId;
+  model: string;
+  /** For completion-style dialects; chat dialects wrap it as one user message when `messages` is absent. */
+  prompt?: string;
+  messages?: ChatMessage[];
+  params?: SamplingParams;
+  /** Merged last into the request body, so it can override anything the dialect built. */
+  extraBody?: Record<string, unknown>;
+  /** Extra HTTP headers. Secrets go in `apiKey`, never here when the spec is stored. */
+  headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer …`. Never written to run files or logs. */
+  apiKey?: string;
+  /** OpenAI dialects: inject `stream_options.include_usage` (default true). */
+  includeUsage?: boolean;
+  /** OpenAI dialects: inject `stream_options.continuous_usage_stats` (vLLM only). Default: off. */
+  continuousUsage?: boolean;
+  /** Whole-request timeout (ms). Default 300 000. */
+  timeoutMs?: number;
+  /** Fails the request when no byte arrives for this long (ms). Default: off. */
+  idleTimeoutMs?: number;
+  /** Skip TLS verification (explicit opt-out). */
+  insecureTls?: boolean;
+}
+
+export interface Usage {
+  promptTokens: number | null;
+  completionTokens: number | null;
+  totalTokens: number | null;
+  cachedTokens?: number | null;
+}
+
+/** Bit flags of one event in the columnar record. */
+export const EV_CONTENT = 1; // carries at least one generated token (text, reasoning or tool-call delta)
+export const EV_COALESCED = 2; // shared its socket read with another event, so its time is that read's
+export const EV_TOKENS_EXACT = 4; // the token count of this event came from the server
+export const EV_ERROR = 8; // an in-band error event
+export const EV_USAGE = 16; // carries usage
+export const EV_TERMINAL = 32; // the dialect's proper end marker ([DONE], done:true, stop:true, …)
+export const EV_FINISH = 64; // carries a finish reason
+
+/** Kind of source of the output token count (DESIGN.md "tokens per event"). Never mixed silently. */
+export type TokenSource =
+  /** The server said how many tokens each event carried (vLLM continuous usage, TGI, llama.cpp counters). */
+  | 'per-event'
+  /** The server gave only the total (final usage); per-event counts are 1 per content event, reconciled. */
+  | 'usage-total'
+  /** Nothing from the server: 1 token per content event. */
+  | 'estimated';
+
+/** Times of the phases of one request, ms since the request started (before connect). null = not reached. */
+export interface Phases {
+  /** TCP (and TLS) connection established; 0-ish for a reused socket. */
+  connectedMs: number | null;
+  /** The whole request body was handed to the socket. */
+  requestWrittenMs: number | null;
+  /** Response status line and headers parsed. */
+  headersMs: number | null;
+  /** First byte of the response body. */
+  firstByteMs: number | null;
+  /** The stream ended (cleanly or not). */
+  endMs: number | null;
+}
