@@ -24,7 +24,8 @@ export type ErrorCode =
   // client: we stopped it
   | 'timeout'
   | 'idle-timeout'
-  | 'cancelled';
+  | 'cancelled'
+  | 'invalid-request';
 
 export interface RequestError {
   kind: ErrorKind;

@@ -1,0 +1,65 @@
+/**
+ * The app's core, transport-free: the embedded simulator (the default target), the target
+ * store, the request service and the handler table. Electron's main process and web mode
+ * (`tokenscope serve`) each build one and connect it to their transport.
+ */
+import path from 'node:path';
+import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api.ts';
+import { startSim, type SimServer } from '../sim/index.ts';
+import { createHandlers } from './handlers.ts';
+import { RequestService } from './requests.ts';
+import type { SecretBox } from './secrets.ts';
+import { TargetStore } from './targets.ts';
+
+export interface CoreOptions {
+  mode: 'electron' | 'web';
+  version: string;
+  /** Folder for targets.json; null = nothing persisted (tests). */
+  userDataDir: string | null;
+  secrets: SecretBox;
+  /** Start the built-in simulator (default true). */
+  startSimulator?: boolean;
+  simPort?: number;
+  emit: <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
+  log?: (line: string) => void;
+}
+
+export interface Core {
+  handlers: ApiHandlers;
+  targets: TargetStore;
+  requests: RequestService;
+  sim: SimServer | null;
+  close(): Promise<void>;
+}
+
+export async function createCore(o: CoreOptions): Promise<Core> {
+  const targets = new TargetStore(o.userDataDir ? path.join(o.userDataDir, 'targets.json') : null, o.secrets);
+  if (targets.loadError) o.log?.(targets.loadError);
+  let sim: SimServer | null = null;
+  if (o.startSimulator !== false) {
+    try {
+      sim = await startSim({ port: o.simPort ?? 0, host: '127.0.0.1', jitter: 0.1, streamInterval: 1 });
+      targets.simUrl = sim.url;
+    } catch (e) {
+      o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);
+    }
+  }
+  const requests = new RequestService((event, payload) => o.emit(event, payload as never));
+  const info = (): AppInfo => ({ version: o.version, mode: o.mode, simUrl: sim?.url ?? null, secretsPersisted: o.secrets.canPersist });
+  const handlers = createHandlers({
+    info,
+    targets,
+    requests,
+    onTargetsChanged: () => o.emit('onTargetsChanged', targets.list()),
+  });
+  return {
+    handlers,
+    targets,
+    requests,
+    sim,
+    async close() {
+      requests.dispose();
+      await sim?.close();
+    },
+  };
+}

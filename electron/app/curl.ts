@@ -1,0 +1,29 @@
+import type { FireInput } from '../../shared/api.ts';
+import { buildRequestBody } from '../engine/body.ts';
+import { getDialect } from '../engine/dialects/index.ts';
+import { resolveEndpoint, redactUrl } from '../engine/endpoint.ts';
+import type { ResolvedTarget } from './targets.ts';
+import { specFromInput } from './requests.ts';
+
+function sq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The same request as a `curl -N` command. The API key is never written out: it is referenced as
+ * $TOKENSCOPE_API_KEY so a copied command can't leak it.
+ */
+export function curlCommand(input: FireInput, target: ResolvedTarget): string {
+  const spec = specFromInput(input, target);
+  const dialect = getDialect(spec.dialect);
+  const url = redactUrl(resolveEndpoint(spec.url, spec.dialect));
+  const body = JSON.stringify(buildRequestBody(dialect, spec));
+  const parts = ['curl -N', sq(url), `-H ${sq('Content-Type: application/json')}`];
+  for (const [k, v] of Object.entries(spec.headers ?? {})) {
+    if (/^(authorization|x-api-key|api-key)$/i.test(k)) parts.push(`-H ${sq(`${k}: <redacted>`)}`);
+    else parts.push(`-H ${sq(`${k}: ${v}`)}`);
+  }
+  if (spec.apiKey) parts.push(`-H "Authorization: Bearer $TOKENSCOPE_API_KEY"`);
+  parts.push(`-d ${sq(body)}`);
+  return parts.join(' \\\n  ');
+}

@@ -1,0 +1,81 @@
+/**
+ * The handler table for every method of shared/api.ts. Both transports (Electron IPC in
+ * electron/ipc.ts, WebSocket in electron/serve.ts) serve exactly this object, through
+ * `dispatch`, which validates arguments against the contract's schemas first.
+ */
+import type { ApiHandlers, ApiMethod, AppInfo, Result } from '../../shared/api.ts';
+import { API_METHODS } from '../../shared/api.ts';
+import { discoverModels } from '../engine/models.ts';
+import type { RequestService } from './requests.ts';
+import type { TargetStore } from './targets.ts';
+import { curlCommand } from './curl.ts';
+
+export interface Services {
+  info: () => AppInfo;
+  targets: TargetStore;
+  requests: RequestService;
+  onTargetsChanged: () => void;
+}
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const err = (kind: string, message: string, code?: string): Result<never> => ({ ok: false, error: { kind, message, code } });
+
+export function createHandlers(s: Services): ApiHandlers {
+  return {
+    getAppInfo: async () => ok(s.info()),
+    listTargets: async () => ok(s.targets.list()),
+    saveTarget: async (input) => {
+      try {
+        const v = s.targets.save(input);
+        s.onTargetsChanged();
+        return ok(v);
+      } catch (e) {
+        return err('client', (e as Error).message);
+      }
+    },
+    deleteTarget: async (id) => {
+      if (!s.targets.delete(id)) return err('client', `No target ${id}.`);
+      s.onTargetsChanged();
+      return ok(true as const);
+    },
+    listModels: async (id) => {
+      const t = s.targets.resolve(id);
+      if (!t) return err('client', `No target ${id}.`);
+      const r = await discoverModels(t.baseUrl, t.dialect, { apiKey: t.apiKey, headers: t.headers, insecureTls: t.insecureTls });
+      return r.ok ? ok(r.value) : err(r.error.kind, r.error.message, r.error.code);
+    },
+    fireRequest: async (input) => {
+      const t = s.targets.resolve(input.targetId);
+      if (!t) return err('client', `No target ${input.targetId}.`);
+      return ok({ requestId: s.requests.fire(input, t) });
+    },
+    cancelRequest: async (id) => ok({ cancelled: s.requests.cancel(id) }),
+    getRequest: async (id) => {
+      const r = s.requests.get(id);
+      return r ? ok(r) : err('client', `No finished request ${id} in this session.`);
+    },
+    listHistory: async () => ok(s.requests.list()),
+    curlFor: async (input) => {
+      const t = s.targets.resolve(input.targetId);
+      if (!t) return err('client', `No target ${input.targetId}.`);
+      return ok({ command: curlCommand(input, t) });
+    },
+  };
+}
+
+/** Validate and call. Unknown methods and bad arguments are answered, never thrown. */
+export async function dispatch(handlers: ApiHandlers, method: string, args: unknown): Promise<Result<unknown>> {
+  if (!Object.prototype.hasOwnProperty.call(API_METHODS, method)) return err('client', `Unknown method ${method}.`, 'unknown-method');
+  const m = method as ApiMethod;
+  const parsed = API_METHODS[m].safeParse(args);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return err('client', `Invalid arguments for ${m}: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}`, 'invalid-arguments');
+  }
+  try {
+    const fn = handlers[m] as (...a: unknown[]) => Promise<Result<unknown>>;
+    return await fn(...(parsed.data as unknown[]));
+  } catch (e) {
+    return err('internal', `${m} failed: ${(e as Error).message}`);
+  }
+}

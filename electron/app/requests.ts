@@ -1,0 +1,179 @@
+/**
+ * Runs the UI's requests through the engine and streams them to the UI as columnar batches:
+ * at most one flush per BATCH_INTERVAL_MS (~30/s) whatever the event rate, each carrying every
+ * row added since the last flush (VS Code batches terminal output the same way). Keeps the
+ * last requests of the session for the history view.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
+import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
+import type { RequestRecord } from '../../shared/record.ts';
+import type { RequestSpec } from '../../shared/request.ts';
+import { computeRequestStats } from '../../shared/stats/request-stats.ts';
+import { fireRequest } from '../engine/client.ts';
+import type { ResolvedTarget } from './targets.ts';
+
+export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
+  event: E,
+  payload: E extends 'onRequestStarted' ? RequestSummary : E extends 'onRequestBatch' ? RequestBatch : RequestSnapshot,
+) => void;
+
+interface Live {
+  id: string;
+  input: FireInput;
+  target: ResolvedTarget;
+  ac: AbortController;
+  rec: RequestRecord | null;
+  sent: number;
+  batches: number;
+  summary: RequestSummary;
+}
+
+const HISTORY_MAX = 50;
+
+export function specFromInput(input: FireInput, target: ResolvedTarget): RequestSpec {
+  return {
+    url: input.endpointUrl ?? target.baseUrl,
+    dialect: input.dialect ?? target.dialect,
+    model: input.model,
+    prompt: input.prompt,
+    messages: input.messages,
+    params: input.params,
+    extraBody: input.extraBody,
+    headers: { ...target.headers, ...(input.headers ?? {}) },
+    apiKey: target.apiKey,
+    includeUsage: input.includeUsage,
+    continuousUsage: input.continuousUsage,
+    timeoutMs: input.timeoutMs,
+    insecureTls: target.insecureTls,
+  };
+}
+
+export class RequestService {
+  private readonly live = new Map<string, Live>();
+  private readonly history: RequestSnapshot[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly emit: Emit) {}
+
+  fire(input: FireInput, target: ResolvedTarget): string {
+    const id = randomUUID();
+    const spec = specFromInput(input, target);
+    const summary: RequestSummary = {
+      id,
+      targetId: target.id,
+      targetName: target.name,
+      model: input.model,
+      dialect: spec.dialect,
+      startedAtWall: Date.now(),
+      state: 'running',
+      ttftMs: null,
+      e2eMs: null,
+      outputTokens: 0,
+      errorKind: null,
+      promptPreview: (input.prompt ?? input.messages?.at(-1)?.content ?? '').slice(0, 120),
+    };
+    const l: Live = { id, input, target, ac: new AbortController(), rec: null, sent: 0, batches: 0, summary };
+    this.live.set(id, l);
+    this.emit('onRequestStarted', summary);
+    this.ensureTimer();
+    void fireRequest(spec, {
+      id,
+      signal: l.ac.signal,
+      keepRaw: true,
+      onProgress: (rec) => {
+        l.rec = rec;
+      },
+    }).then((rec) => this.finish(l, rec));
+    return id;
+  }
+
+  cancel(id: string): boolean {
+    const l = this.live.get(id);
+    if (!l) return false;
+    l.ac.abort();
+    return true;
+  }
+
+  get(id: string): RequestSnapshot | null {
+    return this.history.find((h) => h.summary.id === id) ?? null;
+  }
+
+  list(): RequestSummary[] {
+    return [...[...this.live.values()].map((l) => l.summary), ...this.history.map((h) => h.summary)];
+  }
+
+  /** Cancel everything (app quit). */
+  dispose(): void {
+    for (const l of this.live.values()) l.ac.abort();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private ensureTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.flushAll(), BATCH_INTERVAL_MS);
+  }
+
+  private flushAll(): void {
+    for (const l of this.live.values()) this.flush(l);
+    if (this.live.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private flush(l: Live): void {
+    const rec = l.rec;
+    if (!rec) return;
+    const n = rec.events.n;
+    // Nothing new since the last batch (the first batch goes out at headers, to show the status).
+    if (n === l.sent && l.batches > 0) return;
+    l.batches++;
+    const from = l.sent;
+    const ev = rec.events;
+    this.emit('onRequestBatch', {
+      requestId: l.id,
+      from,
+      t: ev.t.slice(from, n),
+      tokens: ev.tokens.slice(from, n),
+      read: ev.read.slice(from, n),
+      flags: ev.flags.slice(from, n),
+      size: ev.size.slice(from, n),
+      text: ev.text.slice(from, n),
+      raw: rec.raw ? rec.raw.slice(from, n) : [],
+      phases: { ...rec.phases },
+      status: rec.status,
+      bytes: rec.bytes,
+      reads: rec.reads,
+    });
+    l.sent = n;
+  }
+
+  private finish(l: Live, rec: RequestRecord): void {
+    l.rec = rec;
+    this.flush(l);
+    this.live.delete(l.id);
+    const s = computeRequestStats(rec);
+    const state: RequestSummary['state'] =
+      rec.error?.code === 'cancelled' ? 'cancelled' : rec.error ? 'error' : 'done';
+    l.summary = { ...l.summary, state, ttftMs: s.ttftMs, e2eMs: s.e2eMs, outputTokens: s.outputTokens, errorKind: rec.error?.kind ?? null };
+    const snap: RequestSnapshot = { summary: l.summary, input: l.input, record: { ...rec, events: snapshotColumns(rec) } };
+    this.history.unshift(snap);
+    if (this.history.length > HISTORY_MAX) this.history.length = HISTORY_MAX;
+    this.emit('onRequestFinished', snap);
+  }
+}
+
+function snapshotColumns(rec: RequestRecord): RequestRecord['events'] {
+  const e = rec.events;
+  return {
+    n: e.n,
+    t: e.t.slice(0, e.n),
+    tokens: e.tokens.slice(0, e.n),
+    read: e.read.slice(0, e.n),
+    flags: e.flags.slice(0, e.n),
+    size: e.size.slice(0, e.n),
+    text: e.text.slice(0, e.n),
+  };
+}

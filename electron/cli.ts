@@ -1,0 +1,108 @@
+/**
+ * `tokenscope` — the headless entry point: probe, sim (and later run, metrics, serve).
+ * Every command is a thin shell over the same core the app uses.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DIALECT_IDS, isDialectId, type DialectId } from '../shared/dialects.ts';
+import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
+import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
+import { runServe, type ServeCliOptions } from './cli/serve.ts';
+
+function int(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer.`);
+    return n;
+  };
+}
+function num(name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
+    return n;
+  };
+}
+function dialect(v: string): DialectId {
+  if (!isDialectId(v)) throw new InvalidArgumentError(`unknown dialect; one of: ${DIALECT_IDS.join(', ')}`);
+  return v;
+}
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+export function buildProgram(): Command {
+  const program = new Command('tokenscope')
+    .description('See what your LLM inference servers really do: per-event stream timing, TTFT, ITL, E2E.')
+    .showHelpAfterError()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command('probe')
+    .description('Send one streaming request, print every event as it arrives, then a summary.')
+    .argument('<url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
+    .option('-m, --model <name>', 'model name (default: the first model the server lists)')
+    .option('-p, --prompt <text>', 'prompt text', 'Explain in a few sentences why the sky is blue.')
+    .option('--messages <json>', 'chat messages as a JSON array of {role, content} (chat dialects)')
+    .addOption(
+      new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).default('openai-chat').argParser(dialect),
+    )
+    .option('-n, --max-tokens <n>', 'max tokens to generate', int('--max-tokens'), 128)
+    .option('-t, --temperature <x>', 'sampling temperature', num('--temperature'))
+    .option('--ignore-eos', 'ask the server to ignore EOS (vLLM, llama.cpp)')
+    .option('--min-tokens <n>', 'minimum tokens (vLLM)', int('--min-tokens'))
+    .option('--extra-body <json>', 'JSON merged last into the request body')
+    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
+    .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
+    .option('--no-include-usage', 'do not inject stream_options.include_usage (OpenAI dialects)')
+    .option('--continuous-usage', 'inject stream_options.continuous_usage_stats (vLLM: exact tokens per event)')
+    .option('--timeout <ms>', 'whole-request timeout in ms', int('--timeout'), 300_000)
+    .option('--idle-timeout <ms>', 'fail when no byte arrives for this long (ms)', int('--idle-timeout'))
+    .option('--insecure', 'skip TLS certificate verification')
+    .option('--raw', 'print the raw data of each event')
+    .option('-q, --quiet', 'no live event lines, summary only')
+    .option('--json', 'print one JSON object (summary, times, text, error) and nothing else')
+    .action(async (url: string, o: ProbeCliOptions) => {
+      process.exitCode = await runProbe(url, o);
+    });
+
+  program
+    .command('sim')
+    .description('Run the built-in simulator: vLLM-compatible SSE + /metrics, TGI, llama.cpp and Ollama dialects, faults.')
+    .option('--port <n>', 'port (0 = any free port)', int('--port'), 8000)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--model <name>', 'model name it serves', 'tokenscope-sim')
+    .option('--seed <n>', 'random seed (same seed, same requests: same output)', int('--seed'), 1)
+    .option('--max-num-seqs <n>', 'max sequences in the running batch; more wait in the queue', int('--max-num-seqs'), 64)
+    .option('--decode-step-ms <ms>', 'decode step time at batch size 1', num('--decode-step-ms'), 20)
+    .option('--decode-step-per-seq-ms <ms>', 'added step time per running sequence', num('--decode-step-per-seq-ms'), 0.05)
+    .option('--prefill-ms-per-token <ms>', 'prefill cost per prompt token', num('--prefill-ms-per-token'), 0.02)
+    .option('--stream-interval <n>', 'tokens per streamed chunk', int('--stream-interval'), 1)
+    .option('--jitter <x>', 'relative jitter of step time, 0..1', num('--jitter'), 0)
+    .option('--max-tokens <n>', 'default max tokens when a request sets none', int('--max-tokens'), 128)
+    .option('--fault <spec>', 'fault for every request: http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]')
+    .option('--fault-rate <x>', 'probability (0..1) that --fault applies to a request', num('--fault-rate'), 1)
+    .option('--ground-truth <file>', 'append the exact send time of every chunk to this JSONL file')
+    .option('--replay <file>', 'serve this captured body (e.g. from shared/corpus/sse) to every POST')
+    .option('--replay-interval <ms>', 'gap between replayed events', num('--replay-interval'), 20)
+    .option('--quiet', 'do not log requests')
+    .action(async (o: SimCliOptions) => {
+      process.exitCode = await runSimCommand(o);
+    });
+
+  program
+    .command('serve')
+    .description('Web mode: serve the app UI to a browser, bound to loopback, guarded by a random token.')
+    .option('--port <n>', 'port (0 = any free port)', int('--port'), 5173)
+    .option('--host <host>', 'address to bind (keep loopback; use an SSH tunnel for remote boxes)', '127.0.0.1')
+    .option('--no-sim', 'do not start the built-in simulator')
+    .option('--rebuild', 'rebuild the UI before serving')
+    .action(async (o: ServeCliOptions) => {
+      process.exitCode = await runServe(o);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

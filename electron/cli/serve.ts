@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startWebServer } from '../serve.ts';
+
+export interface ServeCliOptions {
+  port: number;
+  host: string;
+  noSim?: boolean;
+  sim: boolean;
+  rebuild?: boolean;
+}
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function userDataDir(): string {
+  if (process.env.TOKENSCOPE_HOME) return process.env.TOKENSCOPE_HOME;
+  const base = process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config');
+  return path.join(base, 'tokenscope');
+}
+
+/** Build the renderer if it is missing (first run) or when asked. */
+export function ensureRendererBuilt(force = false): string {
+  const dir = path.join(repoRoot, 'out/renderer');
+  if (force || !fs.existsSync(path.join(dir, 'index.html'))) {
+    process.stderr.write('Building the UI (electron-vite build)…\n');
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (r.status !== 0) throw new Error('the UI build failed');
+  }
+  return dir;
+}
+
+export async function runServe(o: ServeCliOptions): Promise<number> {
+  if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1')
+    process.stderr.write(`warning: binding ${o.host} exposes Tokenscope beyond this machine; the token is the only guard.\n`);
+  let rendererDir: string;
+  try {
+    rendererDir = ensureRendererBuilt(o.rebuild === true);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  const server = await startWebServer({
+    port: o.port,
+    host: o.host,
+    rendererDir,
+    userDataDir: userDataDir(),
+    version: pkg.version,
+    startSimulator: o.sim,
+    log: (l) => process.stderr.write(l + '\n'),
+  });
+  process.stdout.write(
+    `Tokenscope (web mode) is running.\n\n  Open: ${server.openUrl}\n\n` +
+      (server.core.sim ? `  Built-in simulator: ${server.core.sim.url}\n` : '') +
+      'Ctrl-C to stop.\n',
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await server.close();
+  return 0;
+}

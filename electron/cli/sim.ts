@@ -1,0 +1,68 @@
+import { startSim, type SimOptions } from '../sim/index.ts';
+
+export interface SimCliOptions {
+  port: number;
+  host: string;
+  model: string;
+  seed: number;
+  maxNumSeqs: number;
+  decodeStepMs: number;
+  decodeStepPerSeqMs: number;
+  prefillMsPerToken: number;
+  streamInterval: number;
+  jitter: number;
+  maxTokens: number;
+  fault?: string;
+  faultRate: number;
+  groundTruth?: string;
+  replay?: string;
+  replayInterval: number;
+  quiet?: boolean;
+}
+
+export async function runSimCommand(o: SimCliOptions): Promise<number> {
+  const opts: SimOptions = {
+    host: o.host,
+    port: o.port,
+    model: o.model,
+    seed: o.seed,
+    maxNumSeqs: o.maxNumSeqs,
+    decodeStepMs: o.decodeStepMs,
+    decodeStepPerSeqMs: o.decodeStepPerSeqMs,
+    prefillMsPerToken: o.prefillMsPerToken,
+    streamInterval: o.streamInterval,
+    jitter: o.jitter,
+    defaultMaxTokens: o.maxTokens,
+    fault: o.fault ?? null,
+    faultRate: o.faultRate,
+    groundTruth: o.groundTruth ?? false,
+    replay: o.replay ? { file: o.replay, intervalMs: o.replayInterval, timing: 'interval' } : null,
+    log: o.quiet ? undefined : (line: string) => process.stderr.write(line + '\n'),
+  };
+  let sim;
+  try {
+    sim = await startSim(opts);
+  } catch (e) {
+    process.stderr.write(`error: could not start the simulator: ${(e as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(
+    [
+      `Tokenscope simulator listening on ${sim.url}  (model "${o.model}", seed ${o.seed}, max ${o.maxNumSeqs} seqs, ${o.decodeStepMs} ms/step)`,
+      `  OpenAI:   ${sim.url}/v1/chat/completions  ${sim.url}/v1/completions  ${sim.url}/v1/models`,
+      `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
+      `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
+      `  metrics:  ${sim.url}/metrics`,
+      `Try:  npx tokenscope probe ${sim.url}`,
+      'Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sim.close();
+  return 0;
+}

@@ -1,0 +1,179 @@
+/**
+ * Turns stamped socket reads into the request record: framing (SSE or NDJSON), the dialect's
+ * decoder, and the columnar event rows. The first error found is kept in `rec.error`; later
+ * data is still recorded (a malformed chunk mid-stream does not hide what came after it).
+ */
+import {
+  EV_COALESCED,
+  EV_CONTENT,
+  EV_ERROR,
+  EV_FINISH,
+  EV_TERMINAL,
+  EV_TOKENS_EXACT,
+  EV_USAGE,
+} from '../../shared/request.ts';
+import type { RequestRecord } from '../../shared/record.ts';
+import type { RequestError } from '../../shared/errors.ts';
+import type { EventColumns } from '../../shared/event-columns.ts';
+import { SseParser, type SseEvent } from './framing/sse.ts';
+import { NdjsonFramer, type NdjsonLine } from './framing/ndjson.ts';
+import type { Dialect, EventDecoder, Frame } from './dialects/types.ts';
+import { computeTokenSource } from './token-source.ts';
+
+export class StreamDecoder {
+  private readonly sse: SseParser | null;
+  private readonly nd: NdjsonFramer | null;
+  private readonly decoder: EventDecoder;
+  private readonly frames: (SseEvent | NdjsonLine)[] = [];
+  private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
+
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly rec: RequestRecord,
+  ) {
+    this.sse = dialect.framing === 'sse' ? new SseParser() : null;
+    this.nd = dialect.framing === 'ndjson' ? new NdjsonFramer() : null;
+    this.decoder = dialect.createDecoder();
+  }
+
+  private get events(): EventColumns {
+    return this.rec.events as EventColumns;
+  }
+
+  /** A 200 with the wrong content type is kept going (some proxies relabel) but reported. */
+  checkContentType(ct: string | null, atMs: number): void {
+    if (!ct) return;
+    const c = ct.toLowerCase();
+    const ok =
+      this.dialect.framing === 'sse'
+        ? c.includes('text/event-stream')
+        : c.includes('ndjson') || c.includes('application/json') || c.includes('text/plain');
+    if (!ok) {
+      this.setError({
+        kind: 'protocol',
+        code: 'content-type',
+        message: `Expected ${this.dialect.framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson'} but the server sent "${ct}" (did it ignore stream: true?).`,
+        atMs,
+      });
+    }
+  }
+
+  pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
+    const frames = this.frames;
+    frames.length = 0;
+    if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
+    else this.nd!.push(chunk, frames as NdjsonLine[]);
+    const coalesced = frames.length > 1 ? EV_COALESCED : 0;
+    for (let i = 0; i < frames.length; i++) this.handle(frames[i]!, t, readIndex, coalesced);
+  }
+
+  end(t: number, readIndex: number): void {
+    const frames = this.frames;
+    frames.length = 0;
+    if (this.sse) {
+      const info = this.sse.end(frames as SseEvent[]);
+      this.endInfo = { discarded: info.discardedData, tail: info.unterminatedLine };
+    } else {
+      const info = this.nd!.end(frames as NdjsonLine[]);
+      // A cut-off NDJSON line is still offered to the decoder: it reports it as invalid JSON.
+      if (info.unterminatedLine) frames.push({ data: info.unterminatedLine });
+    }
+    for (const f of frames) this.handle(f, t, readIndex, 0);
+  }
+
+  /** The error to report at a clean EOF: a missing terminator is a protocol error. */
+  endError(t: number): RequestError | null {
+    if (this.rec.error || this.rec.terminated) return null;
+    const extra = this.endInfo.discarded
+      ? ' A last event without its blank line was discarded.'
+      : this.endInfo.tail
+        ? ' The body ended mid-line.'
+        : '';
+    return {
+      kind: 'protocol',
+      code: 'truncated',
+      message: `The stream ended without its terminator (${terminatorName(this.dialect.id)}).${extra}`,
+      atMs: t,
+    };
+  }
+
+  finalize(): void {
+    this.rec.tokenSource = computeTokenSource(this.rec);
+  }
+
+  private setError(e: RequestError): void {
+    if (!this.rec.error) this.rec.error = e;
+  }
+
+  private handle(f: SseEvent | NdjsonLine, t: number, readIndex: number, coalesced: number): void {
+    const frame: Frame = { event: 'event' in f ? f.event : 'message', data: f.data };
+    const d = this.decoder.decode(frame);
+    const rec = this.rec;
+    let flags = coalesced;
+    let tokens = 0;
+    switch (d.kind) {
+      case 'content':
+        flags |= EV_CONTENT;
+        if (d.tokens !== null) {
+          tokens = d.tokens;
+          flags |= EV_TOKENS_EXACT;
+        } else tokens = 1;
+        if (tokens === 0) tokens = 1; // content means at least one generated token
+        break;
+      case 'error':
+        flags |= EV_ERROR;
+        this.setError({
+          kind: 'server',
+          code: 'error-event',
+          message: d.error?.message ?? 'The server reported an error in the stream.',
+          body: f.data.slice(0, 4096),
+          atMs: t,
+        });
+        break;
+      case 'invalid':
+        flags |= EV_ERROR;
+        this.setError({
+          kind: 'protocol',
+          code: 'bad-json',
+          message: `Malformed event: ${d.invalidReason ?? 'could not decode'}`,
+          body: f.data.slice(0, 4096),
+          atMs: t,
+        });
+        break;
+      default:
+        break;
+    }
+    if (d.text) rec.text += d.text;
+    if (d.reasoning) rec.reasoning += d.reasoning;
+    if (d.usage) {
+      flags |= EV_USAGE;
+      rec.usage = { ...(rec.usage ?? {}), ...d.usage };
+    }
+    if (d.finishReason) {
+      flags |= EV_FINISH;
+      rec.finishReason = d.finishReason;
+    }
+    if (d.terminal) {
+      flags |= EV_TERMINAL;
+      rec.terminated = true;
+    }
+    this.events.push(t, tokens, readIndex, flags, (d.text ?? '') + (d.reasoning ?? ''), f.data.length);
+    rec.raw?.push(f.data);
+  }
+}
+
+function terminatorName(id: Dialect['id']): string {
+  switch (id) {
+    case 'openai-chat':
+    case 'openai-completions':
+      return 'data: [DONE]';
+    case 'openai-responses':
+      return 'response.completed';
+    case 'tgi':
+      return 'a final event with generated_text';
+    case 'llamacpp':
+      return 'a final event with stop: true';
+    default:
+      return 'a final line with done: true';
+  }
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it, vi } from 'vitest';
+
+const exposed: Record<string, Record<string, unknown>> = {};
+const invoked: [string, unknown][] = [];
+const sent: string[] = [];
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (k: string, v: Record<string, unknown>) => (exposed[k] = v) },
+  ipcRenderer: {
+    invoke: async (ch: string, args: unknown) => {
+      invoked.push([ch, args]);
+      return { ok: true, value: null };
+    },
+    on: vi.fn(),
+    removeListener: vi.fn(),
+    send: (ch: string) => sent.push(ch),
+  },
+}));
+
+await import('./preload.ts');
+const { API_METHOD_NAMES } = await import('../shared/api.ts');
+const { methodChannel, READY_CHANNEL } = await import('../shared/api-names.ts');
+
+describe('preload', () => {
+  it('exposes exactly the contract methods plus on/ready, never ipcRenderer', async () => {
+    const api = exposed.tokenscope!;
+    expect(Object.keys(api).sort()).toEqual([...API_METHOD_NAMES, 'on', 'ready'].sort());
+    expect(Object.values(api).every((v) => typeof v === 'function')).toBe(true);
+    await (api.listModels as (id: string) => Promise<unknown>)('t1');
+    expect(invoked).toEqual([[methodChannel('listModels'), ['t1']]]);
+    (api.ready as () => void)();
+    expect(sent).toEqual([READY_CHANNEL]);
+    expect(() => (api.on as (e: string, cb: () => void) => void)('notAnEvent', () => undefined)).toThrow(/unknown event/);
+  });
+});

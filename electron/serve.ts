@@ -1,0 +1,167 @@
+/**
+ * Web mode: the same renderer and the same contract, over HTTP + WebSocket, for a browser.
+ * Bound to loopback by default (use an SSH tunnel for a remote GPU box), guarded by a random
+ * token that must come with the page and the socket, and an Origin check on the socket so
+ * another site open in the same browser cannot drive it.
+ */
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ApiEvent, ApiEvents } from '../shared/api.ts';
+import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
+import { createCore, type Core } from './app/core.ts';
+import { dispatch } from './app/handlers.ts';
+import { MemorySecretBox } from './app/secrets.ts';
+import { CSP } from '../shared/csp.ts';
+
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  /** Folder with the built renderer (index.html …). */
+  rendererDir: string;
+  userDataDir: string | null;
+  token?: string;
+  version: string;
+  startSimulator?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface WebServer {
+  url: string;
+  /** The URL to open, with the token. */
+  openUrl: string;
+  token: string;
+  core: Core;
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+
+function tokenOk(given: string | null, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function startWebServer(o: ServeOptions): Promise<WebServer> {
+  const token = o.token ?? randomBytes(24).toString('base64url');
+  const host = o.host ?? '127.0.0.1';
+  const sockets = new Set<{ ws: WebSocket; ready: boolean; queue: string[] }>();
+
+  const emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]): void => {
+    const text = encodeWire({ type: 'event', event, payload } satisfies CoreMessage);
+    for (const s of sockets) {
+      if (s.ready) s.ws.send(text);
+      else s.queue.push(text);
+    }
+  };
+  const core = await createCore({
+    mode: 'web',
+    version: o.version,
+    userDataDir: o.userDataDir,
+    secrets: new MemorySecretBox(),
+    startSimulator: o.startSimulator,
+    emit,
+    log: o.log,
+  });
+
+  const root = path.resolve(o.rendererDir);
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const headers = {
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, headers).end();
+      return;
+    }
+    // The page itself needs the token (then the app keeps it for the socket); assets do not carry secrets.
+    let rel = decodeURIComponent(u.pathname);
+    if (rel === '/' || rel === '/index.html') {
+      if (!tokenOk(u.searchParams.get('token'), token)) {
+        res.writeHead(403, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Tokenscope web mode: open the URL printed in the terminal (it carries the access token).\n');
+        return;
+      }
+      rel = '/index.html';
+    }
+    const file = path.resolve(root, '.' + rel);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const origin = req.headers.origin;
+    const hostHeader = req.headers.host;
+    const sameOrigin = origin !== undefined && hostHeader !== undefined && (origin === `http://${hostHeader}` || origin === `https://${hostHeader}`);
+    if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), token) || !sameOrigin) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const entry = { ws, ready: false, queue: [] as string[] };
+      sockets.add(entry);
+      ws.on('close', () => sockets.delete(entry));
+      ws.on('message', async (data) => {
+        let msg: UiMessage;
+        try {
+          msg = decodeWire(String(data)) as UiMessage;
+        } catch {
+          return; // not our protocol; ignore rather than crash
+        }
+        if (msg.type === 'ready') {
+          entry.ready = true;
+          for (const t of entry.queue) ws.send(t);
+          entry.queue = [];
+          return;
+        }
+        if (msg.type !== 'call' || typeof msg.id !== 'number') return;
+        const result = await dispatch(core.handlers, String(msg.method), msg.args);
+        if (ws.readyState === ws.OPEN) ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url,
+    openUrl: `${url}/?token=${token}`,
+    token,
+    core,
+    async close() {
+      for (const s of sockets) s.ws.terminate();
+      wss.close();
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// Lint: typescript-eslint's recommended rules plus the house's process boundaries
+// (DESIGN.md "Rules of the house"): only electron/main.ts, preload.ts and ipc.ts may import
+// 'electron'; shared/ and renderer/ import no node:* modules; shared/ imports no DOM-only code.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['fs', 'path', 'http', 'https', 'net', 'tls', 'os', 'child_process', 'crypto', 'stream', 'url', 'worker_threads', 'zlib'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        console: 'readonly', process: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', Buffer: 'readonly', URL: 'readonly',
+        TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
+        queueMicrotask: 'readonly', structuredClone: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly',
+        requestAnimationFrame: 'readonly', cancelAnimationFrame: 'readonly', WebSocket: 'readonly', navigator: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts', 'electron/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only electron/main.ts, preload.ts and ipc.ts import electron: the core runs in the CLI and tests too.' }] }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'shared/ and renderer/ never import electron.' }, ...nodeBuiltins.map((name) => ({ name, message: 'No Node modules in shared/ or renderer/.' }))],
+          patterns: [{ group: ['node:*'], message: 'No Node modules in shared/ or renderer/.' }, { group: ['**/electron/**'], message: 'shared/ and renderer/ do not reach into electron/.' }],
+        },
+      ],
+    },
+  },
+);

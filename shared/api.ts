@@ -1,0 +1,180 @@
+/**
+ * The one API contract between the core (Electron main process, or `tokenscope serve`) and the
+ * UI. Every request/response method and every event stream is declared here once, with zod
+ * schemas for what crosses the trust boundary. The preload bridge and the web-mode server are
+ * both generated from this table, and a test proves every method has exactly one handler.
+ *
+ * Methods return `Result` values; nothing throws across the bridge.
+ */
+import { z } from 'zod';
+import { DIALECT_IDS } from './dialects.ts';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
+
+const dialect = z.enum(DIALECT_IDS);
+const headerRecord = z.record(z.string().max(256), z.string().max(8192));
+
+export const TargetInput = z.object({
+  id: z.string().max(64).optional(),
+  name: z.string().min(1).max(120),
+  baseUrl: z.string().url().max(2048),
+  dialect,
+  defaultModel: z.string().max(256).optional(),
+  headers: headerRecord.optional(),
+  /** Write-only: a new key to store encrypted; '' clears it; absent keeps the stored one. */
+  apiKey: z.string().max(8192).optional(),
+  metricsUrl: z.string().url().max(2048).optional(),
+  insecureTls: z.boolean().optional(),
+});
+export type TargetInput = z.infer<typeof TargetInput>;
+
+/** What the UI sees of a target: never the key, only whether there is one. */
+export interface TargetView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  dialect: (typeof DIALECT_IDS)[number];
+  defaultModel?: string;
+  headers?: Record<string, string>;
+  hasApiKey: boolean;
+  metricsUrl?: string;
+  insecureTls?: boolean;
+  builtin: boolean;
+}
+
+const chatMessage = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string().max(1_000_000) });
+
+export const FireInput = z.object({
+  targetId: z.string().max(64),
+  dialect: dialect.optional(),
+  model: z.string().min(1).max(256),
+  prompt: z.string().max(1_000_000).optional(),
+  messages: z.array(chatMessage).max(1000).optional(),
+  params: z
+    .object({
+      maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+      temperature: z.number().min(0).max(10).optional(),
+      topP: z.number().min(0).max(1).optional(),
+      seed: z.number().int().optional(),
+      ignoreEos: z.boolean().optional(),
+      minTokens: z.number().int().min(0).optional(),
+      stop: z.array(z.string().max(1000)).max(16).optional(),
+    })
+    .optional(),
+  extraBody: z.record(z.string(), z.unknown()).optional(),
+  headers: headerRecord.optional(),
+  includeUsage: z.boolean().optional(),
+  continuousUsage: z.boolean().optional(),
+  timeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** Full endpoint path override (else the dialect's path on the target's base URL). */
+  endpointUrl: z.string().url().max(2048).optional(),
+});
+export type FireInput = z.infer<typeof FireInput>;
+
+const id = z.string().min(1).max(128);
+
+/**
+ * Methods: name → argument tuple schema. Result types are in `ApiResults` (trusted side → UI,
+ * so typed, not validated).
+ */
+export const API_METHODS = {
+  getAppInfo: z.tuple([]),
+  listTargets: z.tuple([]),
+  saveTarget: z.tuple([TargetInput]),
+  deleteTarget: z.tuple([id]),
+  listModels: z.tuple([id]),
+  fireRequest: z.tuple([FireInput]),
+  cancelRequest: z.tuple([id]),
+  getRequest: z.tuple([id]),
+  listHistory: z.tuple([]),
+  curlFor: z.tuple([FireInput]),
+} as const;
+
+export type ApiMethod = keyof typeof API_METHODS;
+export const API_METHOD_NAMES = Object.keys(API_METHODS) as ApiMethod[];
+
+export interface AppInfo {
+  version: string;
+  mode: 'electron' | 'web';
+  simUrl: string | null;
+  /** Whether API keys can be stored encrypted (Electron safeStorage); in web mode they stay in memory. */
+  secretsPersisted: boolean;
+}
+
+/** Summary of a request for lists (history). */
+export interface RequestSummary {
+  id: string;
+  targetId: string;
+  targetName: string;
+  model: string;
+  dialect: (typeof DIALECT_IDS)[number];
+  startedAtWall: number;
+  state: 'running' | 'done' | 'error' | 'cancelled';
+  ttftMs: number | null;
+  e2eMs: number | null;
+  outputTokens: number;
+  errorKind: string | null;
+  promptPreview: string;
+}
+
+/** A finished or running request in full (columns as plain arrays on the wire). */
+export interface RequestSnapshot {
+  summary: RequestSummary;
+  input: FireInput;
+  record: import('./record.ts').RequestRecord;
+}
+
+export interface ApiResults {
+  getAppInfo: AppInfo;
+  listTargets: TargetView[];
+  saveTarget: TargetView;
+  deleteTarget: true;
+  listModels: { models: string[]; source: string };
+  fireRequest: { requestId: string };
+  cancelRequest: { cancelled: boolean };
+  getRequest: RequestSnapshot;
+  listHistory: RequestSummary[];
+  curlFor: { command: string };
+}
+
+export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
+
+/** The handler table both transports serve. */
+export type ApiHandlers = { [M in ApiMethod]: (...args: ApiArgs<M>) => Promise<Result<ApiResults[M]>> };
+
+/** The client-side view: same names, same results. */
+export type ApiClient = ApiHandlers;
+
+// ---------------------------------------------------------------------------------------------
+// Events (core → UI). Names are onX, as in VS Code's services.
+
+/** A batch of new events of one request: columnar, flushed at most ~30 times a second. */
+export interface RequestBatch {
+  requestId: string;
+  /** Row index of the first event in this batch. */
+  from: number;
+  t: Float64Array;
+  tokens: Uint32Array;
+  read: Uint32Array;
+  flags: Uint8Array;
+  size: Uint32Array;
+  text: string[];
+  raw: string[];
+  phases: import('./request.ts').Phases;
+  status: number | null;
+  bytes: number;
+  reads: number;
+}
+
+export interface ApiEvents {
+  onRequestStarted: RequestSummary;
+  onRequestBatch: RequestBatch;
+  onRequestFinished: RequestSnapshot;
+  onTargetsChanged: TargetView[];
+}
+
+export type ApiEvent = keyof ApiEvents;
+export const API_EVENT_NAMES: ApiEvent[] = ['onRequestStarted', 'onRequestBatch', 'onRequestFinished', 'onTargetsChanged'];
+
+/** Flush interval of live batches: ~30 per second whatever the event rate. */
+export const BATCH_INTERVAL_MS = 33;

@@ -1,0 +1,36 @@
+import type { DialectId } from './dialects.ts';
+import type { RequestError } from './errors.ts';
+import type { EventColumnsData } from './event-columns.ts';
+import type { Phases, TokenSource, Usage } from './request.ts';
+
+/**
+ * Everything the engine measured about one request. Times are ms since the request started
+ * (taken before connect) on a monotonic clock; `startedAtWall` only labels it.
+ * Secrets never appear here: `url` has no credentials and headers are not kept.
+ */
+export interface RequestRecord {
+  id: string;
+  /** The endpoint actually requested (credentials stripped). */
+  url: string;
+  dialect: DialectId;
+  model: string;
+  startedAtWall: number;
+  phases: Phases;
+  status: number | null;
+  contentType: string | null;
+  /** The server's request id header (x-request-id), if it sent one. */
+  serverRequestId: string | null;
+  events: EventColumnsData;
+  /** Raw data of each event (same index as events), when kept. */
+  raw: string[] | null;
+  text: string;
+  reasoning: string;
+  finishReason: string | null;
+  usage: Usage | null;
+  tokenSource: TokenSource;
+  bytes: number;
+  reads: number;
+  /** The stream ended with the dialect's proper terminator. */
+  terminated: boolean;
+  error: RequestError | null;
+}
