@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every benchmark, one JSON report. Numbers go into BENCHMARKS.md with the
+ * command that made them. Ratios within one run matter more than absolutes on a shared machine.
+ */
+import os from 'node:os';
+import { benchIngest } from './ingest.bench.ts';
+import { benchItlAccuracy } from './itl-accuracy.bench.ts';
+
+const only = process.argv[2];
+const report: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+};
+if (!only || only === 'ingest') report.ingest = benchIngest();
+if (!only || only === 'itl') report.itlAccuracy256x20ms = await benchItlAccuracy(256, 20, 100);
+if (!only || only === 'metrics') {
+  try {
+    const m = (await import('./metrics-parse.bench.ts')) as { benchMetricsParse?: () => unknown };
+    if (m.benchMetricsParse) report.metricsParse = m.benchMetricsParse();
+  } catch (e) {
+    report.metricsParse = `not available: ${(e as Error).message}`;
+  }
+}
+console.log(JSON.stringify(report, null, 2));

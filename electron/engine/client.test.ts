@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fireRequest } from './client.ts';
+import { startSim, type SimServer } from '../sim/index.ts';
+import type { RequestSpec } from '../../shared/request.ts';
+import { EV_CONTENT, EV_TERMINAL } from '../../shared/request.ts';
+import { computeRequestStats } from '../../shared/stats/request-stats.ts';
+import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
+
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSim({ port: 0, decodeStepMs: 3, decodeStepPerSeqMs: 0, prefillMsPerToken: 0, seed: 7 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+function spec(over: Partial<RequestSpec> = {}): RequestSpec {
+  return {
+    url: sim.url,
+    dialect: 'openai-chat',
+    model: 'tokenscope-sim',
+    prompt: 'Tell me about lighthouses.',
+    params: { maxTokens: 12, ignoreEos: true },
+    ...over,
+  };
+}
+
+describe('each dialect end to end against the simulator', () => {
+  for (const d of DIALECT_IDS) {
+    it(`${d}: streams, terminates, counts 12 tokens`, async () => {
+      const rec = await fireRequest(spec({ dialect: d as DialectId }));
+      expect(rec.error).toBeNull();
+      expect(rec.status).toBe(200);
+      expect(rec.terminated).toBe(true);
+      const s = computeRequestStats(rec);
+      expect(s.outputTokens).toBe(12);
+      expect(s.contentEvents).toBe(12);
+      expect(rec.text.length).toBeGreaterThan(0);
+      // the text is exactly the concatenation of the content events' deltas
+      let joined = '';
+      for (let i = 0; i < rec.events.n; i++) if (rec.events.flags[i]! & EV_CONTENT) joined += rec.events.text[i];
+      expect(joined).toBe(rec.text + rec.reasoning);
+      expect(s.ttftMs).not.toBeNull();
+      expect(s.ttftMs!).toBeGreaterThanOrEqual(rec.phases.firstByteMs!);
+      expect(s.itlChunkMs).toHaveLength(11);
+      // phases are ordered
+      const p = rec.phases;
+      expect(p.connectedMs!).toBeLessThanOrEqual(p.requestWrittenMs!);
+      expect(p.requestWrittenMs!).toBeLessThanOrEqual(p.headersMs!);
+      expect(p.headersMs!).toBeLessThanOrEqual(p.firstByteMs!);
+      expect(p.firstByteMs!).toBeLessThanOrEqual(p.endMs!);
+      expect(rec.events.flags[rec.events.n - 1]! & EV_TERMINAL).toBeTruthy();
+    });
+  }
+
+  it('vLLM continuous usage gives exact per-event tokens; without it tokens come from the usage total', async () => {
+    const exact = computeRequestStats(await fireRequest(spec({ continuousUsage: true })));
+    expect(exact.tokenSource).toBe('per-event');
+    expect(exact.outputTokens).toBe(12);
+    const total = computeRequestStats(await fireRequest(spec()));
+    expect(total.tokenSource).toBe('usage-total');
+    const none = computeRequestStats(await fireRequest(spec({ includeUsage: false })));
+    expect(none.tokenSource).toBe('estimated');
+    expect(none.tokensExact).toBe(false);
+  });
+
+  it('the role-only first chunk is the first event, not the TTFT', async () => {
+    const rec = await fireRequest(spec());
+    const s = computeRequestStats(rec);
+    expect(rec.events.flags[0]! & EV_CONTENT).toBe(0);
+    expect(s.firstEventMs).toBe(rec.events.t[0]);
+    expect(s.ttftMs).toBeGreaterThanOrEqual(s.firstEventMs!);
+  });
+});
+
+describe('faults are classified and keep what arrived', () => {
+  const withFault = (fault: string, over: Partial<RequestSpec> = {}) =>
+    fireRequest(spec({ headers: { 'x-sim-fault': fault }, ...over }));
+
+  for (const status of [400, 404, 429, 500, 503]) {
+    it(`http-${status} → http error with status and body`, async () => {
+      const rec = await withFault(`http-${status}`);
+      expect(rec.error?.kind).toBe('http');
+      expect(rec.error?.status).toBe(status);
+      expect(rec.error?.body?.length).toBeGreaterThan(0);
+      expect(rec.error?.message).toMatch(new RegExp(`HTTP ${status}`));
+      expect(rec.events.n).toBe(0);
+    });
+  }
+
+  it('error-midstream → server error with the partial text kept', async () => {
+    const rec = await withFault('error-midstream:5');
+    expect(rec.error?.kind).toBe('server');
+    expect(rec.error?.code).toBe('error-event');
+    expect(computeRequestStats(rec).contentEvents).toBe(5);
+    expect(rec.text.length).toBeGreaterThan(0);
+  });
+
+  it('reset → network reset with the partial text kept', async () => {
+    const rec = await withFault('reset:4');
+    expect(rec.error?.kind).toBe('network');
+    expect(rec.error?.code).toBe('reset');
+    expect(computeRequestStats(rec).contentEvents).toBe(4);
+  });
+
+  it('malformed-json → protocol bad-json; later events still recorded', async () => {
+    const rec = await withFault('malformed-json:3');
+    expect(rec.error?.kind).toBe('protocol');
+    expect(rec.error?.code).toBe('bad-json');
+    expect(computeRequestStats(rec).contentEvents).toBeGreaterThan(3);
+  });
+
+  it('no-done → protocol truncated', async () => {
+    const rec = await withFault('no-done');
+    expect(rec.error?.kind).toBe('protocol');
+    expect(rec.error?.code).toBe('truncated');
+    expect(computeRequestStats(rec).contentEvents).toBe(12);
+  });
+
+  it('stall + idle timeout → client idle-timeout, partial kept', async () => {
+    const rec = await withFault('stall:3000', { idleTimeoutMs: 300 });
+    expect(rec.error?.kind).toBe('client');
+    expect(rec.error?.code).toBe('idle-timeout');
+    expect(rec.events.n).toBeGreaterThan(0);
+  });
+
+  it('slow-first-byte delays the headers and TTFT', async () => {
+    const rec = await withFault('slow-first-byte:250');
+    expect(rec.error).toBeNull();
+    expect(rec.phases.headersMs!).toBeGreaterThanOrEqual(240);
+    expect(computeRequestStats(rec).ttftMs!).toBeGreaterThanOrEqual(240);
+  });
+
+  it('connection refused → network refused', async () => {
+    const srv = http.createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as AddressInfo).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const rec = await fireRequest(spec({ url: `http://127.0.0.1:${port}` }));
+    expect(rec.error?.kind).toBe('network');
+    expect(rec.error?.code).toBe('refused');
+  });
+
+  it('DNS failure → network dns', async () => {
+    const rec = await fireRequest(spec({ url: 'http://tokenscope-test.invalid:8000' }));
+    expect(rec.error?.kind).toBe('network');
+    expect(rec.error?.code).toBe('dns');
+  });
+
+  it('a 200 JSON body for a streaming request → protocol content-type, body kept', async () => {
+    const srv = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"choices":[{"message":{"content":"not streamed"}}]}\n');
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const rec = await fireRequest(spec({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` }));
+    srv.close();
+    expect(rec.error?.kind).toBe('protocol');
+    expect(rec.error?.code).toBe('content-type');
+    expect(rec.bytes).toBeGreaterThan(0);
+  });
+
+  it('whole-request timeout → client timeout', async () => {
+    const rec = await withFault('stall:3000', { timeoutMs: 200 });
+    expect(rec.error?.kind).toBe('client');
+    expect(rec.error?.code).toBe('timeout');
+  });
+});
+
+describe('cancel', () => {
+  it('closes the connection and the simulator aborts the stream', async () => {
+    const ac = new AbortController();
+    const long = spec({ params: { maxTokens: 2000, ignoreEos: true } });
+    const rec = await fireRequest(long, {
+      signal: ac.signal,
+      onProgress: (r) => {
+        if (r.events.n >= 5) ac.abort();
+      },
+    });
+    expect(rec.error?.kind).toBe('client');
+    expect(rec.error?.code).toBe('cancelled');
+    expect(rec.events.n).toBeGreaterThanOrEqual(5);
+    // The server notices the closed socket and frees the sequence.
+    const deadline = performance.now() + 2000;
+    while (sim.state().running > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(sim.state().running).toBe(0);
+  });
+});
