@@ -24,6 +24,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
+      // A timer declared before the closures that clear it and assigned later is not a bug.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

@@ -1,5 +1,4 @@
 import type { DialectId } from './dialects.ts';
-import type { RequestError } from './errors.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';

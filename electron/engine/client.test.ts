@@ -171,6 +171,15 @@ describe('faults are classified and keep what arrived', () => {
 });
 
 describe('cancel', () => {
+  it('an already-aborted signal resolves as cancelled without sending', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const rec = await fireRequest(spec(), { signal: ac.signal });
+    expect(rec.error?.code).toBe('cancelled');
+    expect(rec.status).toBeNull();
+    expect(rec.events.n).toBe(0);
+  });
+
   it('closes the connection and the simulator aborts the stream', async () => {
     const ac = new AbortController();
     const long = spec({ params: { maxTokens: 2000, ignoreEos: true } });

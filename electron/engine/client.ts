@@ -122,6 +122,8 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       req.destroy();
       finish(err);
     };
+    // Registered first: destroying the request (cancel, timeout) makes it emit an error we own.
+    req.on('error', (e) => abortWith(classifySocketError(e, rel(), phases.headersMs !== null)));
     const onAbort = (): void =>
       abortWith({ kind: 'client', code: 'cancelled', message: 'Cancelled by the user.', atMs: rel() });
     if (opts.signal?.aborted) {
@@ -161,7 +163,6 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       phases.requestWrittenMs = rel();
       armIdle();
     });
-    req.on('error', (e) => abortWith(classifySocketError(e, rel(), phases.headersMs !== null)));
 
     req.on('response', (res) => {
       phases.headersMs = rel();

@@ -18,14 +18,16 @@ export interface SseEvent {
 }
 
 export interface SseEndInfo {
-  /** An event had data but no terminating blank line: discarded, per spec. */
+  /**
+   * An event had data but no terminating blank line: discarded, per spec. Includes the value of
+   * a last `data` line cut before its line end.
+   */
   discardedData: string | null;
   /** Bytes of an unterminated last line (a line that never saw its LF/CR). */
   unterminatedLine: string;
 }
 
 const LF = 10;
-const CR = 13;
 
 export class SseParser {
   private readonly decoder = new TextDecoder('utf-8'); // ignoreBOM=false: strips one leading BOM
@@ -51,7 +53,9 @@ export class SseParser {
     const before = out.length;
     let s = chunk;
     let pos = 0;
-    if (this.skipLF) {
+    // An empty chunk (a zero-length read, or one holding only part of a UTF-8 character) must
+    // not clear skipLF: the LF of a CRLF split across reads may still be coming.
+    if (this.skipLF && s.length > 0) {
       this.skipLF = false;
       if (s.charCodeAt(0) === LF) pos = 1;
     }
@@ -59,7 +63,7 @@ export class SseParser {
     // Fast path: most servers use LF only; look for CR once per read.
     let nextCR = s.indexOf('\r', pos);
     while (pos < len) {
-      let nextLF = s.indexOf('\n', pos);
+      const nextLF = s.indexOf('\n', pos);
       if (nextCR !== -1 && nextCR < pos) nextCR = s.indexOf('\r', pos);
       let end: number;
       let termLen: number;
@@ -105,16 +109,7 @@ export class SseParser {
       this.appendData(v);
       return;
     }
-    const colon = line.indexOf(':');
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = line;
-      value = '';
-    } else {
-      field = line.slice(0, colon);
-      value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
-    }
+    const [field, value] = splitField(line);
     switch (field) {
       case 'data':
         this.appendData(value);
@@ -160,13 +155,28 @@ export class SseParser {
   end(out: SseEvent[]): SseEndInfo {
     const rest = this.decoder.decode();
     if (rest.length > 0) this.pushText(rest, out);
-    const info: SseEndInfo = {
-      discardedData: this.hasData ? this.data : null,
-      unterminatedLine: this.tail,
-    };
+    // The spec discards an unterminated last line along with its event. For diagnosis we still
+    // report the data that event would have had, counting a trailing `data` line that never saw
+    // its line end (whatwg-edge-cases.sse ends that way); retry/id from it are NOT applied.
+    let discarded = this.hasData ? this.data : null;
+    if (this.tail.length > 0) {
+      const [field, value] = splitField(this.tail);
+      if (field === 'data') discarded = discarded === null ? value : discarded + '\n' + value;
+    }
+    const info: SseEndInfo = { discardedData: discarded, unterminatedLine: this.tail };
     this.tail = '';
     this.data = '';
     this.hasData = false;
+    this.eventType = '';
+    this.skipLF = false;
     return info;
   }
+}
+
+/** WHATWG field split: name before the first ':', value after it minus one leading space. */
+function splitField(line: string): [string, string] {
+  const colon = line.indexOf(':');
+  if (colon === -1) return [line, ''];
+  const value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
+  return [line.slice(0, colon), value];
 }
