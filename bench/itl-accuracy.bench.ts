@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fireRequest } from '../electron/engine/client.ts';
 import { EV_COALESCED } from '../shared/request.ts';
 import { summarize } from '../shared/stats/summary.ts';
@@ -41,6 +42,10 @@ export async function benchItlAccuracy(streams = 256, stepMs = 20, tokens = 100)
     child.once('exit', () => reject(new Error('sim exited')));
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  // The client checks itself: event-loop delay explains timing error (a busy loop stamps late).
+  const eld = monitorEventLoopDelay({ resolution: 1 });
+  eld.enable();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const recs: RequestRecord[] = await Promise.all(
     Array.from({ length: streams }, (_, i) =>
@@ -51,6 +56,8 @@ export async function benchItlAccuracy(streams = 256, stepMs = 20, tokens = 100)
     ),
   );
   const wallMs = performance.now() - t0;
+  eld.disable();
+  const cpu = process.cpuUsage(cpu0);
   agent.destroy();
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
@@ -101,6 +108,10 @@ export async function benchItlAccuracy(streams = 256, stepMs = 20, tokens = 100)
     absErrP90Ms: Number((s?.p90 ?? NaN).toFixed(3)),
     absErrP99Ms: Number((s?.p99 ?? NaN).toFixed(3)),
     absErrMaxMs: Number((s?.max ?? NaN).toFixed(3)),
+    clientEventLoopDelayP50Ms: Number((eld.percentile(50) / 1e6).toFixed(3)),
+    clientEventLoopDelayP99Ms: Number((eld.percentile(99) / 1e6).toFixed(3)),
+    clientEventLoopDelayMaxMs: Number((eld.max / 1e6).toFixed(3)),
+    clientCpuPct: Math.round((100 * (cpu.user + cpu.system)) / 1000 / wallMs),
   };
 }
 

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TargetStore, SIM_TARGET_ID } from './targets.ts';
+import { MemorySecretBox, type SecretBox } from './secrets.ts';
+
+// Stands in for safeStorage: reversible, and visibly not the plain text.
+const fakeOsBox: SecretBox = {
+  canPersist: true,
+  encrypt: (p) => 'enc:' + Buffer.from([...p].reverse().join('')).toString('base64'),
+  decrypt: (s) => [...Buffer.from(s.slice(4), 'base64').toString()].reverse().join(''),
+};
+
+const tmp = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ts-targets-')), 'targets.json');
+
+describe('target store', () => {
+  it('persists targets, encrypts keys at rest, and resolves them only in the core', () => {
+    const file = tmp();
+    const s = new TargetStore(file, fakeOsBox);
+    const v = s.save({ name: 'gpu', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat', apiKey: 'sk-live-abc' });
+    expect(v.hasApiKey).toBe(true);
+    expect(JSON.stringify(v)).not.toContain('sk-live-abc');
+    const onDisk = fs.readFileSync(file, 'utf8');
+    expect(onDisk).not.toContain('sk-live-abc');
+    expect(onDisk).toContain('enc:');
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+    const reopened = new TargetStore(file, fakeOsBox);
+    expect(reopened.resolve(v.id)?.apiKey).toBe('sk-live-abc');
+    // editing without apiKey keeps it; '' clears it
+    reopened.save({ id: v.id, name: 'gpu2', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat' });
+    expect(reopened.resolve(v.id)?.apiKey).toBe('sk-live-abc');
+    reopened.save({ id: v.id, name: 'gpu2', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat', apiKey: '' });
+    expect(reopened.resolve(v.id)?.apiKey).toBeUndefined();
+  });
+
+  it('without OS encryption keeps keys in memory only', () => {
+    const file = tmp();
+    const s = new TargetStore(file, new MemorySecretBox());
+    const v = s.save({ name: 'x', baseUrl: 'http://127.0.0.1:1', dialect: 'tgi', apiKey: 'hf_secret' });
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('hf_secret');
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('apiKeyEnc');
+    expect(s.resolve(v.id)?.apiKey).toBe('hf_secret');
+    expect(new TargetStore(file, new MemorySecretBox()).resolve(v.id)?.apiKey).toBeUndefined();
+  });
+
+  it('lists the built-in simulator first and refuses to edit it; a corrupt file is reported, not fatal', () => {
+    const file = tmp();
+    fs.writeFileSync(file, '{not json');
+    const s = new TargetStore(file, new MemorySecretBox());
+    expect(s.loadError).toMatch(/unreadable/);
+    s.simUrl = 'http://127.0.0.1:1234';
+    expect(s.list()[0]).toMatchObject({ id: SIM_TARGET_ID, builtin: true, baseUrl: 'http://127.0.0.1:1234' });
+    expect(() => s.save({ id: SIM_TARGET_ID, name: 'x', baseUrl: 'http://a', dialect: 'tgi' })).toThrow(/cannot be edited/);
+  });
+});
