@@ -1,0 +1,262 @@
+/**
+ * Scrapes one target's /metrics on an interval (DESIGN.md "Server metrics"). Failures are kept
+ * and reported (state, last error, consecutive failures, next attempt) and retried with
+ * exponential backoff; the loop never throws. Each success is parsed, its server profile
+ * detected, and handed to `onScrape` with a monotonic timestamp for rate math.
+ */
+import type { RequestError } from '../../shared/errors.ts';
+import { parsePrometheus } from '../../shared/metrics/prom-parse.ts';
+import type { ParseResult } from '../../shared/metrics/prom-types.ts';
+import { detectProfile, PROFILES, type ServerProfile } from '../../shared/metrics/profiles.ts';
+import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
+
+export type ScrapeError = RequestError;
+
+export interface ScrapeTarget {
+  /** A base URL (`http://host:8000`, `.../v1`) or the metrics URL itself (ends with `/metrics`). */
+  url: string;
+  /** Override: a path on the same origin (`/prom`) or an absolute URL (Triton: `http://host:8002/metrics`). */
+  metricsPath?: string;
+  /** Extra request headers (Authorization). */
+  headers?: Record<string, string>;
+  /** Default 1000. */
+  intervalMs?: number;
+  /** Default: the interval, at least 1000 and at most 10000. */
+  timeoutMs?: number;
+  /** Ceiling of the backoff delay. Default 30000. */
+  maxBackoffMs?: number;
+  insecureTls?: boolean;
+  /** Default 32 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ScrapeState {
+  status: 'idle' | 'ok' | 'failing';
+  lastError: ScrapeError | null;
+  consecutiveFailures: number;
+  /** performance.now() of the next scheduled attempt; null when stopped. */
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastSuccessAt: number | null;
+  profile: ServerProfile | null;
+  scrapes: number;
+  failures: number;
+}
+
+export interface ScrapeResult {
+  url: string;
+  parsed: ParseResult;
+  profile: ServerProfile;
+  /** performance.now() when the response headers arrived. */
+  monoMs: number;
+  /** Date.now() at the same moment (a label only). */
+  wallMs: number;
+  /** From sending the request to the end of parsing. */
+  durationMs: number;
+  status: number;
+  contentType: string | null;
+  bytes: number;
+}
+
+export interface ScraperEvents {
+  onScrape?: (r: ScrapeResult) => void;
+  onState?: (s: Readonly<ScrapeState>) => void;
+  /** A listener threw; the loop carries on. Defaults to console.error. */
+  onListenerError?: (e: unknown) => void;
+}
+
+export interface ScraperDeps {
+  fetch?: MetricsFetcher;
+}
+
+/** `http://h:8000`, `http://h:8000/`, `http://h:8000/v1` → `http://h:8000/metrics`; a `/metrics` URL is kept. */
+export function deriveMetricsUrl(base: string, override?: string): URL {
+  const u = new URL(base);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`Not an http(s) URL: ${base}`);
+  if (override !== undefined && override !== '') {
+    if (/^https?:\/\//i.test(override)) return new URL(override);
+    return new URL(override.startsWith('/') ? override : '/' + override, u.origin);
+  }
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/metrics')) return u;
+  u.pathname = path.replace(/\/v1$/, '') + '/metrics';
+  u.search = '';
+  u.hash = '';
+  return u;
+}
+
+export class Scraper {
+  readonly url: URL;
+  private readonly intervalMs: number;
+  private readonly timeoutMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly fetch: MetricsFetcher;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private inflight: AbortController | null = null;
+  private running = false;
+  /** Bumped by start(): a tick from before a stop()/start() pair must not schedule a second loop. */
+  private generation = 0;
+  private readonly st: ScrapeState = {
+    status: 'idle',
+    lastError: null,
+    consecutiveFailures: 0,
+    nextAttemptAt: null,
+    lastAttemptAt: null,
+    lastSuccessAt: null,
+    profile: null,
+    scrapes: 0,
+    failures: 0,
+  };
+
+  /** Throws only for a target that can never work (invalid URL or interval). */
+  constructor(
+    readonly target: ScrapeTarget,
+    private readonly events: ScraperEvents = {},
+    deps: ScraperDeps = {},
+  ) {
+    this.url = deriveMetricsUrl(target.url, target.metricsPath);
+    this.intervalMs = target.intervalMs ?? 1000;
+    if (!(this.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${this.intervalMs}`);
+    this.timeoutMs = target.timeoutMs ?? Math.min(10_000, Math.max(1000, this.intervalMs));
+    this.maxBackoffMs = target.maxBackoffMs ?? 30_000;
+    this.fetch = deps.fetch ?? fetchMetrics;
+  }
+
+  get state(): Readonly<ScrapeState> {
+    return { ...this.st };
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.generation++;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.inflight?.abort();
+    this.inflight = null;
+    this.st.nextAttemptAt = null;
+    this.emitState();
+  }
+
+  /** Delay before the next attempt after `n` consecutive failures: interval·2ⁿ, capped. */
+  backoffMs(n: number): number {
+    return Math.min(this.maxBackoffMs, this.intervalMs * 2 ** n);
+  }
+
+  /** One scrape now, outside the schedule (also what the loop calls). Never throws. */
+  async scrapeOnce(): Promise<ScrapeResult | ScrapeError> {
+    const started = performance.now();
+    this.st.lastAttemptAt = started;
+    const ctl = new AbortController();
+    this.inflight = ctl;
+    let outcome: ScrapeResult | ScrapeError;
+    try {
+      outcome = await this.attempt(started, ctl.signal);
+    } catch (e) {
+      outcome = { kind: 'protocol', code: 'bad-frame', message: `Scrape failed unexpectedly: ${String(e)}` };
+    }
+    if (this.inflight === ctl) this.inflight = null;
+    if ('parsed' in outcome) {
+      this.st.status = 'ok';
+      this.st.lastError = null;
+      this.st.consecutiveFailures = 0;
+      this.st.lastSuccessAt = outcome.monoMs;
+      this.st.scrapes++;
+      this.guard(() => this.events.onScrape?.(outcome));
+    } else if (!(outcome.code === 'cancelled' && ctl.signal.aborted)) {
+      this.st.status = 'failing';
+      this.st.lastError = outcome;
+      this.st.consecutiveFailures++;
+      this.st.failures++;
+    }
+    return outcome;
+  }
+
+  private async attempt(started: number, signal: AbortSignal): Promise<ScrapeResult | ScrapeError> {
+    const r = await this.fetch(this.url, {
+      headers: this.target.headers ?? {},
+      timeoutMs: this.timeoutMs,
+      insecureTls: this.target.insecureTls === true,
+      maxBodyBytes: this.target.maxBodyBytes ?? 32 * 1024 * 1024,
+      signal,
+    });
+    if (!r.ok) return r.error;
+    const { body, contentType } = r.value;
+    const parsed = parsePrometheus(body, { contentType });
+    if (parsed.families.length === 0 && body.trim() !== '') {
+      const looksLikeMetrics = contentType === null || /text\/plain|openmetrics/i.test(contentType);
+      const first = parsed.errors[0];
+      return {
+        kind: 'protocol',
+        code: looksLikeMetrics ? 'bad-frame' : 'content-type',
+        message: looksLikeMetrics
+          ? `No metrics in the response${first ? `: line ${first.line}: ${first.message}` : ''}.`
+          : `Expected Prometheus text, got ${contentType}.`,
+        status: r.value.status,
+        body: body.slice(0, 2000),
+      };
+    }
+    if (this.st.profile === null || this.st.profile.id === 'unknown') this.st.profile = detectProfile(parsed);
+    return {
+      url: this.url.href,
+      parsed,
+      profile: this.st.profile ?? PROFILES.unknown,
+      monoMs: r.value.headersAtMs,
+      wallMs: r.value.wallMs,
+      durationMs: performance.now() - started,
+      status: r.value.status,
+      contentType,
+      bytes: r.value.bytes,
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    const gen = this.generation;
+    this.st.nextAttemptAt = performance.now() + delayMs;
+    this.timer = setTimeout(() => void this.tick(gen), delayMs);
+  }
+
+  private async tick(gen: number): Promise<void> {
+    this.timer = null;
+    if (!this.running || gen !== this.generation) return;
+    const started = performance.now();
+    const outcome = await this.scrapeOnce();
+    if (!this.running || gen !== this.generation) return;
+    if ('parsed' in outcome) {
+      // Fixed rate: the next scrape is one interval after this one started, not after it ended.
+      this.schedule(Math.max(0, started + this.intervalMs - performance.now()));
+    } else {
+      this.schedule(this.backoffMs(this.st.consecutiveFailures));
+    }
+    this.emitState();
+  }
+
+  private emitState(): void {
+    const s = this.state;
+    this.guard(() => this.events.onState?.(s));
+  }
+
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      try {
+        (this.events.onListenerError ?? ((err: unknown) => console.error('[scraper] listener threw:', err)))(
+          e,
+        );
+      } catch {
+        // The error reporter itself threw: nothing left to report to, and the loop must go on.
+      }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Fault injection: what can go wrong between an inference server and a client, on demand.
+ * Syntax `kind[:param]`, per request (header `x-sim-fault` or body field `sim_fault`) or global
+ * (options.fault, applied to a seeded fraction options.faultRate of requests).
+ *
+ * | kind                         | effect                                                            |
+ * |------------------------------|-------------------------------------------------------------------|
+ * | http-400/404/429/500/503     | that status before the stream, with the dialect's error body      |
+ * | error-midstream[:afterTokens]| in-band error event in the dialect's shape (then [DONE] where the |
+ * |                              | dialect does so, FORMATS.md §6.2); request ends as 'error'        |
+ * | reset[:afterTokens]          | TCP reset mid-stream (socket.resetAndDestroy); request aborted    |
+ * | stall[:ms]                   | the sequence pauses once for ms (default 2000) after 5 tokens     |
+ * | malformed-json[:afterTokens] | one truncated JSON event mid-stream, then the stream continues    |
+ * | no-done                      | the terminator is omitted ([DONE], TGI's final event, llama.cpp   |
+ * |                              | stop:true event, Ollama done:true line, response.completed)       |
+ * | slow-first-byte[:ms]         | headers and first byte held back ms (default 2000)                |
+ * | empty-first-chunk            | accepted, no effect: vLLM's role chunk already is one             |
+ *
+ * afterTokens defaults to 5: at most that many tokens are delivered before the fault fires. A
+ * stream shorter than that still gets its fault, just before its last token.
+ */
+import type { Prng } from './prng.ts';
+
+export const FAULT_KINDS = [
+  'http-400',
+  'http-404',
+  'http-429',
+  'http-500',
+  'http-503',
+  'error-midstream',
+  'reset',
+  'stall',
+  'malformed-json',
+  'no-done',
+  'slow-first-byte',
+  'empty-first-chunk',
+] as const;
+
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /** afterTokens for mid-stream kinds, milliseconds for stall and slow-first-byte. */
+  param?: number;
+}
+
+export const DEFAULT_AFTER_TOKENS = 5;
+export const DEFAULT_STALL_MS = 2000;
+export const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
+
+export class FaultParseError extends Error {}
+
+function isFaultKind(s: string): s is FaultKind {
+  return (FAULT_KINDS as readonly string[]).includes(s);
+}
+
+/** Parse `kind[:param]`; throws FaultParseError with a message meant for the person testing. */
+export function parseFault(text: string): FaultSpec {
+  const [kindRaw = '', paramRaw, extra] = text.trim().split(':');
+  const kind = kindRaw.toLowerCase();
+  if (!isFaultKind(kind) || extra !== undefined) {
+    throw new FaultParseError(
+      `unknown fault '${text}'; expected kind[:param] with kind one of ${FAULT_KINDS.join(', ')}`,
+    );
+  }
+  if (paramRaw === undefined || paramRaw === '') return { kind };
+  const param = Number(paramRaw);
+  if (
+    !Number.isFinite(param) ||
+    param < 0 ||
+    kind.startsWith('http-') ||
+    kind === 'no-done' ||
+    kind === 'empty-first-chunk'
+  ) {
+    throw new FaultParseError(`bad parameter in fault '${text}'`);
+  }
+  return { kind, param: Math.floor(param) };
+}
+
+export function toFaultSpec(f: FaultSpec | string | null | undefined): FaultSpec | null {
+  if (f == null) return null;
+  return typeof f === 'string'
+    ? parseFault(f)
+    : parseFault(f.param === undefined ? f.kind : `${f.kind}:${f.param}`);
+}
+
+export function formatFault(f: FaultSpec): string {
+  return f.param === undefined ? f.kind : `${f.kind}:${f.param}`;
+}
+
+/**
+ * The fault for one request: the per-request one if given, else the global one with probability
+ * `rate`. The draw is made for every request so the sequence of decisions depends only on the seed
+ * and the order of requests.
+ */
+export function chooseFault(
+  perRequest: FaultSpec | null,
+  global: FaultSpec | null,
+  rate: number,
+  rng: Prng,
+): FaultSpec | null {
+  const draw = rng.next();
+  if (perRequest) return perRequest;
+  return global && draw < rate ? global : null;
+}
+
+/** HTTP status of a pre-stream fault, or null for the others. */
+export function faultStatus(f: FaultSpec | null): number | null {
+  if (!f || !f.kind.startsWith('http-')) return null;
+  return Number(f.kind.slice(5));
+}
+
+/**
+ * 1-based index of the token before which a mid-stream fault fires, given the request's planned
+ * output length; null for faults that do not act at a token.
+ */
+export function faultTokenIndex(f: FaultSpec | null, plannedTokens: number): number | null {
+  if (!f) return null;
+  switch (f.kind) {
+    case 'error-midstream':
+    case 'reset':
+    case 'malformed-json':
+      return Math.max(1, Math.min((f.param ?? DEFAULT_AFTER_TOKENS) + 1, plannedTokens));
+    case 'stall':
+      return Math.max(1, Math.min(DEFAULT_AFTER_TOKENS + 1, plannedTokens));
+    default:
+      return null;
+  }
+}
+
+export function stallMs(f: FaultSpec): number {
+  return f.param ?? DEFAULT_STALL_MS;
+}
+
+export function slowFirstByteMs(f: FaultSpec | null): number {
+  return f?.kind === 'slow-first-byte' ? (f.param ?? DEFAULT_SLOW_FIRST_BYTE_MS) : 0;
+}

@@ -1,0 +1,192 @@
+/**
+ * Accepting one generation request: parse, pick its fault, validate like the real server would
+ * (unknown model 404, prompt + max tokens over the context 400), then hand it to the scheduler
+ * with a StreamSession that writes the dialect's bytes.
+ *
+ * Determinism: the generated text and EOS position are seeded from (sim seed, prompt, request
+ * `seed`) when the request carries a seed, else (sim seed, prompt, order of arrival). Request ids
+ * come from the sim seed too, unless the client sends its own `x-request-id` (vLLM honours it).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DialectId } from '../../shared/dialects.ts';
+import { badJsonError, httpError, type HttpError } from './errors.ts';
+import {
+  chooseFault,
+  faultStatus,
+  faultTokenIndex,
+  formatFault,
+  parseFault,
+  slowFirstByteMs,
+  type FaultSpec,
+} from './faults.ts';
+import type { GroundTruthLog } from './ground-truth.ts';
+import { ollamaName } from './info.ts';
+import { hash32, type Prng } from './prng.ts';
+import { parseRequest, RequestError, type GenRequest } from './request.ts';
+import { planOutput, type Scheduler } from './scheduler.ts';
+import { StreamSession } from './stream.ts';
+import type { ResolvedSimOptions } from './types.ts';
+import { sse } from './writer-types.ts';
+import { createWriter } from './writers.ts';
+
+export interface SimCore {
+  opts: ResolvedSimOptions;
+  scheduler: Scheduler;
+  groundTruth: GroundTruthLog;
+  ids: Prng;
+  faultRng: Prng;
+  sessions: Set<{ shutdown(): void }>;
+  /** Generation requests accepted so far (seeds requests without their own seed). */
+  ordinal: number;
+}
+
+export function sendError(res: ServerResponse, e: HttpError): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(e.status, { 'content-type': e.contentType });
+  res.end(e.body);
+}
+
+/** vLLM-style request id: the client's `x-request-id` if sane, else 32 seeded hex digits. */
+export function requestIdFor(req: IncomingMessage, ids: Prng): string {
+  const h = req.headers['x-request-id'];
+  return typeof h === 'string' && /^[\w.:-]{1,128}$/.test(h) ? h : ids.hex(32);
+}
+
+function modelMatches(dialect: DialectId, asked: string | null, served: string): boolean {
+  if (asked === null || asked === '') return true;
+  if (dialect === 'tgi' || dialect === 'llamacpp') return true; // these serve whatever is loaded
+  if (dialect === 'ollama-generate' || dialect === 'ollama-chat')
+    return ollamaName(asked) === ollamaName(served);
+  return asked === served;
+}
+
+/** TGI's /generate_stream reports validation errors in-band with status 200 (FORMATS.md §2.3). */
+function tgiInbandError(res: ServerResponse, message: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.end(
+    sse(JSON.stringify({ error: `Input validation error: ${message}`, error_type: 'validation' }), false),
+  );
+}
+
+function rejectInvalid(res: ServerResponse, dialect: DialectId, message: string, param: string | null): void {
+  if (dialect === 'tgi') return tgiInbandError(res, message);
+  sendError(res, httpError(dialect, 400, { message, param }));
+}
+
+export function acceptGeneration(
+  core: SimCore,
+  dialect: DialectId,
+  forceNonStream: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+  raw: string,
+): void {
+  const o = core.opts;
+  const arrivalMs = performance.now();
+  let body: unknown;
+  try {
+    body = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch (err) {
+    return sendError(res, badJsonError(dialect, (err as Error).message));
+  }
+  let perRequest: FaultSpec | null = null;
+  try {
+    const header = req.headers['x-sim-fault'];
+    const inBody =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>).sim_fault : undefined;
+    const text =
+      typeof header === 'string' && header !== '' ? header : typeof inBody === 'string' ? inBody : null;
+    perRequest = text === null ? null : parseFault(text);
+  } catch (err) {
+    return sendError(res, httpError(dialect, 400, { message: (err as Error).message, param: 'x-sim-fault' }));
+  }
+  const fault = chooseFault(perRequest, o.fault, o.faultRate, core.faultRng);
+  if (fault) res.setHeader('x-sim-fault', formatFault(fault));
+  let r: GenRequest;
+  try {
+    r = parseRequest(dialect, body);
+  } catch (err) {
+    if (err instanceof RequestError) return rejectInvalid(res, dialect, err.message, err.param);
+    throw err;
+  }
+  if (forceNonStream) r.stream = false;
+  const status = faultStatus(fault);
+  if (status !== null) return sendError(res, httpError(dialect, status, { model: r.model ?? o.model }));
+  if (!modelMatches(dialect, r.model, o.model))
+    return sendError(res, httpError(dialect, 404, { model: r.model ?? '' }));
+  const maxTokens = r.maxTokens ?? o.defaultMaxTokens;
+  if (!core.scheduler.fits(r.promptTokens, maxTokens)) {
+    const message =
+      `This model's maximum context length is ${o.kvCacheTokens} tokens. However, you requested ${r.promptTokens + maxTokens} tokens ` +
+      `(${r.promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`;
+    return rejectInvalid(res, dialect, message, 'max_tokens');
+  }
+  start(core, dialect, res, r, maxTokens, fault, arrivalMs);
+}
+
+function start(
+  core: SimCore,
+  dialect: DialectId,
+  res: ServerResponse,
+  r: GenRequest,
+  maxTokens: number,
+  fault: FaultSpec | null,
+  arrivalMs: number,
+): void {
+  const o = core.opts;
+  const requestId = res.getHeader('x-request-id') as string;
+  const ordinal = core.ordinal++;
+  const textSeed = hash32(
+    `${r.promptText}\u0000${r.seed !== null ? `seed=${r.seed}` : `#${ordinal}`}`,
+    o.seed,
+  );
+  const plan = planOutput(textSeed, maxTokens, r.minTokens, r.ignoreEos);
+  const model =
+    dialect === 'ollama-generate' || dialect === 'ollama-chat' ? (r.model ?? ollamaName(o.model)) : o.model;
+  let session: StreamSession | null = null;
+  const writer = createWriter(dialect, {
+    requestId,
+    model,
+    created: Math.floor((performance.timeOrigin + arrivalMs) / 1000),
+    req: r,
+    maxTokens,
+    seed: r.seed ?? textSeed,
+    slot: ordinal % o.maxNumSeqs,
+    times: () => ({
+      arrivalMs,
+      admittedMs: session?.seq?.admittedMs ?? 0,
+      firstTokenMs: session?.seq?.firstTokenMs ?? 0,
+    }),
+  });
+  const s = new StreamSession(res, dialect, writer, requestId, fault, r.stream, {
+    scheduler: core.scheduler,
+    groundTruth: core.groundTruth,
+    onDone: (x) => core.sessions.delete(x),
+  });
+  session = s;
+  core.sessions.add(s);
+  const holdMs = slowFirstByteMs(fault);
+  s.begin(holdMs > 0);
+  const submit = (): void => {
+    if (res.destroyed || res.writableEnded || !core.sessions.has(s)) return;
+    s.seq = core.scheduler.submit(
+      {
+        requestId,
+        promptTokens: r.promptTokens,
+        maxTokens,
+        minTokens: r.minTokens,
+        ignoreEos: r.ignoreEos,
+        textSeed,
+        arrivalMs,
+        faultAt: faultTokenIndex(fault, plan.tokens),
+      },
+      s,
+    );
+  };
+  if (holdMs > 0) {
+    // The request is held before the engine sees it (a cold start, a slow proxy): server-side
+    // TTFT and queue time include the hold, since they count from arrival.
+    const t = setTimeout(submit, holdMs);
+    res.on('close', () => clearTimeout(t));
+  } else submit();
+}

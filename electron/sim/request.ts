@@ -1,0 +1,206 @@
+/**
+ * Request bodies of every dialect, normalised to what the scheduler needs. Field names follow
+ * each server's own API (FORMATS.md §2): OpenAI/vLLM `max_tokens` / `max_completion_tokens`,
+ * `min_tokens`, `ignore_eos`, `stream_options`; TGI `inputs` + `parameters`; llama.cpp `prompt`,
+ * `n_predict`; Ollama `prompt` / `messages` + `options.num_predict`; Responses `input`,
+ * `max_output_tokens`. `ignore_eos` and `min_tokens` are accepted by every dialect (a sim
+ * extension where the real server lacks them) so tests can ask for exact lengths anywhere.
+ */
+import type { DialectId } from '../../shared/dialects.ts';
+import { countChatTokens, countPromptTokens, type ChatMessageLike } from './tokenizer.ts';
+
+export interface GenRequest {
+  dialect: DialectId;
+  /** The `model` field as sent, or null. */
+  model: string | null;
+  /** Prompt text (messages joined), used to seed the generated text. */
+  promptText: string;
+  promptTokens: number;
+  /** null: the request set none (the sim's defaultMaxTokens applies). */
+  maxTokens: number | null;
+  minTokens: number;
+  ignoreEos: boolean;
+  stream: boolean;
+  includeUsage: boolean;
+  continuousUsage: boolean;
+  /** TGI `parameters.details`. */
+  details: boolean;
+  /** The request's own seed, if any. */
+  seed: number | null;
+  /** Body field `sim_fault`. */
+  fault: string | null;
+}
+
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function optInt(o: Obj, key: string, min: number): number | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    throw new RequestError(`${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`, key);
+  }
+  return v;
+}
+
+function optBool(o: Obj, key: string, dflt: boolean): boolean {
+  const v = o[key];
+  return typeof v === 'boolean' ? v : dflt;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).join('');
+  }
+  return '';
+}
+
+function messagesOf(v: unknown, key: string): ChatMessageLike[] {
+  if (!Array.isArray(v)) throw new RequestError(`${key} must be a list of messages`, key);
+  return v.map((m) => {
+    if (!isObj(m)) throw new RequestError(`each of ${key} must be an object`, key);
+    return { role: typeof m.role === 'string' ? m.role : 'user', content: textOf(m.content) };
+  });
+}
+
+/** Llama.cpp/Ollama use -1 (and 0) for "no limit": the sim's default applies then. */
+function limit(v: number | null): number | null {
+  return v === null || v <= 0 ? null : v;
+}
+
+export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
+  if (!isObj(body)) throw new RequestError('request body must be a JSON object');
+  const base = {
+    dialect,
+    model: typeof body.model === 'string' ? body.model : null,
+    minTokens: optInt(body, 'min_tokens', 0) ?? 0,
+    ignoreEos: optBool(body, 'ignore_eos', false),
+    includeUsage: false,
+    continuousUsage: false,
+    details: false,
+    seed: optInt(body, 'seed', Number.MIN_SAFE_INTEGER),
+    fault: typeof body.sim_fault === 'string' ? body.sim_fault : null,
+  };
+  const so = isObj(body.stream_options) ? body.stream_options : {};
+  const openaiUsage = {
+    includeUsage: optBool(so, 'include_usage', false),
+    continuousUsage: optBool(so, 'continuous_usage_stats', false),
+  };
+  let r: GenRequest;
+  switch (dialect) {
+    case 'openai-chat': {
+      const messages = messagesOf(body.messages, 'messages');
+      const maxTokens = optInt(body, 'max_completion_tokens', 1) ?? optInt(body, 'max_tokens', 1);
+      const promptText = messages.map((m) => m.content).join('\n');
+      r = {
+        ...base,
+        ...openaiUsage,
+        promptText,
+        promptTokens: countChatTokens(messages),
+        maxTokens,
+        stream: optBool(body, 'stream', false),
+      };
+      break;
+    }
+    case 'openai-completions': {
+      const p = Array.isArray(body.prompt)
+        ? body.prompt.map(String).join('')
+        : typeof body.prompt === 'string'
+          ? body.prompt
+          : null;
+      if (p === null) throw new RequestError('prompt must be a string', 'prompt');
+      r = {
+        ...base,
+        ...openaiUsage,
+        promptText: p,
+        promptTokens: countPromptTokens(p),
+        maxTokens: optInt(body, 'max_tokens', 1),
+        stream: optBool(body, 'stream', false),
+      };
+      break;
+    }
+    case 'openai-responses': {
+      const input =
+        typeof body.input === 'string'
+          ? [{ role: 'user', content: body.input }]
+          : messagesOf(body.input, 'input');
+      const instructions =
+        typeof body.instructions === 'string' ? [{ role: 'system', content: body.instructions }] : [];
+      const messages = [...instructions, ...input];
+      const promptText = messages.map((m) => m.content).join('\n');
+      r = {
+        ...base,
+        promptText,
+        promptTokens: countChatTokens(messages),
+        maxTokens: optInt(body, 'max_output_tokens', 1),
+        stream: optBool(body, 'stream', false),
+      };
+      break;
+    }
+    case 'tgi': {
+      if (typeof body.inputs !== 'string') throw new RequestError('inputs must be a string', 'inputs');
+      const params = isObj(body.parameters) ? body.parameters : {};
+      r = {
+        ...base,
+        promptText: body.inputs,
+        promptTokens: countPromptTokens(body.inputs),
+        maxTokens: optInt(params, 'max_new_tokens', 1),
+        stream: true,
+        details: optBool(params, 'details', false),
+        seed: optInt(params, 'seed', 0) ?? base.seed,
+      };
+      break;
+    }
+    case 'llamacpp': {
+      const p = typeof body.prompt === 'string' ? body.prompt : null;
+      if (p === null) throw new RequestError('"prompt" must be a string', 'prompt');
+      const n = limit(optInt(body, 'n_predict', -1) ?? optInt(body, 'max_tokens', -1));
+      r = {
+        ...base,
+        promptText: p,
+        promptTokens: countPromptTokens(p),
+        maxTokens: n,
+        stream: optBool(body, 'stream', false),
+      };
+      break;
+    }
+    case 'ollama-generate':
+    case 'ollama-chat': {
+      const messages =
+        dialect === 'ollama-chat'
+          ? messagesOf(body.messages, 'messages')
+          : [{ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' }];
+      const options = isObj(body.options) ? body.options : {};
+      const promptText = messages.map((m) => m.content).join('\n');
+      r = {
+        ...base,
+        promptText,
+        promptTokens: countChatTokens(messages),
+        maxTokens: limit(optInt(options, 'num_predict', -2)),
+        stream: optBool(body, 'stream', true),
+        seed: optInt(options, 'seed', Number.MIN_SAFE_INTEGER) ?? base.seed,
+      };
+      break;
+    }
+  }
+  if (r.maxTokens !== null && r.minTokens > r.maxTokens) {
+    throw new RequestError(
+      `min_tokens must be less than or equal to max_tokens=${r.maxTokens}, got ${r.minTokens}.`,
+      'min_tokens',
+    );
+  }
+  return r;
+}

@@ -1,0 +1,190 @@
+/**
+ * The simulator's HTTP server (node:http): routing, body reading, Nagle off on every socket (a
+ * chunk must leave when it is written, not 40 ms later), `x-request-id` on every response, and a
+ * graceful close that ends open streams, stops the engine loop and flushes the ground truth.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { DialectId } from '../../shared/dialects.ts';
+import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
+import { GroundTruthLog } from './ground-truth.ts';
+import { infoResponse } from './info.ts';
+import { SimMetrics } from './metrics.ts';
+import { hash32, Prng } from './prng.ts';
+import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
+import { Scheduler } from './scheduler.ts';
+import type { GroundTruthRecord, ResolvedSimOptions, SimServer, SimState } from './types.ts';
+
+const POST_ROUTES: Readonly<Record<string, DialectId>> = {
+  '/v1/chat/completions': 'openai-chat',
+  '/v1/completions': 'openai-completions',
+  '/v1/responses': 'openai-responses',
+  '/generate_stream': 'tgi',
+  '/generate': 'tgi',
+  '/completion': 'llamacpp',
+  '/api/generate': 'ollama-generate',
+  '/api/chat': 'ollama-chat',
+};
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+export class SimHttpServer implements SimServer {
+  url = '';
+  port = 0;
+  private readonly server: Server;
+  private readonly metrics: SimMetrics;
+  private readonly core: SimCore;
+  private readonly sockets = new Set<Socket>();
+  private readonly replayBody: ReplayBody | null;
+  private readonly startedSec = Math.floor((performance.timeOrigin + performance.now()) / 1000);
+  private requests = 0;
+  private closing: Promise<void> | null = null;
+
+  constructor(readonly options: ResolvedSimOptions) {
+    this.metrics = new SimMetrics(options.model, options.kvCacheTokens);
+    this.core = {
+      opts: options,
+      scheduler: new Scheduler(options, this.metrics),
+      groundTruth: new GroundTruthLog(options.groundTruth, options.log),
+      ids: new Prng(hash32('request-ids', options.seed)),
+      faultRng: new Prng(hash32('faults', options.seed)),
+      sessions: new Set(),
+      ordinal: 0,
+    };
+    this.replayBody = options.replay ? loadReplay(options.replay) : null;
+    this.server = createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (socket: Socket) => {
+      socket.setNoDelay(true);
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.server.on('clientError', (_err, socket) => socket.destroy());
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        const addr = this.server.address();
+        this.port = typeof addr === 'object' && addr ? addr.port : this.options.port;
+        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+        this.url = `http://${host}:${this.port}`;
+        this.options.log(
+          `sim: listening on ${this.url} (model ${this.options.model}, seed ${this.options.seed})`,
+        );
+        resolve();
+      });
+    });
+  }
+
+  state(): SimState {
+    const s = this.core.scheduler;
+    return {
+      running: s.numRunning,
+      waiting: s.numWaiting,
+      kvCacheUsage: s.kvUsage(),
+      kvReservedTokens: s.reservedTokens,
+      steps: s.steps,
+      requests: this.requests,
+      finished: { ...this.metrics.finishedBy },
+      promptTokens: this.metrics.promptTokens,
+      generationTokens: this.metrics.generationTokens,
+      activeStreams: this.core.sessions.size,
+    };
+  }
+
+  groundTruth(): GroundTruthRecord[] {
+    return this.core.groundTruth.all();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      for (const s of [...this.core.sessions]) s.shutdown();
+      this.core.scheduler.close();
+      this.server.closeIdleConnections();
+      // Give ended responses a moment to flush, then cut whatever is still open.
+      await new Promise((r) => setImmediate(r));
+      for (const socket of this.sockets) socket.destroy();
+      await closed;
+      await this.core.groundTruth.close();
+      this.options.log('sim: closed');
+    })();
+    return this.closing;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const requestId = requestIdFor(req, this.core.ids);
+    res.setHeader('x-request-id', requestId);
+    if (this.closing)
+      return sendError(res, {
+        status: 503,
+        contentType: 'application/json',
+        body: '{"detail":"Server is shutting down"}',
+      });
+    if (req.method === 'GET' || req.method === 'HEAD') return this.handleGet(path, res);
+    if (req.method !== 'POST')
+      return sendError(res, {
+        status: 405,
+        contentType: 'application/json',
+        body: '{"detail":"Method Not Allowed"}',
+      });
+    const dialect = POST_ROUTES[path];
+    if (!dialect && !this.replayBody)
+      return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });
+    this.readBody(req, res, (raw) => {
+      this.requests++;
+      if (this.replayBody) return this.replay(res, requestId);
+      if (dialect) acceptGeneration(this.core, dialect, path === '/generate', req, res, raw);
+    });
+  }
+
+  private handleGet(path: string, res: ServerResponse): void {
+    if (path === '/metrics') {
+      const s = this.core.scheduler;
+      const body = this.metrics.render({
+        running: s.numRunning,
+        waiting: s.numWaiting,
+        kvUsage: s.kvUsage(),
+      });
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+      return void res.end(body);
+    }
+    const info = infoResponse(path, this.options, this.startedSec);
+    if (!info)
+      return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });
+    res.writeHead(info.status, info.contentType ? { 'content-type': info.contentType } : {});
+    res.end(info.body);
+  }
+
+  private readBody(req: IncomingMessage, res: ServerResponse, done: (raw: string) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES)
+        return sendError(res, {
+          status: 413,
+          contentType: 'application/json',
+          body: '{"detail":"Request body too large"}',
+        });
+      done(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => res.destroy());
+  }
+
+  private replay(res: ServerResponse, requestId: string): void {
+    const body = this.replayBody as ReplayBody;
+    const handle = { shutdown: () => stop() };
+    const stop = serveReplay(res, body, requestId, this.core.groundTruth, () =>
+      this.core.sessions.delete(handle),
+    );
+    this.core.sessions.add(handle);
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Public types of the built-in simulator (electron/sim). The simulator is both our test server
+ * and the app's demo target, so its options mirror a real vLLM deployment's knobs
+ * (`--max-num-seqs`, `--stream-interval`, KV capacity) plus fault and replay controls.
+ */
+import type { FaultSpec } from './faults.ts';
+
+export type { FaultSpec } from './faults.ts';
+
+export interface ReplayOptions {
+  /** A captured body, e.g. any file in shared/corpus/sse/ (.sse, .ndjson or .json). */
+  file: string;
+  /** Gap between events in 'interval' timing (default 20 ms). */
+  intervalMs?: number;
+  /** 'original' uses timestamps found in the events (Ollama `created_at`), else the interval. */
+  timing?: 'original' | 'interval';
+}
+
+export interface SimOptions {
+  host?: string;
+  port?: number;
+  model?: string;
+  /** Same seed + same requests => same token text, counts and timing decisions. */
+  seed?: number;
+  /** Max sequences in the running batch (vLLM `--max-num-seqs`); others wait in a queue. */
+  maxNumSeqs?: number;
+  /** KV capacity in tokens; a request reserves prompt + max tokens while it runs. */
+  kvCacheTokens?: number;
+  /** Prefill cost per prompt token, added to the step that admits the request. */
+  prefillMsPerToken?: number;
+  /** Base decode step time. */
+  decodeStepMs?: number;
+  /** Added to the step time per running sequence: step time grows with the batch. */
+  decodeStepPerSeqMs?: number;
+  /** 0..1 relative jitter of step time (seeded). */
+  jitter?: number;
+  /** Tokens per chunk, like vLLM `--stream-interval` (the first token is always sent alone). */
+  streamInterval?: number;
+  /** max tokens when the request sets none. */
+  defaultMaxTokens?: number;
+  /** Fault applied to every request (per-request `x-sim-fault` wins). */
+  fault?: FaultSpec | string | null;
+  /** 0..1 probability (seeded) that the global fault applies to a request (default 1). */
+  faultRate?: number;
+  /** true: keep ground truth in memory; a string: also append JSONL to that path. */
+  groundTruth?: boolean | string;
+  replay?: ReplayOptions | null;
+  log?: (line: string) => void;
+}
+
+/** Options with every default filled in (what the server actually runs with). */
+export interface ResolvedSimOptions {
+  host: string;
+  port: number;
+  model: string;
+  seed: number;
+  maxNumSeqs: number;
+  kvCacheTokens: number;
+  prefillMsPerToken: number;
+  decodeStepMs: number;
+  decodeStepPerSeqMs: number;
+  jitter: number;
+  streamInterval: number;
+  defaultMaxTokens: number;
+  fault: FaultSpec | null;
+  faultRate: number;
+  groundTruth: boolean | string;
+  replay: Required<ReplayOptions> | null;
+  log: (line: string) => void;
+}
+
+export type GroundTruthKind = 'chunk' | 'usage' | 'done' | 'error';
+
+/** One socket write of a streamed response, as the simulator issued it. */
+export interface GroundTruthRecord {
+  /** The response's `x-request-id` header. */
+  requestId: string;
+  /** 0-based index of the write within its response. */
+  index: number;
+  /** performance.now() in the sim process when the write was issued. */
+  tMs: number;
+  /** performance.timeOrigin + tMs. */
+  wallMs: number;
+  /** Generated tokens this write delivers (an EOS token counts, as vLLM's usage does). */
+  tokens: number;
+  bytes: number;
+  kind: GroundTruthKind;
+}
+
+export type FinishReason = 'stop' | 'length';
+/** vLLM's `finished_reason` label values (vllm:request_success_total). */
+export type EndReason = FinishReason | 'abort' | 'error';
+
+export interface SimState {
+  running: number;
+  waiting: number;
+  /** KV blocks in use / total blocks (vllm:kv_cache_usage_perc). */
+  kvCacheUsage: number;
+  /** Tokens reserved by running sequences (prompt + max tokens), the admission budget. */
+  kvReservedTokens: number;
+  steps: number;
+  requests: number;
+  finished: Record<EndReason, number>;
+  promptTokens: number;
+  generationTokens: number;
+  /** Open HTTP responses that are still streaming. */
+  activeStreams: number;
+}
+
+export interface SimServer {
+  url: string;
+  port: number;
+  options: ResolvedSimOptions;
+  state(): SimState;
+  groundTruth(): GroundTruthRecord[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,27 @@
+/** One writer per dialect (see each writer-*.ts for the wire format it reproduces). */
+import type { DialectId } from '../../shared/dialects.ts';
+import { LlamacppWriter } from './writer-llamacpp.ts';
+import { OllamaWriter } from './writer-ollama.ts';
+import { ResponsesWriter } from './writer-responses.ts';
+import { TgiWriter } from './writer-tgi.ts';
+import type { DialectWriter, WriterContext } from './writer-types.ts';
+import { VllmChatWriter } from './writer-vllm-chat.ts';
+import { VllmCompletionsWriter } from './writer-vllm-completions.ts';
+
+export function createWriter(dialect: DialectId, ctx: WriterContext): DialectWriter {
+  switch (dialect) {
+    case 'openai-chat':
+      return new VllmChatWriter(ctx);
+    case 'openai-completions':
+      return new VllmCompletionsWriter(ctx);
+    case 'openai-responses':
+      return new ResponsesWriter(ctx);
+    case 'tgi':
+      return new TgiWriter(ctx);
+    case 'llamacpp':
+      return new LlamacppWriter(ctx);
+    case 'ollama-generate':
+    case 'ollama-chat':
+      return new OllamaWriter(ctx);
+  }
+}

@@ -1,0 +1,75 @@
+/** Types of the server profiles (see profiles.ts): concepts, expressions, the profile shape. */
+import type { Labels } from './prom-types.ts';
+
+export type ProfileId = 'vllm-v1' | 'vllm-v0' | 'sglang' | 'tgi' | 'llamacpp' | 'triton' | 'unknown';
+
+export type ScalarConcept =
+  | 'requestsRunning'
+  | 'requestsWaiting'
+  /** 0–1. */
+  | 'kvCacheUsage'
+  | 'promptTokensTotal'
+  | 'generationTokensTotal'
+  | 'preemptionsTotal'
+  /** 0–1, from a server-side gauge; for counter-based servers derive it from hits/queries deltas. */
+  | 'prefixCacheHitRate'
+  | 'prefixCacheHitsTotal'
+  | 'prefixCacheQueriesTotal';
+
+/** Histograms in seconds. */
+export type HistogramConcept = 'ttftHistogram' | 'itlHistogram' | 'e2eHistogram' | 'queueTimeHistogram';
+export type Concept = ScalarConcept | HistogramConcept;
+
+export const SCALAR_CONCEPTS: readonly ScalarConcept[] = [
+  'requestsRunning',
+  'requestsWaiting',
+  'kvCacheUsage',
+  'promptTokensTotal',
+  'generationTokensTotal',
+  'preemptionsTotal',
+  'prefixCacheHitRate',
+  'prefixCacheHitsTotal',
+  'prefixCacheQueriesTotal',
+];
+export const HISTOGRAM_CONCEPTS: readonly HistogramConcept[] = [
+  'ttftHistogram',
+  'itlHistogram',
+  'e2eHistogram',
+  'queueTimeHistogram',
+];
+
+/** How a scalar is computed from samples (looked up by sample name, e.g. `x_total`, `x_sum`). */
+export type Expr =
+  | {
+      op: 'pick';
+      name: string;
+      /** Only samples with these label values (e.g. Triton's request_type="active"). */
+      match?: Labels;
+      /** Across label sets (engines, models, GPUs): counts add up, fractions average. */
+      agg: 'sum' | 'mean';
+      /** Unit normalisation factor (µs → s is 1e-6). */
+      scale: number;
+      /** Values below this mean "disabled" (vLLM V0's prefix hit rate is -1 when off). */
+      validMin?: number;
+    }
+  /** Sum of `parts` (all required) plus `optional` ones where present. */
+  | { op: 'sum'; parts: readonly Expr[]; optional: readonly Expr[] }
+  | { op: 'ratio'; num: Expr; den: Expr };
+
+export interface HistogramSource {
+  /** Family name (without `_bucket`). */
+  name: string;
+  /** Factor to seconds (ms → 0.001). */
+  scale: number;
+}
+
+export interface ServerProfile {
+  id: ProfileId;
+  label: string;
+  /** The label that names the model, for the model filter. */
+  modelLabel: string | null;
+  scalars: Partial<Record<ScalarConcept, readonly Expr[]>>;
+  histograms: Partial<Record<HistogramConcept, readonly HistogramSource[]>>;
+  /** Where a concept means something narrower than its name says. */
+  notes: Partial<Record<Concept, string>>;
+}

@@ -1,0 +1,224 @@
+/**
+ * Counter and histogram math with Prometheus semantics, for series scraped by Tokenscope itself.
+ * Sources: prometheus/prometheus promql/functions.go (extrapolatedRate) and promql/quantile.go
+ * (bucketQuantile, coalesceBuckets, correctPrecisionErrors, ensureMonotonic).
+ * Times are milliseconds (monotonic or wall, the caller's choice); rates are per second.
+ */
+import type { HistogramBucket, HistogramSeries } from './prom-types.ts';
+
+export interface Point {
+  /** Milliseconds. */
+  t: number;
+  v: number;
+}
+
+/**
+ * Increase of a counter over consecutive points, reset-aware: a decrease means the counter
+ * restarted from 0, so the new value itself is the increase since the reset (Prometheus
+ * `increase()` without extrapolation). NaN with fewer than 2 points.
+ */
+export function counterIncrease(points: readonly Point[]): number {
+  if (points.length < 2) return NaN;
+  let inc = 0;
+  let prev = (points[0] as Point).v;
+  for (let i = 1; i < points.length; i++) {
+    const v = (points[i] as Point).v;
+    inc += v < prev ? v : v - prev;
+    prev = v;
+  }
+  return inc;
+}
+
+/** Per-second rate between the first and last point, reset-aware. NaN if < 2 points or no time passed. */
+export function counterRate(points: readonly Point[]): number {
+  if (points.length < 2) return NaN;
+  const dt = ((points[points.length - 1] as Point).t - (points[0] as Point).t) / 1000;
+  if (!(dt > 0)) return NaN;
+  return counterIncrease(points) / dt;
+}
+
+/**
+ * Prometheus `increase(x[range])` as the server evaluates it at `rangeEndMs`: the reset-adjusted
+ * delta extrapolated towards the window edges (fully when the first/last sample lies within 1.1
+ * average intervals of the edge, else by half an interval), never extrapolating a counter below
+ * zero. `points` must lie inside [rangeStartMs, rangeEndMs].
+ */
+export function promIncrease(points: readonly Point[], rangeStartMs: number, rangeEndMs: number): number {
+  if (points.length < 2) return NaN;
+  const first = points[0] as Point;
+  const last = points[points.length - 1] as Point;
+  const result = counterIncrease(points);
+  const sampled = (last.t - first.t) / 1000;
+  if (!(sampled > 0)) return NaN;
+  const avg = sampled / (points.length - 1);
+  const threshold = avg * 1.1;
+  let toStart = (first.t - rangeStartMs) / 1000;
+  let toEnd = (rangeEndMs - last.t) / 1000;
+  if (toStart >= threshold) toStart = avg / 2;
+  if (result > 0 && first.v >= 0) {
+    const toZero = sampled * (first.v / result);
+    if (toZero < toStart) toStart = toZero;
+  }
+  if (toEnd >= threshold) toEnd = avg / 2;
+  return result * ((sampled + toStart + toEnd) / sampled);
+}
+
+/** Prometheus `rate(x[range])`: promIncrease divided by the range in seconds. */
+export function promRate(points: readonly Point[], rangeStartMs: number, rangeEndMs: number): number {
+  const range = (rangeEndMs - rangeStartMs) / 1000;
+  return range > 0 ? promIncrease(points, rangeStartMs, rangeEndMs) / range : NaN;
+}
+
+/**
+ * `histogram_quantile(q, ...)` over classic buckets (cumulative counts, `le` upper bounds), as
+ * promql/quantile.go bucketQuantile does it:
+ * - q < 0 → -Inf, q > 1 → +Inf, q NaN → NaN;
+ * - no +Inf bucket, fewer than 2 buckets, or 0 observations → NaN;
+ * - buckets sorted by le, equal bounds merged, float noise (relative 1e-12) smoothed, and
+ *   counts forced monotonic (a bucket lower than its predecessor takes the predecessor's count);
+ * - rank = q × total; the first bucket whose count ≥ rank holds it; inside it, linear
+ *   interpolation between the previous bound and its own (from 0 for the lowest bucket when its
+ *   bound is > 0; a lowest bound ≤ 0 is returned as is);
+ * - a rank in the +Inf bucket returns the highest finite bound.
+ */
+export function histogramQuantile(q: number, buckets: readonly HistogramBucket[]): number {
+  if (Number.isNaN(q)) return NaN;
+  if (q < 0) return -Infinity;
+  if (q > 1) return Infinity;
+  if (buckets.length === 0) return NaN;
+  const sorted = buckets.map((b) => ({ le: b.le, count: b.count })).sort((a, b) => a.le - b.le);
+  if ((sorted[sorted.length - 1] as HistogramBucket).le !== Infinity) return NaN;
+  const bs = coalesce(sorted);
+  correctPrecisionErrors(bs, 1e-12);
+  ensureMonotonic(bs);
+  if (bs.length < 2) return NaN;
+  const total = (bs[bs.length - 1] as HistogramBucket).count;
+  if (total === 0) return NaN;
+  let rank = q * total;
+  // First index in [0, n-1) whose count >= rank; n-1 when none (Go's sort.Search).
+  let b = 0;
+  while (b < bs.length - 1 && (bs[b] as HistogramBucket).count < rank) b++;
+  if (b === bs.length - 1) return (bs[bs.length - 2] as HistogramBucket).le;
+  const hit = bs[b] as HistogramBucket;
+  if (b === 0 && hit.le <= 0) return hit.le;
+  let start = 0;
+  let count = hit.count;
+  if (b > 0) {
+    const below = bs[b - 1] as HistogramBucket;
+    start = below.le;
+    count -= below.count;
+    rank -= below.count;
+  }
+  return start + (hit.le - start) * (rank / count);
+}
+
+function coalesce(bs: HistogramBucket[]): HistogramBucket[] {
+  const out: HistogramBucket[] = [];
+  for (const b of bs) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.le === b.le) last.count += b.count;
+    else out.push(b);
+  }
+  return out;
+}
+
+function correctPrecisionErrors(bs: HistogramBucket[], tolerance: number): void {
+  let prev = (bs[0] as HistogramBucket).count;
+  for (let i = 1; i < bs.length; i++) {
+    const b = bs[i] as HistogramBucket;
+    const delta = Math.abs(b.count - prev);
+    if (delta === 0) continue;
+    if (delta / b.count <= tolerance) b.count = prev;
+    else prev = b.count;
+  }
+}
+
+function ensureMonotonic(bs: HistogramBucket[]): void {
+  let max = (bs[0] as HistogramBucket).count;
+  for (let i = 1; i < bs.length; i++) {
+    const b = bs[i] as HistogramBucket;
+    if (b.count > max) max = b.count;
+    else if (b.count < max) b.count = max;
+  }
+}
+
+/** A histogram without labels: what deltas and merges produce. */
+export interface HistogramData {
+  buckets: HistogramBucket[];
+  sum: number;
+  count: number;
+}
+
+export interface HistogramDelta extends HistogramData {
+  /** True when the later scrape shows a counter reset (server restart): the delta is `curr` itself. */
+  reset: boolean;
+}
+
+/**
+ * What was observed between two scrapes of one histogram series: bucket-wise subtraction matched
+ * by `le`. A reset (`_count` or any bucket going down, or a changed bucket layout) means the
+ * server restarted between the scrapes; the observations since the restart are then `curr` as a
+ * whole, as Prometheus' per-bucket reset handling would also conclude. (`_sum` alone is not a
+ * reset signal: negative observations can lower it.)
+ */
+export function histogramDelta(prev: HistogramData, curr: HistogramData): HistogramDelta {
+  const prevByLe = new Map<number, number>();
+  for (const b of prev.buckets) prevByLe.set(b.le, b.count);
+  let reset = curr.count < prev.count || curr.buckets.length !== prev.buckets.length;
+  const buckets: HistogramBucket[] = [];
+  for (const b of curr.buckets) {
+    const p = prevByLe.get(b.le);
+    if (p === undefined || b.count < p) reset = true;
+    buckets.push({ le: b.le, count: b.count - (p ?? 0) });
+  }
+  if (reset)
+    return { buckets: curr.buckets.map((b) => ({ ...b })), sum: curr.sum, count: curr.count, reset: true };
+  return { buckets, sum: curr.sum - prev.sum, count: curr.count - prev.count, reset: false };
+}
+
+/** Mean observation between two scrapes, from `_sum`/`_count` deltas; reset-aware; NaN if nothing was observed. */
+export function meanFromDeltas(
+  prevSum: number,
+  prevCount: number,
+  currSum: number,
+  currCount: number,
+): number {
+  const reset = currCount < prevCount;
+  const dc = reset ? currCount : currCount - prevCount;
+  const ds = reset ? currSum : currSum - prevSum;
+  return dc > 0 ? ds / dc : NaN;
+}
+
+/** Mean of a whole histogram (sum/count); NaN when empty. */
+export function histogramMean(h: HistogramData): number {
+  return h.count > 0 ? h.sum / h.count : NaN;
+}
+
+/**
+ * Sum several series of one family bucket-wise (`sum by (le)` in PromQL): for several engines or
+ * models behind one endpoint. Bounds missing from some series are kept; their counts only add
+ * where present, which is what Prometheus' `sum` over mismatched layouts also yields.
+ */
+export function mergeHistograms(series: readonly (HistogramData | HistogramSeries)[]): HistogramData | null {
+  if (series.length === 0) return null;
+  const byLe = new Map<number, number>();
+  let sum = 0;
+  let count = 0;
+  for (const h of series) {
+    for (const b of h.buckets) byLe.set(b.le, (byLe.get(b.le) ?? 0) + b.count);
+    sum += h.sum;
+    count += h.count;
+  }
+  const buckets = [...byLe].map(([le, c]) => ({ le, count: c })).sort((a, b) => a.le - b.le);
+  return { buckets, sum, count };
+}
+
+/** Scale bounds and sum (unit normalisation: ms → s is 0.001). Counts are unchanged. */
+export function scaleHistogram(h: HistogramData, factor: number): HistogramData {
+  if (factor === 1) return h;
+  return {
+    buckets: h.buckets.map((b) => ({ le: b.le * factor, count: b.count })),
+    sum: h.sum * factor,
+    count: h.count,
+  };
+}
