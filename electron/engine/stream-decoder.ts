@@ -157,7 +157,8 @@ export class StreamDecoder {
       flags |= EV_TERMINAL;
       rec.terminated = true;
     }
-    this.events.push(t, tokens, readIndex, flags, (d.text ?? '') + (d.reasoning ?? ''), f.data.length);
+    // The event's text column shows everything it generated: answer, reasoning and tool-call fragments.
+    this.events.push(t, tokens, readIndex, flags, (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? ''), f.data.length);
     rec.raw?.push(f.data);
   }
 }

@@ -28,6 +28,11 @@ export interface DecodedEvent {
   /** Reasoning/thinking delta, kept apart from `text` (still counts as generated output). */
   reasoning?: string;
   /**
+   * Tool-call delta (function name and/or argument fragment), kept apart from `text` so the
+   * answer text stays clean; still generated output, so the event is 'content'.
+   */
+  toolCall?: string;
+  /**
    * Tokens in this event when the server says exactly (TGI: 1 per event; llama.cpp `tokens`
    * / `tokens_predicted` delta; vLLM continuous usage delta; SGLang `completion_tokens` delta);
    * null when unknown (the engine then estimates 1 per content event).
