@@ -7,6 +7,7 @@ import { DIALECT_IDS, isDialectId, type DialectId } from '../shared/dialects.ts'
 import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
 import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
 import { runServe, type ServeCliOptions } from './cli/serve.ts';
+import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 
 function int(name: string) {
   return (v: string): number => {
@@ -98,6 +99,22 @@ export function buildProgram(): Command {
     .option('--rebuild', 'rebuild the UI before serving')
     .action(async (o: ServeCliOptions) => {
       process.exitCode = await runServe(o);
+    });
+
+  program
+    .command('metrics')
+    .description('Scrape a server\'s Prometheus /metrics: detected server, running/waiting, KV cache, token rates, server TTFT/ITL/e2e quantiles.')
+    .argument('<url>', 'server base URL (/metrics is derived) or the metrics URL itself')
+    .option('--json', 'one JSON object per scrape (profile, concepts, rates, families, series, errors)')
+    .option('-w, --watch', 'scrape every --interval until Ctrl-C; rates and window quantiles from the second scrape on')
+    .option('--interval <ms>', 'scrape interval in ms (with --watch)', int('--interval'), 1000)
+    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
+    .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
+    .option('-m, --model <name>', 'only this model\'s series (servers that label them)')
+    .option('--timeout <ms>', 'per-scrape timeout in ms (default: the interval, 1–10 s)', int('--timeout'))
+    .option('--insecure', 'skip TLS certificate verification')
+    .action(async (url: string, o: MetricsCliOptions) => {
+      process.exitCode = await runMetrics(url, o);
     });
 
   return program;

@@ -1,7 +1,7 @@
 /**
  * Web mode: the same renderer and the same contract, over HTTP + WebSocket, for a browser.
  * Bound to loopback by default (use an SSH tunnel for a remote GPU box), guarded by a random
- * token that must come with the page and the socket, and an Origin check on the socket so
+ * token that the socket must present, and an Origin check on the socket so
  * another site open in the same browser cannot drive it.
  */
 import http from 'node:http';
@@ -90,16 +90,11 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       res.writeHead(405, headers).end();
       return;
     }
-    // The page itself needs the token (then the app keeps it for the socket); assets do not carry secrets.
+    // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
+    // works once the app has moved the token out of the address bar); every call and event goes
+    // over the socket, which requires the token and a same-origin page.
     let rel = decodeURIComponent(u.pathname);
-    if (rel === '/' || rel === '/index.html') {
-      if (!tokenOk(u.searchParams.get('token'), token)) {
-        res.writeHead(403, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
-        res.end('Tokenscope web mode: open the URL printed in the terminal (it carries the access token).\n');
-        return;
-      }
-      rel = '/index.html';
-    }
+    if (rel === '/') rel = '/index.html';
     const file = path.resolve(root, '.' + rel);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');

@@ -4,5 +4,8 @@
  */
 export const now: () => number = () => performance.now();
 
-/** Wall-clock label for "when did this start" — never used for a duration. */
-export const wallNow: () => number = () => Date.now();
+/**
+ * Wall-clock label for "when did this start" (epoch ms) — never used for a duration. Derived from
+ * the monotonic clock's origin so labels and offsets can't disagree if the system clock steps.
+ */
+export const wallNow: () => number = () => performance.timeOrigin + performance.now();

@@ -57,6 +57,8 @@ describe('deriveMetricsUrl', () => {
     ['http://h:8000/v1', undefined, 'http://h:8000/metrics'],
     ['https://h/proxy/vllm/v1/', undefined, 'https://h/proxy/vllm/metrics'],
     ['http://h:8000/metrics', undefined, 'http://h:8000/metrics'],
+    ['http://h:8000/v1/chat/completions', undefined, 'http://h:8000/metrics'],
+    ['https://h/proxy/vllm/v1/models?x=1', undefined, 'https://h/proxy/vllm/metrics'],
     ['http://h:8000/v1', '/prom', 'http://h:8000/prom'],
     ['http://h:8000', 'http://h:8002/metrics', 'http://h:8002/metrics'],
   ])('%s (+%s) → %s', (base, override, want) => {

@@ -69,7 +69,10 @@ export interface ScraperDeps {
   fetch?: MetricsFetcher;
 }
 
-/** `http://h:8000`, `http://h:8000/`, `http://h:8000/v1` → `http://h:8000/metrics`; a `/metrics` URL is kept. */
+/**
+ * `http://h:8000`, `http://h:8000/`, `http://h:8000/v1`, `http://h:8000/v1/chat/completions` →
+ * `http://h:8000/metrics` (an OpenAI endpoint URL is what users paste); a `/metrics` URL is kept.
+ */
 export function deriveMetricsUrl(base: string, override?: string): URL {
   const u = new URL(base);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`Not an http(s) URL: ${base}`);
@@ -79,7 +82,7 @@ export function deriveMetricsUrl(base: string, override?: string): URL {
   }
   const path = u.pathname.replace(/\/+$/, '');
   if (path.endsWith('/metrics')) return u;
-  u.pathname = path.replace(/\/v1$/, '') + '/metrics';
+  u.pathname = path.replace(/\/v1(\/.*)?$/, '') + '/metrics';
   u.search = '';
   u.hash = '';
   return u;

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launch, shot, startApp } from './fixtures.ts';
+import type { WebServer } from '../electron/serve.ts';
+import { computeRequestStats } from '../shared/stats/request-stats.ts';
+
+// The stream debugger end to end: web mode started by the test (with its embedded simulator),
+// Debian's Chromium, waits on the app's own state attributes, never on sleeps.
+let server: WebServer;
+let userData: string;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+const state = () => page.getByTestId('request-state');
+
+async function waitState(s: string, timeout = 30_000): Promise<string> {
+  await page.waitForSelector(`[data-testid="request-state"][data-state="${s}"]`, { state: 'attached', timeout });
+  return (await state().getAttribute('data-request-id')) ?? '';
+}
+
+async function setField(testId: string, value: string): Promise<void> {
+  const el = page.getByTestId(testId);
+  // Some fields live in collapsed <details> sections: open the section as a user would.
+  const summary = el.locator('xpath=ancestor::details[not(@open)]/summary');
+  if ((await summary.count()) > 0) await summary.first().click();
+  await el.fill(value);
+}
+
+async function send(): Promise<string> {
+  const before = (await state().getAttribute('data-request-id')) ?? '';
+  await page.getByTestId('composer-send').click();
+  await page.waitForFunction(
+    (prev) => {
+      const el = document.querySelector('[data-testid="request-state"]');
+      return el && el.getAttribute('data-request-id') !== prev && el.getAttribute('data-request-id');
+    },
+    before,
+    { timeout: 10_000 },
+  );
+  return (await state().getAttribute('data-request-id'))!;
+}
+
+beforeAll(async () => {
+  ({ server, userData } = await startApp());
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(server.openUrl);
+  // The built-in simulator is the ready default target, its model list loaded.
+  await page.waitForFunction(() => {
+    const s = document.querySelector<HTMLSelectElement>('[data-testid="model-select"]');
+    return s !== null && s.value === 'tokenscope-sim';
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (userData) fs.rmSync(userData, { recursive: true, force: true });
+});
+
+describe('stream debugger in Chromium', () => {
+  it('opens with the simulator as the default target', async () => {
+    const target = await page.getByTestId('target-select').inputValue();
+    expect(target).toBe('builtin-sim');
+    expect(await page.getByTestId('target-select').locator('option:checked').textContent()).toMatch(/simulator/i);
+  });
+
+  it('streams a chat request live; timeline and stats agree with the engine record', async () => {
+    await setField('prompt', 'Describe a lighthouse keeper’s night in detail.');
+    await setField('max-tokens', '160');
+    const id = await send();
+    // live: mid-stream, the timeline already shows events
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="request-state"]');
+      return el?.getAttribute('data-state') === 'running' && Number(el.getAttribute('data-events')) >= 40;
+    });
+    await shot(page, 'debugger-live');
+    await waitState('done');
+    expect(await state().getAttribute('data-request-id')).toBe(id);
+
+    const snap = server.core.requests.get(id);
+    expect(snap).not.toBeNull();
+    const stats = computeRequestStats(snap!.record);
+    expect(Number(await state().getAttribute('data-events'))).toBe(snap!.record.events.n);
+    expect(Number(await state().getAttribute('data-ttft-ms'))).toBe(stats.ttftMs);
+    expect(await page.getByTestId('stats-ttft').textContent()).toContain(stats.ttftMs!.toFixed(2));
+    expect(await page.getByTestId('stats-output-tokens').textContent()).toContain(String(stats.outputTokens));
+    expect(stats.outputTokens).toBeGreaterThan(0);
+    expect(await page.getByTestId('output-text').textContent()).toContain(snap!.record.text.slice(0, 40));
+    expect(await page.getByTestId('raw-frames-row').count()).toBeGreaterThan(5);
+    await shot(page, 'debugger-done');
+  });
+
+  it('a mid-stream server error shows its class and keeps the partial text', async () => {
+    await setField('max-tokens', '60');
+    await setField('extra-body', '{"sim_fault": "error-midstream:8"}');
+    const id = await send();
+    await waitState('error');
+    expect(await page.getByTestId('error-kind').textContent()).toMatch(/server/i);
+    const rec = server.core.requests.get(id)!.record;
+    expect(rec.error?.kind).toBe('server');
+    expect(await page.getByTestId('error-message').textContent()).toContain(rec.error!.message.slice(0, 30));
+    expect(rec.text.length).toBeGreaterThan(0);
+    expect(await page.getByTestId('output-text').textContent()).toContain(rec.text.slice(0, 20));
+    expect(Number(await state().getAttribute('data-events'))).toBe(rec.events.n);
+    await shot(page, 'debugger-error');
+    await setField('extra-body', '');
+  });
+
+  it('an HTTP error before the stream shows its status and body', async () => {
+    await setField('extra-body', '{"sim_fault": "http-503"}');
+    await send();
+    await waitState('error');
+    expect(await page.getByTestId('error-kind').textContent()).toMatch(/http/i);
+    expect(await page.getByTestId('error-status').textContent()).toContain('503');
+    await setField('extra-body', '');
+  });
+
+  it('cancel stops the stream and the server aborts it', async () => {
+    await setField('max-tokens', '4000');
+    await send();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="request-state"]')?.getAttribute('data-events')) >= 10);
+    await page.getByTestId('composer-cancel').click();
+    await waitState('cancelled');
+    const sim = server.core.sim!;
+    await expect.poll(() => sim.state().running, { timeout: 5000 }).toBe(0);
+  });
+
+  it('history keeps the requests; two can be compared on one time axis', async () => {
+    await setField('max-tokens', '48');
+    await page.getByTestId('continuous-usage').check();
+    await send();
+    await waitState('done');
+    const items = page.getByTestId('history-item');
+    expect(await items.count()).toBeGreaterThanOrEqual(4);
+    // compare the current (newest) request with the first successful one
+    const done = page.locator('[data-testid="history-item"][data-state="done"]');
+    await done.last().getByTestId('history-compare').click();
+    await page.getByTestId('compare-view').waitFor();
+    await shot(page, 'debugger-compare');
+    expect(await page.getByTestId('compare-canvas').count()).toBeGreaterThan(0);
+  });
+
+  it('logged no page errors', () => {
+    expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
+  });
+});

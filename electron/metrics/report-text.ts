@@ -1,0 +1,85 @@
+/**
+ * A scrape report as terminal text: one block per scrape, the concept name, its value, and where
+ * the server has no such metric the profile's note instead of a bare dash (so "no TTFT on TGI"
+ * reads as a fact about TGI, not as a Tokenscope bug).
+ */
+import { fmtBytes } from '../../shared/format.ts';
+import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
+import type { HistogramSummary, ScrapeReport, WindowSummary } from './scrape-report.ts';
+
+const W = 20;
+const row = (name: string, value: string): string => `  ${name.padEnd(W)}${value}`;
+
+function n(v: number | null, digits = 0): string {
+  if (v === null) return '—';
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** Seconds shown as ms below 10 s (server latencies are mostly sub-second). */
+function secs(v: number | null): string {
+  if (v === null) return '—';
+  return v < 10 ? `${(v * 1000).toFixed(v < 0.01 ? 2 : 1)} ms` : `${v.toFixed(2)} s`;
+}
+
+const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
+const perSec = (v: number | null, digits = 1): string => (v === null ? '' : `  ${n(v, digits)}/s`);
+
+function hist(h: HistogramSummary | WindowSummary): string {
+  const reset = 'reset' in h && h.reset ? '  (server restarted)' : '';
+  return `n ${n(h.count)}  mean ${secs(h.mean)}  p50 ${secs(h.p50)}  p90 ${secs(h.p90)}  p99 ${secs(h.p99)}${reset}`;
+}
+
+function missing(r: ScrapeReport, c: Concept): string {
+  const note = PROFILES[r.profile.id].notes[c];
+  return note === undefined ? '—' : `— (${note})`;
+}
+
+export function formatReport(r: ScrapeReport, opts: { showTime?: boolean } = {}): string {
+  const c = r.concepts;
+  const x = r.rates;
+  const time = opts.showTime ? `  [${r.time.slice(11, 23)}]` : '';
+  const lines = [
+    `${r.profile.label} (${r.profile.id})  ${r.url}${time}`,
+    `  ${r.families} families · ${r.series} series · ${r.errors.length} parse errors · ${fmtBytes(r.scrape.bytes)} in ${r.scrape.durationMs.toFixed(1)} ms`,
+  ];
+  if (r.profile.id === 'unknown') {
+    lines.push('  No known inference-server metrics: every raw series is still parsed (see --json).');
+  } else {
+    const scalar = (label: string, v: number | null, concept: Concept, fmt = n): void => {
+      lines.push(row(label, v === null ? missing(r, concept) : fmt(v)));
+    };
+    scalar('requests running', c.requestsRunning, 'requestsRunning');
+    scalar('requests waiting', c.requestsWaiting, 'requestsWaiting');
+    scalar('KV-cache usage', c.kvCacheUsage, 'kvCacheUsage', pct);
+    const counter = (label: string, v: number | null, concept: Concept, rate: number | null | undefined): void => {
+      lines.push(row(label, v === null ? missing(r, concept) : `${n(v)} total${perSec(rate ?? null)}`));
+    };
+    counter('prompt tokens', c.promptTokensTotal, 'promptTokensTotal', x?.promptTokensPerSec);
+    counter('generation tokens', c.generationTokensTotal, 'generationTokensTotal', x?.generationTokensPerSec);
+    counter('preemptions', c.preemptionsTotal, 'preemptionsTotal', x?.preemptionsPerSec);
+    const hitRate = x?.prefixCacheHitRate ?? c.prefixCacheHitRate;
+    if (c.prefixCacheHitsTotal !== null || hitRate !== null) {
+      const counts =
+        c.prefixCacheHitsTotal !== null && c.prefixCacheQueriesTotal !== null
+          ? `${n(c.prefixCacheHitsTotal)} of ${n(c.prefixCacheQueriesTotal)} tokens hit  `
+          : '';
+      lines.push(row('prefix cache', `${counts}hit rate ${pct(hitRate)}`));
+    } else lines.push(row('prefix cache', missing(r, 'prefixCacheHitRate')));
+    const hists = [
+      ['TTFT', c.ttftHistogram, x?.ttft, 'ttftHistogram'],
+      ['inter-token', c.itlHistogram, x?.itl, 'itlHistogram'],
+      ['e2e latency', c.e2eHistogram, x?.e2e, 'e2eHistogram'],
+      ['queue time', c.queueTimeHistogram, x?.queueTime, 'queueTimeHistogram'],
+    ] as const;
+    for (const [label, h, w, concept] of hists) {
+      lines.push(row(label, h === null ? missing(r, concept) : hist(h)));
+      if (w !== null && w !== undefined && x !== null) lines.push(row(`  last ${x.intervalSec.toFixed(2)} s`, hist(w)));
+    }
+  }
+  if (r.errors.length > 0) {
+    lines.push('  parse errors (the other lines still parsed):');
+    for (const e of r.errors.slice(0, 10)) lines.push(`    line ${e.line}: ${e.message}: ${e.text}`);
+    if (r.errors.length > 10) lines.push(`    … and ${r.errors.length - 10} more (see --json)`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,148 @@
+/**
+ * One scrape as a report: the detected profile, the mapped concepts (gauges, counter totals,
+ * histogram count/mean/quantiles), rates and window quantiles against the previous scrape, and
+ * the size of what parsed. The CLI prints it as text or JSON; JSON has no NaN, so anything not
+ * computable is null.
+ */
+import {
+  conceptRates,
+  extractConcepts,
+  type ConceptSnapshot,
+  type ExtractOptions,
+} from '../../shared/metrics/concepts.ts';
+import { histogramQuantile, type HistogramData, type HistogramDelta } from '../../shared/metrics/prom-math.ts';
+import type { ParseError } from '../../shared/metrics/prom-types.ts';
+import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
+import type { ScrapeResult } from './scraper.ts';
+
+export interface HistogramSummary {
+  count: number;
+  /** Seconds. */
+  sum: number | null;
+  mean: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+}
+
+export interface WindowSummary extends HistogramSummary {
+  /** The server restarted between the scrapes: the window is everything since the restart. */
+  reset: boolean;
+}
+
+export interface ScrapeRates {
+  /** Seconds between the two scrapes (response-header arrival times, monotonic). */
+  intervalSec: number;
+  promptTokensPerSec: number | null;
+  generationTokensPerSec: number | null;
+  preemptionsPerSec: number | null;
+  prefixCacheHitRate: number | null;
+  ttft: WindowSummary | null;
+  itl: WindowSummary | null;
+  e2e: WindowSummary | null;
+  queueTime: WindowSummary | null;
+}
+
+export type ReportConcepts = { [K in ScalarConcept]: number | null } & {
+  [K in HistogramConcept]: HistogramSummary | null;
+};
+
+export interface ScrapeReport {
+  url: string;
+  /** Wall-clock time of the scrape (a label, not a duration). */
+  time: string;
+  profile: { id: ProfileId; label: string };
+  concepts: ReportConcepts;
+  /** Null on the first scrape. */
+  rates: ScrapeRates | null;
+  families: number;
+  series: number;
+  errors: ParseError[];
+  scrape: { status: number; contentType: string | null; bytes: number; durationMs: number };
+}
+
+/** Finite numbers pass; NaN/±Inf become null (JSON cannot carry them, and they mean "n/a"). */
+const fin = (v: number | null | undefined): number | null =>
+  v === null || v === undefined || !Number.isFinite(v) ? null : v;
+
+export function summarizeHistogram(h: HistogramData): HistogramSummary {
+  return {
+    count: h.count,
+    sum: fin(h.sum),
+    mean: h.count > 0 ? fin(h.sum / h.count) : null,
+    p50: fin(histogramQuantile(0.5, h.buckets)),
+    p90: fin(histogramQuantile(0.9, h.buckets)),
+    p99: fin(histogramQuantile(0.99, h.buckets)),
+  };
+}
+
+const windowSummary = (d: HistogramDelta | null): WindowSummary | null =>
+  d === null ? null : { ...summarizeHistogram(d), reset: d.reset };
+
+/**
+ * Builds reports scrape after scrape for one target: each report's rates compare it with the
+ * previous successful scrape.
+ */
+export class ReportBuilder {
+  private prev: ConceptSnapshot | null = null;
+
+  constructor(private readonly opts: ExtractOptions = {}) {}
+
+  next(r: ScrapeResult): ScrapeReport {
+    const c = extractConcepts(r.parsed, r.profile, this.opts);
+    const snap: ConceptSnapshot = { tMs: r.monoMs, concepts: c };
+    let rates: ScrapeRates | null = null;
+    if (this.prev !== null) {
+      const x = conceptRates(this.prev, snap);
+      rates = {
+        intervalSec: (snap.tMs - this.prev.tMs) / 1000,
+        promptTokensPerSec: fin(x.promptTokensPerSec),
+        generationTokensPerSec: fin(x.generationTokensPerSec),
+        preemptionsPerSec: fin(x.preemptionsPerSec),
+        prefixCacheHitRate: fin(x.prefixCacheHitRate),
+        ttft: windowSummary(x.ttft),
+        itl: windowSummary(x.itl),
+        e2e: windowSummary(x.e2e),
+        queueTime: windowSummary(x.queueTime),
+      };
+    }
+    this.prev = snap;
+    const h = (d: HistogramData | null): HistogramSummary | null => (d === null ? null : summarizeHistogram(d));
+    let series = 0;
+    for (const f of r.parsed.families) series += f.samples.length;
+    return {
+      url: r.url,
+      time: new Date(r.wallMs).toISOString(),
+      profile: { id: r.profile.id, label: r.profile.label },
+      concepts: {
+        requestsRunning: fin(c.requestsRunning),
+        requestsWaiting: fin(c.requestsWaiting),
+        kvCacheUsage: fin(c.kvCacheUsage),
+        promptTokensTotal: fin(c.promptTokensTotal),
+        generationTokensTotal: fin(c.generationTokensTotal),
+        preemptionsTotal: fin(c.preemptionsTotal),
+        // Counter-based servers (vLLM V1) have no gauge: since-start ratio of their counters.
+        prefixCacheHitRate: fin(
+          c.prefixCacheHitRate ??
+            (c.prefixCacheHitsTotal !== null && c.prefixCacheQueriesTotal ? c.prefixCacheHitsTotal / c.prefixCacheQueriesTotal : null),
+        ),
+        prefixCacheHitsTotal: fin(c.prefixCacheHitsTotal),
+        prefixCacheQueriesTotal: fin(c.prefixCacheQueriesTotal),
+        ttftHistogram: h(c.ttftHistogram),
+        itlHistogram: h(c.itlHistogram),
+        e2eHistogram: h(c.e2eHistogram),
+        queueTimeHistogram: h(c.queueTimeHistogram),
+      },
+      rates,
+      families: r.parsed.families.length,
+      series,
+      errors: r.parsed.errors,
+      scrape: {
+        status: r.status,
+        contentType: r.contentType,
+        bytes: r.bytes,
+        durationMs: Math.round(r.durationMs * 100) / 100,
+      },
+    };
+  }
+}

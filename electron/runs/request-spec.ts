@@ -1,0 +1,77 @@
+/**
+ * What a run sends for one prompt item, and what its file says about the target. API keys and
+ * header values go to the wire only: the run file gets the URL without credentials (key-like
+ * query values redacted) and the header names.
+ */
+import type { RequestSpec, SamplingParams } from '../../shared/request.ts';
+import type { RunTarget } from '../../shared/runs/run-types.ts';
+import type { Workload } from '../../shared/runs/workload.ts';
+import type { DialectId } from '../../shared/dialects.ts';
+import type { PromptItem, PromptProvider } from './prompt-items.ts';
+
+/** The target of a run, secrets included (they never leave the process). */
+export interface RunTargetSpec {
+  url: string;
+  dialect: DialectId;
+  model: string;
+  headers?: Record<string, string>;
+  apiKey?: string;
+  insecureTls?: boolean;
+}
+
+const SECRET_PARAM = /key|token|secret|sig|auth|pass/i;
+
+export function redactTargetUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    for (const k of [...u.searchParams.keys()]) if (SECRET_PARAM.test(k)) u.searchParams.set(k, 'REDACTED');
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+export function publicTarget(t: RunTargetSpec): RunTarget {
+  return {
+    url: redactTargetUrl(t.url),
+    dialect: t.dialect,
+    model: t.model,
+    headerNames: Object.keys(t.headers ?? {}).sort(),
+    authenticated: !!t.apiKey || /\/\/[^/]*@/.test(t.url),
+  };
+}
+
+/**
+ * The request for one item. Output length: the workload's sampling.maxTokens, else the item's;
+ * forced with ignore_eos and/or min_tokens = max_tokens when the source asks (vLLM's random
+ * dataset sends ignore_eos so every request generates exactly its output length).
+ */
+export function buildSpec(w: Workload, t: RunTargetSpec, item: PromptItem, force: PromptProvider['force']): RequestSpec {
+  const maxTokens = w.sampling.maxTokens ?? item.outputTokens ?? undefined;
+  const params: SamplingParams = {
+    maxTokens,
+    temperature: w.sampling.temperature,
+    topP: w.sampling.topP,
+    seed: w.sampling.seed,
+    stop: w.sampling.stop,
+  };
+  if (force === 'ignore_eos' || force === 'both') params.ignoreEos = true;
+  if ((force === 'min_tokens' || force === 'both') && maxTokens !== undefined) params.minTokens = maxTokens;
+  return {
+    url: t.url,
+    dialect: t.dialect,
+    model: t.model,
+    prompt: item.prompt,
+    messages: item.messages,
+    params,
+    extraBody: w.extraBody,
+    headers: t.headers,
+    apiKey: t.apiKey,
+    includeUsage: w.includeUsage,
+    continuousUsage: w.continuousUsage,
+    timeoutMs: w.timeoutMs,
+    insecureTls: t.insecureTls,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Run files on disk: one JSONL file per run (format in shared/runs/run-types.ts), appended while
+ * the run goes. Lines are buffered and written at least every FLUSH_MS (a plain write, no fsync:
+ * what we guard against is the process dying, not the machine), so a kill loses at most the last
+ * FLUSH_MS of finished requests; the reader reopens such a file as `partial`.
+ * Writes are serialized through one promise chain so lines never interleave.
+ */
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunHeader, RunRequestLine, RunSummary } from '../../shared/runs/run-types.ts';
+import { parseRunText, type ParseRunResult } from '../../shared/runs/run-parse.ts';
+
+/** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
+export const FLUSH_MS = 200;
+/** …or sooner when this much is buffered. */
+const FLUSH_BYTES = 256 * 1024;
+
+export class RunFileWriter {
+  private buf: string[] = [];
+  private bufBytes = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout;
+  private closed = false;
+  private writeError: Error | null = null;
+
+  private constructor(
+    readonly path: string,
+    private fh: FileHandle,
+  ) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Creates the file (and its folder) and writes the header line at once. Fails if the file exists. */
+  static async create(file: string, header: RunHeader): Promise<RunFileWriter> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const fh = await open(file, 'wx');
+    await fh.write(JSON.stringify(header) + '\n');
+    return new RunFileWriter(file, fh);
+  }
+
+  append(line: RunRequestLine): void {
+    if (this.closed) return;
+    const s = JSON.stringify(line) + '\n';
+    this.buf.push(s);
+    this.bufBytes += s.length;
+    if (this.bufBytes >= FLUSH_BYTES) void this.flush();
+  }
+
+  /** Writes whatever is buffered; resolves when it is on its way to the OS. */
+  flush(): Promise<void> {
+    if (this.buf.length === 0) return this.chain;
+    const data = this.buf.join('');
+    this.buf = [];
+    this.bufBytes = 0;
+    this.chain = this.chain.then(async () => {
+      if (this.writeError) return;
+      try {
+        await this.fh.write(data);
+      } catch (e) {
+        this.writeError = e as Error; // kept and reported by finish(): a full disk must not kill the run
+      }
+    });
+    return this.chain;
+  }
+
+  /** Appends the summary line and closes. */
+  async finish(summary: RunSummary): Promise<void> {
+    if (this.closed) return;
+    this.buf.push(JSON.stringify({ type: 'summary', summary }) + '\n');
+    await this.close();
+  }
+
+  /** Flushes and closes without a summary (the file stays partial). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearInterval(this.timer);
+    await this.flush();
+    this.closed = true;
+    await this.fh.close();
+    if (this.writeError) throw new Error(`could not write run file ${this.path}: ${this.writeError.message}`);
+  }
+}
+
+export type ReadRunResult = ParseRunResult & { path: string };
+
+export async function readRunFile(file: string): Promise<ReadRunResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    return { ok: false, error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, path: file };
+  }
+  return { ...parseRunText(text), path: file };
+}
+
+/** Default file name: runs/<local timestamp>.jsonl, sortable and unique to the second (+ suffix). */
+export function defaultRunFileName(wall: number, runId: string): string {
+  const d = new Date(wall);
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}-${runId.slice(0, 6)}.jsonl`;
+}

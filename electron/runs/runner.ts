@@ -1,0 +1,274 @@
+/**
+ * The load runner: `vllm bench serve` done live. Schedules arrivals (shared/runs/arrivals.ts),
+ * holds them to the client-side concurrency limit (waiting time = queue time, kept apart from
+ * TTFT), streams every request through the engine on keep-alive connections, appends each
+ * finished request to the run file, reports progress a few times a second, and ends with the
+ * exact summary (shared/runs/summary.ts). Cancellable with an AbortSignal. No Electron imports.
+ *
+ * Clock: offsets are ms since the measured part began (t0, after warm-up), on the engine's
+ * monotonic clock. Duration (vLLM's): t0 → the last request done.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { RequestRecord } from '../../shared/record.ts';
+import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs/arrivals.ts';
+import { LiveStats } from '../../shared/runs/live-stats.ts';
+import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
+import { recordToLine } from '../../shared/runs/record-line.ts';
+import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RunHeader, type RunPhase, type RunProgress, type RunRequestLine, type RunRequestStart, type RunSummary } from '../../shared/runs/run-types.ts';
+import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
+import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
+import { fireRequest } from '../engine/client.ts';
+import { now, wallNow } from '../engine/clock.ts';
+import type { PromptProvider } from './prompt-items.ts';
+import { buildSpec, publicTarget, type RunTargetSpec } from './request-spec.ts';
+import { RunFileWriter } from './run-file.ts';
+import { SelfCheckMonitor } from './self-check.ts';
+import { sleepUntil, Slots } from './slots.ts';
+
+export type { RunTargetSpec } from './request-spec.ts';
+
+export interface RunOptions {
+  workload: Workload;
+  target: RunTargetSpec;
+  prompts: PromptProvider;
+  /** Run file to create (must not exist); null/absent = no file. */
+  outFile?: string | null;
+  name?: string | null;
+  runId?: string;
+  signal?: AbortSignal;
+  tokenscopeVersion?: string;
+  /** How often onProgress fires (default 250 ms), plus once at the end. */
+  progressIntervalMs?: number;
+  onProgress?: (p: RunProgress) => void;
+  onRequestStart?: (s: RunRequestStart) => void;
+  /** Every socket read that completed events, straight from the engine (live swimlanes). */
+  onRequestEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
+  onRequestDone?: (line: RunRequestLine, rec: RequestRecord) => void;
+}
+
+export interface RunResult {
+  header: RunHeader;
+  /** Every request line, warm-up included, in completion order. */
+  lines: RunRequestLine[];
+  summary: RunSummary;
+  path: string | null;
+  cancelled: boolean;
+  /** The run file could not be written completely (the run itself went on). */
+  fileError: string | null;
+  /** A callback (onProgress, onRequest…) threw; the run went on. The first few messages. */
+  callbackErrors: string[];
+}
+
+export function tokenscopeVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown'; // bundled builds pass their version explicitly
+  }
+}
+
+export function arrivalSpecOf(w: Workload): ArrivalSpec {
+  return { rate: rateOf(w), process: arrivalProcessOf(w), burstiness: w.burstiness, rampUp: w.rampUp ?? null, seed: w.seed, normalize: w.normalizeSchedule };
+}
+
+export async function runWorkload(o: RunOptions): Promise<RunResult> {
+  const w = o.workload;
+  const runId = o.runId ?? randomUUID();
+  const ac = new AbortController();
+  const onOuterAbort = (): void => ac.abort();
+  if (o.signal?.aborted) ac.abort();
+  o.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = ac.signal;
+
+  const { target: _omit, ...workloadNoTarget } = w;
+  const wall = wallNow();
+  const header: RunHeader = {
+    type: 'header',
+    format: RUN_FILE_FORMAT,
+    version: RUN_FILE_VERSION,
+    runId,
+    name: o.name ?? w.name ?? null,
+    workload: workloadNoTarget,
+    target: publicTarget(o.target),
+    tokenscopeVersion: o.tokenscopeVersion ?? tokenscopeVersion(),
+    nodeVersion: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    startedAtWall: wall,
+    startedAt: new Date(wall).toISOString(),
+  };
+  const writer = o.outFile ? await RunFileWriter.create(o.outFile, header) : null;
+
+  const C = w.maxConcurrency ?? Infinity;
+  const agentOpts = { keepAlive: true, maxSockets: C, keepAliveMsecs: 10_000 };
+  const agent = o.target.url.startsWith('https:') ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
+  const live = new LiveStats();
+  const callbackErrors: string[] = [];
+  // A UI callback that throws must not stop a run or lose its data: keep the error, go on.
+  const safe = <A extends unknown[]>(fn: ((...a: A) => void) | undefined) =>
+    fn &&
+    ((...a: A): void => {
+      try {
+        fn(...a);
+      } catch (e) {
+        if (callbackErrors.length < 5) callbackErrors.push((e as Error).message);
+      }
+    });
+  const onStart = safe(o.onRequestStart);
+  const onEvents = safe(o.onRequestEvents);
+  const onDone = safe(o.onRequestDone);
+  const onProgress = safe(o.onProgress);
+  const lines: RunRequestLine[] = [];
+  const c = { arrived: 0, started: 0, completed: 0, failed: 0, inFlight: 0, maxInFlight: 0, warmupDone: 0, outputTokens: 0 };
+  let phase: RunPhase = w.warmup > 0 ? 'warmup' : 'running';
+  let t0 = now();
+  let monitor: SelfCheckMonitor | null = null;
+  let lastArrivalMs = 0;
+  const total = w.requests ?? null;
+  const durationMs = w.durationS !== undefined ? w.durationS * 1000 : null;
+
+  const fire = async (seq: number, warmup: boolean, scheduledMs: number | null, arrivedMs: number, slots: Slots, haveSlot: boolean, origin: number): Promise<void> => {
+    const item = o.prompts.at(seq, warmup ? 'warmup' : 'main'); // built before waiting: no cost on the critical path
+    const spec = buildSpec(w, o.target, item, o.prompts.force);
+    if (!haveSlot && !(await slots.acquire())) return; // cancelled while queued: never sent
+    const startedMs = now() - origin;
+    const id = `${warmup ? 'w' : 'r'}${String(seq).padStart(5, '0')}`;
+    c.inFlight++;
+    if (!warmup) c.started++;
+    c.maxInFlight = Math.max(c.maxInFlight, c.inFlight);
+    onStart?.({ id, seq, warmup, scheduledMs, arrivedMs, startedMs, queueMs: startedMs - arrivedMs });
+    const rec = await fireRequest(spec, { signal, keepRaw: false, agent, id, onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined });
+    c.inFlight--;
+    slots.release();
+    const line = recordToLine(rec, {
+      seq,
+      warmup,
+      scheduledMs,
+      arrivedMs,
+      startedMs,
+      inputTokensEstimate: item.inputTokens,
+      expectedOutputTokens: spec.params?.maxTokens ?? null,
+      saveText: w.saveText,
+    });
+    lines.push(line);
+    writer?.append(line);
+    if (warmup) c.warmupDone++;
+    else if (!isCancelledLine(line)) {
+      if (line.status === 'ok') c.completed++;
+      else c.failed++;
+      c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
+      live.add(outcomeOfLine(line));
+    }
+    onDone?.(line, rec);
+  };
+
+  const progress = (): RunProgress => {
+    const elapsedMs = phase === 'warmup' ? 0 : now() - t0;
+    const done = c.completed + c.failed;
+    let fraction = 0;
+    let etaMs: number | null = null;
+    if (phase === 'done' || phase === 'cancelled') fraction = 1;
+    else if (total !== null && (durationMs === null || total > 0)) {
+      fraction = done / total;
+      if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, lastArrivalMs - elapsedMs);
+    }
+    if (durationMs !== null && phase === 'running') {
+      const f = Math.min(1, elapsedMs / durationMs);
+      if (f > fraction) {
+        fraction = f;
+        etaMs = Math.max(0, durationMs - elapsedMs);
+      }
+    }
+    return {
+      runId,
+      phase,
+      elapsedMs,
+      total,
+      durationMs,
+      arrived: c.arrived,
+      started: c.started,
+      completed: c.completed,
+      failed: c.failed,
+      inFlight: c.inFlight,
+      queued: phase === 'cancelled' ? 0 : Math.max(0, c.arrived - c.started),
+      maxInFlight: c.maxInFlight,
+      warmupDone: c.warmupDone,
+      warmupTotal: w.warmup,
+      outputTokens: c.outputTokens,
+      fraction,
+      etaMs,
+      live: live.snapshot(),
+      selfCheck: monitor?.live() ?? { eventLoopDelayP99Ms: 0, cpuPct: 0 },
+    };
+  };
+  const emit = (): void => onProgress?.(progress());
+  const ticker = setInterval(emit, o.progressIntervalMs ?? 250);
+  ticker.unref();
+
+  try {
+    // Warm-up: like vLLM, at max concurrency with no rate, before the clock starts.
+    if (w.warmup > 0) {
+      const ws = new Slots(C);
+      signal.addEventListener('abort', () => ws.cancelAll(), { once: true });
+      const tw = now();
+      await Promise.all(Array.from({ length: w.warmup }, (_, k) => fire(k, true, null, 0, ws, false, tw)));
+    }
+    phase = signal.aborted ? 'cancelled' : 'running';
+    const slots = new Slots(C);
+    signal.addEventListener('abort', () => slots.cancelAll(), { once: true });
+    monitor = new SelfCheckMonitor();
+    t0 = now();
+    const tasks: Promise<void>[] = [];
+    // Duration run at rate "inf": a closed loop — the next request arrives when a slot frees.
+    const closedLoop = total === null && rateOf(w) === Infinity;
+    const spec = arrivalSpecOf(w);
+    const times = total !== null ? arrivalTimes(spec, total) : null;
+    const stream = times ? null : arrivalStream(spec);
+    if (times && times.length > 0) lastArrivalMs = times[times.length - 1]!;
+    for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
+      let at: number;
+      if (closedLoop) {
+        if (!(await slots.acquire())) break;
+        at = now() - t0;
+      } else {
+        at = times ? times[i]! : stream!.next().value;
+        if (durationMs !== null && at >= durationMs) break;
+        await sleepUntil(t0 + at, signal);
+        if (signal.aborted) break;
+      }
+      const arrivedMs = now() - t0;
+      if (durationMs !== null && arrivedMs >= durationMs) {
+        if (closedLoop) slots.release();
+        break;
+      }
+      monitor.recordLag(arrivedMs - at);
+      c.arrived++;
+      tasks.push(fire(i, false, at, arrivedMs, slots, closedLoop, t0));
+    }
+    if (!signal.aborted) phase = 'draining';
+    await Promise.all(tasks);
+    const durationS = (now() - t0) / 1000;
+    const cancelled = signal.aborted;
+    phase = cancelled ? 'cancelled' : 'done';
+    const selfCheck = monitor.stop();
+    monitor = null;
+    const summary = summarizeRunLines(header, lines, { durationS, cancelled, selfCheck });
+    let fileError: string | null = null;
+    try {
+      await writer?.finish(summary);
+    } catch (e) {
+      fileError = (e as Error).message;
+    }
+    emit();
+    return { header, lines, summary, path: writer?.path ?? null, cancelled, fileError, callbackErrors };
+  } finally {
+    clearInterval(ticker);
+    monitor?.stop();
+    o.signal?.removeEventListener('abort', onOuterAbort);
+    agent.destroy();
+    live.destroy();
+    await writer?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
+  }
+}

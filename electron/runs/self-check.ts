@@ -1,0 +1,93 @@
+/**
+ * The client checks itself: a load generator that is starved of CPU or whose event loop stalls
+ * stamps events late and releases arrivals late, and the numbers it reports are then about the
+ * client, not the server. Measured during the run and written into the summary and the run file.
+ *
+ * - Event-loop delay: perf_hooks.monitorEventLoopDelay samples every RESOLUTION_MS; a sample is
+ *   the time the timer took, so the delay is sample − RESOLUTION_MS. Every socket read waits in
+ *   that same loop, so its p99 bounds how late a typical timestamp can be.
+ * - CPU: process.cpuUsage() (user + system, all threads) over wall time, % of one core; the main
+ *   thread cannot use more than one core, so near 100 % it is the bottleneck.
+ *
+ * Flag thresholds (a run over either is marked "timing may be distorted"):
+ *   event-loop delay p99 > 5 ms — timestamps can be off by more than the ms-level precision we promise;
+ *   mean CPU > 85 % — the loop has almost no idle time left to service sockets promptly.
+ */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
+import type { SelfCheck } from '../../shared/runs/run-types.ts';
+
+export const SELF_CHECK_THRESHOLDS = { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 } as const;
+const RESOLUTION_MS = 5;
+
+export class SelfCheckMonitor {
+  private eld: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private t0 = performance.now();
+  private cpu0 = process.cpuUsage();
+  private lastT = this.t0;
+  private lastCpu = this.cpu0;
+  private cpuMax = 0;
+  private timer: NodeJS.Timeout;
+  private lags: number[] = [];
+
+  constructor() {
+    this.eld.enable();
+    this.timer = setInterval(() => this.sampleCpu(), 1000);
+    this.timer.unref();
+  }
+
+  private sampleCpu(): number {
+    const t = performance.now();
+    const c = process.cpuUsage(this.lastCpu);
+    const pct = t > this.lastT ? ((c.user + c.system) / 1000 / (t - this.lastT)) * 100 : 0;
+    this.lastT = t;
+    this.lastCpu = process.cpuUsage();
+    if (pct > this.cpuMax) this.cpuMax = pct;
+    return pct;
+  }
+
+  /** How late an arrival was released against its schedule (ms). */
+  recordLag(ms: number): void {
+    this.lags.push(Math.max(0, ms));
+  }
+
+  private eldMs(p: number): number {
+    if (this.eld.count === 0) return 0;
+    return Math.max(0, this.eld.percentile(p) / 1e6 - RESOLUTION_MS);
+  }
+
+  /** Cheap live view for progress events. */
+  live(): { eventLoopDelayP99Ms: number; cpuPct: number } {
+    const t = performance.now();
+    const c = process.cpuUsage(this.cpu0);
+    return { eventLoopDelayP99Ms: this.eldMs(99), cpuPct: t > this.t0 ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : 0 };
+  }
+
+  stop(): SelfCheck {
+    clearInterval(this.timer);
+    const t = performance.now();
+    const c = process.cpuUsage(this.cpu0);
+    const cpuMean = t > this.t0 ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : 0;
+    // The last partial window counts only if it is long enough to mean something.
+    if (t - this.lastT > 200) this.sampleCpu();
+    const cpuMax = this.cpuMax > 0 ? this.cpuMax : cpuMean; // runs under 1 s have no full window
+    const p99 = this.eldMs(99);
+    const max = this.eld.count === 0 ? 0 : Math.max(0, this.eld.max / 1e6 - RESOLUTION_MS);
+    this.eld.disable();
+    const lag = this.lags.length ? percentileSorted(sortedCopy(this.lags), 99) : 0;
+    const th = SELF_CHECK_THRESHOLDS;
+    const reasons: string[] = [];
+    if (p99 > th.eventLoopDelayP99Ms) reasons.push(`event-loop delay p99 ${p99.toFixed(1)} ms > ${th.eventLoopDelayP99Ms} ms`);
+    if (cpuMean > th.cpuMeanPct) reasons.push(`client CPU ${cpuMean.toFixed(0)} % > ${th.cpuMeanPct} %`);
+    return {
+      eventLoopDelayP99Ms: p99,
+      eventLoopDelayMaxMs: max,
+      cpuMeanPct: cpuMean,
+      cpuMaxPct: cpuMax,
+      scheduleLagP99Ms: lag,
+      flagged: reasons.length > 0,
+      reasons,
+      thresholds: { eventLoopDelayP99Ms: th.eventLoopDelayP99Ms, cpuMeanPct: th.cpuMeanPct },
+    };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The client-side concurrency limit (vLLM's `asyncio.Semaphore(max_concurrency)`): FIFO, so
+ * requests get slots in arrival order and queue time is what a real client in front of the server
+ * would see. And the arrival clock's sleep, which never wakes early.
+ */
+import { now } from '../engine/clock.ts';
+
+export class Slots {
+  private active = 0;
+  private waiters: ((ok: boolean) => void)[] = [];
+  private cancelled = false;
+
+  constructor(private readonly limit: number) {}
+
+  get inUse(): number {
+    return this.active;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Resolves true with a slot, or false when the run was cancelled while waiting. */
+  acquire(): Promise<boolean> {
+    if (this.cancelled) return Promise.resolve(false);
+    if (this.active < this.limit) {
+      this.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next(true); // the slot passes straight to the next in line
+    else this.active--;
+  }
+
+  /** Wakes every waiter with false; later acquires fail at once. */
+  cancelAll(): void {
+    this.cancelled = true;
+    for (const w of this.waiters.splice(0)) w(false);
+  }
+}
+
+/**
+ * Sleeps until the monotonic clock reaches `target` (ms, clock.ts `now()`), or the signal aborts.
+ * Node timers have 1-ms granularity and may fire a fraction early, so it re-sleeps until due;
+ * lateness is measured by the caller (self-check "schedule lag"), not hidden.
+ */
+export async function sleepUntil(target: number, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const d = target - now();
+    if (d <= 0 || signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(t);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, Math.ceil(d));
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}

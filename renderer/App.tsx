@@ -1,0 +1,46 @@
+/** The window: header, connection banner, composer + history on the left, the request on the right. */
+import { useEffect } from 'react';
+import { startController } from './stores/controller.ts';
+import { useAppStore } from './stores/app-store.ts';
+import { Composer } from './views/Composer.tsx';
+import { ConnectionBanner } from './views/ConnectionBanner.tsx';
+import { History } from './views/History.tsx';
+import { NoticeBar } from './views/NoticeBar.tsx';
+import { RequestView } from './views/RequestView.tsx';
+import { TargetEditor } from './views/TargetEditor.tsx';
+
+export function App() {
+  useEffect(() => startController(), []);
+  const info = useAppStore((s) => s.info);
+  const status = useAppStore((s) => s.connection.status);
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="logo" aria-hidden>
+          ▮▮▯
+        </span>
+        <h1>Tokenscope</h1>
+        <span className="muted">stream timing for LLM servers</span>
+        <span className="spacer" />
+        {info && (
+          <span className="muted" title={info.simUrl ? `Built-in simulator at ${info.simUrl}` : undefined}>
+            v{info.version} · {info.mode === 'web' ? 'web mode' : 'desktop'}
+          </span>
+        )}
+        <span className={`conn conn-${status}`} title={`Link to the core: ${status}`} />
+      </header>
+      <ConnectionBanner />
+      <NoticeBar />
+      <div className="body">
+        <aside className="sidebar">
+          <Composer />
+          <History />
+        </aside>
+        <main className="main">
+          <RequestView />
+        </main>
+      </div>
+      <TargetEditor />
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+/** Colours shared by the canvas drawing and the DOM legends (styles.css uses the same values). */
+export const C = {
+  bg: '#11141a',
+  plot: '#141820',
+  grid: '#222833',
+  axis: '#3a4250',
+  tick: '#8b95a7',
+  text: '#d5dbe5',
+  muted: '#8b95a7',
+  content: '#5b9dff',
+  contentB: '#f07cc0',
+  coalesced: '#ffb020',
+  empty: '#8b95a7',
+  usage: '#b48cff',
+  terminal: '#3ecf8e',
+  error: '#ff5c5c',
+  ttft: '#22d3ee',
+  firstEvent: '#c0c7d2',
+  end: '#6b7587',
+  stall: 'rgba(255, 92, 92, 0.13)',
+  stallEdge: 'rgba(255, 92, 92, 0.55)',
+  hover: '#ffffff',
+} as const;
+
+export const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+export const MONO = '11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';

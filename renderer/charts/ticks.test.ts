@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { decimalsOf, formatTick, niceStep, niceTicks } from './ticks.ts';
+
+describe('niceStep', () => {
+  it('rounds up to 1, 2 or 5 × 10^k', () => {
+    expect(niceStep(0.7)).toBe(1);
+    expect(niceStep(1.3)).toBe(2);
+    expect(niceStep(3)).toBe(5);
+    expect(niceStep(7)).toBe(10);
+    expect(niceStep(180)).toBe(200);
+    expect(niceStep(0.03)).toBeCloseTo(0.05, 12);
+  });
+  it('survives nonsense', () => {
+    expect(niceStep(0)).toBe(1);
+    expect(niceStep(-5)).toBe(1);
+    expect(niceStep(Infinity)).toBe(1);
+  });
+});
+
+describe('niceTicks', () => {
+  it('covers the range with round values', () => {
+    const t = niceTicks(0, 1000, 5);
+    expect(t.step).toBe(200);
+    expect(t.values).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(t.decimals).toBe(0);
+  });
+  it('stays inside the range when the ends are not round', () => {
+    const t = niceTicks(13, 97, 4);
+    expect(t.step).toBe(50);
+    expect(t.values).toEqual([50]);
+    const u = niceTicks(13, 97, 8);
+    expect(u.step).toBe(20);
+    expect(u.values).toEqual([20, 40, 60, 80]);
+  });
+  it('gives exact decimal ticks for sub-millisecond zooms (no float drift)', () => {
+    const t = niceTicks(10.1, 10.5, 4);
+    expect(t.step).toBeCloseTo(0.1, 12);
+    expect(t.values).toEqual([10.1, 10.2, 10.3, 10.4, 10.5]);
+    expect(t.decimals).toBe(1);
+  });
+  it('never returns a huge number of ticks', () => {
+    for (const [a, b] of [
+      [0, 1],
+      [0, 7],
+      [3, 3.0001],
+      [0, 123456],
+    ] as const) {
+      const t = niceTicks(a, b, 6);
+      expect(t.values.length).toBeGreaterThan(0);
+      expect(t.values.length).toBeLessThanOrEqual(13);
+      for (const v of t.values) {
+        expect(v).toBeGreaterThanOrEqual(a - 1e-9);
+        expect(v).toBeLessThanOrEqual(b + 1e-9);
+      }
+    }
+  });
+  it('handles an empty range', () => {
+    expect(niceTicks(5, 5).values).toEqual([5]);
+  });
+});
+
+describe('formatTick', () => {
+  it('prints the decimals of the step and separates thousands', () => {
+    expect(decimalsOf(0.05)).toBe(2);
+    expect(decimalsOf(20)).toBe(0);
+    expect(formatTick(0.1, 2)).toBe('0.10');
+    expect(formatTick(250, 0)).toBe('250');
+    expect(formatTick(12000, 0)).toBe('12,000');
+  });
+});

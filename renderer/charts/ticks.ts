@@ -1,0 +1,56 @@
+/**
+ * "Nice" axis ticks (1, 2, 5 × 10^k steps), as d3 and uPlot pick them, and labels with just
+ * enough decimals to tell neighbouring ticks apart.
+ */
+
+/** The nice step (1, 2 or 5 × 10^k) closest above `rough`. */
+export function niceStep(rough: number): number {
+  if (!(rough > 0) || !Number.isFinite(rough)) return 1;
+  const exp = Math.floor(Math.log10(rough));
+  const base = 10 ** exp;
+  const f = rough / base;
+  // A tolerance, so 0.4 / 4 = 0.10000000000000009 still counts as 0.1.
+  const e = 1e-9;
+  const m = f <= 1 + e ? 1 : f <= 2 + e ? 2 : f <= 5 + e ? 5 : 10;
+  return m * base;
+}
+
+export interface Ticks {
+  step: number;
+  values: number[];
+  /** Decimals needed to print `step` exactly (0 for integer steps). */
+  decimals: number;
+}
+
+/** Ticks inside [min, max], about `target` of them (never more than 2 × target + 1). */
+export function niceTicks(min: number, max: number, target = 6): Ticks {
+  if (!Number.isFinite(min) || !Number.isFinite(max) || max <= min)
+    return { step: 1, values: Number.isFinite(min) ? [min] : [], decimals: 0 };
+  const step = niceStep((max - min) / Math.max(1, target));
+  const first = Math.ceil(min / step - 1e-9);
+  const last = Math.floor(max / step + 1e-9);
+  const values: number[] = [];
+  for (let i = first; i <= last; i++) {
+    // i * step (not accumulated) keeps values free of drift: 0.1 * 3 = 0.30000000000000004 is rounded below.
+    values.push(roundTo(i * step, decimalsOf(step)));
+  }
+  return { step, values, decimals: decimalsOf(step) };
+}
+
+/** Decimals needed to print a nice step exactly: 0.05 → 2, 20 → 0. */
+export function decimalsOf(step: number): number {
+  if (!(step > 0) || step >= 1) return 0;
+  return Math.min(6, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+}
+
+function roundTo(v: number, decimals: number): number {
+  const p = 10 ** decimals;
+  const r = Math.round(v * p) / p;
+  return r === 0 ? 0 : r; // no "-0"
+}
+
+/** Label of one tick: thousands separated for large values, fixed decimals for small steps. */
+export function formatTick(v: number, decimals: number): string {
+  if (decimals === 0 && Math.abs(v) >= 10_000) return Math.round(v).toLocaleString('en-US');
+  return v.toFixed(decimals);
+}

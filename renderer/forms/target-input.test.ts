@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildTargetInput, formFromTarget, NEW_TARGET } from './target-input.ts';
+
+describe('buildTargetInput', () => {
+  it('validates name and URLs', () => {
+    const r = buildTargetInput({ ...NEW_TARGET, name: ' ', baseUrl: 'gpu-box:8000', metricsUrl: 'ftp://x' });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && Object.keys(r.errors).sort()).toEqual(['baseUrl', 'metricsUrl', 'name']);
+  });
+
+  it('keeps the stored key unless a new one is typed or clearing is asked', () => {
+    const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
+    const keep = buildTargetInput(base);
+    expect(keep.ok && 'apiKey' in keep.input).toBe(false);
+    const set = buildTargetInput({ ...base, apiKey: 'sk-1' });
+    expect(set.ok && set.input.apiKey).toBe('sk-1');
+    const clear = buildTargetInput({ ...base, clearKey: true });
+    expect(clear.ok && clear.input.apiKey).toBe('');
+  });
+
+  it('round-trips a target view (the key never comes back)', () => {
+    const f = formFromTarget({
+      id: 't1',
+      name: 'vllm',
+      baseUrl: 'http://h:8000',
+      dialect: 'openai-completions',
+      defaultModel: 'm',
+      headers: { 'X-A': '1' },
+      hasApiKey: true,
+      builtin: false,
+    });
+    expect(f.apiKey).toBe('');
+    const r = buildTargetInput(f);
+    expect(r.ok && r.input).toEqual({
+      id: 't1',
+      name: 'vllm',
+      baseUrl: 'http://h:8000',
+      dialect: 'openai-completions',
+      defaultModel: 'm',
+      headers: { 'X-A': '1' },
+    });
+  });
+});

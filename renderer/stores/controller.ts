@@ -1,0 +1,195 @@
+/**
+ * Wires the core's events into the live store (every batch) and the summary stores (throttled
+ * to ~5 updates a second while streaming, once at the end), and implements the user's actions:
+ * fire, cancel, reopen, re-run, compare. The only module that talks to both `api` and the stores.
+ */
+import type { FireInput, RequestSnapshot } from '../../shared/api.ts';
+import { computeRequestStats } from '../../shared/stats/request-stats.ts';
+import { api, getTransport, markReady, onEvent } from '../api.ts';
+import { liveStore, type LiveRequest } from '../live/live-store.ts';
+import { digestOf, recordView } from '../live/record-view.ts';
+import { setNotice, setTargets, useAppStore } from './app-store.ts';
+import {
+  EMPTY_SLOT,
+  upsertSummary,
+  useRequestStore,
+  type RequestSlot,
+  type RequestState,
+} from './request-store.ts';
+
+/** At most this often (ms) are stats recomputed while a request streams: ~5 times a second. */
+export const DERIVE_INTERVAL_MS = 200;
+
+function stateOf(r: LiveRequest): RequestState {
+  if (r.final) {
+    const e = r.final.error;
+    return e?.code === 'cancelled' ? 'cancelled' : e ? 'error' : 'done';
+  }
+  const s = r.summary?.state;
+  return s && s !== 'running' ? s : 'running';
+}
+
+export function deriveSlot(id: string | null): RequestSlot {
+  const r = liveStore.get(id);
+  if (!id || !r) return id ? { ...EMPTY_SLOT, id, state: 'running' } : EMPTY_SLOT;
+  const rec = recordView(r);
+  return {
+    id,
+    state: stateOf(r),
+    stats: computeRequestStats(rec),
+    digest: digestOf(rec),
+    summary: r.summary,
+    missing: r.cols.missing,
+  };
+}
+
+let timer: ReturnType<typeof setTimeout> | null = null;
+let lastDerive = 0;
+
+function deriveNow(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  lastDerive = performance.now();
+  const { current, compare } = useRequestStore.getState();
+  useRequestStore.setState({
+    current: deriveSlot(current.id),
+    compare: compare.id ? deriveSlot(compare.id) : EMPTY_SLOT,
+  });
+}
+
+function scheduleDerive(): void {
+  if (timer) return;
+  const wait = Math.max(0, lastDerive + DERIVE_INTERVAL_MS - performance.now());
+  timer = setTimeout(deriveNow, wait);
+}
+
+function onScreen(id: string): boolean {
+  const { current, compare } = useRequestStore.getState();
+  return id === current.id || id === compare.id;
+}
+
+function pin(): void {
+  const { current, compare } = useRequestStore.getState();
+  liveStore.pinned.clear();
+  if (current.id) liveStore.pinned.add(current.id);
+  if (compare.id) liveStore.pinned.add(compare.id);
+}
+
+async function loadSnapshot(id: string): Promise<RequestSnapshot | null> {
+  const r = await api.getRequest(id);
+  if (!r.ok) {
+    setNotice({ tone: 'error', text: r.error.message });
+    return null;
+  }
+  liveStore.finished(r.value);
+  return r.value;
+}
+
+async function refreshLists(): Promise<void> {
+  const [info, targets, history] = await Promise.all([
+    api.getAppInfo(),
+    api.listTargets(),
+    api.listHistory(),
+  ]);
+  if (info.ok) useAppStore.setState({ info: info.value });
+  if (targets.ok) setTargets(targets.value);
+  else setNotice({ tone: 'error', text: `Could not list targets: ${targets.error.message}` });
+  if (history.ok) useRequestStore.setState({ history: history.value });
+}
+
+/** Subscribe to the core, say ready, load the lists. Returns the teardown. */
+export function startController(): () => void {
+  const offs = [
+    onEvent('onRequestStarted', (s) => {
+      liveStore.started(s);
+      useRequestStore.setState((st) => ({ history: upsertSummary(st.history, s) }));
+    }),
+    onEvent('onRequestBatch', (b) => {
+      liveStore.batch(b);
+      if (onScreen(b.requestId)) scheduleDerive();
+    }),
+    onEvent('onRequestFinished', (snap) => {
+      liveStore.finished(snap);
+      useRequestStore.setState((st) => ({ history: upsertSummary(st.history, snap.summary) }));
+      if (onScreen(snap.summary.id)) deriveNow();
+    }),
+    onEvent('onTargetsChanged', (targets) => setTargets(targets)),
+  ];
+  const t = getTransport();
+  let reconnects = t.connection().reconnects;
+  offs.push(
+    t.onConnection((c) => {
+      useAppStore.setState({ connection: c });
+      if (c.status === 'open' && c.reconnects !== reconnects) {
+        // Events sent while the link was down are gone: reload the lists, and the request on
+        // screen if it finished meanwhile.
+        reconnects = c.reconnects;
+        void refreshLists();
+        const cur = useRequestStore.getState().current;
+        if (cur.id && cur.state === 'running') void loadSnapshot(cur.id).then((s) => s && deriveNow());
+      }
+    }),
+  );
+  useAppStore.setState({ connection: t.connection() });
+  markReady();
+  void refreshLists();
+  return () => {
+    for (const off of offs) off();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+}
+
+export async function fire(input: FireInput): Promise<boolean> {
+  useRequestStore.setState({ firing: true, fireError: null });
+  const r = await api.fireRequest(input);
+  if (!r.ok) {
+    useRequestStore.setState({ firing: false, fireError: r.error.message });
+    return false;
+  }
+  const id = r.value.requestId;
+  liveStore.setInput(id, input);
+  useRequestStore.setState({ firing: false, current: deriveSlot(id) });
+  pin();
+  return true;
+}
+
+export async function cancelCurrent(): Promise<void> {
+  const { current } = useRequestStore.getState();
+  if (!current.id || current.state !== 'running') return;
+  const r = await api.cancelRequest(current.id);
+  if (!r.ok) setNotice({ tone: 'error', text: `Cancel failed: ${r.error.message}` });
+}
+
+/** Show a request of this session (running or finished) as the current one. */
+export async function openRequest(id: string): Promise<void> {
+  const live = liveStore.get(id);
+  if (!live?.final && live?.summary?.state !== 'running') {
+    if (!(await loadSnapshot(id))) return;
+  }
+  useRequestStore.setState({ current: deriveSlot(id) });
+  pin();
+}
+
+/** Fire the same FireInput again. */
+export async function rerun(id: string): Promise<boolean> {
+  let input = liveStore.get(id)?.input ?? null;
+  if (!input) input = (await loadSnapshot(id))?.input ?? null;
+  if (!input) return false;
+  return fire(input);
+}
+
+/** Compare the current request with `id` (null stops comparing). */
+export async function setCompare(id: string | null): Promise<void> {
+  if (id) {
+    const live = liveStore.get(id);
+    if (!live?.final && live?.summary?.state !== 'running' && !(await loadSnapshot(id))) return;
+  }
+  useRequestStore.setState({ compare: id ? deriveSlot(id) : EMPTY_SLOT });
+  pin();
+}
+
+/** Stored FireInput of a request (for "load into composer"). */
+export async function inputOf(id: string): Promise<FireInput | null> {
+  return liveStore.get(id)?.input ?? (await loadSnapshot(id))?.input ?? null;
+}

@@ -1,0 +1,37 @@
+/** Web mode's link to the core: a banner while connecting or reconnecting, with a countdown and retry. */
+import { useEffect, useState } from 'react';
+import { getTransport } from '../api.ts';
+import { useAppStore } from '../stores/app-store.ts';
+
+export function ConnectionBanner() {
+  const c = useAppStore((s) => s.connection);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (c.status === 'open') return;
+    const h = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(h);
+  }, [c.status]);
+  if (c.status === 'open') return null;
+  const secs = c.retryAt ? Math.max(0, Math.ceil((c.retryAt - now) / 1000)) : null;
+  const t = getTransport() as { retryNow?: () => void };
+  return (
+    <div
+      className={`banner ${c.status === 'reconnecting' ? 'warn' : 'info'}`}
+      role="status"
+      data-testid="connection-banner"
+    >
+      <b>{c.status === 'reconnecting' ? 'Connection lost.' : 'Connecting to Tokenscope…'}</b>
+      {c.detail && <span>{c.detail}</span>}
+      {secs !== null && c.attempt > 0 && (
+        <span>
+          Retrying in {secs} s (attempt {c.attempt}).
+        </span>
+      )}
+      {typeof t.retryNow === 'function' && c.attempt > 0 && (
+        <button type="button" className="btn small" onClick={() => t.retryNow?.()}>
+          Retry now
+        </button>
+      )}
+    </div>
+  );
+}

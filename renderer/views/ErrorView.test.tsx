@@ -1,0 +1,59 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ERROR_KIND_HELP } from '../../shared/errors.ts';
+import { HTTP_ERROR } from '../testing/record-fixture.ts';
+import { ErrorView, prettyBody } from './ErrorView.tsx';
+
+afterEach(cleanup);
+
+describe('ErrorView', () => {
+  it('shows kind, code, status, message, help and the JSON body pretty-printed', () => {
+    render(
+      <ErrorView
+        error={HTTP_ERROR}
+        partial={{ events: 0, contentEvents: 0, outputTokens: 0, textChars: 0 }}
+      />,
+    );
+    expect(screen.getByTestId('error-kind').textContent).toBe('http');
+    expect(screen.getByTestId('error-code').textContent).toBe('status');
+    expect(screen.getByTestId('error-status').textContent).toBe('HTTP 400');
+    expect(screen.getByTestId('error-message').textContent).toBe('HTTP 400 Bad Request');
+    expect(screen.getByText(ERROR_KIND_HELP.http)).toBeTruthy();
+    expect(screen.getByText('at 4.20 ms')).toBeTruthy();
+    expect(screen.getByTestId('error-body').textContent).toBe(
+      JSON.stringify(JSON.parse(HTTP_ERROR.body!), null, 2),
+    );
+    expect(screen.getByTestId('error-partial').textContent).toBe('Nothing arrived before the failure.');
+  });
+
+  it('says what was kept of a stream that failed midway', () => {
+    render(
+      <ErrorView
+        error={{
+          kind: 'server',
+          code: 'error-event',
+          message: 'engine overloaded',
+          body: 'data: {"error": oops',
+          atMs: 812.5,
+        }}
+        partial={{ events: 42, contentEvents: 40, outputTokens: 40, textChars: 173 }}
+      />,
+    );
+    expect(screen.getByTestId('error-kind').textContent).toBe('server');
+    expect(screen.getByTestId('error-partial').textContent).toMatch(
+      /42 events, 40 with content \(40 tokens, 173 characters\)/,
+    );
+    // Not JSON: verbatim.
+    expect(screen.getByTestId('error-body').textContent).toBe('data: {"error": oops');
+    expect(screen.queryByTestId('error-status')).toBeNull();
+  });
+});
+
+describe('prettyBody', () => {
+  it('indents JSON and leaves the rest alone', () => {
+    expect(prettyBody('{"a":1}')).toEqual({ text: '{\n  "a": 1\n}', json: true });
+    expect(prettyBody('<html>502</html>')).toEqual({ text: '<html>502</html>', json: false });
+    expect(prettyBody('{"truncated": ')).toEqual({ text: '{"truncated": ', json: false });
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * A failed request, classified (shared/errors.ts): kind, code, message, HTTP status and body,
+ * what the kind means, and what arrived before the failure — kept, never discarded.
+ */
+import { ERROR_KIND_HELP, type RequestError } from '../../shared/errors.ts';
+
+interface Props {
+  error: RequestError;
+  /** What arrived before the failure. */
+  partial: { events: number; contentEvents: number; outputTokens: number; textChars: number };
+}
+
+/** The body pretty-printed when it is JSON, as it came otherwise. */
+export function prettyBody(body: string): { text: string; json: boolean } {
+  const s = body.trim();
+  if (s.startsWith('{') || s.startsWith('[')) {
+    try {
+      return { text: JSON.stringify(JSON.parse(s), null, 2), json: true };
+    } catch {
+      // Not JSON after all (truncated, HTML error page…): show it verbatim.
+    }
+  }
+  return { text: body, json: false };
+}
+
+export function ErrorView({ error, partial }: Props) {
+  const body = error.body ? prettyBody(error.body) : null;
+  const help = ERROR_KIND_HELP[error.kind] ?? '';
+  return (
+    <section className={`card error-view kind-${error.kind}`} role="alert" aria-label="Request error">
+      <header className="error-head">
+        <span className="badge error-kind" data-testid="error-kind" title={help}>
+          {error.kind}
+        </span>
+        <code className="error-code" data-testid="error-code">
+          {error.code}
+        </code>
+        {error.status !== undefined && (
+          <span className="badge neutral" data-testid="error-status">
+            HTTP {error.status}
+          </span>
+        )}
+        {error.atMs !== undefined && <span className="muted">at {error.atMs.toFixed(2)} ms</span>}
+      </header>
+      <p className="error-message" data-testid="error-message">
+        {error.message}
+      </p>
+      <p className="error-help">{help}</p>
+      {body && (
+        <details open={body.text.length < 2000}>
+          <summary>
+            {error.kind === 'http' ? 'Response body' : 'Raw event'}
+            {body.json ? ' (JSON)' : ''}
+          </summary>
+          <pre className="mono error-body" data-testid="error-body">
+            {body.text}
+          </pre>
+        </details>
+      )}
+      <p className="error-partial" data-testid="error-partial">
+        {partial.events > 0
+          ? `Kept what arrived before the failure: ${partial.events} events, ${partial.contentEvents} with content (${partial.outputTokens} tokens, ${partial.textChars} characters) — shown in the timeline, output and raw frames.`
+          : 'Nothing arrived before the failure.'}
+      </p>
+    </section>
+  );
+}

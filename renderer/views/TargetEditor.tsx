@@ -1,0 +1,257 @@
+/**
+ * Add, edit or delete a target. The API key field is write-only: the UI never sees a stored
+ * key, only whether there is one ("key stored"); typing replaces it, "clear" removes it.
+ */
+import { useEffect, useState } from 'react';
+import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialects.ts';
+import { api } from '../api.ts';
+import {
+  buildTargetInput,
+  formFromTarget,
+  NEW_TARGET,
+  type TargetErrors,
+  type TargetForm,
+} from '../forms/target-input.ts';
+import { setTargets, useAppStore } from '../stores/app-store.ts';
+import { switchTarget } from '../stores/composer-store.ts';
+import { HeadersEditor } from './HeadersEditor.tsx';
+
+export function TargetEditor() {
+  const editing = useAppStore((s) => s.editing);
+  const targets = useAppStore((s) => s.targets);
+  const secretsPersisted = useAppStore((s) => s.info?.secretsPersisted ?? false);
+  const existing = editing && editing !== 'new' ? targets.find((t) => t.id === editing) : undefined;
+  const [form, setForm] = useState<TargetForm>(NEW_TARGET);
+  const [errors, setErrors] = useState<TargetErrors>({});
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const close = (): void => useAppStore.setState({ editing: null });
+
+  useEffect(() => {
+    setForm(existing ? formFromTarget(existing) : NEW_TARGET);
+    setErrors({});
+    setSaveError(null);
+    setConfirmDelete(false);
+    // Only when another target is opened, not when the list refreshes under the open form.
+  }, [editing]);
+
+  useEffect(() => {
+    if (!editing) return;
+    const onKey = (e: KeyboardEvent): void => {
+      if (e.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [editing]);
+
+  if (!editing) return null;
+  const set = (patch: Partial<TargetForm>): void => setForm((f) => ({ ...f, ...patch }));
+
+  const save = async (): Promise<void> => {
+    const r = buildTargetInput(form);
+    if (!r.ok) {
+      setErrors(r.errors);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const res = await api.saveTarget(r.input);
+    setBusy(false);
+    if (!res.ok) {
+      setSaveError(res.error.message);
+      return;
+    }
+    const list = await api.listTargets();
+    if (list.ok) setTargets(list.value);
+    // A new target, or the open one's defaults changed: the composer follows.
+    const prevSelected = useAppStore.getState().selectedTargetId;
+    if (
+      !existing ||
+      prevSelected !== res.value.id ||
+      existing.defaultModel !== res.value.defaultModel ||
+      existing.dialect !== res.value.dialect
+    )
+      switchTarget(res.value);
+    close();
+  };
+
+  const remove = async (): Promise<void> => {
+    if (!existing) return;
+    setBusy(true);
+    const res = await api.deleteTarget(existing.id);
+    setBusy(false);
+    if (!res.ok) {
+      setSaveError(res.error.message);
+      return;
+    }
+    const list = await api.listTargets();
+    if (list.ok) setTargets(list.value);
+    close();
+  };
+
+  return (
+    <div className="modal-backdrop" onMouseDown={close}>
+      <form
+        className="modal target-editor"
+        role="dialog"
+        aria-modal="true"
+        aria-label={existing ? `Edit target ${existing.name}` : 'Add a target'}
+        onMouseDown={(e) => e.stopPropagation()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <h3>{existing ? `Edit “${existing.name}”` : 'Add a target'}</h3>
+        <div className="field">
+          <label htmlFor="te-name">Name</label>
+          <input
+            id="te-name"
+            data-testid="target-name"
+            value={form.name}
+            onChange={(e) => set({ name: e.target.value })}
+            autoFocus
+            placeholder="vLLM on gpu-box"
+          />
+          {errors.name && <p className="field-error">{errors.name}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor="te-url">Base URL</label>
+          <input
+            id="te-url"
+            data-testid="target-url"
+            className="mono"
+            value={form.baseUrl}
+            onChange={(e) => set({ baseUrl: e.target.value })}
+            spellCheck={false}
+          />
+          <p className="field-hint">The server root (the dialect adds its path), or a full endpoint URL.</p>
+          {errors.baseUrl && <p className="field-error">{errors.baseUrl}</p>}
+        </div>
+        <div className="field-pair">
+          <div className="field">
+            <label htmlFor="te-dialect">Dialect</label>
+            <select
+              id="te-dialect"
+              value={form.dialect}
+              onChange={(e) => set({ dialect: e.target.value as DialectId })}
+            >
+              {DIALECT_IDS.map((d) => (
+                <option key={d} value={d}>
+                  {DIALECT_LABELS[d]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="te-model">Default model</label>
+            <input
+              id="te-model"
+              value={form.defaultModel}
+              onChange={(e) => set({ defaultModel: e.target.value })}
+              placeholder="optional"
+              spellCheck={false}
+            />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="te-key">API key</label>
+          <input
+            id="te-key"
+            type="password"
+            autoComplete="off"
+            data-testid="target-api-key"
+            value={form.apiKey}
+            onChange={(e) => set({ apiKey: e.target.value, clearKey: false })}
+            placeholder={existing?.hasApiKey && !form.clearKey ? 'key stored — type to replace' : 'none'}
+          />
+          <div className="row gap">
+            {existing?.hasApiKey && (
+              <>
+                <span className="badge ok" data-testid="target-key-stored">
+                  {form.clearKey ? 'key will be removed' : 'key stored'}
+                </span>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={form.clearKey}
+                    onChange={(e) => set({ clearKey: e.target.checked, apiKey: '' })}
+                  />{' '}
+                  remove stored key
+                </label>
+              </>
+            )}
+          </div>
+          <p className="field-hint">
+            Sent as “Authorization: Bearer …”. Write-only: it stays in the core
+            {secretsPersisted
+              ? ', encrypted at rest'
+              : ' (in memory only: no OS encryption available here)'}{' '}
+            and never reaches run files, exports or logs.
+          </p>
+        </div>
+        <div className="field">
+          <label>Headers</label>
+          <HeadersEditor
+            idPrefix="target"
+            rows={form.headers}
+            onChange={(headers) => set({ headers })}
+            error={errors.headers}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="te-metrics">Metrics URL</label>
+          <input
+            id="te-metrics"
+            className="mono"
+            value={form.metricsUrl}
+            onChange={(e) => set({ metricsUrl: e.target.value })}
+            placeholder="default: <base>/metrics"
+            spellCheck={false}
+          />
+          {errors.metricsUrl && <p className="field-error">{errors.metricsUrl}</p>}
+        </div>
+        <label className="check" title="Explicit opt-out: accept any certificate for this target">
+          <input
+            type="checkbox"
+            checked={form.insecureTls}
+            onChange={(e) => set({ insecureTls: e.target.checked })}
+          />{' '}
+          skip TLS verification (insecure)
+        </label>
+        {saveError && <p className="field-error">{saveError}</p>}
+        <div className="actions">
+          <button type="submit" className="btn primary" disabled={busy} data-testid="target-save">
+            {existing ? 'Save' : 'Add target'}
+          </button>
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <span className="spacer" />
+          {existing &&
+            (confirmDelete ? (
+              <button
+                type="button"
+                className="btn danger"
+                disabled={busy}
+                onClick={() => void remove()}
+                data-testid="target-delete-confirm"
+              >
+                Really delete
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn ghost danger-text"
+                onClick={() => setConfirmDelete(true)}
+                data-testid="target-delete"
+              >
+                Delete…
+              </button>
+            ))}
+        </div>
+      </form>
+    </div>
+  );
+}
