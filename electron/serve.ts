@@ -139,10 +139,15 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port ?? 0, host, () => resolve());
+    });
+  } catch (e) {
+    await core.close(); // the embedded simulator must not outlive a server that never started
+    throw e;
+  }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

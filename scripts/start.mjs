@@ -9,17 +9,20 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
+/** The Electron binary's path; on first use `require('electron')` downloads it, which may fail. */
 function electronBinary() {
-  if (process.env.TOKENSCOPE_NO_ELECTRON) return null;
-  try {
-    const p = require('electron'); // downloads the binary on first use; throws where it cannot
-    return typeof p === 'string' ? p : null;
-  } catch {
-    return null;
-  }
+  if (process.env.TOKENSCOPE_NO_ELECTRON) return { path: null, why: 'TOKENSCOPE_NO_ELECTRON is set' };
+  const r = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  });
+  if (r.status === 0 && r.stdout) return { path: r.stdout.trim(), why: null };
+  const lines = `${r.stderr ?? ''}`.split('\n').filter((l) => /error|failed/i.test(l));
+  return { path: null, why: lines[0]?.trim() ?? 'the electron package is not installed' };
 }
 
-const electron = electronBinary();
+const { path: electron, why } = electronBinary();
 if (electron) {
   const build = spawnSync(process.execPath, [path.join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
     cwd: root,
@@ -29,8 +32,8 @@ if (electron) {
   const child = spawn(electron, [root], { cwd: root, stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log('Electron is not installed here (its binary could not be downloaded), so the desktop window');
-  console.log('cannot open. Starting the same engine headless instead.\n');
+  console.log(`Electron is not available here (${why}), so the desktop window cannot open.`);
+  console.log('Starting the same app in web mode instead: open the URL below in a browser.\n');
   const args = [path.join(root, 'bin/tokenscope.mjs'), 'serve', ...process.argv.slice(2)];
   const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
   const stop = () => child.kill('SIGINT');

@@ -46,15 +46,27 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     return 1;
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-  const server = await startWebServer({
-    port: o.port,
-    host: o.host,
-    rendererDir,
-    userDataDir: userDataDir(),
-    version: pkg.version,
-    startSimulator: o.sim,
-    log: (l) => process.stderr.write(l + '\n'),
-  });
+  const start = (port: number) =>
+    startWebServer({
+      port,
+      host: o.host,
+      rendererDir,
+      userDataDir: userDataDir(),
+      version: pkg.version,
+      startSimulator: o.sim,
+      log: (l) => process.stderr.write(l + '\n'),
+    });
+  let server;
+  try {
+    server = await start(o.port);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EADDRINUSE') {
+      process.stderr.write(`error: could not start web mode: ${(e as Error).message}\n`);
+      return 1;
+    }
+    process.stderr.write(`Port ${o.port} is in use (another Tokenscope?); using a free port instead.\n`);
+    server = await start(0);
+  }
   process.stdout.write(
     `Tokenscope (web mode) is running.\n\n  Open: ${server.openUrl}\n\n` +
       (server.core.sim ? `  Built-in simulator: ${server.core.sim.url}\n` : '') +
