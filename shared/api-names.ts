@@ -13,9 +13,17 @@ export const METHOD_NAMES = [
   'getRequest',
   'listHistory',
   'curlFor',
+  'watchMetrics',
 ] as const;
 
-export const EVENT_NAMES = ['onRequestStarted', 'onRequestBatch', 'onRequestFinished', 'onTargetsChanged'] as const;
+export const EVENT_NAMES = [
+  'onRequestStarted',
+  'onRequestBatch',
+  'onRequestFinished',
+  'onTargetsChanged',
+  'onMetricsScrape',
+  'onMetricsState',
+] as const;
 
 export const methodChannel = (m: string): string => `tokenscope:call:${m}`;
 export const eventChannel = (e: string): string => `tokenscope:event:${e}`;

@@ -88,6 +88,8 @@ export const API_METHODS = {
   getRequest: z.tuple([id]),
   listHistory: z.tuple([]),
   curlFor: z.tuple([FireInput]),
+  /** Scrape these targets' /metrics (every second); an empty list stops all scraping. */
+  watchMetrics: z.tuple([z.array(id).max(16)]),
 } as const;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -135,6 +137,7 @@ export interface ApiResults {
   getRequest: RequestSnapshot;
   listHistory: RequestSummary[];
   curlFor: { command: string };
+  watchMetrics: import('./metrics-api.ts').MetricsState[];
 }
 
 export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
@@ -171,10 +174,19 @@ export interface ApiEvents {
   onRequestBatch: RequestBatch;
   onRequestFinished: RequestSnapshot;
   onTargetsChanged: TargetView[];
+  onMetricsScrape: import('./metrics-api.ts').MetricsScrape;
+  onMetricsState: import('./metrics-api.ts').MetricsState;
 }
 
 export type ApiEvent = keyof ApiEvents;
-export const API_EVENT_NAMES: ApiEvent[] = ['onRequestStarted', 'onRequestBatch', 'onRequestFinished', 'onTargetsChanged'];
+export const API_EVENT_NAMES: ApiEvent[] = [
+  'onRequestStarted',
+  'onRequestBatch',
+  'onRequestFinished',
+  'onTargetsChanged',
+  'onMetricsScrape',
+  'onMetricsState',
+];
 
 /** Flush interval of live batches: ~30 per second whatever the event rate. */
 export const BATCH_INTERVAL_MS = 33;

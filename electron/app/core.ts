@@ -8,6 +8,7 @@ import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api
 import { startSim, type SimServer } from '../sim/index.ts';
 import { createHandlers } from './handlers.ts';
 import { RequestService } from './requests.ts';
+import { MetricsService } from './metrics.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets.ts';
 
@@ -45,11 +46,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
   }
   const requests = new RequestService((event, payload) => o.emit(event, payload as never));
+  const metrics = new MetricsService((event, payload) => o.emit(event, payload as never), (id) => targets.resolve(id));
   const info = (): AppInfo => ({ version: o.version, mode: o.mode, simUrl: sim?.url ?? null, secretsPersisted: o.secrets.canPersist });
   const handlers = createHandlers({
     info,
     targets,
     requests,
+    metrics,
     onTargetsChanged: () => o.emit('onTargetsChanged', targets.list()),
   });
   return {
@@ -59,6 +62,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     sim,
     async close() {
       requests.dispose();
+      metrics.dispose();
       await sim?.close();
     },
   };

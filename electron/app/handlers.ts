@@ -8,12 +8,14 @@ import { API_METHODS } from '../../shared/api.ts';
 import { discoverModels } from '../engine/models.ts';
 import type { RequestService } from './requests.ts';
 import type { TargetStore } from './targets.ts';
+import type { MetricsService } from './metrics.ts';
 import { curlCommand } from './curl.ts';
 
 export interface Services {
   info: () => AppInfo;
   targets: TargetStore;
   requests: RequestService;
+  metrics: MetricsService;
   onTargetsChanged: () => void;
 }
 
@@ -55,6 +57,7 @@ export function createHandlers(s: Services): ApiHandlers {
       return r ? ok(r) : err('client', `No finished request ${id} in this session.`);
     },
     listHistory: async () => ok(s.requests.list()),
+    watchMetrics: async (ids) => ok(s.metrics.watch(ids)),
     curlFor: async (input) => {
       const t = s.targets.resolve(input.targetId);
       if (!t) return err('client', `No target ${input.targetId}.`);

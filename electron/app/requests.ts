@@ -11,6 +11,7 @@ import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { fireRequest } from '../engine/client.ts';
+import { wallNow } from '../engine/clock.ts';
 import type { ResolvedTarget } from './targets.ts';
 
 export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
@@ -65,7 +66,7 @@ export class RequestService {
       targetName: target.name,
       model: input.model,
       dialect: spec.dialect,
-      startedAtWall: Date.now(),
+      startedAtWall: wallNow(),
       state: 'running',
       ttftMs: null,
       e2eMs: null,

@@ -1,0 +1,146 @@
+/**
+ * Scrapes the /metrics of the targets the UI watches and sends each scrape to the UI: the
+ * detected profile, the mapped concepts, rates since the previous scrape, and every series for
+ * the explorer. Failures are sent as state (with backoff), never hidden.
+ */
+import type { MetricsScrape, MetricsState, ExplorerSeries } from '../../shared/metrics-api.ts';
+import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
+import type { ParseResult } from '../../shared/metrics/prom-types.ts';
+import { Scraper, type ScrapeResult, type ScrapeState } from '../metrics/scraper.ts';
+import type { ResolvedTarget } from './targets.ts';
+
+const EXPLORER_MAX = 5000;
+
+export type MetricsEmit = {
+  (event: 'onMetricsScrape', payload: MetricsScrape): void;
+  (event: 'onMetricsState', payload: MetricsState): void;
+};
+
+interface Watched {
+  scraper: Scraper;
+  prev: ConceptSnapshot | null;
+}
+
+function labelsText(labels: Record<string, string>): string {
+  const keys = Object.keys(labels).sort();
+  return keys.length ? `{${keys.map((k) => `${k}="${labels[k]}"`).join(',')}}` : '';
+}
+
+export function explorerSeries(parsed: ParseResult): { series: ExplorerSeries[]; truncated: boolean; help: Record<string, string> } {
+  const out: ExplorerSeries[] = [];
+  const help: Record<string, string> = {};
+  let truncated = false;
+  for (const f of parsed.families) {
+    if (f.help) help[f.name] = f.help;
+    if (f.histograms && f.histograms.length > 0) {
+      for (const h of f.histograms) {
+        if (out.length >= EXPLORER_MAX) truncated = true;
+        else {
+          const l = labelsText(h.labels);
+          out.push({ key: f.name + l, family: f.name, type: f.type, labels: l, value: h.count, buckets: h.buckets, sum: h.sum });
+        }
+      }
+      continue;
+    }
+    for (const s of f.samples) {
+      if (out.length >= EXPLORER_MAX) {
+        truncated = true;
+        break;
+      }
+      const l = labelsText(s.labels);
+      out.push({ key: s.name + l, family: f.name, type: f.type, labels: l, value: s.value });
+    }
+  }
+  return { series: out, truncated, help };
+}
+
+export class MetricsService {
+  private readonly watched = new Map<string, Watched>();
+
+  constructor(
+    private readonly emit: MetricsEmit,
+    private readonly resolve: (id: string) => ResolvedTarget | null,
+  ) {}
+
+  watch(ids: string[]): MetricsState[] {
+    const want = new Set(ids);
+    for (const [id, w] of this.watched) {
+      if (!want.has(id)) {
+        w.scraper.stop();
+        this.watched.delete(id);
+      }
+    }
+    for (const id of want) {
+      if (this.watched.has(id)) continue;
+      const t = this.resolve(id);
+      if (!t) continue;
+      const headers = { ...t.headers };
+      if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+      let scraper: Scraper;
+      try {
+        scraper = new Scraper(
+          { url: t.baseUrl, metricsPath: t.metricsUrl, headers, insecureTls: t.insecureTls, intervalMs: 1000 },
+          { onScrape: (r) => this.onScrape(id, r), onState: (s) => this.emit('onMetricsState', this.stateOf(id, s)) },
+        );
+      } catch {
+        continue; // an unusable URL: the target editor validates URLs, nothing to scrape
+      }
+      this.watched.set(id, { scraper, prev: null });
+      scraper.start();
+    }
+    return [...this.watched.keys()].map((id) => this.stateOf(id, this.watched.get(id)!.scraper.state));
+  }
+
+  dispose(): void {
+    for (const w of this.watched.values()) w.scraper.stop();
+    this.watched.clear();
+  }
+
+  private stateOf(id: string, s: Readonly<ScrapeState>): MetricsState {
+    const w = this.watched.get(id);
+    return {
+      targetId: id,
+      url: w?.scraper.url.toString() ?? '',
+      status: s.status,
+      lastError: s.lastError ? { kind: s.lastError.kind, code: s.lastError.code, message: s.lastError.message, status: s.lastError.status } : null,
+      consecutiveFailures: s.consecutiveFailures,
+      nextAttemptInMs: s.nextAttemptAt === null ? null : Math.max(0, s.nextAttemptAt - performance.now()),
+      profile: s.profile?.id ?? null,
+    };
+  }
+
+  private onScrape(id: string, r: ScrapeResult): void {
+    const w = this.watched.get(id);
+    if (!w) return;
+    const concepts = extractConcepts(r.parsed, r.profile);
+    const snap: ConceptSnapshot = { tMs: r.monoMs, concepts };
+    const rates = w.prev ? conceptRates(w.prev, snap) : null;
+    w.prev = snap;
+    const ex = explorerSeries(r.parsed);
+    let series = 0;
+    for (const f of r.parsed.families) series += f.histograms?.length ? f.histograms.length : f.samples.length;
+    this.emit('onMetricsScrape', {
+      targetId: id,
+      wallMs: performance.timeOrigin + r.monoMs,
+      durationMs: r.durationMs,
+      bytes: r.bytes,
+      profile: r.profile.id,
+      profileName: r.profile.label,
+      concepts,
+      rates: rates
+        ? {
+            promptTokensPerSec: rates.promptTokensPerSec,
+            generationTokensPerSec: rates.generationTokensPerSec,
+            preemptionsPerSec: rates.preemptionsPerSec,
+            prefixCacheHitRate: rates.prefixCacheHitRate,
+          }
+        : null,
+      families: r.parsed.families.length,
+      series,
+      parseErrors: r.parsed.errors.slice(0, 50).map((e) => ({ line: e.line, message: e.message })),
+      explorer: ex.series,
+      explorerTruncated: ex.truncated,
+      help: ex.help,
+    });
+  }
+}

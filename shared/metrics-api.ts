@@ -1,0 +1,57 @@
+/**
+ * What the core sends the UI about server metrics (one message per scrape per watched target).
+ * Times are epoch ms on the same axis as RequestSummary.startedAtWall (both derived from the
+ * core's monotonic clock origin), so client requests and server series line up.
+ */
+import type { Concepts } from './metrics/concepts.ts';
+import type { ProfileId } from './metrics/profile-types.ts';
+import type { HistogramBucket, MetricType } from './metrics/prom-types.ts';
+
+export interface ExplorerSeries {
+  /** Family name + formatted labels: the series' identity across scrapes. */
+  key: string;
+  family: string;
+  type: MetricType;
+  labels: string;
+  /** Counters, gauges, untyped: the value. Histograms: the count. */
+  value: number;
+  /** Histograms only (cumulative, seconds or the server's unit). */
+  buckets?: HistogramBucket[];
+  sum?: number;
+}
+
+export interface MetricsScrape {
+  targetId: string;
+  wallMs: number;
+  durationMs: number;
+  bytes: number;
+  profile: ProfileId;
+  profileName: string;
+  /** Current values: gauges, counter totals, cumulative histograms (seconds). */
+  concepts: Concepts;
+  /** Since the previous scrape (null on the first). */
+  rates: {
+    promptTokensPerSec: number | null;
+    generationTokensPerSec: number | null;
+    preemptionsPerSec: number | null;
+    prefixCacheHitRate: number | null;
+  } | null;
+  families: number;
+  series: number;
+  parseErrors: { line: number; message: string }[];
+  /** Every series (capped), for the explorer. */
+  explorer: ExplorerSeries[];
+  explorerTruncated: boolean;
+  help: Record<string, string>;
+}
+
+export interface MetricsState {
+  targetId: string;
+  url: string;
+  status: 'idle' | 'ok' | 'failing';
+  lastError: { kind: string; code?: string; message: string; status?: number } | null;
+  consecutiveFailures: number;
+  /** ms until the next attempt (backoff), null when stopped. */
+  nextAttemptInMs: number | null;
+  profile: ProfileId | null;
+}
