@@ -9,6 +9,8 @@ import type { ApiEvent, ApiEvents, ApiHandlers, Result } from '../shared/api.ts'
 import { METHOD_NAMES, READY_CHANNEL, eventChannel, methodChannel } from '../shared/api-names.ts';
 import { dispatch } from './app/handlers.ts';
 
+const MAX_QUEUED = 10_000;
+
 export interface IpcBinding {
   emit<E extends ApiEvent>(event: E, payload: ApiEvents[E]): void;
   attach(contents: WebContents): void;
@@ -47,7 +49,12 @@ export function bindIpc(handlers: ApiHandlers, isAllowedUrl: (url: string) => bo
     emit(event, payload) {
       const ch = eventChannel(event);
       if (contents && ready && !contents.isDestroyed()) contents.send(ch, payload);
-      else queue.push([ch, payload]);
+      else {
+        queue.push([ch, payload]);
+        // A window that never becomes ready must not grow memory without bound; the renderer
+        // reloads history and the current request with getRequest when it connects anyway.
+        if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
+      }
     },
     attach(c) {
       contents = c;
