@@ -7,6 +7,7 @@ import { DIALECT_IDS, isDialectId, type DialectId } from '../shared/dialects.ts'
 import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
 import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
 import { runServe, type ServeCliOptions } from './cli/serve.ts';
+import { runRunCommand, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 
 function int(name: string) {
@@ -91,6 +92,38 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('run')
+    .description('A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.')
+    .argument('[workload]', 'workload JSON file (flags override its fields)')
+    .option('--target <url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
+    .option('--out <file>', 'run file to write (default ./runs/<timestamp>.jsonl)')
+    .option('-m, --model <name>', 'model name (default: the first model the server lists)')
+    .addOption(new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).argParser(dialect))
+    .option('-n, --requests <n>', 'number of measured requests (default 100 when no --duration)', int('--requests'))
+    .option('-c, --concurrency <n>', 'max requests in flight (client-side queue beyond it)', int('--concurrency'))
+    .option('-r, --rate <r>', 'requests per second, or inf (default inf: all at once)')
+    .option('--burstiness <b>', 'gamma shape of arrivals: 1 = Poisson, < 1 burstier', num('--burstiness'))
+    .option('--input-len <n>', 'synthetic prompt tokens: N or MIN-MAX (uniform)')
+    .option('--output-len <n>', 'output tokens: N or MIN-MAX (uniform); forced with ignore_eos for synthetic prompts')
+    .option('--seed <n>', 'seed: same seed, same prompts and schedule', int('--seed'))
+    .option('--duration <s>', 'stop issuing requests after this many seconds', num('--duration'))
+    .option('--warmup <n>', 'warm-up requests before the measured run (excluded from results)', int('--warmup'))
+    .option('--slo-ttft <ms>', 'goodput SLO on TTFT (ms)', num('--slo-ttft'))
+    .option('--slo-tpot <ms>', 'goodput SLO on TPOT (ms)', num('--slo-tpot'))
+    .option('--slo-e2el <ms>', 'goodput SLO on end-to-end latency (ms)', num('--slo-e2el'))
+    .option('-H, --header <k:v>', 'extra HTTP header (repeatable; values are not written to the run file)', collect, [])
+    .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written')
+    .option('--name <name>', 'name of the run')
+    .option('--continuous-usage', 'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)')
+    .option('--save-text', 'keep every response text in the run file')
+    .option('--insecure', 'skip TLS certificate verification')
+    .option('-q, --quiet', 'no progress output')
+    .option('--json', 'print the summary as one JSON object (vLLM key names plus Tokenscope\'s own)')
+    .action(async (workload: string | undefined, o: RunCliOptions) => {
+      process.exitCode = await runRunCommand(workload, o);
+    });
+
+  program
     .command('serve')
     .description('Web mode: serve the app UI to a browser, bound to loopback, guarded by a random token.')
     .option('--port <n>', 'port (0 = any free port)', int('--port'), 5173)
@@ -111,7 +144,7 @@ export function buildProgram(): Command {
     .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
     .option('-m, --model <name>', 'only this model\'s series (servers that label them)')
-    .option('--timeout <ms>', 'per-scrape timeout in ms (default: the interval, 1–10 s)', int('--timeout'))
+    .option('--timeout <ms>', 'per-scrape timeout in ms (default 10 s; with --watch the interval, 1–10 s)', int('--timeout'))
     .option('--insecure', 'skip TLS certificate verification')
     .action(async (url: string, o: MetricsCliOptions) => {
       process.exitCode = await runMetrics(url, o);

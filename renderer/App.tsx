@@ -1,5 +1,9 @@
-/** The window: header, connection banner, composer + history on the left, the request on the right. */
+/**
+ * The window: header, connection banner, composer + history on the left; on the right the
+ * request (stream debugger) or the server metrics of the selected target, by tab.
+ */
 import { useEffect } from 'react';
+import { usePanelStore } from './metrics/panel-store.ts';
 import { startController } from './stores/controller.ts';
 import { useAppStore } from './stores/app-store.ts';
 import { Composer } from './views/Composer.tsx';
@@ -8,11 +12,14 @@ import { History } from './views/History.tsx';
 import { NoticeBar } from './views/NoticeBar.tsx';
 import { RequestView } from './views/RequestView.tsx';
 import { TargetEditor } from './views/TargetEditor.tsx';
+import { MainTabs } from './views/metrics/MainTabs.tsx';
+import { MetricsPanel } from './views/metrics/MetricsPanel.tsx';
 
 export function App() {
   useEffect(() => startController(), []);
   const info = useAppStore((s) => s.info);
   const status = useAppStore((s) => s.connection.status);
+  const tab = usePanelStore((s) => s.tab);
   return (
     <div className="app">
       <header className="topbar">
@@ -37,7 +44,8 @@ export function App() {
           <History />
         </aside>
         <main className="main">
-          <RequestView />
+          <MainTabs />
+          {tab === 'metrics' ? <MetricsPanel /> : <RequestView />}
         </main>
       </div>
       <TargetEditor />

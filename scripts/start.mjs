@@ -2,12 +2,10 @@
 // `npm start`: the desktop app when Electron is installed; otherwise say so plainly and fall
 // back to the headless simulator (web mode once it exists), so the same engine is usable.
 import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 
 /** The Electron binary's path; on first use `require('electron')` downloads it, which may fail. */
 function electronBinary() {

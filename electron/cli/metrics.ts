@@ -24,7 +24,12 @@ const out = (s: string): void => void process.stdout.write(s);
 
 function printError(json: boolean | undefined, url: string, e: RequestError): void {
   if (json) {
-    const error = { kind: e.kind, code: e.code, message: e.message, ...(e.status ? { status: e.status } : {}) };
+    const error = {
+      kind: e.kind,
+      code: e.code,
+      message: e.message,
+      ...(e.status ? { status: e.status } : {}),
+    };
     out(JSON.stringify({ url, time: new Date().toISOString(), error }) + '\n');
   } else {
     process.stderr.write(`error (${e.kind}): ${url ? url + ': ' : ''}${e.message}\n`);
@@ -60,7 +65,9 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (!(o.interval >= 50)) return usage(o.json, `--interval must be at least 50 ms, got ${o.interval}`);
   const target: ScrapeTarget = { url, headers, intervalMs: o.interval, insecureTls: o.insecure === true };
+  // One-shot: a slow or distant endpoint gets 10 s; watch mode keeps the scraper's interval-based default.
   if (o.timeout !== undefined) target.timeoutMs = o.timeout;
+  else if (!o.watch) target.timeoutMs = 10_000;
   const reports = new ReportBuilder(o.model !== undefined ? { model: o.model } : {});
   let lastOk = false;
   let failures = 0;
@@ -70,7 +77,9 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     const empty = emptyError(r);
     if (empty !== null) return printError(o.json, r.url, empty);
     const report = reports.next(r);
-    const text = o.json ? JSON.stringify(report) + '\n' : formatReport(report, { showTime: o.watch === true });
+    const text = o.json
+      ? JSON.stringify(report) + '\n'
+      : formatReport(report, { showTime: o.watch === true });
     out(o.watch && !o.json ? text + '\n' : text);
     lastOk = true;
   };
@@ -87,7 +96,10 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   try {
     scraper = new Scraper(target, { onScrape, onState });
   } catch (e) {
-    return usage(o.json, `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`);
+    return usage(
+      o.json,
+      `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`,
+    );
   }
   where = scraper.url.href;
   if (!o.watch) {

@@ -84,20 +84,25 @@ describe('tokenscope metrics (once)', () => {
       '/html/metrics': ['protocol', /text\/html/],
       '/down/metrics': ['http', /HTTP 500: engine dead/],
     } as const;
-    for (const [path, [kind, message]] of Object.entries(want)) {
-      const r = await runCli(['metrics', srv.url + path, '--json']);
+    const [t, ...runs] = await Promise.all([
+      runCli(['metrics', srv.url + '/garbage/metrics']),
+      ...Object.keys(want).map((path) => runCli(['metrics', srv.url + path, '--json'])),
+    ]);
+    Object.entries(want).forEach(([path, [kind, message]], i) => {
+      const r = runs[i]!;
       expect(r.code, path).toBe(1);
       const j = JSON.parse(r.stdout) as Line;
       expect(j.error?.kind, path).toBe(kind);
       expect(j.error?.message, path).toMatch(message);
-    }
-    const t = await runCli(['metrics', srv.url + '/garbage/metrics']);
+    });
     expect(t.stderr).toMatch(/^error \(protocol\): .*No metrics in the response: line 1/m);
   });
 
   it('bad lines are reported with their line numbers; the rest still counts (exit 0)', async () => {
     const body = '# TYPE a gauge\na 1\nb{x="1" 2\nc 3\n';
-    const srv = await serveOnce((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(body));
+    const srv = await serveOnce((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(body),
+    );
     cleanups.push(srv.close);
     const r = await runCli(['metrics', `${srv.url}/metrics`, '--json']);
     expect(r.code).toBe(0);
@@ -159,7 +164,11 @@ describe('tokenscope metrics --watch', () => {
       const idle = await cli.waitJson<Line>(() => true);
       expect(idle.json.concepts).toMatchObject({ requestsRunning: 0, requestsWaiting: 0 });
       const load = Promise.all([1, 2, 3].map(() => streamChat(s.url, 30)));
-      const busy = await cli.waitJson<Line>((j) => (j.concepts.requestsWaiting ?? 0) >= 1, 10_000, idle.index);
+      const busy = await cli.waitJson<Line>(
+        (j) => (j.concepts.requestsWaiting ?? 0) >= 1,
+        10_000,
+        idle.index,
+      );
       expect(busy.json.concepts.requestsRunning).toBe(1);
       await load;
       const total = s.state().generationTokens;
@@ -180,7 +189,14 @@ describe('tokenscope metrics --watch', () => {
 
   it('a failing endpoint is reported on every attempt and exits 1 on Ctrl-C', async () => {
     const port = await closedPort();
-    const cli = new LiveCli(['metrics', `http://127.0.0.1:${port}`, '--watch', '--json', '--interval', '100']);
+    const cli = new LiveCli([
+      'metrics',
+      `http://127.0.0.1:${port}`,
+      '--watch',
+      '--json',
+      '--interval',
+      '100',
+    ]);
     const a = await cli.waitJson<Line>(() => true);
     await cli.waitJson<Line>(() => true, 10_000, a.index + 1);
     expect(a.json.error).toMatchObject({ kind: 'network', code: 'refused' });

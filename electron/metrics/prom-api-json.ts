@@ -55,7 +55,10 @@ const Failure = z.object({
 type Parsed = { ok: true; value: QueryData } | { ok: false; error: PromApiError };
 
 function protocol(message: string, status: number, body: string): Parsed {
-  return { ok: false, error: { kind: 'protocol', code: 'bad-json', message, status, body: body.slice(0, 2000) } };
+  return {
+    ok: false,
+    error: { kind: 'protocol', code: 'bad-json', message, status, body: body.slice(0, 2000) },
+  };
 }
 
 function points(pairs: readonly (readonly [number, string])[]): ApiPoint[] | string {
@@ -107,7 +110,8 @@ export function parseQueryResponse(status: number, body: string, contentType: st
   const failed = promErrorFromBody(status, body);
   if (failed !== null) return { ok: false, error: failed };
   const s = Success.safeParse(j);
-  if (!s.success) return protocol(`Not a Prometheus API answer: ${s.error.issues[0]?.message ?? ''}`, status, body);
+  if (!s.success)
+    return protocol(`Not a Prometheus API answer: ${s.error.issues[0]?.message ?? ''}`, status, body);
   const { resultType, result } = s.data.data;
   const warnings = s.data.warnings ?? [];
   const series: ApiSeries[] = [];

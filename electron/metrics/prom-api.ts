@@ -8,7 +8,13 @@
 import type { MetricFamily } from '../../shared/metrics/prom-types.ts';
 import { detectProfileId, type ProfileId } from '../../shared/metrics/profiles.ts';
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
-import { parseQueryResponse, promErrorFromBody, type ApiPoint, type PromApiError, type QueryData } from './prom-api-json.ts';
+import {
+  parseQueryResponse,
+  promErrorFromBody,
+  type ApiPoint,
+  type PromApiError,
+  type QueryData,
+} from './prom-api-json.ts';
 import { detectionQuery, fleetQueries, parseSelector, type FleetConcept } from './promql.ts';
 
 export type { ApiPoint, ApiSeries, PromApiError, QueryData } from './prom-api-json.ts';
@@ -37,7 +43,8 @@ export class PromApiClient {
     private readonly fetch: MetricsFetcher = fetchMetrics,
   ) {
     const u = new URL(options.url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`Not an http(s) URL: ${options.url}`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new TypeError(`Not an http(s) URL: ${options.url}`);
     // Keep a path prefix (reverse proxies): `api/v1/...` resolves against a base ending in '/'.
     if (!u.pathname.endsWith('/')) u.pathname += '/';
     u.search = '';
@@ -53,7 +60,12 @@ export class PromApiClient {
   }
 
   /** `/api/v1/query_range`: `query` evaluated every `stepSec` over [startSec, endSec]. */
-  queryRange(query: string, startSec: number, endSec: number, stepSec: number): Promise<PromResult<QueryData>> {
+  queryRange(
+    query: string,
+    startSec: number,
+    endSec: number,
+    stepSec: number,
+  ): Promise<PromResult<QueryData>> {
     return this.get('api/v1/query_range', {
       query,
       start: String(startSec),
@@ -74,7 +86,8 @@ export class PromApiClient {
     if (!r.ok) {
       const e = r.error;
       // A non-2xx with Prometheus' error JSON says why (bad_data: the query itself is wrong).
-      const prom = e.kind === 'http' && e.body !== undefined ? promErrorFromBody(e.status ?? 0, e.body) : null;
+      const prom =
+        e.kind === 'http' && e.body !== undefined ? promErrorFromBody(e.status ?? 0, e.body) : null;
       return { ok: false, error: prom ?? e };
     }
     return parseQueryResponse(r.value.status, r.value.body, r.value.contentType);
@@ -134,14 +147,24 @@ export async function detectFleetProfile(
 type Range = { startSec: number; endSec: number; stepSec: number };
 
 /** The concepts of one target over a range (`/api/v1/query_range`). */
-export function queryFleetRange(client: PromApiClient, target: FleetTarget, range: Range): Promise<PromResult<FleetResult>> {
+export function queryFleetRange(
+  client: PromApiClient,
+  target: FleetTarget,
+  range: Range,
+): Promise<PromResult<FleetResult>> {
   if (!(range.stepSec > 0) || !(range.endSec >= range.startSec))
-    return Promise.resolve(invalid(`Invalid range: start ${range.startSec}, end ${range.endSec}, step ${range.stepSec}.`));
+    return Promise.resolve(
+      invalid(`Invalid range: start ${range.startSec}, end ${range.endSec}, step ${range.stepSec}.`),
+    );
   return queryFleet(client, target, (q) => client.queryRange(q, range.startSec, range.endSec, range.stepSec));
 }
 
 /** The concepts of one target at one instant (`/api/v1/query`; default: now). */
-export function queryFleetInstant(client: PromApiClient, target: FleetTarget, timeSec?: number): Promise<PromResult<FleetResult>> {
+export function queryFleetInstant(
+  client: PromApiClient,
+  target: FleetTarget,
+  timeSec?: number,
+): Promise<PromResult<FleetResult>> {
   return queryFleet(client, target, (q) => client.query(q, timeSec));
 }
 

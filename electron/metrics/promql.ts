@@ -59,7 +59,8 @@ export interface Matcher {
   quoted: string;
 }
 
-const MATCHER = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`)\s*/y;
+const MATCHER =
+  /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`)\s*/y;
 
 /**
  * Parses a target selector: label matchers with or without braces (`{job="vllm",instance=~"a.*"}`,
@@ -80,11 +81,13 @@ export function parseSelector(selector: string): Matcher[] {
     if (m === null)
       throw new TypeError(`Selector ${selector}: expected label="value" at "${s.slice(pos, pos + 30)}".`);
     const [, label, op, quoted] = m as unknown as [string, string, Matcher['op'], string];
-    if (label === '__name__') throw new TypeError('Selector must not name the metric (__name__): the profile does.');
+    if (label === '__name__')
+      throw new TypeError('Selector must not name the metric (__name__): the profile does.');
     out.push({ label, op, quoted });
     pos = MATCHER.lastIndex;
     if (pos < s.length) {
-      if (s[pos] !== ',') throw new TypeError(`Selector ${selector}: expected "," at "${s.slice(pos, pos + 30)}".`);
+      if (s[pos] !== ',')
+        throw new TypeError(`Selector ${selector}: expected "," at "${s.slice(pos, pos + 30)}".`);
       pos++;
     }
   }
@@ -165,9 +168,11 @@ export function fleetQueries(
 ): Partial<Record<FleetConcept, string>> {
   const p = typeof profile === 'string' ? PROFILES[profile] : profile;
   const window = opts.window ?? '1m';
-  if (!DURATION.test(window)) throw new TypeError(`Window "${window}" is not a PromQL duration (e.g. 30s, 1m, 5m).`);
+  if (!DURATION.test(window))
+    throw new TypeError(`Window "${window}" is not a PromQL duration (e.g. 30s, 1m, 5m).`);
   const sel = opts.matchers.map((m) => `${m.label}${m.op}${m.quoted}`);
-  if (opts.model !== undefined && p.modelLabel !== null) sel.push(`${p.modelLabel}=${promString(opts.model)}`);
+  if (opts.model !== undefined && p.modelLabel !== null)
+    sel.push(`${p.modelLabel}=${promString(opts.model)}`);
   const ctx: Ctx = { sel, window, mangled: opts.mangled === true };
   const out: Partial<Record<FleetConcept, string>> = {};
   const put = (k: FleetConcept, q: string | null): void => {

@@ -31,7 +31,7 @@ function hist(h: HistogramSummary | WindowSummary): string {
 
 function missing(r: ScrapeReport, c: Concept): string {
   const note = PROFILES[r.profile.id].notes[c];
-  return note === undefined ? '—' : `— (${note})`;
+  return note === undefined ? '—' : `— not exposed (${note})`;
 }
 
 export function formatReport(r: ScrapeReport, opts: { showTime?: boolean } = {}): string {
@@ -51,7 +51,12 @@ export function formatReport(r: ScrapeReport, opts: { showTime?: boolean } = {})
     scalar('requests running', c.requestsRunning, 'requestsRunning');
     scalar('requests waiting', c.requestsWaiting, 'requestsWaiting');
     scalar('KV-cache usage', c.kvCacheUsage, 'kvCacheUsage', pct);
-    const counter = (label: string, v: number | null, concept: Concept, rate: number | null | undefined): void => {
+    const counter = (
+      label: string,
+      v: number | null,
+      concept: Concept,
+      rate: number | null | undefined,
+    ): void => {
       lines.push(row(label, v === null ? missing(r, concept) : `${n(v)} total${perSec(rate ?? null)}`));
     };
     counter('prompt tokens', c.promptTokensTotal, 'promptTokensTotal', x?.promptTokensPerSec);
@@ -73,7 +78,8 @@ export function formatReport(r: ScrapeReport, opts: { showTime?: boolean } = {})
     ] as const;
     for (const [label, h, w, concept] of hists) {
       lines.push(row(label, h === null ? missing(r, concept) : hist(h)));
-      if (w !== null && w !== undefined && x !== null) lines.push(row(`  last ${x.intervalSec.toFixed(2)} s`, hist(w)));
+      if (w !== null && w !== undefined && x !== null)
+        lines.push(row(`  last ${x.intervalSec.toFixed(2)} s`, hist(w)));
     }
   }
   if (r.errors.length > 0) {

@@ -10,7 +10,11 @@ import {
   type ConceptSnapshot,
   type ExtractOptions,
 } from '../../shared/metrics/concepts.ts';
-import { histogramQuantile, type HistogramData, type HistogramDelta } from '../../shared/metrics/prom-math.ts';
+import {
+  histogramQuantile,
+  type HistogramData,
+  type HistogramDelta,
+} from '../../shared/metrics/prom-math.ts';
 import type { ParseError } from '../../shared/metrics/prom-types.ts';
 import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
 import type { ScrapeResult } from './scraper.ts';
@@ -107,7 +111,8 @@ export class ReportBuilder {
       };
     }
     this.prev = snap;
-    const h = (d: HistogramData | null): HistogramSummary | null => (d === null ? null : summarizeHistogram(d));
+    const h = (d: HistogramData | null): HistogramSummary | null =>
+      d === null ? null : summarizeHistogram(d);
     let series = 0;
     for (const f of r.parsed.families) series += f.samples.length;
     return {
@@ -124,7 +129,9 @@ export class ReportBuilder {
         // Counter-based servers (vLLM V1) have no gauge: since-start ratio of their counters.
         prefixCacheHitRate: fin(
           c.prefixCacheHitRate ??
-            (c.prefixCacheHitsTotal !== null && c.prefixCacheQueriesTotal ? c.prefixCacheHitsTotal / c.prefixCacheQueriesTotal : null),
+            (c.prefixCacheHitsTotal !== null && c.prefixCacheQueriesTotal
+              ? c.prefixCacheHitsTotal / c.prefixCacheQueriesTotal
+              : null),
         ),
         prefixCacheHitsTotal: fin(c.prefixCacheHitsTotal),
         prefixCacheQueriesTotal: fin(c.prefixCacheQueriesTotal),

@@ -76,9 +76,11 @@ export class LiveCli {
         const j = JSON.parse(this.lines[i] as string) as T;
         if (pred(j, i)) return { json: j, index: i };
       }
-      if (this.child.exitCode !== null) throw new Error(`CLI exited (${this.child.exitCode}): ${this.stderr}`);
+      if (this.child.exitCode !== null)
+        throw new Error(`CLI exited (${this.child.exitCode}): ${this.stderr}`);
       const left = end - performance.now();
-      if (left <= 0) throw new Error(`no matching line within ${timeoutMs} ms; got ${this.lines.length} lines`);
+      if (left <= 0)
+        throw new Error(`no matching line within ${timeoutMs} ms; got ${this.lines.length} lines`);
       await new Promise<void>((ok) => {
         const t = setTimeout(ok, left);
         this.wake = () => {

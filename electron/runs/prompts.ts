@@ -25,7 +25,7 @@ const WORDS = (
   'find long down day did get come made may part over new sound take only little work know place year live me back give most very ' +
   'after thing our just name good sentence man think say great where help through much before line right too mean old any same tell ' +
   'boy follow came want show also around form three small set put end does another well large must big even such because turn here ' +
-  'why ask went men read need land different home us move try kind hand picture again change off play spell air away animal house'
+  'why ask went men read need land home us move try kind hand picture again change off play spell air away animal house'
 ).split(' ');
 
 /** Deterministic text of about `tokens` tokens: words drawn from `rng`. */

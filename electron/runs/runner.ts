@@ -77,12 +77,6 @@ export function arrivalSpecOf(w: Workload): ArrivalSpec {
 export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const w = o.workload;
   const runId = o.runId ?? randomUUID();
-  const ac = new AbortController();
-  const onOuterAbort = (): void => ac.abort();
-  if (o.signal?.aborted) ac.abort();
-  o.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const signal = ac.signal;
-
   const { target: _omit, ...workloadNoTarget } = w;
   const wall = wallNow();
   const header: RunHeader = {
@@ -100,6 +94,11 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     startedAt: new Date(wall).toISOString(),
   };
   const writer = o.outFile ? await RunFileWriter.create(o.outFile, header) : null;
+  const ac = new AbortController();
+  const onOuterAbort = (): void => ac.abort();
+  if (o.signal?.aborted) ac.abort();
+  o.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = ac.signal;
 
   const C = w.maxConcurrency ?? Infinity;
   const agentOpts = { keepAlive: true, maxSockets: C, keepAliveMsecs: 10_000 };
@@ -125,14 +124,25 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   let phase: RunPhase = w.warmup > 0 ? 'warmup' : 'running';
   let t0 = now();
   let monitor: SelfCheckMonitor | null = null;
+  let lastSelf = { eventLoopDelayP99Ms: 0, cpuPct: 0 };
   let lastArrivalMs = 0;
   const total = w.requests ?? null;
   const durationMs = w.durationS !== undefined ? w.durationS * 1000 : null;
 
-  const fire = async (seq: number, warmup: boolean, scheduledMs: number | null, arrivedMs: number, slots: Slots, haveSlot: boolean, origin: number): Promise<void> => {
-    const item = o.prompts.at(seq, warmup ? 'warmup' : 'main'); // built before waiting: no cost on the critical path
-    const spec = buildSpec(w, o.target, item, o.prompts.force);
+  // Prompts are built before their arrival time, so building one never delays a dispatch or
+  // shows up as queue time.
+  const prepare = (seq: number, warmup: boolean) => {
+    const item = o.prompts.at(seq, warmup ? 'warmup' : 'main');
+    return { item, spec: buildSpec(w, o.target, item, o.prompts.force) };
+  };
+  type Prepared = ReturnType<typeof prepare>;
+
+  const fire = async (seq: number, warmup: boolean, scheduledMs: number | null, arrivedMs: number, slots: Slots, haveSlot: boolean, origin: number, { item, spec }: Prepared): Promise<void> => {
     if (!haveSlot && !(await slots.acquire())) return; // cancelled while queued: never sent
+    if (signal.aborted) {
+      slots.release(); // got a slot just as the run was cancelled: do not send it
+      return;
+    }
     const startedMs = now() - origin;
     const id = `${warmup ? 'w' : 'r'}${String(seq).padStart(5, '0')}`;
     c.inFlight++;
@@ -170,7 +180,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     let fraction = 0;
     let etaMs: number | null = null;
     if (phase === 'done' || phase === 'cancelled') fraction = 1;
-    else if (total !== null && (durationMs === null || total > 0)) {
+    else if (total !== null) {
       fraction = done / total;
       if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, lastArrivalMs - elapsedMs);
     }
@@ -200,7 +210,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
       fraction,
       etaMs,
       live: live.snapshot(),
-      selfCheck: monitor?.live() ?? { eventLoopDelayP99Ms: 0, cpuPct: 0 },
+      selfCheck: monitor?.live() ?? lastSelf,
     };
   };
   const emit = (): void => onProgress?.(progress());
@@ -210,24 +220,28 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   try {
     // Warm-up: like vLLM, at max concurrency with no rate, before the clock starts.
     if (w.warmup > 0) {
+      emit();
       const ws = new Slots(C);
       signal.addEventListener('abort', () => ws.cancelAll(), { once: true });
       const tw = now();
-      await Promise.all(Array.from({ length: w.warmup }, (_, k) => fire(k, true, null, 0, ws, false, tw)));
+      const prepared = Array.from({ length: w.warmup }, (_, k) => prepare(k, true));
+      await Promise.all(prepared.map((p, k) => fire(k, true, null, 0, ws, false, tw, p)));
     }
     phase = signal.aborted ? 'cancelled' : 'running';
     const slots = new Slots(C);
     signal.addEventListener('abort', () => slots.cancelAll(), { once: true });
-    monitor = new SelfCheckMonitor();
-    t0 = now();
     const tasks: Promise<void>[] = [];
     // Duration run at rate "inf": a closed loop — the next request arrives when a slot frees.
     const closedLoop = total === null && rateOf(w) === Infinity;
     const spec = arrivalSpecOf(w);
-    const times = total !== null ? arrivalTimes(spec, total) : null;
+    const times = total !== null ? arrivalTimes(spec, total) : null; // computed before the clock starts
     const stream = times ? null : arrivalStream(spec);
     if (times && times.length > 0) lastArrivalMs = times[times.length - 1]!;
+    monitor = new SelfCheckMonitor();
+    t0 = now();
+    emit();
     for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
+      const prepared = prepare(i, false);
       let at: number;
       if (closedLoop) {
         if (!(await slots.acquire())) break;
@@ -245,7 +259,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
       }
       monitor.recordLag(arrivedMs - at);
       c.arrived++;
-      tasks.push(fire(i, false, at, arrivedMs, slots, closedLoop, t0));
+      tasks.push(fire(i, false, at, arrivedMs, slots, closedLoop, t0, prepared));
     }
     if (!signal.aborted) phase = 'draining';
     await Promise.all(tasks);
@@ -254,6 +268,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     phase = cancelled ? 'cancelled' : 'done';
     const selfCheck = monitor.stop();
     monitor = null;
+    lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const summary = summarizeRunLines(header, lines, { durationS, cancelled, selfCheck });
     let fileError: string | null = null;
     try {

@@ -8,6 +8,7 @@ import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { api, getTransport, markReady, onEvent } from '../api.ts';
 import { liveStore, type LiveRequest } from '../live/live-store.ts';
 import { digestOf, recordView } from '../live/record-view.ts';
+import { subscribeMetricsEvents } from '../metrics/metrics-events.ts';
 import { setNotice, setTargets, useAppStore } from './app-store.ts';
 import {
   EMPTY_SLOT,
@@ -114,6 +115,7 @@ export function startController(): () => void {
       if (onScreen(snap.summary.id)) deriveNow();
     }),
     onEvent('onTargetsChanged', (targets) => setTargets(targets)),
+    ...subscribeMetricsEvents(),
   ];
   const t = getTransport();
   let reconnects = t.connection().reconnects;

@@ -1,0 +1,192 @@
+/**
+ * `tokenscope run [WORKLOAD] --target URL` — a load run headless, as `vllm bench serve` users
+ * expect: flags stand in for or override the workload file, a progress line on stderr (redrawn on a
+ * TTY, plain lines every few seconds otherwise), the run file written as it goes, then the summary
+ * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
+ * and is never written anywhere.
+ *
+ * Exit codes: 0 ok · 1 every request failed (or the run file could not be written) · 2 bad
+ * workload, target or flags · 130 cancelled (Ctrl-C).
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { DialectId } from '../../shared/dialects.ts';
+import { progressLine } from '../../shared/runs/progress-text.ts';
+import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
+import { parseWorkload } from '../../shared/runs/workload.ts';
+import { discoverModels } from '../engine/models.ts';
+import { PromptFileError } from '../runs/prompt-files.ts';
+import { loadPrompts } from '../runs/prompts.ts';
+import { defaultRunFileName } from '../runs/run-file.ts';
+import { runWorkload } from '../runs/runner.ts';
+import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
+
+export interface RunCliOptions {
+  target?: string;
+  out?: string;
+  model?: string;
+  dialect?: DialectId;
+  requests?: number;
+  concurrency?: number;
+  rate?: string;
+  burstiness?: number;
+  inputLen?: string;
+  outputLen?: string;
+  seed?: number;
+  duration?: number;
+  warmup?: number;
+  sloTtft?: number;
+  sloTpot?: number;
+  sloE2el?: number;
+  apiKey?: string;
+  header: string[];
+  name?: string;
+  continuousUsage?: boolean;
+  saveText?: boolean;
+  insecure?: boolean;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+
+/** "128" → fixed, "100-200" → uniform. */
+export function parseLen(v: string): unknown {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(v.trim());
+  if (!m) return v; // let the schema report it
+  return m[2] === undefined ? Number(m[1]) : { type: 'uniform', min: Number(m[1]), max: Number(m[2]) };
+}
+
+/** The workload file's JSON with the flags laid over it (validated afterwards, once). */
+export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: string } {
+  const w: Obj = { ...raw };
+  const t = obj(w.target);
+  if (o.target !== undefined || o.dialect !== undefined || o.model !== undefined || o.insecure)
+    w.target = { ...t, ...(o.target !== undefined ? { url: o.target } : {}), ...(o.dialect ? { dialect: o.dialect } : {}), ...(o.model ? { model: o.model } : {}), ...(o.insecure ? { insecureTls: true } : {}) };
+  if (o.requests !== undefined) w.requests = o.requests;
+  if (o.duration !== undefined) w.durationS = o.duration;
+  if (w.requests === undefined && w.durationS === undefined) w.requests = 100;
+  if (o.concurrency !== undefined) w.maxConcurrency = o.concurrency;
+  if (o.rate !== undefined) w.rate = /^inf(inity)?$/i.test(o.rate) ? 'inf' : Number(o.rate);
+  if (o.burstiness !== undefined) {
+    w.burstiness = o.burstiness;
+    if (w.arrival !== 'constant') delete w.arrival; // 1 → Poisson, else gamma (vLLM)
+  }
+  if (o.seed !== undefined) w.seed = o.seed;
+  if (o.warmup !== undefined) w.warmup = o.warmup;
+  if (o.name !== undefined) w.name = o.name;
+  if (o.continuousUsage) w.continuousUsage = true;
+  if (o.saveText) w.saveText = true;
+  if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
+    w.slo = { ...obj(w.slo), ...(o.sloTtft !== undefined ? { ttftMs: o.sloTtft } : {}), ...(o.sloTpot !== undefined ? { tpotMs: o.sloTpot } : {}), ...(o.sloE2el !== undefined ? { e2elMs: o.sloE2el } : {}) };
+  const p = obj(w.prompts);
+  const type = p.type ?? 'synthetic';
+  if (o.inputLen !== undefined || o.outputLen !== undefined) {
+    if (type === 'synthetic') {
+      w.prompts = { ...p, type, ...(o.inputLen !== undefined ? { inputLen: parseLen(o.inputLen) } : {}), ...(o.outputLen !== undefined ? { outputLen: parseLen(o.outputLen) } : {}) };
+    } else {
+      if (o.inputLen !== undefined) return { raw: w, error: `--input-len applies to synthetic prompts; this workload reads ${String(type)} prompts` };
+      w.prompts = { ...p, outputLen: type === 'sharegpt' ? Number(o.outputLen) : parseLen(o.outputLen!) };
+    }
+  }
+  return { raw: w };
+}
+
+function parseHeaders(list: string[]): Record<string, string> | string {
+  const h: Record<string, string> = {};
+  for (const s of list) {
+    const i = s.indexOf(':');
+    if (i <= 0) return `--header must be "Name: value", got "${s}"`;
+    h[s.slice(0, i).trim()] = s.slice(i + 1).trim();
+  }
+  return h;
+}
+
+export async function runRunCommand(workloadFile: string | undefined, o: RunCliOptions): Promise<number> {
+  const err = (msg: string, code = 2): number => {
+    if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
+    else process.stderr.write(`error: ${msg}\n`);
+    return code;
+  };
+  let raw: Obj = {};
+  let baseDir = process.cwd();
+  if (workloadFile) {
+    const r = await readWorkloadJson(workloadFile);
+    if (!r.ok) return err(`bad workload:\n${formatIssues(r.issues)}`);
+    raw = r.raw;
+    baseDir = r.baseDir;
+  }
+  const ov = applyOverrides(raw, o);
+  if (ov.error) return err(ov.error);
+  const parsed = parseWorkload(ov.raw);
+  if (!parsed.ok) return err(`bad workload:\n${formatIssues(parsed.issues)}`);
+  const w = parsed.workload;
+  if (!w.target) return err('no target: give --target URL or "target": {"url": …} in the workload');
+  const headers = parseHeaders(o.header);
+  if (typeof headers === 'string') return err(headers);
+  const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
+  const allHeaders = { ...(w.target.headers ?? {}), ...headers };
+  let model = w.target.model;
+  if (!model) {
+    const r = await discoverModels(w.target.url, w.target.dialect, { apiKey, headers: allHeaders, insecureTls: w.target.insecureTls });
+    if (!r.ok || r.value.models.length === 0) return err(`no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
+    model = r.value.models[0]!;
+  }
+  let prompts;
+  try {
+    prompts = await loadPrompts(w.prompts, w.seed, baseDir);
+  } catch (e) {
+    if (e instanceof PromptFileError) return err(e.message);
+    throw e;
+  }
+  const runId = randomUUID();
+  const out = o.out ?? path.join('runs', defaultRunFileName(Date.now(), runId));
+
+  const tty = process.stderr.isTTY === true && !o.quiet;
+  const plain = !tty && !o.quiet;
+  let lastPlain = 0;
+  const ac = new AbortController();
+  let sigints = 0;
+  const onSig = (): void => {
+    if (++sigints > 1) process.exit(130);
+    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once; the run file keeps what finished)\n');
+    ac.abort();
+  };
+  process.on('SIGINT', onSig);
+  if (!o.quiet) process.stderr.write(`run file: ${out}\ntarget: ${w.target.url} (${w.target.dialect}, model ${model}) · prompts: ${prompts.description}\n`);
+  let result;
+  try {
+    result = await runWorkload({
+      workload: w,
+      target: { url: w.target.url, dialect: w.target.dialect, model, headers: allHeaders, apiKey, insecureTls: w.target.insecureTls },
+      prompts,
+      runId,
+      outFile: out,
+      signal: ac.signal,
+      onProgress: (p) => {
+        if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
+        else if (plain && (performance.now() - lastPlain > 2000 || p.phase === 'done' || p.phase === 'cancelled')) {
+          lastPlain = performance.now();
+          process.stderr.write(progressLine(p) + '\n');
+        }
+      },
+    });
+  } catch (e) {
+    return err(`could not run: ${(e as Error).message}`);
+  } finally {
+    process.removeListener('SIGINT', onSig);
+    if (tty) process.stderr.write('\n');
+  }
+  const s = result.summary;
+  if (o.json) process.stdout.write(JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n');
+  else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
+  if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
+  if (s.selfCheck?.flagged && !o.quiet) process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);
+  if (result.cancelled) return 130;
+  if (s.vllm.completed === 0) {
+    if (!o.json) process.stderr.write(`error: every request failed (${Object.entries(s.errors).map(([k, n]) => `${k} ×${n}`).join(', ') || 'none completed'})\n`);
+    return 1;
+  }
+  return result.fileError ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSim, type SimServer } from '../sim/index.ts';
+import { until } from '../sim/test-helpers.ts';
+import { readRunFile } from './run-file.ts';
+import { tmpDir } from './test-helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(ROOT, 'bin/tokenscope.mjs');
+const dir = tmpDir('tokenscope-cli-');
+let sim: SimServer;
+let failing: SimServer;
+
+beforeAll(async () => {
+  sim = await startSim({ port: 0, decodeStepMs: 4, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
+  failing = await startSim({ port: 0, decodeStepMs: 2, fault: 'http-500' });
+});
+afterAll(async () => {
+  await sim.close();
+  await failing.close();
+});
+
+function cli(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, 'run', ...args], { cwd: dir, env: { ...process.env, TOKENSCOPE_API_KEY: 'sk-secret-in-env' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+const requestLines = (f: string): number => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"request"')).length : 0);
+
+describe('tokenscope run (CLI)', () => {
+  it('SIGKILL mid-run: the file reopens as partial with every request that was flushed', async () => {
+    const out = path.join(dir, 'killed.jsonl');
+    const { child, done } = cli(['--target', sim.url, '--requests', '400', '--concurrency', '2', '--input-len', '8', '--output-len', '40', '--out', out, '-q']);
+    await until(() => requestLines(out) >= 2, 20_000, 20);
+    child.kill('SIGKILL');
+    const r = await done;
+    expect(r.signal).toBe('SIGKILL');
+    const text = readFileSync(out, 'utf8');
+    // Every newline-terminated line is complete JSON (a torn tail, if any, is after the last newline).
+    const complete = text.slice(0, text.lastIndexOf('\n')).split('\n');
+    for (const l of complete) expect(() => JSON.parse(l)).not.toThrow();
+    const f = await readRunFile(out);
+    expect(f.ok).toBe(true);
+    if (!f.ok) return;
+    expect(f.run.partial).toBe(true);
+    expect(f.run.requests.length).toBeGreaterThanOrEqual(2);
+    expect(f.run.requests.length).toBe(complete.length - 1);
+    expect(f.run.requests.length).toBeLessThan(400);
+    expect(f.run.summary.vllm.completed).toBe(f.run.requests.length);
+    expect(text).not.toContain('sk-secret-in-env');
+  });
+
+  it('--json: vLLM key names plus our own, exit 0, and the run file', async () => {
+    const out = path.join(dir, 'ok.jsonl');
+    const { done } = cli(['--target', sim.url, '--model', 'tokenscope-sim', '-n', '6', '-c', '2', '--rate', '100', '--input-len', '8', '--output-len', '4', '--seed', '3', '--slo-ttft', '10000', '--out', out, '--json']);
+    const r = await done;
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ completed: 6, failed: 0, total_output_tokens: 24, run_file: out });
+    for (const k of ['duration', 'request_throughput', 'request_goodput', 'output_throughput', 'mean_ttft_ms', 'p99_itl_ms', 'p99.9_e2el_ms', 'max_concurrent_requests', 'mean_itl_per_token_ms', 'self_check', 'output_token_source'])
+      expect(j, k).toHaveProperty([k]);
+    expect(j.request_goodput).toBeCloseTo(6 / (j.duration as number), 9);
+    const f = await readRunFile(out);
+    expect(f.ok && !f.run.partial && f.run.header.target.authenticated).toBe(true);
+    expect(readFileSync(out, 'utf8')).not.toContain('sk-secret-in-env');
+  });
+
+  it('prints the vLLM-style table; exit 1 when every request failed', async () => {
+    const { done } = cli(['--target', failing.url, '-m', 'x', '-n', '3', '--output-len', '2', '--out', path.join(dir, 'failed.jsonl')]);
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('============ Serving Benchmark Result ============');
+    expect(r.stdout).toMatch(/Failed requests:\s+3/);
+    expect(r.stderr).toMatch(/every request failed \(http\/status ×3\)/);
+  });
+
+  it('exit 2 on a bad workload, with the path of what is wrong', async () => {
+    const wl = path.join(dir, 'bad.json');
+    writeFileSync(wl, JSON.stringify({ requests: 5, rate: -2, prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 1 } } }));
+    const r = await cli([wl, '--target', sim.url]).done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/rate: /);
+    expect(r.stderr).toMatch(/prompts\.inputLen\.max: min must be ≤ max/);
+    expect((await cli(['-n', '2']).done).stderr).toMatch(/no target/);
+  });
+});

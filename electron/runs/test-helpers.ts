@@ -1,0 +1,56 @@
+/** Helpers for the runs tests: a small run against a simulator, temp folders, plain statistics. */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunProgress } from '../../shared/runs/run-types.ts';
+import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload.ts';
+import type { SimServer } from '../sim/index.ts';
+import { loadPrompts } from './prompts.ts';
+import { runWorkload, type RunOptions, type RunResult } from './runner.ts';
+
+export function tmpDir(prefix = 'tokenscope-runs-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function workload(input: WorkloadInput): Workload {
+  const r = parseWorkload(input);
+  if (!r.ok) throw new Error(JSON.stringify(r.issues));
+  return r.workload;
+}
+
+export async function runAgainst(
+  sim: SimServer | string,
+  input: WorkloadInput,
+  over: Partial<RunOptions> = {},
+): Promise<RunResult & { progress: RunProgress[] }> {
+  const w = workload(input);
+  const progress: RunProgress[] = [];
+  const r = await runWorkload({
+    workload: w,
+    target: { url: typeof sim === 'string' ? sim : sim.url, dialect: 'openai-chat', model: 'tokenscope-sim' },
+    prompts: await loadPrompts(w.prompts, w.seed, process.cwd()),
+    progressIntervalMs: 50,
+    onProgress: (p) => progress.push(p),
+    ...over,
+  });
+  return { ...r, progress };
+}
+
+/** numpy.percentile(method='linear'), written out plainly for the tests' own recomputation. */
+export function npPercentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  const idx = (p / 100) * (s.length - 1);
+  const lo = Math.floor(idx);
+  const hi = Math.min(lo + 1, s.length - 1);
+  return s[lo]! + (s[hi]! - s[lo]!) * (idx - lo);
+}
+
+export function npMean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Population standard deviation (numpy's default ddof = 0). */
+export function npStd(values: number[]): number {
+  const m = npMean(values);
+  return Math.sqrt(values.reduce((a, b) => a + (b - m) ** 2, 0) / values.length);
+}

@@ -1,0 +1,45 @@
+/**
+ * Which view fills the main area (the request / stream debugger, or server metrics) and the
+ * metrics panel's choices, remembered across sessions like the selected target.
+ */
+import { create } from 'zustand';
+import type { CvsWindowId } from './client-vs-server.ts';
+import type { WindowId } from './time-axis.ts';
+
+export type MainTab = 'request' | 'metrics';
+export type CvsWindow = CvsWindowId;
+
+export interface PanelState {
+  tab: MainTab;
+  window: WindowId;
+  cvsWindow: CvsWindow;
+}
+
+const KEY = 'tokenscope.metricsPanel.v1';
+
+function load(): PanelState {
+  const d: PanelState = { tab: 'request', window: '1m', cvsWindow: '1m' };
+  try {
+    const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
+    if (!raw) return d;
+    const v = JSON.parse(raw) as Partial<PanelState>;
+    return {
+      tab: v.tab === 'metrics' ? 'metrics' : 'request',
+      window: v.window === '5m' || v.window === '15m' ? v.window : '1m',
+      cvsWindow: v.cvsWindow === '5m' || v.cvsWindow === 'all' ? v.cvsWindow : '1m',
+    };
+  } catch {
+    return d;
+  }
+}
+
+export const usePanelStore = create<PanelState>(() => load());
+
+export function setPanel(patch: Partial<PanelState>): void {
+  usePanelStore.setState(patch);
+  try {
+    localStorage.setItem(KEY, JSON.stringify(usePanelStore.getState()));
+  } catch {
+    // Not remembered; the choice still holds for this session.
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The metrics panel's shared time axis: the selectable windows, round wall-clock ticks (every
+ * 5 s, 10 s, 1 min… aligned to the clock, as Prometheus' graph does) and their labels. Times are
+ * epoch milliseconds on the core's clock (MetricsScrape.wallMs, RequestSummary.startedAtWall).
+ */
+
+export type WindowId = '1m' | '5m' | '15m';
+
+export const WINDOWS: readonly { id: WindowId; label: string; ms: number }[] = [
+  { id: '1m', label: '1 min', ms: 60_000 },
+  { id: '5m', label: '5 min', ms: 300_000 },
+  { id: '15m', label: '15 min', ms: 900_000 },
+];
+
+export function windowMs(id: WindowId): number {
+  return WINDOWS.find((w) => w.id === id)?.ms ?? 60_000;
+}
+
+const STEPS_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map((s) => s * 1000);
+
+/** Clock-aligned ticks in [startMs, endMs]: the smallest round step giving at most `maxTicks`. */
+export function timeTicks(startMs: number, endMs: number, maxTicks = 7): number[] {
+  if (!Number.isFinite(startMs) || !Number.isFinite(endMs) || endMs <= startMs) return [];
+  const span = endMs - startMs;
+  const step = STEPS_MS.find((s) => span / s <= maxTicks) ?? STEPS_MS[STEPS_MS.length - 1]!;
+  const out: number[] = [];
+  for (let t = Math.ceil(startMs / step) * step; t <= endMs; t += step) out.push(t);
+  return out;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** HH:MM:SS in local time (24 h): what a user compares with their server's logs. */
+export function clockLabel(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** "0.4 s", "12 s", "3 min 5 s": an age or a countdown. */
+export function fmtAge(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return rest ? `${m} min ${rest} s` : `${m} min`;
+}

@@ -1,0 +1,44 @@
+/** Switches the main area between the request (stream debugger) and the server metrics. */
+import { setPanel, usePanelStore } from '../../metrics/panel-store.ts';
+import { useMetricsStore } from '../../metrics/summary-store.ts';
+import { useSelectedTarget } from '../../stores/app-store.ts';
+
+export function MainTabs() {
+  const tab = usePanelStore((s) => s.tab);
+  const target = useSelectedTarget();
+  const status = useMetricsStore((s) => (target ? s.targets[target.id]?.state?.status : undefined));
+  const watchError = useMetricsStore((s) => (target ? s.targets[target.id]?.watchError : null));
+  const failing = tab === 'metrics' && (status === 'failing' || !!watchError);
+  return (
+    <nav className="main-tabs" role="tablist" aria-label="View">
+      <button
+        type="button"
+        role="tab"
+        aria-selected={tab === 'request'}
+        className={tab === 'request' ? 'on' : ''}
+        data-testid="request-tab"
+        onClick={() => setPanel({ tab: 'request' })}
+      >
+        Request
+      </button>
+      <button
+        type="button"
+        role="tab"
+        aria-selected={tab === 'metrics'}
+        className={tab === 'metrics' ? 'on' : ''}
+        data-testid="metrics-tab"
+        onClick={() => setPanel({ tab: 'metrics' })}
+        title={
+          target
+            ? `Prometheus /metrics of ${target.name}, scraped every second while this tab is open`
+            : undefined
+        }
+      >
+        Server metrics
+        {tab === 'metrics' && status && (
+          <i className={`tab-dot ${failing ? 'bad' : status === 'ok' ? 'ok' : ''}`} />
+        )}
+      </button>
+    </nav>
+  );
+}

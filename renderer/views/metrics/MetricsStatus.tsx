@@ -1,0 +1,135 @@
+/**
+ * One line on the scraper of the watched target: profile detected, the /metrics URL, how old
+ * the last scrape is; when it fails, the error's kind and message, failures in a row and the
+ * backoff countdown (shown, never hidden), and what to do when the server has no /metrics.
+ */
+import type { TargetView } from '../../../shared/api.ts';
+import { fmtAge } from '../../metrics/time-axis.ts';
+import { useMetricsStore } from '../../metrics/summary-store.ts';
+import { useAppStore } from '../../stores/app-store.ts';
+import { useNow } from './use-now.ts';
+
+/** Servers known to have no Prometheus endpoint of their own. */
+function noMetricsHint(target: TargetView, status: number | undefined): string | null {
+  const ollama = target.dialect.startsWith('ollama');
+  if (!ollama && status !== 404) return null;
+  return ollama
+    ? 'Ollama (and LM Studio) expose no Prometheus /metrics, so there are no server-side numbers to show; the client-side timings still work. If this server has metrics elsewhere, set its metrics URL.'
+    : 'The server answered 404 for /metrics: it may not expose Prometheus metrics (Ollama, LM Studio), or they live elsewhere (Triton: port 8002; vLLM behind a proxy: another path). Set the metrics URL in the target.';
+}
+
+export function MetricsStatus({ target }: { target: TargetView }) {
+  const sum = useMetricsStore((s) => s.targets[target.id]);
+  const now = useNow(500);
+  const state = sum?.state ?? null;
+  const failing = !!sum?.watchError || state?.status === 'failing';
+  const status: 'ok' | 'failing' | 'idle' = failing ? 'failing' : state?.status === 'ok' ? 'ok' : 'idle';
+  const profile = sum?.meta?.profile ?? state?.profile ?? '';
+  const url = state?.url || target.metricsUrl || '';
+  const err = state?.lastError ?? null;
+  const retryIn =
+    state?.nextAttemptInMs !== null && state?.nextAttemptInMs !== undefined
+      ? state.nextAttemptInMs - (now - sum!.stateAt)
+      : null;
+  const age = sum?.lastScrapeAt ? now - sum.lastScrapeAt : null;
+  const hint = failing ? noMetricsHint(target, err?.status) : null;
+  const meta = sum?.meta ?? null;
+  const errors = meta?.parseErrors ?? [];
+  return (
+    <div
+      className={`mstatus mstatus-${status}`}
+      data-testid="metrics-status"
+      data-status={status}
+      data-profile={profile}
+    >
+      <div className="mstatus-line">
+        <span className={`badge ${status === 'ok' ? 'ok' : status === 'failing' ? 'bad' : ''}`}>
+          {status === 'ok' ? 'scraping' : status === 'failing' ? 'failing' : 'starting'}
+        </span>
+        {meta ? (
+          <b title="Server profile detected from the metric names">{meta.profileName}</b>
+        ) : (
+          <span className="muted">profile: not detected yet</span>
+        )}
+        {url && (
+          <span className="mono muted mstatus-url" title={url}>
+            {url}
+          </span>
+        )}
+        <span className="spacer" />
+        {meta && (
+          <span
+            className="muted"
+            title="Metric families and series in the last good scrape, and how long fetching and parsing it took"
+          >
+            {meta.families} families · {meta.series} series · scrape {meta.durationMs.toFixed(0)} ms
+          </span>
+        )}
+        {errors.length > 0 && (
+          <span
+            className="badge warn"
+            title={errors
+              .slice(0, 5)
+              .map((e) => `line ${e.line}: ${e.message}`)
+              .join('\n')}
+          >
+            {errors.length} line{errors.length === 1 ? '' : 's'} not parsed
+          </span>
+        )}
+        <span
+          // Scrapes come every second: one older than 5 s means something is stuck.
+          className={age !== null && age > 5000 ? 'stale' : 'muted'}
+          title="Time since the last successful scrape arrived"
+          data-testid="metrics-age"
+        >
+          {age === null ? 'no scrape yet' : `last scrape ${fmtAge(age)} ago`}
+        </span>
+      </div>
+      {meta?.profile === 'unknown' && !failing && (
+        <p className="mstatus-note">
+          Unknown server: no concepts are mapped for it, so the charts stay empty; every raw series is in the
+          explorer below.
+        </p>
+      )}
+      {failing && (
+        <div className="mstatus-error" role="alert">
+          {sum?.watchError ? (
+            <>
+              <span className="badge kind-client">watch</span>
+              <span>{sum.watchError}</span>
+            </>
+          ) : (
+            <>
+              <span className={`badge kind-${err?.kind ?? 'client'}`} title={err?.code}>
+                {err?.kind ?? 'error'}
+                {err?.status ? ` ${err.status}` : ''}
+              </span>
+              <span className="mstatus-message">{err?.message ?? 'Scrape failed'}</span>
+              <span className="spacer" />
+              <span className="muted">
+                {state?.consecutiveFailures ?? 0} failure{state?.consecutiveFailures === 1 ? '' : 's'} in a
+                row
+              </span>
+              <span data-testid="metrics-retry">
+                {retryIn === null ? 'stopped' : retryIn > 0 ? `retry in ${fmtAge(retryIn)}` : 'retrying…'}
+              </span>
+            </>
+          )}
+        </div>
+      )}
+      {hint && (
+        <p className="mstatus-note">
+          {hint}{' '}
+          <button
+            type="button"
+            className="btn tiny"
+            onClick={() => useAppStore.setState({ editing: target.id })}
+            disabled={target.builtin}
+          >
+            Edit target
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}

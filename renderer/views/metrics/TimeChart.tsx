@@ -1,0 +1,182 @@
+/**
+ * One time-series chart of the metrics panel: recharts lines (animation off) on the panel's
+ * shared wall-clock axis, a unit on the y axis, an overlay message instead of a blank plot.
+ * Each line has its own data (steps of the server, a client step series, client dots), so they
+ * need not share timestamps. Nulls break a line ("no observations", gaps); a point with no
+ * neighbour gets a dot, or a line could not show it.
+ */
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { C } from '../../charts/theme.ts';
+import { fmtTick } from '../../metrics/format.ts';
+import { isIsolated, valueAt, type SeriesPoint } from '../../metrics/series.ts';
+import { clockLabel, timeTicks } from '../../metrics/time-axis.ts';
+import { peakOf, yAxis } from '../../metrics/y-axis.ts';
+
+export interface ChartLine {
+  id: string;
+  name: string;
+  color: string;
+  data: readonly SeriesPoint[];
+  dashed?: boolean;
+  /** Holds each value until the next point (counts of things in flight). */
+  step?: boolean;
+  /** Dots only, no line (one point per event: a client request's TTFT). */
+  dotsOnly?: boolean;
+}
+
+interface Props {
+  lines: ChartLine[];
+  /** [start, end] of the shared time axis, epoch ms. */
+  domain: [number, number];
+  /** The y axis' unit, printed along it: "ms", "tok/s", "%", "requests". */
+  yLabel: string;
+  /** Values in the tooltip, with their unit. */
+  format: (v: number) => string;
+  yMax?: number;
+  /** Whole-number ticks (counts of requests). */
+  integer?: boolean;
+  /** Centred over the plot when there is nothing to draw (the axes stay). */
+  overlay?: string | null;
+  testId?: string;
+  ariaLabel: string;
+  /** Fixed size (tests); otherwise the chart fills its container's width. */
+  width?: number;
+  height?: number;
+}
+
+const MARGIN = { top: 6, right: 12, bottom: 4, left: 4 };
+
+/**
+ * The tooltip lists every line at the hovered time (recharts' own lists only the series whose
+ * point it snapped to, as the lines do not share timestamps): a step series' current value, the
+ * nearest point of the others, "no observations" for a gap.
+ */
+function ChartTip({
+  active,
+  label,
+  lines,
+  format,
+  tolerance,
+}: {
+  active?: boolean;
+  label?: unknown;
+  lines: ChartLine[];
+  format: (v: number) => string;
+  tolerance: number;
+}) {
+  if (!active || typeof label !== 'number') return null;
+  const rows = lines
+    .map((l) => ({ l, v: valueAt(l.data, label, tolerance, l.step) }))
+    .filter((r) => r.v !== undefined);
+  if (rows.length === 0) return null;
+  return (
+    <div className="mchart-tip">
+      <div className="mchart-tip-time">{clockLabel(label)}</div>
+      {rows.map(({ l, v }) => (
+        <div key={l.id} className="mchart-tip-row">
+          <i className={`sw ${l.dotsOnly ? 'circle' : 'mline'}`} style={{ borderColor: l.color }} />
+          <span>{l.name}</span>
+          <b>{v === null || v === undefined ? 'no observations' : format(v)}</b>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface DotProps {
+  cx?: number;
+  cy?: number;
+  index?: number;
+}
+
+export function TimeChart({
+  lines,
+  domain,
+  yLabel,
+  format,
+  yMax,
+  integer,
+  overlay,
+  testId,
+  ariaLabel,
+  width,
+  height = 170,
+}: Props) {
+  const ticks = timeTicks(domain[0], domain[1], width && width < 420 ? 4 : 6);
+  const y = yAxis(peakOf(lines), { integer, max: yMax });
+  // How far from the hovered time a point may be and still be "there" (steps are ≥ 1 s).
+  const tolerance = Math.max(1500, (domain[1] - domain[0]) / 200);
+  const chart = (
+    <LineChart width={width} height={height} margin={MARGIN} accessibilityLayer={false}>
+      <CartesianGrid stroke={C.grid} vertical={false} />
+      <XAxis
+        type="number"
+        dataKey="t"
+        domain={domain}
+        allowDataOverflow
+        ticks={ticks}
+        tickFormatter={clockLabel}
+        stroke={C.axis}
+        tick={{ fill: C.tick, fontSize: 11 }}
+        height={20}
+      />
+      <YAxis
+        type="number"
+        domain={[0, y.top]}
+        ticks={y.ticks}
+        allowDataOverflow
+        tickFormatter={(v: number) => fmtTick(v, y.top)}
+        stroke={C.axis}
+        tick={{ fill: C.tick, fontSize: 11 }}
+        width={52}
+        label={{ value: yLabel, angle: -90, position: 'insideLeft', offset: 12, fill: C.muted, fontSize: 11 }}
+      />
+      <Tooltip
+        isAnimationActive={false}
+        cursor={{ stroke: C.axis }}
+        content={(p) => (
+          <ChartTip active={p.active} label={p.label} lines={lines} format={format} tolerance={tolerance} />
+        )}
+      />
+      {lines.map((l) => (
+        <Line
+          key={l.id}
+          data={l.data as SeriesPoint[]}
+          dataKey="v"
+          name={l.name}
+          stroke={l.dotsOnly ? 'none' : l.color}
+          strokeWidth={1.6}
+          strokeDasharray={l.dashed ? '4 3' : undefined}
+          type={l.step ? 'stepAfter' : 'linear'}
+          isAnimationActive={false}
+          connectNulls={false}
+          activeDot={l.dotsOnly ? { r: 4, fill: l.color } : { r: 3 }}
+          dot={(p: DotProps) => {
+            const show =
+              l.dotsOnly || (p.index !== undefined && isIsolated(l.data as SeriesPoint[], 'v', p.index));
+            const key = `${l.id}-${p.index ?? 0}`;
+            if (!show || p.cx === undefined || p.cy === undefined || !Number.isFinite(p.cy))
+              return <g key={key} />;
+            return l.dotsOnly ? (
+              <circle key={key} cx={p.cx} cy={p.cy} r={3.2} fill="none" stroke={l.color} strokeWidth={1.5} />
+            ) : (
+              <circle key={key} cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
+            );
+          }}
+        />
+      ))}
+    </LineChart>
+  );
+  return (
+    <div className="mchart-body" data-testid={testId} role="img" aria-label={ariaLabel}>
+      {width ? (
+        chart
+      ) : (
+        <ResponsiveContainer width="100%" height={height}>
+          {chart}
+        </ResponsiveContainer>
+      )}
+      {overlay && <div className="mchart-overlay">{overlay}</div>}
+    </div>
+  );
+}

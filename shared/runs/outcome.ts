@@ -1,0 +1,78 @@
+/**
+ * From a run file's request line to what it contributes to the summary. The per-request numbers
+ * always come from the one definition, shared/stats/request-stats.ts `computeRequestStats`, run on
+ * the line's event columns — live, at the end of a run and when a file is reopened alike, so a
+ * reopened run gives the same summary to the last digit.
+ */
+import type { RequestRecord } from '../record.ts';
+import { computeRequestStats, type RequestStats } from '../stats/request-stats.ts';
+import type { RequestOutcome, RunRequestLine } from './run-types.ts';
+
+/** A RequestRecord view of a run line (what computeRequestStats reads: events, usage, phases). */
+export function recordOfLine(line: RunRequestLine): RequestRecord {
+  const n = line.events.t.length;
+  return {
+    id: line.id,
+    url: '',
+    dialect: 'openai-chat',
+    model: '',
+    startedAtWall: 0,
+    phases: line.phases,
+    status: line.httpStatus,
+    contentType: null,
+    serverRequestId: line.serverRequestId,
+    events: {
+      n,
+      t: Float64Array.from(line.events.t),
+      tokens: Uint32Array.from(line.events.tok),
+      read: new Uint32Array(n),
+      flags: Uint8Array.from(line.events.f),
+      text: new Array<string>(n).fill(''),
+      size: new Uint32Array(n),
+    },
+    raw: null,
+    text: '',
+    reasoning: '',
+    finishReason: line.finishReason,
+    usage: line.usage,
+    tokenSource: line.tokenSource,
+    bytes: line.bytes,
+    reads: 0,
+    terminated: line.terminated,
+    error: line.error ? { ...line.error } : null,
+  };
+}
+
+export function statsOfLine(line: RunRequestLine): RequestStats {
+  return computeRequestStats(recordOfLine(line));
+}
+
+export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsOfLine(line)): RequestOutcome {
+  return {
+    ok: line.status === 'ok',
+    startMs: line.startedMs,
+    queueMs: line.queueMs,
+    firstEventMs: stats.firstEventMs,
+    ttftMs: stats.ttftMs,
+    e2eMs: stats.e2eMs,
+    tpotMs: stats.tpotMs,
+    itlChunkMs: stats.itlChunkMs,
+    itlTokenMs: stats.itlTokenMs,
+    outputTokens: stats.outputTokens,
+    inputTokens: line.inputTokens,
+    tokenSource: stats.tokenSource,
+    inputTokensSource: line.inputTokensSource,
+    errorKind: line.error?.kind ?? null,
+    errorCode: line.error?.code ?? null,
+  };
+}
+
+/** The user's cancel stopped it: not a server failure, left out of the numbers. */
+export function isCancelledLine(line: RunRequestLine): boolean {
+  return line.error?.kind === 'client' && line.error.code === 'cancelled';
+}
+
+/** When the request finished, ms since run start. */
+export function finishedMs(line: RunRequestLine): number {
+  return line.startedMs + (line.phases.endMs ?? 0);
+}

@@ -1,0 +1,28 @@
+/** One-line progress for terminals and logs: bar, counts, ETA, and the live TTFT/ITL medians. */
+import type { RunProgress } from './run-types.ts';
+
+function dur(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '—';
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+export function progressLine(p: RunProgress, width = 24): string {
+  if (p.phase === 'warmup') return `warm-up ${p.warmupDone}/${p.warmupTotal}`;
+  const filled = Math.max(0, Math.min(width, Math.round(p.fraction * width)));
+  const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+  const total = p.total !== null ? `/${p.total}` : '';
+  const parts = [
+    `${bar} ${String(Math.round(p.fraction * 100)).padStart(3)}%`,
+    `${p.completed + p.failed}${total} done`,
+    `${p.failed} failed`,
+    `${p.inFlight} in flight`,
+  ];
+  if (p.queued > 0) parts.push(`${p.queued} queued`);
+  parts.push(p.phase === 'draining' ? 'draining' : `ETA ${dur(p.etaMs)}`);
+  const ttft = p.live.ttft;
+  const itl = p.live.itl;
+  if (ttft) parts.push(`TTFT p50 ${ttft.p50.toFixed(1)} ms`);
+  if (itl) parts.push(`ITL p50 ${itl.p50.toFixed(1)} ms`);
+  return parts.join(' · ');
+}

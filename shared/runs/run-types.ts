@@ -1,0 +1,255 @@
+/**
+ * Shapes of a load run: the run file's lines (header, one line per request, summary), what a
+ * request contributes to a summary, and the progress a UI consumes. Plain JSON-able data: it goes
+ * into files, over IPC and into the renderer unchanged.
+ *
+ * Run file (JSONL, electron/runs/run-file.ts): line 1 `RunHeader`, then a `RunRequestLine` per
+ * request as it finishes, then a `RunSummaryLine`. A file without the summary line is a partial
+ * run (the process died or was killed); its summary is recomputed from the request lines.
+ */
+import type { DialectId } from '../dialects.ts';
+import type { ErrorCode, ErrorKind } from '../errors.ts';
+import type { Phases, TokenSource, Usage } from '../request.ts';
+import type { Slo, Workload } from './workload.ts';
+
+export const RUN_FILE_FORMAT = 'tokenscope-run';
+export const RUN_FILE_VERSION = 1;
+
+/** Where the run went, without secrets: credentials and key-like query values redacted, header values dropped. */
+export interface RunTarget {
+  url: string;
+  dialect: DialectId;
+  model: string;
+  headerNames: string[];
+  /** Whether an API key was sent (never the key). */
+  authenticated: boolean;
+}
+
+export interface RunHeader {
+  type: 'header';
+  format: typeof RUN_FILE_FORMAT;
+  version: number;
+  runId: string;
+  name: string | null;
+  /** The workload with every default filled in, without its target. */
+  workload: Workload;
+  target: RunTarget;
+  tokenscopeVersion: string;
+  nodeVersion: string;
+  platform: string;
+  /** Wall clock at the start (labels only; every duration is monotonic). */
+  startedAtWall: number;
+  startedAt: string;
+}
+
+/**
+ * One finished request. Offsets (`scheduledMs`, `arrivedMs`, `startedMs`) are ms since the
+ * measured part of the run began; warm-up lines count from the warm-up's start. Event and phase
+ * times are ms since the request was sent, 3 decimals.
+ */
+export interface RunRequestLine {
+  type: 'request';
+  seq: number;
+  id: string;
+  warmup?: true;
+  /** Planned arrival (null for warm-up). */
+  scheduledMs: number | null;
+  /** When the scheduler released it: late against `scheduledMs` when the client lags. */
+  arrivedMs: number;
+  /** When it got a concurrency slot and was sent. */
+  startedMs: number;
+  /** startedMs − arrivedMs: waiting for a slot (vLLM's client_queue_time), not part of TTFT. */
+  queueMs: number;
+  /** Prompt tokens: the server's usage when it reported them, else the workload's estimate. */
+  inputTokens: number | null;
+  inputTokensSource: 'usage' | 'estimated';
+  expectedOutputTokens: number | null;
+  status: 'ok' | 'error';
+  httpStatus: number | null;
+  phases: Phases;
+  /** Columns of every event: time (ms), generated tokens, EV_* flags. */
+  events: { t: number[]; tok: number[]; f: number[] };
+  finishReason: string | null;
+  usage: Usage | null;
+  tokenSource: TokenSource;
+  error: { kind: ErrorKind; code: ErrorCode; message: string; status?: number; atMs?: number } | null;
+  textLength: number;
+  reasoningLength: number;
+  bytes: number;
+  terminated: boolean;
+  serverRequestId: string | null;
+  /** Convenience copies for readers of the file (the reader recomputes them from `events`). */
+  ttftMs: number | null;
+  tpotMs: number | null;
+  e2eMs: number | null;
+  outputTokens: number;
+  /** Full text, only when the workload asked for it (saveText). */
+  text?: string;
+}
+
+export interface RunSummaryLine {
+  type: 'summary';
+  summary: RunSummary;
+}
+
+export type RunLine = RunHeader | RunRequestLine | RunSummaryLine;
+
+/** What one request contributes to a summary, whatever it came from (run line or imported arrays). */
+export interface RequestOutcome {
+  ok: boolean;
+  /** Sent, ms since run start (peak concurrency, tokens-per-second buckets). null when unknown (imports). */
+  startMs: number | null;
+  queueMs: number | null;
+  firstEventMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  /** (E2E − TTFT)/(N − 1); 0 when N ≤ 1 (vLLM). */
+  tpotMs: number | null;
+  itlChunkMs: readonly number[];
+  /** null when unknown (imports have only chunk gaps). */
+  itlTokenMs: readonly number[] | null;
+  outputTokens: number;
+  inputTokens: number | null;
+  tokenSource: TokenSource | null;
+  inputTokensSource: 'usage' | 'estimated' | null;
+  errorKind: ErrorKind | null;
+  errorCode: ErrorCode | null;
+}
+
+/** mean/median/std/percentiles; min/max/count null when an import reported only aggregates. */
+export interface MetricStats {
+  count: number | null;
+  mean: number;
+  median: number;
+  std: number;
+  min: number | null;
+  max: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  p999: number | null;
+}
+
+export const STAT_METRICS = ['ttft', 'tpot', 'itl', 'e2el', 'itl_per_token', 'client_queue_time', 'first_event'] as const;
+export type StatMetric = (typeof STAT_METRICS)[number];
+
+/** The metrics vLLM reports percentiles for, and the percentiles we write (vLLM's key format). */
+export const VLLM_STAT_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+export const VLLM_PERCENTILES = [90, 95, 99, 99.9] as const;
+
+/**
+ * `vllm bench serve` result keys, exactly as vLLM names and computes them (seconds for duration,
+ * ms for latencies, per second for rates). Plus `mean_ttft_ms`, `p99.9_itl_ms`, … per metric.
+ */
+export interface VllmMetrics {
+  completed: number;
+  failed: number;
+  duration: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  request_throughput: number;
+  request_goodput: number | null;
+  output_throughput: number;
+  total_token_throughput: number;
+  /** null only for imports that did not report it. */
+  max_output_tokens_per_s: number | null;
+  max_concurrent_requests: number | null;
+  [statKey: string]: number | null;
+}
+
+export interface SelfCheck {
+  /** Event-loop delay beyond the sampling interval, ms (perf_hooks.monitorEventLoopDelay). */
+  eventLoopDelayP99Ms: number;
+  eventLoopDelayMaxMs: number;
+  /** Process CPU (user + system) over wall time, % of one core: mean over the run and worst 1-s window. */
+  cpuMeanPct: number;
+  cpuMaxPct: number;
+  /** How late arrivals were released against their schedule, ms. */
+  scheduleLagP99Ms: number;
+  flagged: boolean;
+  reasons: string[];
+  thresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number };
+}
+
+export interface RunSummary {
+  /** 'tokenscope' for native runs; imports say where they came from. */
+  source: 'tokenscope' | 'vllm' | 'sglang';
+  imported: boolean;
+  /** Recomputed from request lines of a run whose summary line is missing. */
+  partial: boolean;
+  cancelled: boolean;
+  config: { maxConcurrency: number | null; requestRate: number | 'inf' | null; burstiness: number | null; numPrompts: number | null };
+  vllm: VllmMetrics;
+  stats: Record<StatMetric, MetricStats | null>;
+  tokens: {
+    /** Completed requests by where their output token count came from. */
+    outputSource: Record<TokenSource, number>;
+    inputFromUsage: number;
+    inputEstimated: number;
+  };
+  /** Failed requests by `kind/code`. */
+  errors: Record<string, number>;
+  /** Requests the user's cancel stopped (left out of every number above). */
+  cancelledRequests: number;
+  warmupRequests: number;
+  slo: Slo | null;
+  goodRequests: number | null;
+  selfCheck: SelfCheck | null;
+  /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
+  importInfo?: { recomputed: string[]; reported: string[]; notes: string[]; metadata: Record<string, string | number | boolean | null> };
+}
+
+/** Live percentiles of one metric (HdrHistogram, 3 significant digits). */
+export interface LiveStat {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** [percentile, value] pairs, 0…100, for a CDF chart. */
+  cdf: [number, number][];
+}
+
+export type LiveMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
+export type LiveSnapshot = Record<LiveMetric, LiveStat | null>;
+
+export type RunPhase = 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';
+
+/** What the runner reports a few times a second (and once at the end). */
+export interface RunProgress {
+  runId: string;
+  phase: RunPhase;
+  /** ms since the measured part began (0 during warm-up). */
+  elapsedMs: number;
+  /** Planned measured requests; null for a duration-only run. */
+  total: number | null;
+  durationMs: number | null;
+  arrived: number;
+  started: number;
+  completed: number;
+  failed: number;
+  inFlight: number;
+  /** Arrived and waiting for a concurrency slot. */
+  queued: number;
+  maxInFlight: number;
+  warmupDone: number;
+  warmupTotal: number;
+  outputTokens: number;
+  /** 0…1. */
+  fraction: number;
+  etaMs: number | null;
+  live: LiveSnapshot;
+  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number };
+}
+
+/** A request was sent (the swimlane opens a lane). */
+export interface RunRequestStart {
+  id: string;
+  seq: number;
+  warmup: boolean;
+  scheduledMs: number | null;
+  arrivedMs: number;
+  startedMs: number;
+  queueMs: number;
+}

@@ -1,0 +1,152 @@
+/**
+ * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
+ * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
+ */
+import type { MetricStats, RunSummary, VllmMetrics } from './run-types.ts';
+import { percentileKey } from './summary.ts';
+import { VLLM_PERCENTILES } from './run-types.ts';
+
+/** Python's `"{s:{c}^{n}}".format(...)`: centred, the extra fill char on the right. */
+function center(s: string, n = 50, c = '='): string {
+  const pad = Math.max(0, n - s.length);
+  const left = Math.floor(pad / 2);
+  return c.repeat(left) + s + c.repeat(pad - left);
+}
+
+function row(label: string, value: string): string {
+  return `${label.padEnd(40)} ${value}`;
+}
+
+const f2 = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2));
+
+const SECTIONS: [metric: string, name: string, header: string][] = [
+  ['ttft', 'TTFT', 'Time to First Token'],
+  ['tpot', 'TPOT', 'Time per Output Token (excl. 1st token)'],
+  ['itl', 'ITL', 'Inter-token Latency'],
+  ['e2el', 'E2EL', 'End-to-end Latency'],
+];
+
+function vllmSection(v: VllmMetrics, metric: string, name: string, header: string): string[] {
+  if (v[`mean_${metric}_ms`] === undefined) return [];
+  const out = [center(header, 50, '-'), row(`Mean ${name} (ms):`, f2(v[`mean_${metric}_ms`])), row(`Median ${name} (ms):`, f2(v[`median_${metric}_ms`]))];
+  for (const p of VLLM_PERCENTILES) {
+    const val = v[percentileKey(p, metric)];
+    if (val !== undefined) out.push(row(`P${p} ${name} (ms):`, f2(val)));
+  }
+  return out;
+}
+
+function ownSection(s: MetricStats | null, name: string, header: string): string[] {
+  if (!s) return [];
+  return [
+    center(header, 50, '-'),
+    row(`Mean ${name} (ms):`, f2(s.mean)),
+    row(`Median ${name} (ms):`, f2(s.median)),
+    row(`P99 ${name} (ms):`, f2(s.p99)),
+    row(`Max ${name} (ms):`, f2(s.max)),
+  ];
+}
+
+export function summaryText(s: RunSummary): string {
+  const v = s.vllm;
+  const title = s.partial ? ' Serving Benchmark Result (PARTIAL) ' : s.cancelled ? ' Serving Benchmark Result (CANCELLED) ' : ' Serving Benchmark Result ';
+  const L: string[] = [center(title)];
+  L.push(row('Successful requests:', String(v.completed)), row('Failed requests:', String(v.failed)));
+  if (s.config.maxConcurrency !== null) L.push(row('Maximum request concurrency:', String(s.config.maxConcurrency)));
+  if (typeof s.config.requestRate === 'number') L.push(row('Request rate configured (RPS):', f2(s.config.requestRate)));
+  L.push(
+    row('Benchmark duration (s):', f2(v.duration)),
+    row('Total input tokens:', String(v.total_input_tokens)),
+    row('Total generated tokens:', String(v.total_output_tokens)),
+    row('Request throughput (req/s):', f2(v.request_throughput)),
+  );
+  if (v.request_goodput !== null) L.push(row('Request goodput (req/s):', f2(v.request_goodput)));
+  L.push(
+    row('Output token throughput (tok/s):', f2(v.output_throughput)),
+    row('Peak output token throughput (tok/s):', f2(v.max_output_tokens_per_s)),
+    row('Peak concurrent requests:', f2(v.max_concurrent_requests)),
+    row('Total token throughput (tok/s):', f2(v.total_token_throughput)),
+  );
+  for (const [m, name, header] of SECTIONS) L.push(...vllmSection(v, m, name, header));
+
+  // Tokenscope's own, after vLLM's block.
+  L.push(...ownSection(s.stats.itl_per_token, 'ITL/token', 'Inter-token Latency per Token'));
+  L.push(...ownSection(s.stats.client_queue_time, 'Client Queue Time', 'Client-side Queueing'));
+  L.push(...ownSection(s.stats.first_event, 'first event', 'First Event (any, incl. empty)'));
+  const t = s.tokens;
+  if (!s.imported) {
+    L.push(
+      center('Token Counts', 50, '-'),
+      row('Output exact per event (requests):', String(t.outputSource['per-event'])),
+      row('Output exact total from usage:', String(t.outputSource['usage-total'])),
+      row('Output estimated (1 per event):', String(t.outputSource.estimated)),
+      row('Input from server usage:', String(t.inputFromUsage)),
+      row('Input estimated by Tokenscope:', String(t.inputEstimated)),
+    );
+  }
+  const errs = Object.entries(s.errors);
+  if (errs.length > 0) {
+    L.push(center('Errors', 50, '-'));
+    for (const [k, n] of errs) L.push(row(`${k}:`, String(n)));
+  }
+  if (s.cancelledRequests > 0) L.push(row('Cancelled (not counted):', String(s.cancelledRequests)));
+  if (s.warmupRequests > 0) L.push(row('Warm-up requests (not counted):', String(s.warmupRequests)));
+  if (s.selfCheck) {
+    const c = s.selfCheck;
+    L.push(
+      center('Client Self-check', 50, '-'),
+      row('Event-loop delay p99 (ms):', f2(c.eventLoopDelayP99Ms)),
+      row('Event-loop delay max (ms):', f2(c.eventLoopDelayMaxMs)),
+      row('Client CPU mean / worst 1 s (%):', `${f2(c.cpuMeanPct)} / ${f2(c.cpuMaxPct)}`),
+      row('Schedule lag p99 (ms):', f2(c.scheduleLagP99Ms)),
+      row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'),
+    );
+  }
+  if (s.importInfo) {
+    L.push(center(`Imported from ${s.source}`, 50, '-'));
+    if (s.importInfo.recomputed.length) L.push(row('Recomputed from per-request data:', s.importInfo.recomputed.join(', ')));
+    if (s.importInfo.reported.length) L.push(row('Taken as reported:', s.importInfo.reported.join(', ')));
+    for (const n of s.importInfo.notes) L.push(`note: ${n}`);
+  }
+  L.push('='.repeat(50));
+  return L.map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * The summary as one flat JSON object: vLLM's keys and values (`completed`, `mean_ttft_ms`,
+ * `p99.9_itl_ms`, …) first, then Tokenscope's own under names in the same style.
+ */
+export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...s.vllm };
+  const own = (metric: string, m: MetricStats | null): void => {
+    if (!m) return;
+    Object.assign(out, {
+      [`mean_${metric}_ms`]: m.mean,
+      [`median_${metric}_ms`]: m.median,
+      [`std_${metric}_ms`]: m.std,
+      [`p90_${metric}_ms`]: m.p90,
+      [`p95_${metric}_ms`]: m.p95,
+      [`p99_${metric}_ms`]: m.p99,
+      [`p99.9_${metric}_ms`]: m.p999,
+      [`max_${metric}_ms`]: m.max,
+    });
+  };
+  own('itl_per_token', s.stats.itl_per_token);
+  own('client_queue_time', s.stats.client_queue_time);
+  own('first_event', s.stats.first_event);
+  Object.assign(out, {
+    output_token_source: s.tokens.outputSource,
+    input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
+    errors: s.errors,
+    slo: s.slo,
+    good_requests: s.goodRequests,
+    warmup_requests: s.warmupRequests,
+    cancelled_requests: s.cancelledRequests,
+    partial: s.partial,
+    cancelled: s.cancelled,
+    self_check: s.selfCheck,
+    source: s.source,
+    ...extra,
+  });
+  return out;
+}

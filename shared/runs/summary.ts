@@ -1,0 +1,218 @@
+/**
+ * The summary of a load run: everything `vllm bench serve` reports, computed exactly as vLLM does
+ * (vllm/benchmarks/serve.py `calculate_metrics`, shared/corpus/VLLM-BENCH-RESULT.md,
+ * METRIC-DEFINITIONS.md §4.1), plus Tokenscope's own numbers. Pure: runs in the core, the CLI and
+ * the renderer, on native runs, reopened files and imports alike.
+ *
+ * vLLM's rules, followed here:
+ * - Only successful requests count for TTFT/TPOT/ITL/E2E, input tokens and output tokens.
+ * - TPOT statistics use requests with more than one output token; for goodput a request with
+ *   N ≤ 1 has TPOT 0.
+ * - ITL is pooled: every chunk gap of every successful request in one list, so long requests
+ *   weigh more.
+ * - Throughputs divide by the run's duration (first dispatch → last completion, warm-up excluded).
+ * - Goodput: successful requests meeting every SLO given (metric ≤ SLO), per second; null without SLOs.
+ * - Statistics: numpy mean/median/std (population)/percentile (linear); an empty list reports 0
+ *   (vLLM's `np.mean(x or 0)`) in the vLLM keys, null in `stats`.
+ * - max_concurrent_requests: sweep over successful requests' [start, start + latency), a
+ *   departure before an arrival at equal times; max_output_tokens_per_s: chunk times (start +
+ *   TTFT + cumulative ITL) counted in 1-second buckets from the first start (counts chunks, not
+ *   tokens — vLLM's definition, see vllm-project/vllm#50677).
+ */
+import { summarize, type Summary } from '../stats/summary.ts';
+import type { TokenSource } from '../request.ts';
+import type { Slo } from './workload.ts';
+import {
+  VLLM_PERCENTILES,
+  type MetricStats,
+  type RequestOutcome,
+  type RunSummary,
+  type SelfCheck,
+  type StatMetric,
+  type VllmMetrics,
+} from './run-types.ts';
+
+export interface SummaryInput {
+  /** Measured requests only: no warm-up, no requests the user's cancel stopped. */
+  outcomes: readonly RequestOutcome[];
+  durationS: number;
+  slo?: Slo | null;
+  config: RunSummary['config'];
+  source?: RunSummary['source'];
+  imported?: boolean;
+  partial?: boolean;
+  cancelled?: boolean;
+  cancelledRequests?: number;
+  warmupRequests?: number;
+  selfCheck?: SelfCheck | null;
+}
+
+export function toMetricStats(s: Summary | null): MetricStats | null {
+  if (!s) return null;
+  return { count: s.count, mean: s.mean, median: s.median, std: s.std, min: s.min, max: s.max, p90: s.p90, p95: s.p95, p99: s.p99, p999: s.p999 };
+}
+
+/** vLLM's percentile key: `p99`, `p99.9` (int when integral, else as written). */
+export function percentileKey(p: number, metric: string): string {
+  return `p${String(p)}_${metric}_ms`; // JS prints 99.9 and 99 as Python's str() does
+}
+
+const PCT_FIELD: Record<number, 'p90' | 'p95' | 'p99' | 'p999'> = { 90: 'p90', 95: 'p95', 99: 'p99', 99.9: 'p999' };
+
+/** mean/median/std/p…_{metric}_ms as vLLM writes them: 0 for an empty list. */
+export function vllmStatKeys(metric: string, s: MetricStats | null): Record<string, number> {
+  const out: Record<string, number> = {
+    [`mean_${metric}_ms`]: s?.mean ?? 0,
+    [`median_${metric}_ms`]: s?.median ?? 0,
+    [`std_${metric}_ms`]: s?.std ?? 0,
+  };
+  for (const p of VLLM_PERCENTILES) out[percentileKey(p, metric)] = s?.[PCT_FIELD[p]!] ?? 0;
+  return out;
+}
+
+export function hasSlo(slo: Slo | null | undefined): slo is Slo {
+  return !!slo && (slo.ttftMs !== undefined || slo.tpotMs !== undefined || slo.e2elMs !== undefined);
+}
+
+/** vLLM's goodput test: every SLO given is met (metric ≤ SLO); TPOT counts as 0 when N ≤ 1. */
+export function meetsSlo(o: RequestOutcome, slo: Slo): boolean {
+  if (slo.ttftMs !== undefined && !(o.ttftMs !== null && o.ttftMs <= slo.ttftMs)) return false;
+  const tpot = o.outputTokens > 1 ? o.tpotMs : 0;
+  if (slo.tpotMs !== undefined && !(tpot !== null && tpot <= slo.tpotMs)) return false;
+  if (slo.e2elMs !== undefined && !(o.e2eMs !== null && o.e2eMs <= slo.e2elMs)) return false;
+  return true;
+}
+
+/** Peak of requests in flight over [start, start + E2E): vLLM's sweep line. */
+export function peakConcurrency(intervals: readonly { start: number; end: number }[]): number {
+  const ev: [number, number][] = [];
+  for (const iv of intervals) ev.push([iv.start, 1], [iv.end, -1]);
+  ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let cur = 0;
+  let peak = 0;
+  for (const [, d] of ev) {
+    cur += d;
+    if (cur > peak) peak = cur;
+  }
+  return peak;
+}
+
+/** vLLM's max_output_tokens_per_s: chunk arrivals counted in 1-s buckets from the first start. */
+export function maxChunksPerSecond(ok: readonly RequestOutcome[]): number {
+  const timed = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
+  if (timed.length === 0) return 0;
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  for (const o of timed) {
+    minStart = Math.min(minStart, o.startMs!);
+    maxEnd = Math.max(maxEnd, o.startMs! + o.e2eMs!);
+  }
+  const buckets = new Float64Array(Math.ceil((maxEnd - minStart) / 1000) + 1);
+  for (const o of timed) {
+    if (o.ttftMs === null) continue;
+    let t = o.startMs! + o.ttftMs;
+    const add = (): void => {
+      const b = Math.floor((t - minStart) / 1000);
+      if (b >= 0 && b < buckets.length) buckets[b]! += 1;
+    };
+    add();
+    for (const g of o.itlChunkMs) {
+      t += g;
+      add();
+    }
+  }
+  let max = 0;
+  for (const v of buckets) if (v > max) max = v;
+  return max;
+}
+
+export function computeRunSummary(inp: SummaryInput): RunSummary {
+  const ok = inp.outcomes.filter((o) => o.ok);
+  const dur = inp.durationS;
+  let totalIn = 0;
+  let totalOut = 0;
+  const ttfts: number[] = [];
+  const tpots: number[] = [];
+  const itls: number[] = [];
+  const itlTok: number[] = [];
+  const e2els: number[] = [];
+  const queues: number[] = [];
+  const firsts: number[] = [];
+  let anyTokenItl = false;
+  const outputSource: Record<TokenSource, number> = { 'per-event': 0, 'usage-total': 0, estimated: 0 };
+  let inUsage = 0;
+  let inEst = 0;
+  for (const o of ok) {
+    totalIn += o.inputTokens ?? 0;
+    totalOut += o.outputTokens;
+    if (o.ttftMs !== null) ttfts.push(o.ttftMs);
+    if (o.outputTokens > 1 && o.tpotMs !== null) tpots.push(o.tpotMs);
+    for (const g of o.itlChunkMs) itls.push(g);
+    if (o.itlTokenMs) {
+      anyTokenItl = true;
+      for (const g of o.itlTokenMs) itlTok.push(g);
+    }
+    if (o.e2eMs !== null) e2els.push(o.e2eMs);
+    if (o.queueMs !== null) queues.push(o.queueMs);
+    if (o.firstEventMs !== null) firsts.push(o.firstEventMs);
+    if (o.tokenSource) outputSource[o.tokenSource]++;
+    if (o.inputTokensSource === 'usage') inUsage++;
+    else if (o.inputTokensSource === 'estimated') inEst++;
+  }
+
+  const stats: Record<StatMetric, MetricStats | null> = {
+    ttft: toMetricStats(summarize(ttfts)),
+    tpot: toMetricStats(summarize(tpots)),
+    itl: toMetricStats(summarize(itls)),
+    e2el: toMetricStats(summarize(e2els)),
+    itl_per_token: anyTokenItl ? toMetricStats(summarize(itlTok)) : null,
+    client_queue_time: toMetricStats(summarize(queues)),
+    first_event: toMetricStats(summarize(firsts)),
+  };
+
+  const slo = hasSlo(inp.slo) ? inp.slo : null;
+  const good = slo ? ok.filter((o) => meetsSlo(o, slo)).length : null;
+  const withTimes = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
+
+  const vllm: VllmMetrics = {
+    completed: ok.length,
+    failed: inp.outcomes.length - ok.length,
+    duration: dur,
+    total_input_tokens: totalIn,
+    total_output_tokens: totalOut,
+    request_throughput: ok.length / dur,
+    request_goodput: good === null ? null : good / dur,
+    output_throughput: totalOut / dur,
+    total_token_throughput: (totalIn + totalOut) / dur,
+    max_output_tokens_per_s: maxChunksPerSecond(ok),
+    max_concurrent_requests: peakConcurrency(withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! }))),
+    ...vllmStatKeys('ttft', stats.ttft),
+    ...vllmStatKeys('tpot', stats.tpot),
+    ...vllmStatKeys('itl', stats.itl),
+    ...vllmStatKeys('e2el', stats.e2el),
+  };
+
+  const errors: Record<string, number> = {};
+  for (const o of inp.outcomes) {
+    if (o.ok) continue;
+    const k = `${o.errorKind ?? 'unknown'}/${o.errorCode ?? 'unknown'}`;
+    errors[k] = (errors[k] ?? 0) + 1;
+  }
+
+  return {
+    source: inp.source ?? 'tokenscope',
+    imported: inp.imported ?? false,
+    partial: inp.partial ?? false,
+    cancelled: inp.cancelled ?? false,
+    config: inp.config,
+    vllm,
+    stats,
+    tokens: { outputSource, inputFromUsage: inUsage, inputEstimated: inEst },
+    errors,
+    cancelledRequests: inp.cancelledRequests ?? 0,
+    warmupRequests: inp.warmupRequests ?? 0,
+    slo,
+    goodRequests: good,
+    selfCheck: inp.selfCheck ?? null,
+  };
+}

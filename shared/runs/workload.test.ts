@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { arrivalProcessOf, parseWorkload, rateOf } from './workload.ts';
+
+describe('workload schema', () => {
+  it('fills defaults like vLLM (rate inf, burstiness 1 → Poisson, synthetic with ignore_eos)', () => {
+    const r = parseWorkload({ requests: 10 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const w = r.workload;
+    expect(w.rate).toBe('inf');
+    expect(rateOf(w)).toBe(Infinity);
+    expect(arrivalProcessOf(w)).toBe('poisson');
+    expect(w.maxConcurrency).toBeNull();
+    expect(w.prompts).toMatchObject({ type: 'synthetic', force: 'ignore_eos', inputLen: { type: 'fixed', value: 128 } });
+    expect(w.includeUsage).toBe(true);
+  });
+
+  it('a bare number is a fixed length; burstiness ≠ 1 means gamma', () => {
+    const r = parseWorkload({ requests: 5, rate: 4, burstiness: 0.5, prompts: { type: 'synthetic', inputLen: 64, outputLen: { type: 'uniform', min: 8, max: 16 } } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.workload.prompts).toMatchObject({ inputLen: { type: 'fixed', value: 64 }, outputLen: { type: 'uniform', min: 8, max: 16 } });
+    expect(arrivalProcessOf(r.workload)).toBe('gamma');
+  });
+
+  it('reports errors with their paths', () => {
+    const r = parseWorkload({
+      requests: 0,
+      rate: -1,
+      prompts: { type: 'synthetic', outputLen: { type: 'uniform', min: 9, max: 3 } },
+      target: { url: 'not a url' },
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const paths = r.issues.map((i) => i.path);
+    expect(paths).toContain('requests');
+    expect(paths).toContain('rate');
+    expect(paths).toContain('prompts.outputLen.max');
+    expect(paths).toContain('target.url');
+  });
+
+  it('refuses API keys, in target.apiKey or an authorization header', () => {
+    for (const target of [{ url: 'http://x', apiKey: 'sk-123' }, { url: 'http://x', headers: { Authorization: 'Bearer sk' } }]) {
+      const r = parseWorkload({ requests: 1, target });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.issues.map((i) => i.message).join(' ')).toMatch(/API keys are not stored/);
+    }
+  });
+
+  it('checks combinations: a count or a duration; poisson means burstiness 1; ramp-up needs a rate', () => {
+    const msgs = (v: unknown) => {
+      const r = parseWorkload(v);
+      return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    expect(msgs({})).toEqual(['requests: set requests, durationS or both']);
+    expect(msgs({ requests: 1, arrival: 'poisson', burstiness: 2 })[0]).toMatch(/^burstiness:/);
+    expect(msgs({ requests: 1, rampUp: { startRate: 0, durationS: 5 } })[0]).toMatch(/^rampUp:/);
+    expect(msgs({ durationS: 5 })[0]).toMatch(/^maxConcurrency:/);
+    expect(msgs({ durationS: 5, maxConcurrency: 4 })).toEqual([]);
+    expect(msgs({ requests: 1, bogus: true })[0]).toMatch(/bogus/);
+  });
+
+  it('a parsed workload parses again to itself (the run header stores it)', () => {
+    const r = parseWorkload({ requests: 3, prompts: { type: 'jsonl', path: 'p.jsonl', outputLen: 12 }, slo: { ttftMs: 100 } });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const again = parseWorkload(JSON.parse(JSON.stringify(r.workload)));
+    expect(again).toEqual(r);
+  });
+});

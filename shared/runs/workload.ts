@@ -1,0 +1,183 @@
+/**
+ * The workload file: what a load run sends, how fast, and to whom. Readable JSON that the app and
+ * `tokenscope run` both take; every field is documented in electron/runs/README.md. Validated here
+ * with zod (a trust boundary: users share these files); errors come back with their paths.
+ *
+ * Never in a workload: API keys (the schema rejects `apiKey` and an `authorization` header —
+ * keys come from the app's key store, `--api-key` or TOKENSCOPE_API_KEY).
+ */
+import { z } from 'zod';
+import { DIALECT_IDS } from '../dialects.ts';
+
+const int1 = z.number().int().min(1);
+
+/** A length distribution in tokens. A bare number means fixed. */
+export const LengthDist = z.preprocess(
+  (v) => (typeof v === 'number' ? { type: 'fixed', value: v } : v),
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('fixed'), value: int1 }).strict(),
+    z
+      .object({ type: z.literal('uniform'), min: int1, max: int1 })
+      .strict()
+      .refine((d) => d.min <= d.max, { message: 'min must be ≤ max', path: ['max'] }),
+    z
+      .object({ type: z.literal('normal'), mean: z.number().positive(), std: z.number().min(0), min: int1.optional(), max: int1.optional() })
+      .strict(),
+  ]),
+);
+export type LengthDist = z.output<typeof LengthDist>;
+
+/**
+ * How output lengths are forced: vLLM's random dataset sends `ignore_eos` (so generation runs to
+ * max_tokens); `min_tokens` does the same on servers without ignore_eos. Default per source:
+ * synthetic → ignore_eos, files → none.
+ */
+export const ForceOutput = z.enum(['none', 'ignore_eos', 'min_tokens', 'both']);
+export type ForceOutput = z.output<typeof ForceOutput>;
+
+export const PromptSource = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('synthetic'),
+      inputLen: LengthDist.default({ type: 'fixed', value: 128 }),
+      outputLen: LengthDist.default({ type: 'fixed', value: 128 }),
+      /** Text put before every generated prompt (e.g. a shared system-like prefix to test prefix caching). */
+      prefix: z.string().max(1_000_000).optional(),
+      force: ForceOutput.default('ignore_eos'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('sharegpt'),
+      /** ShareGPT JSON; relative paths are relative to the workload file. */
+      path: z.string().min(1),
+      /** Fixed output length instead of the reply's length (vLLM --sharegpt-output-len). */
+      outputLen: int1.optional(),
+      force: ForceOutput.default('none'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('jsonl'),
+      /** One prompt per line: a string, {"prompt": …} or {"messages": [...]}; optional "output_len". */
+      path: z.string().min(1),
+      /** Output length when a line sets none (else the server's default). */
+      outputLen: LengthDist.optional(),
+      shuffle: z.boolean().default(false),
+      force: ForceOutput.default('none'),
+    })
+    .strict(),
+]);
+export type PromptSource = z.output<typeof PromptSource>;
+
+const SECRET_MESSAGE = 'API keys are not stored in workload files: use --api-key, TOKENSCOPE_API_KEY or the app\'s key store.';
+
+export const WorkloadTarget = z
+  .object({
+    url: z.string().url(),
+    dialect: z.enum(DIALECT_IDS).default('openai-chat'),
+    model: z.string().min(1).optional(),
+    headers: z
+      .record(z.string(), z.string())
+      .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization'), { message: SECRET_MESSAGE })
+      .optional(),
+    insecureTls: z.boolean().optional(),
+    apiKey: z.never({ error: SECRET_MESSAGE }).optional(),
+  })
+  .strict();
+export type WorkloadTarget = z.output<typeof WorkloadTarget>;
+
+export const Sampling = z
+  .object({
+    temperature: z.number().min(0).optional(),
+    topP: z.number().min(0).max(1).optional(),
+    /** Per-request sampling seed sent to the server (not the workload's seed). */
+    seed: z.number().int().optional(),
+    stop: z.array(z.string()).optional(),
+    /** Overrides the source's output length for every request. */
+    maxTokens: int1.optional(),
+  })
+  .strict();
+
+export const Slo = z
+  .object({ ttftMs: z.number().min(0).optional(), tpotMs: z.number().min(0).optional(), e2elMs: z.number().min(0).optional() })
+  .strict();
+export type Slo = z.output<typeof Slo>;
+
+export const WorkloadSchema = z
+  .object({
+    version: z.literal(1).default(1),
+    name: z.string().max(200).optional(),
+    target: WorkloadTarget.optional(),
+    /** Number of measured requests. With durationS too, the run stops at whichever comes first. */
+    requests: int1.optional(),
+    /** Stop issuing new requests after this many seconds; in-flight ones finish. */
+    durationS: z.number().positive().optional(),
+    /** Client-side limit on requests in flight (vLLM --max-concurrency); null = none. */
+    maxConcurrency: int1.nullable().default(null),
+    /** Requests per second, or "inf" (vLLM's default: all at once). */
+    rate: z.union([z.number().positive(), z.literal('inf')]).default('inf'),
+    /** Default: poisson when burstiness is 1, else gamma. */
+    arrival: z.enum(['constant', 'poisson', 'gamma']).optional(),
+    /** Gamma shape (vLLM --burstiness): 1 = Poisson, < 1 burstier, > 1 more regular. */
+    burstiness: z.number().positive().default(1),
+    rampUp: z.object({ startRate: z.number().min(0), durationS: z.number().positive() }).strict().optional(),
+    /** vLLM rescales a finite schedule so the last arrival is at N/rate. */
+    normalizeSchedule: z.boolean().default(true),
+    /** Requests sent (at max concurrency, no rate) before the measured run; excluded from results. */
+    warmup: z.number().int().min(0).default(0),
+    seed: z.number().int().default(0),
+    prompts: PromptSource.default({ type: 'synthetic', inputLen: { type: 'fixed', value: 128 }, outputLen: { type: 'fixed', value: 128 }, force: 'ignore_eos' }),
+    sampling: Sampling.default({}),
+    /** Merged last into every request body. */
+    extraBody: z.record(z.string(), z.unknown()).optional(),
+    includeUsage: z.boolean().default(true),
+    /** vLLM: exact tokens per event (stream_options.continuous_usage_stats). */
+    continuousUsage: z.boolean().default(false),
+    timeoutMs: z.number().int().min(100).default(300_000),
+    /** Goodput SLOs (vLLM --goodput ttft:… tpot:… e2el:…), milliseconds. */
+    slo: Slo.optional(),
+    /** Keep every response's text in the run file (large). */
+    saveText: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.requests === undefined && w.durationS === undefined)
+      ctx.addIssue({ code: 'custom', path: ['requests'], message: 'set requests, durationS or both' });
+    if (w.arrival === 'poisson' && w.burstiness !== 1)
+      ctx.addIssue({ code: 'custom', path: ['burstiness'], message: 'poisson means burstiness 1; use arrival "gamma"' });
+    if (w.rampUp && w.rate === 'inf')
+      ctx.addIssue({ code: 'custom', path: ['rampUp'], message: 'a ramp-up needs a finite target rate' });
+    if (w.durationS !== undefined && w.requests === undefined && w.rate === 'inf' && w.maxConcurrency === null)
+      ctx.addIssue({ code: 'custom', path: ['maxConcurrency'], message: 'a duration run at rate "inf" needs maxConcurrency' });
+  });
+
+export type Workload = z.output<typeof WorkloadSchema>;
+export type WorkloadInput = z.input<typeof WorkloadSchema>;
+
+export interface WorkloadIssue {
+  /** Dotted path with [i] for indexes, e.g. "prompts.inputLen.max"; "" for the root. */
+  path: string;
+  message: string;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? String(p) : `.${String(p)}`;
+  return s;
+}
+
+export function parseWorkload(data: unknown): { ok: true; workload: Workload } | { ok: false; issues: WorkloadIssue[] } {
+  const r = WorkloadSchema.safeParse(data);
+  if (r.success) return { ok: true, workload: r.data };
+  return { ok: false, issues: r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+}
+
+/** The process a workload asks for (vLLM: burstiness 1 → Poisson, else gamma). */
+export function arrivalProcessOf(w: Workload): 'constant' | 'poisson' | 'gamma' {
+  return w.arrival ?? (w.burstiness === 1 ? 'poisson' : 'gamma');
+}
+
+export function rateOf(w: Workload): number {
+  return w.rate === 'inf' ? Infinity : w.rate;
+}
