@@ -103,6 +103,10 @@ async function start(): Promise<void> {
     secrets: secretBox(),
     emit: emitQueue,
     log: (l) => console.error(l),
+    reveal: (file) => {
+      shell.showItemInFolder(file);
+      return true;
+    },
   });
   ipc = bindIpc(core.handlers, isAllowedUrl);
   await createWindow();

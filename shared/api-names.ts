@@ -14,6 +14,15 @@ export const METHOD_NAMES = [
   'listHistory',
   'curlFor',
   'watchMetrics',
+  'startRun',
+  'cancelRun',
+  'listRuns',
+  'openRun',
+  'renameRun',
+  'deleteRun',
+  'exportRun',
+  'importRun',
+  'revealRun',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -23,6 +32,11 @@ export const EVENT_NAMES = [
   'onTargetsChanged',
   'onMetricsScrape',
   'onMetricsState',
+  'onRunStarted',
+  'onRunProgress',
+  'onRunLanes',
+  'onRunFinished',
+  'onRunsChanged',
 ] as const;
 
 export const methodChannel = (m: string): string => `tokenscope:call:${m}`;

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
+import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
 
@@ -90,6 +91,17 @@ export const API_METHODS = {
   curlFor: z.tuple([FireInput]),
   /** Scrape these targets' /metrics (every second); an empty list stops all scraping. */
   watchMetrics: z.tuple([z.array(id).max(16)]),
+  /** Load runs (shared/runs-api.ts): one at a time; the run goes on in the core, events report it. */
+  startRun: z.tuple([StartRunInput]),
+  cancelRun: z.tuple([id]),
+  listRuns: z.tuple([]),
+  openRun: z.tuple([runKey]),
+  renameRun: z.tuple([runKey, z.string().min(1).max(200)]),
+  deleteRun: z.tuple([runKey]),
+  exportRun: z.tuple([runKey, ExportFormat]),
+  importRun: z.tuple([ImportRunInput]),
+  /** Show the run file (or the runs folder) in the system's file manager; web mode answers with the path. */
+  revealRun: z.tuple([runKey.optional()]),
 } as const;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -138,6 +150,15 @@ export interface ApiResults {
   listHistory: RequestSummary[];
   curlFor: { command: string };
   watchMetrics: import('./metrics-api.ts').MetricsState[];
+  startRun: { runId: string; key: string };
+  cancelRun: { cancelled: boolean };
+  listRuns: import('./runs-api.ts').RunList;
+  openRun: import('./runs-api.ts').RunDetail;
+  renameRun: true;
+  deleteRun: true;
+  exportRun: import('./runs-api.ts').RunExport;
+  importRun: { keys: string[]; warnings: string[] };
+  revealRun: { path: string; revealed: boolean };
 }
 
 export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
@@ -176,6 +197,11 @@ export interface ApiEvents {
   onTargetsChanged: TargetView[];
   onMetricsScrape: import('./metrics-api.ts').MetricsScrape;
   onMetricsState: import('./metrics-api.ts').MetricsState;
+  onRunStarted: import('./runs-api.ts').RunStarted;
+  onRunProgress: import('./runs-api.ts').RunProgress;
+  onRunLanes: import('./runs-api.ts').RunLaneBatch;
+  onRunFinished: import('./runs-api.ts').RunFinished;
+  onRunsChanged: import('./runs-api.ts').RunList;
 }
 
 export type ApiEvent = keyof ApiEvents;
@@ -186,6 +212,11 @@ export const API_EVENT_NAMES: ApiEvent[] = [
   'onTargetsChanged',
   'onMetricsScrape',
   'onMetricsState',
+  'onRunStarted',
+  'onRunProgress',
+  'onRunLanes',
+  'onRunFinished',
+  'onRunsChanged',
 ];
 
 /** Flush interval of live batches: ~30 per second whatever the event rate. */

@@ -3,12 +3,14 @@
  * store, the request service and the handler table. Electron's main process and web mode
  * (`tokenscope serve`) each build one and connect it to their transport.
  */
+import os from 'node:os';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { createHandlers } from './handlers.ts';
 import { RequestService } from './requests.ts';
 import { MetricsService } from './metrics.ts';
+import { RunService } from './runs.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets.ts';
 
@@ -21,6 +23,10 @@ export interface CoreOptions {
   /** Start the built-in simulator (default true). */
   startSimulator?: boolean;
   simPort?: number;
+  /** Where run files go (default: <userDataDir>/runs, or a temp folder when nothing is persisted). */
+  runsDir?: string;
+  /** Show a file in the system's file manager (Electron's shell.showItemInFolder). */
+  reveal?: (file: string) => boolean;
   emit: <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
   log?: (line: string) => void;
 }
@@ -29,6 +35,7 @@ export interface Core {
   handlers: ApiHandlers;
   targets: TargetStore;
   requests: RequestService;
+  runs: RunService;
   sim: SimServer | null;
   close(): Promise<void>;
 }
@@ -47,20 +54,25 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   }
   const requests = new RequestService((event, payload) => o.emit(event, payload as never));
   const metrics = new MetricsService((event, payload) => o.emit(event, payload as never), (id) => targets.resolve(id));
+  const runsDir = o.runsDir ?? (o.userDataDir ? path.join(o.userDataDir, 'runs') : path.join(os.tmpdir(), `tokenscope-runs-${process.pid}`));
+  const runs = new RunService(runsDir, o.emit, (id) => targets.resolve(id), { version: o.version, reveal: o.reveal });
   const info = (): AppInfo => ({ version: o.version, mode: o.mode, simUrl: sim?.url ?? null, secretsPersisted: o.secrets.canPersist });
   const handlers = createHandlers({
     info,
     targets,
     requests,
     metrics,
+    runs,
     onTargetsChanged: () => o.emit('onTargetsChanged', targets.list()),
   });
   return {
     handlers,
     targets,
     requests,
+    runs,
     sim,
     async close() {
+      await runs.dispose();
       requests.dispose();
       metrics.dispose();
       await sim?.close();

@@ -10,17 +10,30 @@ import type { RequestService } from './requests.ts';
 import type { TargetStore } from './targets.ts';
 import type { MetricsService } from './metrics.ts';
 import { curlCommand } from './curl.ts';
+import { RunError, type RunService } from './runs.ts';
 
 export interface Services {
   info: () => AppInfo;
   targets: TargetStore;
   requests: RequestService;
   metrics: MetricsService;
+  runs: RunService;
   onTargetsChanged: () => void;
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const err = (kind: string, message: string, code?: string): Result<never> => ({ ok: false, error: { kind, message, code } });
+
+/** Runs' errors carry their kind ('busy', 'not-found', …); file system errors are 'io'. */
+async function runCall<T>(fn: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return ok(await fn());
+  } catch (e) {
+    if (e instanceof RunError) return err('client', e.message, e.kind);
+    const code = (e as NodeJS.ErrnoException).code;
+    return err('io', (e as Error).message, code);
+  }
+}
 
 export function createHandlers(s: Services): ApiHandlers {
   return {
@@ -58,6 +71,15 @@ export function createHandlers(s: Services): ApiHandlers {
     },
     listHistory: async () => ok(s.requests.list()),
     watchMetrics: async (ids) => ok(s.metrics.watch(ids)),
+    startRun: (input) => runCall(() => s.runs.start(input)),
+    cancelRun: async (id) => ok({ cancelled: s.runs.cancel(id) }),
+    listRuns: () => runCall(() => s.runs.list()),
+    openRun: (key) => runCall(() => s.runs.open(key)),
+    renameRun: (key, name) => runCall(async () => (await s.runs.rename(key, name), true as const)),
+    deleteRun: (key) => runCall(async () => (await s.runs.delete(key), true as const)),
+    exportRun: (key, format) => runCall(() => s.runs.export(key, format)),
+    importRun: (input) => runCall(() => s.runs.import(input.filename, input.content)),
+    revealRun: (key) => runCall(() => s.runs.reveal(key)),
     curlFor: async (input) => {
       const t = s.targets.resolve(input.targetId);
       if (!t) return err('client', `No target ${input.targetId}.`);

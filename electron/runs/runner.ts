@@ -43,6 +43,8 @@ export interface RunOptions {
   /** How often onProgress fires (default 250 ms), plus once at the end. */
   progressIntervalMs?: number;
   onProgress?: (p: RunProgress) => void;
+  /** The header is written (the run file exists): called once, before any other callback. */
+  onStarted?: (header: RunHeader) => void;
   onRequestStart?: (s: RunRequestStart) => void;
   /** Every socket read that completed events, straight from the engine (live swimlanes). */
   onRequestEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
@@ -119,6 +121,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const onEvents = safe(o.onRequestEvents);
   const onDone = safe(o.onRequestDone);
   const onProgress = safe(o.onProgress);
+  safe(o.onStarted)?.(header);
   const lines: RunRequestLine[] = [];
   const c = { arrived: 0, started: 0, completed: 0, failed: 0, inFlight: 0, maxInFlight: 0, warmupDone: 0, outputTokens: 0 };
   let phase: RunPhase = w.warmup > 0 ? 'warmup' : 'running';

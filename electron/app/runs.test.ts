@@ -1,0 +1,254 @@
+/**
+ * The app's run service through the contract (dispatch validates every argument, as both
+ * transports do): a real run against the built-in simulator over loopback, its live events,
+ * its file in the history, export → import, rename, delete, and keys that try to leave the folder.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent, ApiEvents, Result } from '../../shared/api.ts';
+import type { RunDetail, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
+import type { RunProgress } from '../../shared/runs/run-types.ts';
+import { tmpDir } from '../runs/test-helpers.ts';
+import { createCore, type Core } from './core.ts';
+import { dispatch } from './handlers.ts';
+import { MemorySecretBox } from './secrets.ts';
+import { SIM_TARGET_ID as SIM } from './targets.ts';
+
+type Ev = { [E in ApiEvent]: { event: E; payload: ApiEvents[E] } }[ApiEvent];
+
+let core: Core;
+let dir: string;
+const events: Ev[] = [];
+
+function call<T>(method: string, ...args: unknown[]): Promise<Result<T>> {
+  return dispatch(core.handlers, method, args) as Promise<Result<T>>;
+}
+
+async function value<T>(method: string, ...args: unknown[]): Promise<T> {
+  const r = await call<T>(method, ...args);
+  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
+  return r.value;
+}
+
+function of<E extends ApiEvent>(event: E, runId?: string): ApiEvents[E][] {
+  return events
+    .filter((e) => e.event === event)
+    .map((e) => e.payload as ApiEvents[E])
+    .filter((p) => runId === undefined || (p as { runId?: string }).runId === runId);
+}
+
+async function finished(runId: string, timeoutMs = 30_000): Promise<RunFinished> {
+  const t0 = Date.now();
+  for (;;) {
+    const f = of('onRunFinished', runId)[0];
+    if (f) return f;
+    if (Date.now() - t0 > timeoutMs) throw new Error('run did not finish');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const small = { requests: 24, maxConcurrency: 8, rate: 'inf', seed: 3, prompts: { type: 'synthetic', inputLen: 32, outputLen: 12 } };
+
+beforeAll(async () => {
+  dir = tmpDir('tokenscope-app-runs-');
+  core = await createCore({
+    mode: 'web',
+    version: '0.0.0-test',
+    userDataDir: null,
+    runsDir: dir,
+    secrets: new MemorySecretBox(),
+    emit: (event, payload) => events.push({ event, payload } as Ev),
+  });
+});
+
+afterAll(async () => {
+  await core.close();
+});
+
+describe('runs through the contract', () => {
+  let runId = '';
+  let key = '';
+
+  it('starts a run on the simulator and reports it live: started, progress, lanes, finished', async () => {
+    const started = await value<{ runId: string; key: string }>('startRun', { targetId: SIM, workload: small, name: 'first' });
+    runId = started.runId;
+    key = started.key;
+    expect(key).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}\.jsonl$/);
+    // One run at a time.
+    const busy = await call('startRun', { targetId: SIM, workload: small });
+    expect(busy.ok).toBe(false);
+    if (!busy.ok) expect(busy.error.code).toBe('busy');
+
+    const fin = await finished(runId);
+    expect(fin.error).toBeNull();
+    expect(fin.cancelled).toBe(false);
+    expect(fin.summary?.vllm.completed).toBe(24);
+    expect(fin.summary?.vllm.failed).toBe(0);
+
+    const st = of('onRunStarted', runId) as RunStarted[];
+    expect(st).toHaveLength(1);
+    expect(st[0]!.header.name).toBe('first');
+    expect(st[0]!.header.target.model).toBe('tokenscope-sim');
+    expect(st[0]!.selfCheckThresholds.eventLoopDelayP99Ms).toBeGreaterThan(0);
+    // onRunStarted comes before any progress or lane batch of the run.
+    const firstIdx = (e: ApiEvent) => events.findIndex((x) => x.event === e && (x.payload as { runId?: string }).runId === runId);
+    expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunProgress'));
+    expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunLanes'));
+
+    const prog = of('onRunProgress', runId) as RunProgress[];
+    expect(prog.at(-1)!.phase).toBe('done');
+    expect(prog.at(-1)!.completed).toBe(24);
+    expect(prog.at(-1)!.maxInFlight).toBeLessThanOrEqual(8);
+
+    // Lanes: every request started once, finished once; its events are after its start and ordered.
+    const lanes = of('onRunLanes', runId) as RunLaneBatch[];
+    const starts = lanes.flatMap((b) => b.starts);
+    const done = lanes.flatMap((b) => b.done);
+    expect(new Set(starts.map((s) => s.id)).size).toBe(24);
+    expect(done).toHaveLength(24);
+    expect(done.every((d) => d.ok && d.outputTokens === 12)).toBe(true);
+    const startOf = new Map(starts.map((s) => [s.id, s.startedMs]));
+    const evById = new Map<string, { t: number[]; tok: number[] }>();
+    for (const b of lanes)
+      for (const e of b.events) {
+        const acc = evById.get(e.id) ?? { t: [], tok: [] };
+        acc.t.push(...e.t);
+        acc.tok.push(...e.tok);
+        evById.set(e.id, acc);
+      }
+    for (const [id, e] of evById) {
+      expect(e.t[0]!).toBeGreaterThanOrEqual(startOf.get(id)!);
+      for (let i = 1; i < e.t.length; i++) expect(e.t[i]!).toBeGreaterThanOrEqual(e.t[i - 1]!);
+      expect(e.tok.reduce((a, b) => a + b, 0)).toBe(12);
+    }
+    // Batches are ~10 Hz, not one per event.
+    const nEvents = [...evById.values()].reduce((a, e) => a + e.t.length, 0);
+    expect(lanes.length).toBeLessThan(nEvents / 2);
+  });
+
+  it('lists the run and opens it with every request line and the same summary', async () => {
+    const list = await value<RunList>('listRuns');
+    expect(list.dir).toBe(dir);
+    const e = list.runs.find((r) => r.key === key)!;
+    expect(e).toMatchObject({ runId, name: 'first', completed: 24, failed: 0, partial: false, imported: false, running: false, source: 'tokenscope' });
+    const d = await value<RunDetail>('openRun', key);
+    expect(d.lines).toHaveLength(24);
+    expect(d.header?.runId).toBe(runId);
+    const fin = of('onRunFinished', runId)[0]!;
+    expect(d.summary.vllm).toEqual(fin.summary!.vllm);
+    // The run file is in the folder and holds no secret-bearing header values.
+    const text = await readFile(path.join(dir, key), 'utf8');
+    expect(text.split('\n').filter(Boolean)).toHaveLength(26);
+  });
+
+  it('exports vLLM JSON, CSV and raw; the vLLM export re-imports with the same summary', async () => {
+    const csv = await value<{ filename: string; content: string }>('exportRun', key, 'csv');
+    expect(csv.filename).toMatch(/\.csv$/);
+    expect(csv.content.trim().split('\n')).toHaveLength(25);
+    const raw = await value<{ content: string }>('exportRun', key, 'raw');
+    expect(raw.content).toBe(await readFile(path.join(dir, key), 'utf8'));
+    const vj = await value<{ filename: string; content: string }>('exportRun', key, 'vllm-detailed');
+    const parsed = JSON.parse(vj.content) as Record<string, unknown>;
+    expect(parsed.completed).toBe(24);
+    expect(Array.isArray(parsed.ttfts)).toBe(true);
+
+    const imp = await value<{ keys: string[]; warnings: string[] }>('importRun', { filename: 'my result.json', content: vj.content });
+    expect(imp.keys).toHaveLength(1);
+    expect(imp.keys[0]).toMatch(/^imported\/[A-Za-z0-9._-]+#0$/);
+    const d = await value<RunDetail>('openRun', imp.keys[0]);
+    expect(d.entry.imported).toBe(true);
+    expect(d.entry.source).toBe('vllm');
+    expect(d.outcomes).toHaveLength(24);
+    const orig = await value<RunDetail>('openRun', key);
+    for (const k of ['completed', 'failed', 'total_output_tokens', 'mean_ttft_ms', 'p99_ttft_ms', 'median_itl_ms', 'p99_e2el_ms'])
+      expect(d.summary.vllm[k], k).toBeCloseTo(orig.summary.vllm[k] as number, 3);
+    const list = await value<RunList>('listRuns');
+    expect(list.runs.some((r) => r.key === imp.keys[0] && r.imported)).toBe(true);
+
+    // An imported result only exports as its original bytes.
+    expect((await call('exportRun', imp.keys[0], 'csv')).ok).toBe(false);
+    const back = await value<{ content: string }>('exportRun', imp.keys[0], 'raw');
+    expect(back.content).toBe(vj.content);
+  });
+
+  it('refuses garbage imports with a clear error and keeps nothing', async () => {
+    const r = await call('importRun', { filename: 'notes.txt', content: 'hello, not a result' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/notes\.txt/);
+    const r2 = await call('importRun', { filename: 'run.jsonl', content: (await readFile(path.join(dir, key), 'utf8')) });
+    expect(r2.ok).toBe(false);
+    if (!r2.ok) expect(r2.error.message).toMatch(/Tokenscope run file/);
+  });
+
+  it('renames and deletes native and imported runs', async () => {
+    await value('renameRun', key, 'renamed run');
+    let list = await value<RunList>('listRuns');
+    expect(list.runs.find((r) => r.key === key)?.name).toBe('renamed run');
+    const imported = list.runs.find((r) => r.imported)!;
+    await value('renameRun', imported.key, 'from vLLM');
+    list = await value<RunList>('listRuns');
+    expect(list.runs.find((r) => r.key === imported.key)?.name).toBe('from vLLM');
+
+    await value('deleteRun', imported.key);
+    await value('deleteRun', key);
+    expect(existsSync(path.join(dir, key))).toBe(false);
+    list = await value<RunList>('listRuns');
+    expect(list.runs).toHaveLength(0);
+    const gone = await call('openRun', key);
+    expect(gone.ok).toBe(false);
+    if (!gone.ok) expect(gone.error.code).toBe('not-found');
+  });
+
+  it('keys cannot leave the runs folder', async () => {
+    for (const bad of ['../targets.json', '/etc/passwd', 'imported/../../x', '..', 'a/b.jsonl', 'x.jsonl#1']) {
+      const r = await call('openRun', bad);
+      expect(r.ok, bad).toBe(false);
+    }
+    const rev = await value<{ path: string; revealed: boolean }>('revealRun');
+    expect(rev).toEqual({ path: dir, revealed: false });
+  });
+
+  it('rejects a bad workload with the field path, and a missing target', async () => {
+    const r = await call('startRun', { targetId: SIM, workload: { requests: 0, prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 3 } } } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toMatch(/requests/);
+      expect(r.error.message).toMatch(/prompts\.inputLen\.max/);
+    }
+    const r2 = await call('startRun', { targetId: 'nope', workload: small });
+    expect(r2.ok).toBe(false);
+    if (!r2.ok) expect(r2.error.code).toBe('not-found');
+    const r3 = await call('startRun', { targetId: SIM, workload: { ...small, prompts: { type: 'jsonl', path: 'missing.jsonl' } } });
+    expect(r3.ok).toBe(false);
+    if (!r3.ok) expect(r3.error.message).toMatch(/missing\.jsonl/);
+  });
+
+  it('cancels a running run: it finishes as cancelled and reopens with what completed', async () => {
+    const { runId: id, key: k } = await value<{ runId: string; key: string }>('startRun', {
+      targetId: SIM,
+      workload: { requests: 400, maxConcurrency: 4, rate: 'inf', prompts: { type: 'synthetic', inputLen: 16, outputLen: 64 } },
+    });
+    // Wait until a few requests completed, then cancel.
+    const t0 = Date.now();
+    while (((of('onRunProgress', id).at(-1) as RunProgress | undefined)?.completed ?? 0) < 4) {
+      if (Date.now() - t0 > 20_000) throw new Error('no progress');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const listRunning = await value<RunList>('listRuns');
+    expect(listRunning.runs.find((r) => r.key === k)?.running).toBe(true);
+    expect((await call('deleteRun', k)).ok).toBe(false);
+    expect((await value<{ cancelled: boolean }>('cancelRun', id)).cancelled).toBe(true);
+    const fin = await finished(id);
+    expect(fin.cancelled).toBe(true);
+    expect(fin.summary!.cancelled).toBe(true);
+    const n = fin.summary!.vllm.completed;
+    expect(n).toBeGreaterThanOrEqual(4);
+    expect(n).toBeLessThan(400);
+    const d = await value<RunDetail>('openRun', k);
+    expect(d.summary.cancelled).toBe(true);
+    expect(d.summary.vllm.completed).toBe(n);
+    expect((await value<{ cancelled: boolean }>('cancelRun', id)).cancelled).toBe(false);
+  });
+});

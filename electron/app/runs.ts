@@ -1,0 +1,458 @@
+/**
+ * Load runs for the app: starts one run at a time through electron/runs/runner.ts, writes its run
+ * file into the runs folder, and reports it to the UI (onRunStarted, onRunProgress every 250 ms,
+ * onRunLanes ~10 times a second for the swimlane, onRunFinished). Also the history of the folder:
+ * list, open, rename, delete, export, import (imported results are kept as their original bytes
+ * under `imported/`).
+ *
+ * The UI addresses runs by key (a file name in the folder), never by path: `resolveKey` refuses
+ * anything that is not a plain name in the folder.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
+import type { DialectId } from '../../shared/dialects.ts';
+import { toCsv } from '../../shared/runs/csv.ts';
+import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
+import { importVllmText, toVllmResult, type ImportedRun, type ImportResult } from '../../shared/runs/vllm-format.ts';
+import { parseWorkload } from '../../shared/runs/workload.ts';
+import type { RunDetail, RunEntry, RunExport, RunLaneBatch, RunList, StartRunInput } from '../../shared/runs-api.ts';
+import { discoverModels } from '../engine/models.ts';
+import { deleteRun as deleteRunFile, listRuns as listRunFiles, renameRun as renameRunFile, sidecarPath, type RunListEntry } from '../runs/history.ts';
+import { PromptFileError } from '../runs/prompt-files.ts';
+import { loadPrompts } from '../runs/prompts.ts';
+import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
+import { runWorkload } from '../runs/runner.ts';
+import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
+import type { ResolvedTarget } from './targets.ts';
+
+export const IMPORTED_DIR = 'imported';
+/** Swimlane batches: at most this often (ms). */
+export const LANE_INTERVAL_MS = 100;
+
+type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
+
+export class RunError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'client' | 'busy' | 'not-found' | 'io' = 'client',
+  ) {
+    super(message);
+  }
+}
+
+interface Active {
+  runId: string;
+  key: string;
+  ac: AbortController;
+  done: Promise<void>;
+}
+
+const safeName = /^[A-Za-z0-9._-]+$/;
+
+function entryOfNative(e: RunListEntry, dir: string): RunEntry {
+  return {
+    key: path.relative(dir, e.path),
+    runId: e.runId,
+    name: e.name,
+    startedAtWall: e.startedAtWall,
+    model: e.model,
+    url: e.url,
+    dialect: e.dialect,
+    source: 'tokenscope',
+    imported: false,
+    partial: e.partial,
+    cancelled: e.cancelled,
+    running: false,
+    completed: e.completed,
+    failed: e.failed,
+    durationS: e.durationS,
+    flagged: e.flagged,
+    sizeBytes: e.sizeBytes,
+  };
+}
+
+function importText(text: string): ImportResult {
+  const f = detectResultFormat(text);
+  if (f === 'tokenscope') return { ok: false, error: 'this is a Tokenscope run file, not a vLLM or SGLang result' };
+  if (f === 'sglang') return importSglangText(text);
+  if (f === 'vllm') return importVllmText(text);
+  return { ok: false, error: 'not a vLLM or SGLang benchmark result (no "duration" key)' };
+}
+
+function importedEntry(key: string, r: ImportedRun, fileName: string, mtime: number, size: number, name: string | null): RunEntry {
+  const parsedDate = r.date ? Date.parse(r.date.replace(/^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3T$4:$5:$6')) : NaN;
+  return {
+    key,
+    runId: key,
+    name: name ?? r.label ?? fileName,
+    startedAtWall: Number.isFinite(parsedDate) ? parsedDate : mtime,
+    model: r.model ?? '',
+    url: '',
+    dialect: '',
+    source: r.format,
+    imported: true,
+    partial: false,
+    cancelled: false,
+    running: false,
+    completed: r.summary.vllm.completed,
+    failed: r.summary.vllm.failed,
+    durationS: r.summary.vllm.duration,
+    flagged: false,
+    sizeBytes: size,
+  };
+}
+
+export class RunService {
+  private active: Active | null = null;
+  private disposed = false;
+
+  constructor(
+    readonly dir: string,
+    private readonly emit: Emit,
+    private readonly resolveTarget: (id: string) => ResolvedTarget | null,
+    private readonly opts: { version: string; reveal?: (p: string) => boolean; progressIntervalMs?: number } = { version: 'unknown' },
+  ) {}
+
+  get running(): { runId: string; key: string } | null {
+    return this.active ? { runId: this.active.runId, key: this.active.key } : null;
+  }
+
+  /** A key → a path inside the folder; anything else is refused. */
+  resolveKey(key: string): { file: string; index: number | null; imported: boolean } {
+    const m = /^(imported\/)?([^/#]+)(?:#(\d{1,4}))?$/.exec(key);
+    if (!m || !safeName.test(m[2]!) || m[2] === '.' || m[2] === '..') throw new RunError(`not a run key: ${key}`);
+    const imported = !!m[1];
+    const file = imported ? path.join(this.dir, IMPORTED_DIR, m[2]!) : path.join(this.dir, m[2]!);
+    if (!imported && m[3] !== undefined) throw new RunError(`not a run key: ${key}`);
+    return { file, index: m[3] !== undefined ? Number(m[3]) : imported ? 0 : null, imported };
+  }
+
+  async start(input: StartRunInput): Promise<{ runId: string; key: string }> {
+    if (this.active) throw new RunError(`a run is already going (${this.active.key}); cancel it or wait for it to finish`, 'busy');
+    const t = this.resolveTarget(input.targetId);
+    if (!t) throw new RunError(`No target ${input.targetId}.`, 'not-found');
+    const { target: _ignored, ...raw } = input.workload;
+    const parsed = parseWorkload(raw);
+    if (!parsed.ok) throw new RunError(`bad workload: ${parsed.issues.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`);
+    const w = parsed.workload;
+    const dialect: DialectId = input.dialect ?? t.dialect;
+    let model = input.model ?? t.defaultModel;
+    if (!model) {
+      const r = await discoverModels(t.baseUrl, dialect, { apiKey: t.apiKey, headers: t.headers, insecureTls: t.insecureTls });
+      if (!r.ok || r.value.models.length === 0) throw new RunError(`no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
+      model = r.value.models[0]!;
+    }
+    let prompts;
+    try {
+      prompts = await loadPrompts(w.prompts, w.seed, this.dir);
+    } catch (e) {
+      if (e instanceof PromptFileError) throw new RunError(`prompts: ${e.message}`);
+      throw e;
+    }
+    if (this.active) throw new RunError('a run started meanwhile', 'busy');
+    const runId = randomUUID();
+    const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;
+    const key = fileName;
+    const ac = new AbortController();
+
+    // Swimlane traffic, batched.
+    let lanes: RunLaneBatch = { runId, starts: [], events: [], done: [] };
+    const startedAt = new Map<string, number>();
+    const pendingEvents = new Map<string, { t: number[]; tok: number[] }>();
+    const flushLanes = (): void => {
+      if (lanes.starts.length === 0 && pendingEvents.size === 0 && lanes.done.length === 0) return;
+      lanes.events = [...pendingEvents].map(([id, e]) => ({ id, t: e.t, tok: e.tok }));
+      pendingEvents.clear();
+      this.emit('onRunLanes', lanes);
+      lanes = { runId, starts: [], events: [], done: [] };
+    };
+    const laneTimer = setInterval(flushLanes, LANE_INTERVAL_MS);
+    laneTimer.unref();
+
+    const active: Active = { runId, key, ac, done: Promise.resolve() };
+    this.active = active;
+    let announced = false;
+    active.done = (async () => {
+      try {
+        const result = await runWorkload({
+          workload: w,
+          target: { url: t.baseUrl, dialect, model, headers: t.headers, apiKey: t.apiKey, insecureTls: t.insecureTls },
+          prompts,
+          runId,
+          outFile: path.join(this.dir, fileName),
+          name: input.name || w.name || null,
+          signal: ac.signal,
+          tokenscopeVersion: this.opts.version,
+          progressIntervalMs: this.opts.progressIntervalMs,
+          onProgress: (p) => {
+            if (!announced) return;
+            this.emit('onRunProgress', p);
+          },
+          onRequestStart: (s) => {
+            startedAt.set(s.id, s.startedMs);
+            lanes.starts.push(s);
+          },
+          onRequestEvents: (id, rec, from) => {
+            const base = startedAt.get(id) ?? 0;
+            let e = pendingEvents.get(id);
+            if (!e) pendingEvents.set(id, (e = { t: [], tok: [] }));
+            const ev = rec.events;
+            for (let i = from; i < ev.n; i++) {
+              e.t.push(Math.round((base + ev.t[i]!) * 1000) / 1000);
+              e.tok.push(ev.tokens[i]!);
+            }
+          },
+          onRequestDone: (line) => {
+            startedAt.delete(line.id);
+            lanes.done.push({
+              id: line.id,
+              ok: line.status === 'ok',
+              endMs: Math.round((line.startedMs + (line.e2eMs ?? line.phases.endMs ?? 0)) * 1000) / 1000,
+              ttftMs: line.ttftMs,
+              errorKind: line.error?.kind ?? null,
+              errorMessage: line.error?.message ?? null,
+              outputTokens: line.outputTokens,
+            });
+          },
+          onStarted: (header) => {
+            announced = true;
+            this.emit('onRunStarted', { runId, key, header, selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS } });
+            void this.emitList();
+          },
+        });
+        clearInterval(laneTimer);
+        flushLanes();
+        this.active = null;
+        this.emit('onRunFinished', { runId, key, summary: result.summary, cancelled: result.cancelled, fileError: result.fileError, error: null });
+      } catch (e) {
+        clearInterval(laneTimer);
+        flushLanes();
+        this.active = null;
+        const summary = (await this.tryRead(key))?.summary ?? null;
+        this.emit('onRunFinished', { runId, key, summary, cancelled: ac.signal.aborted, fileError: null, error: (e as Error).message });
+      } finally {
+        if (!this.disposed) void this.emitList();
+      }
+    })();
+    return { runId, key };
+  }
+
+  cancel(runId: string): boolean {
+    if (!this.active || (this.active.runId !== runId && this.active.key !== runId)) return false;
+    this.active.ac.abort();
+    return true;
+  }
+
+  /** Resolves when the current run (if any) has finished. */
+  async idle(): Promise<void> {
+    await this.active?.done;
+  }
+
+  private async emitList(): Promise<void> {
+    try {
+      this.emit('onRunsChanged', await this.list());
+    } catch {
+      // the folder could not be read: the next list() call reports it
+    }
+  }
+
+  async list(): Promise<RunList> {
+    const { runs, skipped } = await listRunFiles(this.dir);
+    const out: RunEntry[] = runs.map((r) => entryOfNative(r, this.dir));
+    const skippedOut = skipped.map((s) => ({ file: path.relative(this.dir, s.path), error: s.error }));
+    if (this.active) {
+      const a = this.active;
+      const e = out.find((r) => r.key === a.key);
+      if (e) e.running = true;
+    }
+    const impDir = path.join(this.dir, IMPORTED_DIR);
+    let names: string[] = [];
+    try {
+      names = (await readdir(impDir)).filter((n) => safeName.test(n) && !n.endsWith('.meta.json')).sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    for (const n of names) {
+      const file = path.join(impDir, n);
+      try {
+        const st = await stat(file);
+        const r = importText(await readFile(file, 'utf8'));
+        if (!r.ok) {
+          skippedOut.push({ file: `${IMPORTED_DIR}/${n}`, error: r.error });
+          continue;
+        }
+        const names = await this.sidecarNames(file);
+        r.runs.forEach((run, i) => out.push(importedEntry(`${IMPORTED_DIR}/${n}#${i}`, run, n, st.mtimeMs, st.size, names[String(i)] ?? null)));
+      } catch (e) {
+        skippedOut.push({ file: `${IMPORTED_DIR}/${n}`, error: (e as Error).message });
+      }
+    }
+    out.sort((a, b) => b.startedAtWall - a.startedAtWall);
+    return { runs: out, skipped: skippedOut, dir: this.dir };
+  }
+
+  private async sidecarNames(file: string): Promise<Record<string, string>> {
+    try {
+      const j = JSON.parse(await readFile(sidecarPath(file), 'utf8')) as { names?: Record<string, string> };
+      return j.names && typeof j.names === 'object' ? j.names : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private async tryRead(key: string): Promise<RunDetail | null> {
+    try {
+      return await this.open(key);
+    } catch {
+      return null;
+    }
+  }
+
+  async open(key: string): Promise<RunDetail> {
+    const { file, index, imported } = this.resolveKey(key);
+    if (imported) {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (e) {
+        throw new RunError(`cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'not-found');
+      }
+      const r = importText(text);
+      if (!r.ok) throw new RunError(r.error);
+      const run = r.runs[index ?? 0];
+      if (!run) throw new RunError(`${key}: the file has ${r.runs.length} result(s)`, 'not-found');
+      const st = await stat(file);
+      const names = await this.sidecarNames(file);
+      return {
+        entry: importedEntry(key, run, path.basename(file), st.mtimeMs, st.size, names[String(index ?? 0)] ?? null),
+        header: null,
+        summary: run.summary,
+        lines: null,
+        outcomes: run.outcomes,
+        problems: [...r.warnings, ...(run.summary.importInfo?.notes ?? [])],
+      };
+    }
+    const r = await readRunFile(file);
+    if (!r.ok) throw new RunError(r.error, /ENOENT/.test(r.error) ? 'not-found' : 'io');
+    const { header, summary, partial, requests, problems } = r.run;
+    const st = await stat(file);
+    let name = header.name;
+    try {
+      const j = JSON.parse(await readFile(sidecarPath(file), 'utf8')) as { name?: unknown };
+      if (typeof j.name === 'string') name = j.name;
+    } catch {
+      // no rename sidecar
+    }
+    const running = this.active?.key === key;
+    return {
+      entry: {
+        key,
+        runId: header.runId,
+        name,
+        startedAtWall: header.startedAtWall,
+        model: header.target.model,
+        url: header.target.url,
+        dialect: header.target.dialect,
+        source: 'tokenscope',
+        imported: false,
+        partial: partial && !running,
+        cancelled: summary.cancelled,
+        running,
+        completed: summary.vllm.completed,
+        failed: summary.vllm.failed,
+        durationS: summary.vllm.duration,
+        flagged: summary.selfCheck?.flagged ?? false,
+        sizeBytes: st.size,
+      },
+      header,
+      summary,
+      lines: requests,
+      outcomes: null,
+      problems,
+    };
+  }
+
+  async rename(key: string, name: string): Promise<void> {
+    const { file, index, imported } = this.resolveKey(key);
+    if (imported) {
+      await stat(file).catch(() => {
+        throw new RunError(`no run ${key}`, 'not-found');
+      });
+      const names = await this.sidecarNames(file);
+      names[String(index ?? 0)] = name.slice(0, 200);
+      await writeFile(sidecarPath(file), JSON.stringify({ names }, null, 2) + '\n');
+    } else {
+      await renameRunFile(file, name).catch((e: NodeJS.ErrnoException) => {
+        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+      });
+    }
+    void this.emitList();
+  }
+
+  async delete(key: string): Promise<void> {
+    if (this.active?.key === key) throw new RunError('this run is going on: cancel it first', 'busy');
+    const { file, imported } = this.resolveKey(key);
+    if (imported) {
+      // Deleting one result of a multi-result file deletes the file: it was imported as one.
+      await rm(file).catch((e: NodeJS.ErrnoException) => {
+        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+      });
+      await rm(sidecarPath(file), { force: true });
+    } else {
+      await deleteRunFile(file).catch((e: NodeJS.ErrnoException) => {
+        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+      });
+    }
+    void this.emitList();
+  }
+
+  async export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
+    const { file, imported } = this.resolveKey(key);
+    const base = path.basename(file).replace(/\.(jsonl|json)$/, '');
+    if (format === 'raw') {
+      const content = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+        throw new RunError(`cannot read ${key}: ${e.code ?? e.message}`, 'not-found');
+      });
+      return { filename: path.basename(file), mime: imported ? 'application/json' : 'application/x-ndjson', content };
+    }
+    if (imported) throw new RunError('an imported result exports only as its original file (raw)');
+    const d = await this.open(key);
+    if (!d.header || !d.lines) throw new RunError('nothing to export');
+    if (format === 'csv') return { filename: `${base}.csv`, mime: 'text/csv', content: toCsv(d.lines) };
+    const json = toVllmResult(d.header, d.lines, d.summary, { detailed: format === 'vllm-detailed' });
+    return { filename: `${base}${format === 'vllm-detailed' ? '-detailed' : ''}.vllm.json`, mime: 'application/json', content: JSON.stringify(json) };
+  }
+
+  async import(filename: string, content: string): Promise<{ keys: string[]; warnings: string[] }> {
+    const r = importText(content);
+    if (!r.ok) throw new RunError(`${filename}: ${r.error}`);
+    if (r.runs.length === 0) throw new RunError(`${filename}: no result in the file${r.warnings.length ? ` (${r.warnings[0]})` : ''}`);
+    const dir = path.join(this.dir, IMPORTED_DIR);
+    await mkdir(dir, { recursive: true });
+    const stem = (path.basename(filename).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'result').slice(0, 120);
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+    const name = `${stamp}-${randomUUID().slice(0, 6)}-${stem}`;
+    await writeFile(path.join(dir, name), content, { flag: 'wx' });
+    void this.emitList();
+    return { keys: r.runs.map((_, i) => `${IMPORTED_DIR}/${name}#${i}`), warnings: r.warnings };
+  }
+
+  async reveal(key?: string): Promise<{ path: string; revealed: boolean }> {
+    const p = key ? this.resolveKey(key).file : this.dir;
+    if (!key) await mkdir(this.dir, { recursive: true });
+    else await stat(p).catch(() => {
+      throw new RunError(`no run ${key}`, 'not-found');
+    });
+    const revealed = this.opts.reveal ? this.opts.reveal(p) : false;
+    return { path: p, revealed };
+  }
+
+  /** Cancels a running run and waits for its file to be closed. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.active?.ac.abort();
+    await this.active?.done;
+  }
+}

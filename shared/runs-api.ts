@@ -1,0 +1,122 @@
+/**
+ * The load-run part of the contract (shared/api.ts): what the UI sends to start a run, what it
+ * gets back when it opens one, and the live events of a running run. Plain JSON-able data.
+ *
+ * Runs are addressed by a `key`: the run file's name relative to the core's runs folder
+ * (`20261123-101500-ab12cd.jsonl`, or `imported/<file>#<i>` for the i-th result of an imported
+ * file). The core never takes a path from the UI: keys are checked against the folder.
+ */
+import { z } from 'zod';
+import { DIALECT_IDS } from './dialects.ts';
+import type { RequestOutcome, RunHeader, RunProgress, RunRequestLine, RunRequestStart, RunSummary } from './runs/run-types.ts';
+
+export const runKey = z
+  .string()
+  .min(1)
+  .max(400)
+  .regex(/^(imported\/)?[A-Za-z0-9._-]+(#\d{1,4})?$/, 'not a run key');
+
+export const StartRunInput = z.object({
+  targetId: z.string().min(1).max(64),
+  /** Default: the target's default model, else the first model the server lists. */
+  model: z.string().min(1).max(256).optional(),
+  /** Default: the target's dialect. */
+  dialect: z.enum(DIALECT_IDS).optional(),
+  name: z.string().max(200).optional(),
+  /** A workload (shared/runs/workload.ts), validated by the core with paths in its errors; its `target` is ignored. */
+  workload: z.record(z.string(), z.unknown()),
+});
+export type StartRunInput = z.infer<typeof StartRunInput>;
+
+export const ExportFormat = z.enum(['vllm', 'vllm-detailed', 'csv', 'raw']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+export const ImportRunInput = z.object({
+  filename: z.string().min(1).max(255),
+  /** The file's text (a vLLM result JSON, several of them one per line, or SGLang JSONL). */
+  content: z.string().max(200_000_000),
+});
+export type ImportRunInput = z.infer<typeof ImportRunInput>;
+
+/** A run in the history list. */
+export interface RunEntry {
+  key: string;
+  runId: string;
+  name: string | null;
+  startedAtWall: number;
+  model: string;
+  url: string;
+  dialect: string;
+  source: 'tokenscope' | 'vllm' | 'sglang';
+  imported: boolean;
+  partial: boolean;
+  cancelled: boolean;
+  /** The run is going on now. */
+  running: boolean;
+  completed: number;
+  failed: number;
+  durationS: number;
+  flagged: boolean;
+  sizeBytes: number;
+}
+
+export interface RunList {
+  runs: RunEntry[];
+  /** Files in the folder that are not runs, with why. */
+  skipped: { file: string; error: string }[];
+  /** The runs folder (shown so users can find their files). */
+  dir: string;
+}
+
+/** A whole run, to show with every chart. Native runs carry their request lines; imports only outcomes. */
+export interface RunDetail {
+  entry: RunEntry;
+  header: RunHeader | null;
+  summary: RunSummary;
+  /** Native runs: every request line, warm-up included, in completion order. */
+  lines: RunRequestLine[] | null;
+  /** Imports: per-request outcomes when the file had per-request arrays. */
+  outcomes: RequestOutcome[] | null;
+  /** Lines skipped or repaired when the file was read; import warnings. */
+  problems: string[];
+}
+
+export interface RunStarted {
+  runId: string;
+  key: string;
+  header: RunHeader;
+  /** What the client self-check flags (ELD p99 ms, mean CPU % of a core). */
+  selfCheckThresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number };
+}
+
+/**
+ * Swimlane traffic, batched ~10 times a second: requests sent, their new events, and those that
+ * finished. Times are ms since the measured part of the run began (warm-up: since the warm-up began).
+ */
+export interface RunLaneBatch {
+  runId: string;
+  starts: RunRequestStart[];
+  /** New events per request since the last batch: absolute times and tokens. */
+  events: { id: string; t: number[]; tok: number[] }[];
+  done: { id: string; ok: boolean; endMs: number; ttftMs: number | null; errorKind: string | null; errorMessage: string | null; outputTokens: number }[];
+}
+
+export interface RunFinished {
+  runId: string;
+  key: string;
+  /** null only when the run failed before its file had a header (see `error`). */
+  summary: RunSummary | null;
+  cancelled: boolean;
+  /** The run file could not be written completely. */
+  fileError: string | null;
+  /** Set when the run could not start or failed as a whole (e.g. prompts file unreadable). */
+  error: string | null;
+}
+
+export interface RunExport {
+  filename: string;
+  mime: string;
+  content: string;
+}
+
+export type { RunProgress };
