@@ -96,7 +96,7 @@ export function buildProgram(): Command {
     .description('A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.')
     .argument('[workload]', 'workload JSON file (flags override its fields)')
     .option('--target <url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
-    .option('--out <file>', 'run file to write (default ./runs/<timestamp>.jsonl)')
+    .option('--out <file>', 'run file to write (default: the app\'s runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux)')
     .option('-m, --model <name>', 'model name (default: the first model the server lists)')
     .addOption(new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).argParser(dialect))
     .option('-n, --requests <n>', 'number of measured requests (default 100 when no --duration)', int('--requests'))

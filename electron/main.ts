@@ -11,6 +11,7 @@ import { createCore, type Core } from './app/core.ts';
 import type { SecretBox } from './app/secrets.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { bindIpc, type IpcBinding } from './ipc.ts';
+import { runsDir } from './paths.ts';
 import { CSP } from '../shared/csp.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -100,6 +101,7 @@ async function start(): Promise<void> {
     mode: 'electron',
     version: app.getVersion(),
     userDataDir: app.getPath('userData'),
+    runsDir: runsDir(),
     secrets: secretBox(),
     emit: emitQueue,
     log: (l) => console.error(l),

@@ -18,6 +18,7 @@ import { discoverModels } from '../engine/models.ts';
 import { PromptFileError } from '../runs/prompt-files.ts';
 import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
+import { runsDir } from '../paths.ts';
 import { runWorkload } from '../runs/runner.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
 
@@ -141,7 +142,8 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
     throw e;
   }
   const runId = randomUUID();
-  const out = o.out ?? path.join('runs', defaultRunFileName(Date.now(), runId));
+  // Default: the app's runs folder, so the run shows up in the app's history.
+  const out = o.out ?? path.join(runsDir(), defaultRunFileName(Date.now(), runId));
 
   const tty = process.stderr.isTTY === true && !o.quiet;
   const plain = !tty && !o.quiet;

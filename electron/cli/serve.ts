@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tokenscopeHome } from '../paths.ts';
 import { startWebServer } from '../serve.ts';
 
 export interface ServeCliOptions {
@@ -16,9 +16,7 @@ export interface ServeCliOptions {
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function userDataDir(): string {
-  if (process.env.TOKENSCOPE_HOME) return process.env.TOKENSCOPE_HOME;
-  const base = process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config');
-  return path.join(base, 'tokenscope');
+  return tokenscopeHome();
 }
 
 /** Build the renderer if it is missing (first run) or when asked. */
