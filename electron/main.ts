@@ -60,6 +60,8 @@ async function createWindow(): Promise<void> {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click would open links in new windows (electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   ipc!.attach(win.webContents);
