@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS helper scripts (run by node directly).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts', 'electron/**/*.test.ts'],
     rules: {
