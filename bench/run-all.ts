@@ -22,4 +22,8 @@ if (!only || only === 'metrics') {
     report.metricsParse = `not available: ${(e as Error).message}`;
   }
 }
+if (!only || only === 'runs') {
+  const { benchRunSummary } = await import('./run-summary.bench.ts');
+  report.runSummary10kx256 = benchRunSummary(10_000, 256);
+}
 console.log(JSON.stringify(report, null, 2));

@@ -1,11 +1,11 @@
 /**
- * Reading a workload file (JSON). Errors come back as values with a path, so the CLI and the app
- * can say "prompts.inputLen.max: min must be ≤ max" rather than throw. YAML is not read yet:
- * JSON is the format the app writes.
+ * Reading a workload file (JSON, or YAML for .yaml/.yml). Errors come back as values with a path,
+ * so the CLI and the app can say "prompts.inputLen.max: min must be ≤ max" rather than throw.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseWorkload, type Workload, type WorkloadIssue } from '../../shared/runs/workload.ts';
+import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
 
 export type WorkloadFileResult = { ok: true; raw: Record<string, unknown>; baseDir: string } | { ok: false; issues: WorkloadIssue[] };
 
@@ -17,15 +17,9 @@ export async function readWorkloadJson(file: string): Promise<WorkloadFileResult
   } catch (e) {
     return { ok: false, issues: [{ path: '', message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }] };
   }
-  if (/\.ya?ml$/i.test(file)) return { ok: false, issues: [{ path: '', message: 'YAML workloads are not supported yet; write the workload as JSON' }] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, issues: [{ path: '', message: `${file} is not valid JSON: ${(e as Error).message}` }] };
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, issues: [{ path: '', message: 'a workload is a JSON object' }] };
-  return { ok: true, raw: raw as Record<string, unknown>, baseDir: path.dirname(path.resolve(file)) };
+  const r = parseWorkloadText(text, file);
+  if (!r.ok) return r;
+  return { ok: true, raw: r.raw, baseDir: path.dirname(path.resolve(file)) };
 }
 
 export async function loadWorkloadFile(file: string): Promise<{ ok: true; workload: Workload; baseDir: string } | { ok: false; issues: WorkloadIssue[] }> {
