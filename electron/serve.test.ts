@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { startWebServer, type WebServer } from './serve.ts';
 import { decodeWire, encodeWire, type CoreMessage } from '../shared/wire.ts';
 import type { RequestBatch, RequestSnapshot, Result, TargetView } from '../shared/api.ts';
+import type { MetricsState } from '../shared/metrics-api.ts';
 
 let server: WebServer;
 let rendererDir: string;
@@ -142,5 +143,43 @@ describe('web mode', () => {
     expect(curl.ok && curl.value.command).toContain('$TOKENSCOPE_API_KEY');
     expect(JSON.stringify(curl)).not.toContain('sk-secret-123');
     c.ws.close();
+  });
+
+  it("stops scraping a client's watched targets when its socket closes, unless another client watches them", async () => {
+    const wsUrl = `${server.url.replace('http', 'ws')}/ws?token=${server.token}`;
+    const a = new Client(await connect(wsUrl, server.url));
+    const b = new Client(await connect(wsUrl, server.url));
+    const observer = new Client(await connect(wsUrl, server.url)); // watches nothing, sees every event
+    observer.ws.send(encodeWire({ type: 'ready' }));
+    const sim = 'builtin-sim';
+    const scrapes = () => observer.events.filter((e) => e.event === 'onMetricsScrape' && (e.payload as { targetId: string }).targetId === sim).length;
+    const stops = () =>
+      observer.events.filter((e) => {
+        const st = e.payload as MetricsState;
+        return e.event === 'onMetricsState' && st.targetId === sim && st.nextAttemptInMs === null && st.status !== 'failing';
+      }).length;
+
+    const ra = await a.call<MetricsState[]>('watchMetrics', [sim]);
+    expect(ra.ok && ra.value.map((st) => st.targetId)).toEqual([sim]);
+    const rb = await b.call<MetricsState[]>('watchMetrics', [sim]);
+    expect(rb.ok && rb.value.map((st) => st.targetId)).toEqual([sim]);
+    // A page that watches nothing gets no one else's state back, and stops nothing.
+    const ro = await observer.call<MetricsState[]>('watchMetrics', []);
+    expect(ro.ok && ro.value).toEqual([]);
+    await observer.waitFor(() => scrapes() >= 1);
+
+    // A goes away: B still watches, scraping goes on.
+    a.ws.close();
+    const before = scrapes();
+    await observer.waitFor(() => scrapes() >= before + 2, 5000);
+    expect(stops()).toBe(0);
+
+    // B goes away too (no unwatch call, as when a tab is closed): the scraper stops.
+    b.ws.terminate();
+    await observer.waitFor(() => stops() >= 1, 5000);
+    const after = scrapes();
+    await new Promise((r) => setTimeout(r, 1500)); // more than one scrape interval
+    expect(scrapes()).toBe(after);
+    observer.ws.close();
   });
 });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ApiEvent, ApiEvents } from '../shared/api.ts';
+import type { ApiEvent, ApiEvents, ApiHandlers } from '../shared/api.ts';
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
 import { createCore, type Core } from './app/core.ts';
 import { dispatch } from './app/handlers.ts';
@@ -58,7 +58,8 @@ function tokenOk(given: string | null, token: string): boolean {
 export async function startWebServer(o: ServeOptions): Promise<WebServer> {
   const token = o.token ?? randomBytes(24).toString('base64url');
   const host = o.host ?? '127.0.0.1';
-  const sockets = new Set<{ ws: WebSocket; ready: boolean; queue: string[] }>();
+  /** Per socket: its readiness, its queued events, and the targets whose /metrics it watches. */
+  const sockets = new Set<{ ws: WebSocket; ready: boolean; queue: string[]; watches: string[] }>();
 
   const emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]): void => {
     const text = encodeWire({ type: 'event', event, payload } satisfies CoreMessage);
@@ -75,6 +76,23 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     startSimulator: o.startSimulator,
     emit,
     log: o.log,
+  });
+
+  // The core scrapes one set of targets; with several pages open it is the union of what each
+  // asked for, and a page that goes away takes its watches with it (nothing scraped for nobody).
+  const watchedUnion = (): string[] => [...new Set([...sockets].flatMap((s) => s.watches))];
+  let closing = false;
+  const rewatch = async (): Promise<void> => {
+    if (!closing) await core.handlers.watchMetrics(watchedUnion());
+  };
+  const handlersFor = (entry: { watches: string[] }): ApiHandlers => ({
+    ...core.handlers,
+    // Arguments are validated by dispatch before this runs.
+    watchMetrics: async (ids) => {
+      entry.watches = [...ids];
+      const r = await core.handlers.watchMetrics(watchedUnion());
+      return r.ok ? { ok: true, value: r.value.filter((st) => ids.includes(st.targetId)) } : r;
+    },
   });
 
   const root = path.resolve(o.rendererDir);
@@ -116,9 +134,13 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const entry = { ws, ready: false, queue: [] as string[] };
+      const entry = { ws, ready: false, queue: [] as string[], watches: [] as string[] };
+      const handlers = handlersFor(entry);
       sockets.add(entry);
-      ws.on('close', () => sockets.delete(entry));
+      ws.on('close', () => {
+        sockets.delete(entry);
+        if (entry.watches.length > 0) void rewatch();
+      });
       ws.on('message', async (data) => {
         let msg: UiMessage;
         try {
@@ -133,7 +155,7 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
           return;
         }
         if (msg.type !== 'call' || typeof msg.id !== 'number') return;
-        const result = await dispatch(core.handlers, String(msg.method), msg.args);
+        const result = await dispatch(handlers, String(msg.method), msg.args);
         if (ws.readyState === ws.OPEN) ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
       });
     });
@@ -157,6 +179,7 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     token,
     core,
     async close() {
+      closing = true;
       for (const s of sockets) s.ws.terminate();
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));

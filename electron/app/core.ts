@@ -63,7 +63,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     requests,
     metrics,
     runs,
-    onTargetsChanged: () => o.emit('onTargetsChanged', targets.list()),
+    onTargetsChanged: () => {
+      o.emit('onTargetsChanged', targets.list());
+      metrics.refresh(); // an edited key or header takes effect now, not at the next watch
+    },
   });
   return {
     handlers,

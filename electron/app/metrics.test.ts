@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { createCore, type Core } from './core.ts';
 import { MemorySecretBox } from './secrets.ts';
 import { SIM_TARGET_ID } from './targets.ts';
@@ -53,5 +54,62 @@ describe('metrics service', () => {
     expect(failing.consecutiveFailures).toBeGreaterThanOrEqual(1);
     const stopped = await core.handlers.watchMetrics([]);
     expect(stopped.ok && stopped.value).toEqual([]);
+  });
+
+  it('restarts a watched scraper when its target was edited (metrics URL, headers), keeps it otherwise', async () => {
+    // One server, two metrics paths with different gauges; it records what each scrape sent.
+    const seen: { path: string; auth: string | undefined; tenant: string | undefined }[] = [];
+    const srv = http.createServer((req, res) => {
+      seen.push({ path: req.url ?? '', auth: req.headers.authorization, tenant: req.headers['x-tenant'] as string | undefined });
+      const running = req.url === '/b/metrics' ? 7 : 1;
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(`# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name="m"} ${running}\n`);
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
+    try {
+      const saved = await core.handlers.saveTarget({ name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/a/metrics` });
+      const id = saved.ok ? saved.value.id : '';
+      const scrapes = () => events.filter((e) => e.event === 'onMetricsScrape').map((e) => e.payload as MetricsScrape).filter((x) => x.targetId === id);
+      const first = await core.handlers.watchMetrics([id]);
+      expect(first.ok && first.value[0]!.url).toBe(`${base}/a/metrics`);
+      await until(() => scrapes().length >= 1);
+      expect(scrapes()[0]!.concepts.requestsRunning).toBe(1);
+
+      // Watching again with nothing changed keeps the running scraper and its previous scrape:
+      // the next scrape has rates (a new scraper's first one has none).
+      const n = scrapes().length;
+      await core.handlers.watchMetrics([id]);
+      await until(() => scrapes().length > n);
+      expect(scrapes()[n]!.rates).not.toBeNull();
+
+      // The user points the target at another metrics path: the next watch scrapes the new one.
+      await core.handlers.saveTarget({ id, name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/b/metrics` });
+      const second = await core.handlers.watchMetrics([id]);
+      expect(second.ok && second.value[0]!.url).toBe(`${base}/b/metrics`);
+      await until(() => scrapes().some((x) => x.concepts.requestsRunning === 7));
+      expect(scrapes().find((x) => x.concepts.requestsRunning === 7)!.rates).toBeNull(); // a fresh scraper
+      const at = seen.length;
+      await until(() => seen.length >= at + 1);
+      expect(seen.slice(at).every((r) => r.path === '/b/metrics')).toBe(true);
+
+      // Headers and API key edited, URLs the same: restarted with them.
+      await core.handlers.saveTarget({ id, name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/b/metrics`, headers: { 'x-tenant': 't2' }, apiKey: 'k2' });
+      const mark = seen.length;
+      await core.handlers.watchMetrics([id]);
+      await until(() => seen.slice(mark).some((r) => r.tenant === 't2'));
+      expect(seen.slice(mark).find((r) => r.tenant === 't2')!.auth).toBe('Bearer k2');
+
+      // Deleted while watched: its scraper stops, nothing more is fetched.
+      await core.handlers.deleteTarget(id);
+      const gone = await core.handlers.watchMetrics([id]);
+      expect(gone.ok && gone.value).toEqual([]);
+      const end = seen.length;
+      await new Promise((r) => setTimeout(r, 1300));
+      expect(seen.length).toBe(end);
+    } finally {
+      await core.handlers.watchMetrics([]);
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
   });
 });

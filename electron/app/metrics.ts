@@ -3,6 +3,7 @@
  * detected profile, the mapped concepts, rates since the previous scrape, and every series for
  * the explorer. Failures are sent as state (with backoff), never hidden.
  */
+import { createHash } from 'node:crypto';
 import type { MetricsScrape, MetricsState, ExplorerSeries } from '../../shared/metrics-api.ts';
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
@@ -19,6 +20,15 @@ export type MetricsEmit = {
 interface Watched {
   scraper: Scraper;
   prev: ConceptSnapshot | null;
+  /** What the scraper was built from (URLs, headers, key, TLS): an edited target restarts it. */
+  config: string;
+}
+
+/** A digest of everything a scraper is built from; compared, never shown (it covers the API key). */
+function configOf(t: ResolvedTarget): string {
+  const headers = Object.entries(t.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const raw = JSON.stringify([t.baseUrl, t.metricsUrl ?? null, headers, t.apiKey ?? null, t.insecureTls]);
+  return createHash('sha256').update(raw).digest('hex');
 }
 
 function labelsText(labels: Record<string, string>): string {
@@ -71,24 +81,46 @@ export class MetricsService {
       }
     }
     for (const id of want) {
-      if (this.watched.has(id)) continue;
       const t = this.resolve(id);
+      const running = this.watched.get(id);
+      if (running) {
+        // Still the same target as when its scraper was built: keep it (and its rates' history).
+        if (t && configOf(t) === running.config) continue;
+        // Edited (URL, metrics URL, headers, key) or deleted since: that scraper is stale. A
+        // deleted target's stop is reported; an edited one's new scraper reports its own state.
+        running.scraper.stop();
+        this.watched.delete(id);
+      }
       if (!t) continue;
       const headers = { ...t.headers };
       if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
       let scraper: Scraper;
+      // Events of a replaced scraper (a scrape in flight when it stopped) are not this target's any more.
+      const current = () => this.watched.get(id)?.scraper === scraper;
       try {
         scraper = new Scraper(
           { url: t.baseUrl, metricsPath: t.metricsUrl, headers, insecureTls: t.insecureTls, intervalMs: 1000 },
-          { onScrape: (r) => this.onScrape(id, r), onState: (s) => this.emit('onMetricsState', this.stateOf(id, s)) },
+          {
+            onScrape: (r) => {
+              if (current()) this.onScrape(id, r);
+            },
+            onState: (s) => {
+              if (current()) this.emit('onMetricsState', this.stateOf(id, s));
+            },
+          },
         );
       } catch {
         continue; // an unusable URL: the target editor validates URLs, nothing to scrape
       }
-      this.watched.set(id, { scraper, prev: null });
+      this.watched.set(id, { scraper, prev: null, config: configOf(t) });
       scraper.start();
     }
     return [...this.watched.keys()].map((id) => this.stateOf(id, this.watched.get(id)!.scraper.state));
+  }
+
+  /** Targets were edited: rebuild the scrapers whose target changed, stop those of deleted ones. */
+  refresh(): void {
+    if (this.watched.size > 0) this.watch([...this.watched.keys()]);
   }
 
   dispose(): void {

@@ -5,12 +5,11 @@
 import { api, onEvent } from '../api.ts';
 import { metricsStore } from './metrics-store.ts';
 import { noteScrape, noteState, noteWatchError, stateEventCount } from './summary-store.ts';
-import { repairScrape } from './wire-repair.ts';
 
 export function subscribeMetricsEvents(): (() => void)[] {
   return [
     onEvent('onMetricsScrape', (s) => {
-      metricsStore.ingest(repairScrape(s));
+      metricsStore.ingest(s);
       noteScrape(s.targetId);
     }),
     onEvent('onMetricsState', (s) => noteState(s)),

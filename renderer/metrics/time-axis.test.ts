@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockLabel, fmtAge, timeTicks, windowMs } from './time-axis.ts';
+import { axisDomain, clockLabel, fmtAge, MIN_AXIS_SPAN_MS, timeTicks, windowMs } from './time-axis.ts';
 
 describe('timeTicks', () => {
   it('picks 10 s steps aligned to the clock for a 1 min window', () => {
@@ -39,5 +39,24 @@ describe('labels', () => {
 
   it('knows the windows', () => {
     expect(windowMs('5m')).toBe(300_000);
+  });
+});
+
+describe('axisDomain', () => {
+  const end = 1_000_000_000;
+  it('is the whole window when scraping started before it (or not at all)', () => {
+    expect(axisDomain(end, 60_000, end - 120_000)).toEqual({ start: end - 60_000, end, clipped: false });
+    expect(axisDomain(end, 60_000, null)).toEqual({ start: end - 60_000, end, clipped: false });
+  });
+  it('starts 2 s before the first scrape when watching began inside the window', () => {
+    expect(axisDomain(end, 60_000, end - 30_000)).toEqual({ start: end - 32_000, end, clipped: true });
+  });
+  it('never shows less than 20 s', () => {
+    expect(axisDomain(end, 60_000, end - 1000)).toEqual({
+      start: end - MIN_AXIS_SPAN_MS,
+      end,
+      clipped: true,
+    });
+    expect(MIN_AXIS_SPAN_MS).toBe(20_000);
   });
 });

@@ -46,3 +46,25 @@ export function fmtAge(ms: number): string {
   const rest = Math.round(s - m * 60);
   return rest ? `${m} min ${rest} s` : `${m} min`;
 }
+
+/** Shortest span the axis shows once watching started inside the window (room for the first steps). */
+export const MIN_AXIS_SPAN_MS = 20_000;
+
+/**
+ * The panel's axis: the window ending `endMs`, or, when watching started inside it, from a
+ * little before the first scrape (never under MIN_AXIS_SPAN_MS), so the first minute is not a
+ * mostly empty plot with the data squeezed against its right edge. `clipped` says which.
+ */
+export function axisDomain(
+  endMs: number,
+  windowSpanMs: number,
+  firstScrapeMs: number | null,
+): { start: number; end: number; clipped: boolean } {
+  const full = endMs - windowSpanMs;
+  if (firstScrapeMs === null || !Number.isFinite(firstScrapeMs))
+    return { start: full, end: endMs, clipped: false };
+  const start = Math.min(firstScrapeMs - 2000, endMs - MIN_AXIS_SPAN_MS);
+  return start > full
+    ? { start: Math.round(start), end: endMs, clipped: true }
+    : { start: full, end: endMs, clipped: false };
+}

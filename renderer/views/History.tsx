@@ -1,11 +1,13 @@
 /**
  * This session's requests, newest first (listHistory, kept current by onRequestStarted and
- * onRequestFinished). Click to reopen; re-run fires the same FireInput; compare overlays one
- * with the current request; edit loads its input into the composer.
+ * onRequestFinished). Click to reopen (in the Request tab, leaving the metrics panel); re-run
+ * fires the same FireInput; compare overlays one with the current request; edit loads its input
+ * into the composer.
  */
 import type { RequestSummary } from '../../shared/api.ts';
 import { fmtMs } from '../../shared/format.ts';
 import { DEFAULT_FORM, formFromInput } from '../forms/fire-input.ts';
+import { setPanel } from '../metrics/panel-store.ts';
 import { selectTarget, useAppStore } from '../stores/app-store.ts';
 import { replaceForm, useComposerStore } from '../stores/composer-store.ts';
 import { inputOf, openRequest, rerun, setCompare } from '../stores/controller.ts';
@@ -41,7 +43,16 @@ function Item({
       data-request-id={s.id}
       data-state={s.state}
     >
-      <button type="button" className="hi-main" onClick={() => void openRequest(s.id)} title={`Open ${s.id}`}>
+      <button
+        type="button"
+        className="hi-main"
+        onClick={() => {
+          // The request opens in the Request tab: leave the metrics panel if it is shown.
+          setPanel({ tab: 'request' });
+          void openRequest(s.id);
+        }}
+        title={`Open ${s.id}`}
+      >
         <span className={`dot state-${s.state}`} aria-label={s.state} />
         <span className="hi-time">{clock(s.startedAtWall)}</span>
         <span className="hi-target">{s.targetName}</span>
@@ -84,7 +95,10 @@ function Item({
             type="button"
             className="btn tiny ghost"
             disabled={!canCompare}
-            onClick={() => void setCompare(s.id)}
+            onClick={() => {
+              setPanel({ tab: 'request' }); // the comparison is drawn in the Request tab
+              void setCompare(s.id);
+            }}
             title="Compare with the current request"
             data-testid="history-compare"
           >

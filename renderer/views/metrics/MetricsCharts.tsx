@@ -135,7 +135,7 @@ export function MetricsCharts({
         name: client.name,
         color: C.contentB,
         kind: 'dot',
-        value: String(client.points.length),
+        value: `${client.points.length} request${client.points.length === 1 ? '' : 's'}`,
         title: 'One dot per request of this client, at the moment it was measured',
       });
     }

@@ -10,7 +10,7 @@ import { metricsStore } from '../../metrics/metrics-store.ts';
 import { panelData } from '../../metrics/panel-data.ts';
 import { setPanel, usePanelStore } from '../../metrics/panel-store.ts';
 import { useMetricsStore } from '../../metrics/summary-store.ts';
-import { WINDOWS, windowMs } from '../../metrics/time-axis.ts';
+import { axisDomain, clockLabel, WINDOWS, windowMs } from '../../metrics/time-axis.ts';
 import { useSelectedTarget } from '../../stores/app-store.ts';
 import { useRequestStore } from '../../stores/request-store.ts';
 import { ClientVsServer } from './ClientVsServer.tsx';
@@ -43,8 +43,12 @@ export function MetricsPanel({ chartWidth }: Props) {
   useNow(1000, !scraping);
   const tm = metricsStore.get(id);
   // The axis ends "now" on the core's clock (the clock of scrape and request times).
-  const end = Math.round(metricsStore.coreNow());
-  const start = end - windowMs(win);
+  // Watching began inside the window: the axis starts there, not with a mostly empty minute.
+  const { start, end, clipped } = axisDomain(
+    Math.round(metricsStore.coreNow()),
+    windowMs(win),
+    tm?.first?.t ?? null,
+  );
   const domain: [number, number] = useMemo(() => [start, end], [start, end]);
   const points = useMemo(() => (tm && version >= 0 ? tm.scrapes.toArray() : []), [tm, version]);
   const data = useMemo(() => panelData(points, start, end), [points, start, end]);
@@ -75,7 +79,8 @@ export function MetricsPanel({ chartWidth }: Props) {
           Server metrics <span className="muted">· {target.name}</span>
         </h2>
         <span className="muted mt-hint">
-          x: wall-clock time; this client&apos;s requests (pink) on the same axis
+          x: wall clock{clipped && tm?.first ? ` (watching since ${clockLabel(tm.first.t)})` : ''} · pink:
+          this client&apos;s requests
         </span>
         <div className="seg" role="group" aria-label="Time window">
           {WINDOWS.map((w) => (

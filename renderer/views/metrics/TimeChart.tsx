@@ -103,7 +103,8 @@ export function TimeChart({
   height = 170,
 }: Props) {
   const ticks = timeTicks(domain[0], domain[1], width && width < 420 ? 4 : 6);
-  const y = yAxis(peakOf(lines), { integer, max: yMax });
+  // A little headroom: a line or dot at the peak is not drawn on (and half cut by) the top edge.
+  const y = yAxis(peakOf(lines) * 1.04, { integer, max: yMax });
   // How far from the hovered time a point may be and still be "there" (steps are ≥ 1 s).
   const tolerance = Math.max(1500, (domain[1] - domain[0]) / 200);
   const chart = (
@@ -167,8 +168,21 @@ export function TimeChart({
       ))}
     </LineChart>
   );
+  // What is drawn, per line ("running:3,waiting:0"): drawn points and the peak, for tests and tools.
+  const drawn = lines
+    .map((l) => `${l.id}:${l.data.filter((p) => p.v !== null && Number.isFinite(p.v)).length}`)
+    .join(',');
+  const peaks = lines.map((l) => `${l.id}:${peakOf([l])}`).join(',');
   return (
-    <div className="mchart-body" data-testid={testId} role="img" aria-label={ariaLabel}>
+    <div
+      className="mchart-body"
+      data-testid={testId}
+      data-points={drawn}
+      data-peaks={peaks}
+      data-overlay={overlay ? 'shown' : undefined}
+      role="img"
+      aria-label={ariaLabel}
+    >
       {width ? (
         chart
       ) : (
