@@ -26,4 +26,13 @@ if (!only || only === 'runs') {
   const { benchRunSummary } = await import('./run-summary.bench.ts');
   report.runSummary10kx256 = benchRunSummary(10_000, 256);
 }
+if (!only || only === 'dashboard') {
+  // Chromium + the built renderer: reported as not available where either is missing.
+  try {
+    const { benchRunDashboard } = await import('./run-dashboard.bench.ts');
+    report.runDashboard256 = await benchRunDashboard(256);
+  } catch (e) {
+    report.runDashboard256 = `not available: ${(e as Error).message}`;
+  }
+}
 console.log(JSON.stringify(report, null, 2));

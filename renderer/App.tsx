@@ -1,6 +1,7 @@
 /**
  * The window: header, connection banner, composer + history on the left; on the right the
- * request (stream debugger) or the server metrics of the selected target, by tab.
+ * request (stream debugger) or the server metrics of the selected target, by tab. The Runs tab
+ * puts the workload form and the runs history on the left, the run dashboard on the right.
  */
 import { useEffect } from 'react';
 import { usePanelStore } from './metrics/panel-store.ts';
@@ -14,6 +15,8 @@ import { RequestView } from './views/RequestView.tsx';
 import { TargetEditor } from './views/TargetEditor.tsx';
 import { MainTabs } from './views/metrics/MainTabs.tsx';
 import { MetricsPanel } from './views/metrics/MetricsPanel.tsx';
+import { RunsSidebar } from './views/runs/RunsSidebar.tsx';
+import { RunsView } from './views/runs/RunsView.tsx';
 
 export function App() {
   useEffect(() => startController(), []);
@@ -40,12 +43,18 @@ export function App() {
       <NoticeBar />
       <div className="body">
         <aside className="sidebar">
-          <Composer />
-          <History />
+          {tab === 'runs' ? (
+            <RunsSidebar />
+          ) : (
+            <>
+              <Composer />
+              <History />
+            </>
+          )}
         </aside>
         <main className="main">
           <MainTabs />
-          {tab === 'metrics' ? <MetricsPanel /> : <RequestView />}
+          {tab === 'metrics' ? <MetricsPanel /> : tab === 'runs' ? <RunsView /> : <RequestView />}
         </main>
       </div>
       <TargetEditor />

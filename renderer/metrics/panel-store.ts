@@ -1,12 +1,12 @@
 /**
- * Which view fills the main area (the request / stream debugger, or server metrics) and the
+ * Which view fills the main area (the request / stream debugger, server metrics or load runs) and the
  * metrics panel's choices, remembered across sessions like the selected target.
  */
 import { create } from 'zustand';
 import type { CvsWindowId } from './client-vs-server.ts';
 import type { WindowId } from './time-axis.ts';
 
-export type MainTab = 'request' | 'metrics';
+export type MainTab = 'request' | 'metrics' | 'runs';
 export type CvsWindow = CvsWindowId;
 
 export interface PanelState {
@@ -24,7 +24,7 @@ function load(): PanelState {
     if (!raw) return d;
     const v = JSON.parse(raw) as Partial<PanelState>;
     return {
-      tab: v.tab === 'metrics' ? 'metrics' : 'request',
+      tab: v.tab === 'metrics' || v.tab === 'runs' ? v.tab : 'request',
       window: v.window === '5m' || v.window === '15m' ? v.window : '1m',
       cvsWindow: v.cvsWindow === '5m' || v.cvsWindow === 'all' ? v.cvsWindow : '1m',
     };

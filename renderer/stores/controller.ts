@@ -9,6 +9,8 @@ import { api, getTransport, markReady, onEvent } from '../api.ts';
 import { liveStore, type LiveRequest } from '../live/live-store.ts';
 import { digestOf, recordView } from '../live/record-view.ts';
 import { subscribeMetricsEvents } from '../metrics/metrics-events.ts';
+import { openRun, refreshRuns } from '../runs/run-actions.ts';
+import { subscribeRunEvents } from '../runs/run-events.ts';
 import { setNotice, setTargets, useAppStore } from './app-store.ts';
 import {
   EMPTY_SLOT,
@@ -96,6 +98,7 @@ async function refreshLists(): Promise<void> {
   if (targets.ok) setTargets(targets.value);
   else setNotice({ tone: 'error', text: `Could not list targets: ${targets.error.message}` });
   if (history.ok) useRequestStore.setState({ history: history.value });
+  await refreshRuns();
 }
 
 /** Subscribe to the core, say ready, load the lists. Returns the teardown. */
@@ -116,6 +119,7 @@ export function startController(): () => void {
     }),
     onEvent('onTargetsChanged', (targets) => setTargets(targets)),
     ...subscribeMetricsEvents(),
+    ...subscribeRunEvents((key) => void openRun(key, true)),
   ];
   const t = getTransport();
   let reconnects = t.connection().reconnects;

@@ -1,6 +1,7 @@
-/** Switches the main area between the request (stream debugger) and the server metrics. */
+/** Switches the main area between the request (stream debugger), the server metrics and load runs. */
 import { setPanel, usePanelStore } from '../../metrics/panel-store.ts';
 import { useMetricsStore } from '../../metrics/summary-store.ts';
+import { useRunsStore } from '../../runs/run-store.ts';
 import { useSelectedTarget } from '../../stores/app-store.ts';
 
 export function MainTabs() {
@@ -9,6 +10,7 @@ export function MainTabs() {
   const status = useMetricsStore((s) => (target ? s.targets[target.id]?.state?.status : undefined));
   const watchError = useMetricsStore((s) => (target ? s.targets[target.id]?.watchError : null));
   const failing = tab === 'metrics' && (status === 'failing' || !!watchError);
+  const runGoing = useRunsStore((s) => !!s.live && !s.live.finished);
   return (
     <nav className="main-tabs" role="tablist" aria-label="View">
       <button
@@ -38,6 +40,18 @@ export function MainTabs() {
         {tab === 'metrics' && status && (
           <i className={`tab-dot ${failing ? 'bad' : status === 'ok' ? 'ok' : ''}`} />
         )}
+      </button>
+      <button
+        type="button"
+        role="tab"
+        aria-selected={tab === 'runs'}
+        className={tab === 'runs' ? 'on' : ''}
+        data-testid="runs-tab"
+        onClick={() => setPanel({ tab: 'runs' })}
+        title="Load runs: a workload against a server, live dashboard, vLLM-style summary, history"
+      >
+        Runs
+        {runGoing && <i className="tab-dot ok" title="A run is going on" />}
       </button>
     </nav>
   );

@@ -1,0 +1,223 @@
+/**
+ * Live run dashboard frame times in Chromium: web mode (electron/serve.ts) + Debian's Chromium
+ * (playwright-core), a run of `streams` concurrent streams against a simulator that decodes them
+ * all at once (maxNumSeqs = streams), started from the UI. The page records every
+ * requestAnimationFrame timestamp while the run goes; frame time = gap between frames (16.7 ms
+ * at 60 Hz; a dropped frame shows as 33 ms). Also the swimlane's own draw time per frame.
+ * Needs `npm run build` (out/renderer) and Chromium.
+ * `node bin/run-ts.mjs bench/run-dashboard.bench.ts [streams] [requests] [outputTokens]`
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startWebServer } from '../electron/serve.ts';
+import { startSim } from '../electron/sim/index.ts';
+
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+function chromiumPath(): string {
+  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
+    .filter(Boolean)
+    .find((p) => fs.existsSync(p!));
+  if (!found) throw new Error('Chromium not found (apt-get install chromium, or set CHROMIUM_PATH)');
+  return found!;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(i);
+  const hi = Math.ceil(i);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (i - lo);
+}
+
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+function dist(values: number[]): Record<string, number> {
+  const s = [...values].sort((a, b) => a - b);
+  return {
+    n: s.length,
+    p50: r2(pct(s, 50)),
+    p95: r2(pct(s, 95)),
+    p99: r2(pct(s, 99)),
+    max: r2(s.at(-1) ?? NaN),
+    mean: r2(s.reduce((a, b) => a + b, 0) / (s.length || 1)),
+  };
+}
+
+export async function benchRunDashboard(
+  streams = 256,
+  requests = streams * 3,
+  outputTokens = 128,
+): Promise<Record<string, unknown>> {
+  const rendererDir = path.join(repoRoot, 'out/renderer');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error('out/renderer missing: run `npm run build` first');
+  const sim = await startSim({ port: 0, maxNumSeqs: streams, log: () => {} });
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenscope-bench-'));
+  const server = await startWebServer({
+    port: 0,
+    rendererDir,
+    userDataDir: userData,
+    version: 'bench',
+    startSimulator: false,
+    log: () => {},
+  });
+  const target = server.core.targets.save({
+    name: `bench simulator (${streams} seqs)`,
+    baseUrl: sim.url,
+    dialect: 'openai-chat',
+  });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    await page.goto(server.openUrl);
+    await page.getByTestId('runs-tab').click();
+    await page.waitForFunction(
+      (id) => !!document.querySelector(`[data-testid="run-target"] option[value="${id}"]`),
+      target.id,
+    );
+    await page.getByTestId('run-target').selectOption(target.id);
+    await page.waitForFunction(
+      () =>
+        (document.querySelector<HTMLSelectElement>('.run-form [data-testid="model-select"]')?.value ?? '') !==
+        '',
+    );
+    await page.getByTestId('run-requests').fill(String(requests));
+    await page.getByTestId('run-concurrency').fill(String(streams));
+    await page.getByTestId('outputLen-value').fill(String(outputTokens));
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('run-dashboard').waitFor();
+    // Measure once all streams are going, until the run is done.
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid="run-inflight"]')?.textContent ?? 0) >= n,
+      streams,
+      { timeout: 60_000, polling: 100 },
+    );
+    // A string, not a function: tsx's keepNames would inject a `__name` helper the page lacks.
+    await page.evaluate(`(() => {
+      window.__frames = [];
+      window.__swimDrawMs = [];
+      window.__stopFrames = false;
+      const tick = (t) => {
+        window.__frames.push(t);
+        if (!window.__stopFrames) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      // Long animation frames (> 50 ms): how much was script, how much style/layout/paint.
+      window.__loaf = [];
+      try {
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) {
+            const script = e.scripts.reduce((a, s) => a + s.duration, 0);
+            const layout = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+            window.__loaf.push({ duration: e.duration, script, render: layout, top: e.scripts.map((s) => s.invoker + ' ' + Math.round(s.duration)).slice(0, 3).join(', ') });
+          }
+        }).observe({ type: 'long-animation-frame', buffered: false });
+      } catch {}
+    })()`);
+    // BENCH_PROFILE=1: a CPU profile of the page over the measured part, top functions by self time.
+    const cdp = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    const t0 = Date.now();
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="run-phase"]')?.getAttribute('data-phase') === 'draining' &&
+        Number(document.querySelector('[data-testid="run-queued"]')?.textContent ?? 1) === 0,
+      undefined,
+      { timeout: 300_000, polling: 250 },
+    );
+    // Stop at the start of the drain (all arrived): the measured part is full concurrency.
+    const data = (await page.evaluate(`(() => {
+      window.__stopFrames = true;
+      const lanes = document.querySelector('[data-testid="run-swimlane"]');
+      return { loaf: window.__loaf, frames: window.__frames, draw: window.__swimDrawMs, lanes: Number(lanes?.getAttribute('data-lanes')), ticks: Number(lanes?.getAttribute('data-ticks')), requests: Number(lanes?.getAttribute('data-requests')) };
+    })()`)) as {
+      loaf: { duration: number; script: number; render: number; top: string }[];
+      frames: number[];
+      draw: number[];
+      lanes: number;
+      ticks: number;
+      requests: number;
+    };
+    const measuredS = (Date.now() - t0) / 1000;
+    let profile: { fn: string; selfMs: number }[] | undefined;
+    if (cdp) {
+      const { profile: prof } = (await cdp.send('Profiler.stop')) as {
+        profile: {
+          nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+          samples: number[];
+          timeDeltas: number[];
+        };
+      };
+      const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+      const self = new Map<string, number>();
+      prof.samples.forEach((id, i) => {
+        const cf = byId.get(id)!.callFrame;
+        const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}:${(cf as { columnNumber?: number }).columnNumber ?? 0}`;
+        self.set(key, (self.get(key) ?? 0) + (prof.timeDeltas[i] ?? 0) / 1000);
+      });
+      profile = [...self]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25)
+        .map(([fn, ms]) => ({ fn, selfMs: r2(ms) }));
+    }
+    await page.waitForFunction(() => !!document.querySelector('[data-testid="run-summary"]'), undefined, {
+      timeout: 300_000,
+      polling: 250,
+    });
+    const completed = Number((await page.getByTestId('sum-completed').textContent()) ?? 0);
+    const gaps: number[] = [];
+    for (let i = 1; i < data.frames.length; i++) gaps.push(data.frames[i]! - data.frames[i - 1]!);
+    return {
+      streams,
+      requests,
+      outputTokens,
+      completed,
+      measuredS: r2(measuredS),
+      fps: r2(gaps.length / (gaps.reduce((a, b) => a + b, 0) / 1000 || 1)),
+      frameMs: dist(gaps),
+      framesOver16_7ms: gaps.filter((g) => g > 16.7 * 1.5).length,
+      swimlaneDrawMs: dist(data.draw),
+      lastFrame: { lanesDrawn: data.lanes, tickRects: data.ticks, lanesInStore: data.requests },
+      longFrames: {
+        count: data.loaf.length,
+        scriptMs: r2(data.loaf.reduce((a, e) => a + e.script, 0)),
+        renderMs: r2(data.loaf.reduce((a, e) => a + e.render, 0)),
+        totalMs: r2(data.loaf.reduce((a, e) => a + e.duration, 0)),
+        ...(process.env.BENCH_PROFILE ? { entries: data.loaf } : {}),
+      },
+      ...(profile ? { profile } : {}),
+    };
+  } finally {
+    await browser.close();
+    await server.close();
+    await sim.close();
+    fs.rmSync(userData, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [streams, requests, out] = process.argv.slice(2).map(Number);
+  console.log(
+    JSON.stringify(await benchRunDashboard(streams || 256, requests || undefined, out || undefined), null, 2),
+  );
+}

@@ -1,0 +1,181 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launch, repoRoot, shot, startApp } from './fixtures.ts';
+import type { WebServer } from '../electron/serve.ts';
+
+// Load runs end to end: web mode with its embedded simulator, Debian's Chromium. A bounded run
+// (60 requests, concurrency 16, 64 output tokens: ~5 s) started from the form; tests wait on the
+// app's own attributes (data-phase, data-done), never on sleeps.
+const REQUESTS = 60;
+let server: WebServer;
+let userData: string;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+async function fill(testId: string, value: string): Promise<void> {
+  const el = page.getByTestId(testId);
+  const summary = el.locator('xpath=ancestor::details[not(@open)]/summary');
+  if ((await summary.count()) > 0) await summary.first().click();
+  await el.fill(value);
+}
+
+beforeAll(async () => {
+  ({ server, userData } = await startApp());
+  browser = await launch();
+  page = await browser.newPage({
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+    acceptDownloads: true,
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(server.openUrl);
+  await page.getByTestId('runs-tab').click();
+  // The form's model list comes from the simulator.
+  await page.waitForFunction(() => {
+    const s = document.querySelector<HTMLSelectElement>('.run-form [data-testid="model-select"]');
+    return s !== null && s.value === 'tokenscope-sim';
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (userData) fs.rmSync(userData, { recursive: true, force: true });
+});
+
+describe('load runs in Chromium', () => {
+  it('refuses a bad workload with the path of the problem', async () => {
+    await fill('run-requests', '0');
+    await page.getByTestId('run-start').click();
+    const issues = page.getByTestId('run-issues');
+    await issues.waitFor();
+    expect(await issues.textContent()).toMatch(/requests/);
+    expect(await page.getByTestId('run-requests').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('runs a workload against the simulator: live dashboard, then the summary', async () => {
+    await fill('run-requests', String(REQUESTS));
+    await fill('run-concurrency', '16');
+    await fill('outputLen-value', '64');
+    await fill('run-name', 'e2e simulator run');
+    await fill('slo-ttft', '500');
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('run-dashboard').waitFor();
+    // Mid-run: some requests done, not all; the swimlane has drawn lanes; charts had a refresh.
+    await page.waitForFunction(
+      (n) => {
+        const p = document.querySelector('[data-testid="run-progress"]');
+        const done = Number(p?.getAttribute('data-done') ?? 0);
+        const lanes = Number(
+          document.querySelector('[data-testid="run-swimlane"]')?.getAttribute('data-lanes') ?? 0,
+        );
+        return done >= 20 && done < n && lanes >= 16;
+      },
+      REQUESTS,
+      { timeout: 30_000, polling: 50 },
+    );
+    expect(await page.getByTestId('run-phase').getAttribute('data-phase')).toMatch(/running|draining/);
+    expect(Number(await page.getByTestId('run-inflight').textContent())).toBeGreaterThan(0);
+    await shot(page, 'run-live');
+
+    // The end: the summary view of the run, opened from its file.
+    await page.getByTestId('run-summary').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('sum-completed').textContent()).toBe(String(REQUESTS));
+    expect(await page.getByTestId('sum-failed').textContent()).toBe('0');
+    const dur = Number((await page.getByTestId('sum-duration').textContent())?.replace(/[^\d.]/g, ''));
+    expect(dur).toBeGreaterThan(0.5);
+    const tput = Number(
+      (await page.getByTestId('sum-output-throughput').textContent())?.replace(/[^\d.]/g, ''),
+    );
+    expect(tput).toBeGreaterThan(100);
+    expect(await page.getByTestId('sum-goodput').textContent()).toMatch(/\d/);
+    const stats = await page.getByTestId('sum-stats').textContent();
+    expect(stats).toMatch(/TTFT/);
+    expect(stats).not.toMatch(/NaN/);
+    expect(await page.getByTestId('sum-token-source').textContent()).toMatch(/exact|estimated/);
+    // The swimlane rebuilt from the file has one lane per request.
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-requests') === String(n),
+      REQUESTS,
+    );
+    await page.getByTestId('sum-hist-ttft').waitFor();
+    const body = await page.locator('main').textContent();
+    expect(body).not.toMatch(/NaN|undefined|Infinity/);
+    // Tall enough for the whole summary (the main area scrolls inside the window).
+    await page.setViewportSize({ width: 1440, height: 2000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-lanes') !== null,
+    );
+    const file = await shot(page, 'run-done');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1), so tests never dirty tracked files.
+    if (process.env.UPDATE_DOCS) {
+      fs.mkdirSync(path.join(repoRoot, 'docs'), { recursive: true });
+      fs.copyFileSync(file, path.join(repoRoot, 'docs/run.png'));
+    }
+  });
+
+  it('lists the run in the history; reopening shows the same numbers; exports download', async () => {
+    const item = page.locator('[data-testid="run-history"] li').first();
+    await item.waitFor();
+    expect(await item.textContent()).toMatch(/e2e simulator run/);
+    expect(await item.textContent()).toMatch(new RegExp(`${REQUESTS}\\s*ok`));
+    const key = await item.getAttribute('data-run-key');
+    // Away and back: the intro, then reopen from the list.
+    await page.getByTestId('request-tab').click();
+    await page.getByTestId('runs-tab').click();
+    await item.locator('button').first().click();
+    await page.waitForSelector(`[data-testid="run-summary"][data-run-key="${key}"]`);
+    expect(await page.getByTestId('sum-completed').textContent()).toBe(String(REQUESTS));
+
+    await page.getByTestId('run-export-format').selectOption('vllm');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-export').click()]);
+    expect(dl.suggestedFilename()).toMatch(/\.vllm\.json$/);
+    const saved = path.join(userData, dl.suggestedFilename());
+    await dl.saveAs(saved);
+    const json = JSON.parse(fs.readFileSync(saved, 'utf8')) as Record<string, unknown>;
+    expect(json.completed).toBe(REQUESTS);
+    expect(typeof json.mean_ttft_ms).toBe('number');
+
+    // The export re-imported shows as an imported vLLM result with the same count.
+    await page.getByTestId('run-import-file').setInputFiles(saved);
+    await page.getByTestId('badge-imported').first().waitFor();
+    await page.waitForSelector('[data-testid="run-summary"][data-run-key^="imported/"]');
+    expect(await page.getByTestId('sum-completed').textContent()).toBe(String(REQUESTS));
+  });
+
+  it('renames and deletes a run', async () => {
+    const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])').first();
+    await native.locator('button').first().click();
+    await page.getByTestId('run-rename').click();
+    await page.getByTestId('run-rename-input').fill('renamed run');
+    await page.getByTestId('run-rename-input').press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'renamed run',
+    );
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="run-history"]')?.textContent?.includes('renamed run'),
+    );
+    await page.getByTestId('run-reveal').click();
+    // Web mode cannot open a file manager: it shows the run file's path.
+    await page.waitForFunction(() =>
+      /\.jsonl/.test(document.querySelector('[data-testid="runs-message"]')?.textContent ?? ''),
+    );
+    const before = await page.locator('[data-testid="run-history"] li').count();
+    await page.getByTestId('run-delete').click();
+    await page.getByTestId('run-delete-confirm').click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="run-history"] li').length === n - 1,
+      before,
+    );
+    expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
+  });
+});

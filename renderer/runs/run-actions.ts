@@ -1,0 +1,210 @@
+/**
+ * What the user does with runs: start, cancel, open, rename, delete, export, import, reveal.
+ * Results go to the run store; nothing throws (the API returns Result values).
+ */
+import type { ExportFormat, RunExport } from '../../shared/runs-api.ts';
+import { api } from '../api.ts';
+import { useAppStore, pickTarget } from '../stores/app-store.ts';
+import { ensureLive, handleList } from './run-events.ts';
+import { setRunsMessage, useRunsStore } from './run-store.ts';
+import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './workload-draft.ts';
+import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
+
+export async function refreshRuns(): Promise<void> {
+  const r = await api.listRuns();
+  if (r.ok) handleList(r.value);
+  else useRunsStore.setState({ listError: r.error.message, listLoaded: true });
+}
+
+/** The form's target: its own choice, else the app's selected target (the simulator by default). */
+export function formTarget() {
+  const { targets, selectedTargetId } = useAppStore.getState();
+  const own = useRunsStore.getState().targetId;
+  return targets.find((t) => t.id === own) ?? pickTarget(targets, selectedTargetId);
+}
+
+export async function startRun(): Promise<boolean> {
+  const { draft, starting, live } = useRunsStore.getState();
+  if (starting) return false;
+  if (live && !live.finished) {
+    useRunsStore.setState({
+      startIssues: [{ path: '', message: 'A run is going on: cancel it or wait for it to finish.' }],
+    });
+    return false;
+  }
+  const target = formTarget();
+  if (!target) {
+    useRunsStore.setState({ startIssues: [{ path: '', message: 'No target: add a server first.' }] });
+    return false;
+  }
+  const issues = validateDraft(draft);
+  if (issues.length) {
+    useRunsStore.setState({ startIssues: issues });
+    return false;
+  }
+  useRunsStore.setState({ starting: true, startIssues: [], message: null });
+  const r = await api.startRun({
+    targetId: target.id,
+    model: draft.model.trim() || undefined,
+    name: draft.name.trim() || undefined,
+    workload: draftToWorkload(draft),
+  });
+  if (!r.ok) {
+    useRunsStore.setState({ starting: false, startIssues: issuesOfMessage(r.error.message) });
+    return false;
+  }
+  ensureLive(r.value.runId, r.value.key);
+  useRunsStore.setState({ starting: false, view: { kind: 'live' } });
+  return true;
+}
+
+export async function cancelRun(): Promise<void> {
+  const live = useRunsStore.getState().live;
+  if (!live || live.finished) return;
+  useRunsStore.setState({ live: { ...live, cancelling: true } });
+  const r = await api.cancelRun(live.runId);
+  if (!r.ok || !r.value.cancelled) {
+    const cur = useRunsStore.getState().live;
+    if (cur) useRunsStore.setState({ live: { ...cur, cancelling: false } });
+    if (!r.ok) setRunsMessage({ tone: 'error', text: `Cancel failed: ${r.error.message}` });
+  }
+}
+
+/** Show a run. `quiet`: keep the current view until it has loaded (the end of a live run). */
+export async function openRun(key: string, quiet = false): Promise<void> {
+  const prev = useRunsStore.getState().opened;
+  const keep = prev?.key === key ? prev.detail : null;
+  useRunsStore.setState({
+    opened: { key, loading: true, detail: keep, error: null },
+    ...(quiet ? {} : { view: { kind: 'run', key } }),
+  });
+  const r = await api.openRun(key);
+  if (useRunsStore.getState().opened?.key !== key) return; // the user opened another meanwhile
+  useRunsStore.setState({
+    opened: { key, loading: false, detail: r.ok ? r.value : keep, error: r.ok ? null : r.error.message },
+    ...(quiet ? { view: { kind: 'run', key } } : {}),
+  });
+}
+
+export function showNewRun(): void {
+  useRunsStore.setState({ view: { kind: 'new' } });
+}
+
+export function showLive(): void {
+  useRunsStore.setState({ view: { kind: 'live' } });
+}
+
+export async function renameRun(key: string, name: string): Promise<boolean> {
+  const r = await api.renameRun(key, name);
+  if (!r.ok) {
+    setRunsMessage({ tone: 'error', text: `Rename failed: ${r.error.message}` });
+    return false;
+  }
+  await refreshRuns();
+  const o = useRunsStore.getState().opened;
+  if (o?.key === key && o.detail)
+    useRunsStore.setState({ opened: { ...o, detail: { ...o.detail, entry: { ...o.detail.entry, name } } } });
+  return true;
+}
+
+export async function deleteRun(key: string): Promise<boolean> {
+  const r = await api.deleteRun(key);
+  if (!r.ok) {
+    setRunsMessage({ tone: 'error', text: `Delete failed: ${r.error.message}` });
+    return false;
+  }
+  const s = useRunsStore.getState();
+  if (s.opened?.key === key) useRunsStore.setState({ opened: null, view: { kind: 'new' } });
+  await refreshRuns();
+  return true;
+}
+
+/** Save text as a file the browser downloads (web mode and Electron alike). */
+export function download(e: RunExport): void {
+  const blob = new Blob([e.content], { type: e.mime });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = e.filename;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export async function exportRun(key: string, format: ExportFormat): Promise<boolean> {
+  const r = await api.exportRun(key, format);
+  if (!r.ok) {
+    setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
+    return false;
+  }
+  download(r.value);
+  setRunsMessage({ tone: 'info', text: `Exported ${r.value.filename}` });
+  return true;
+}
+
+export async function importRunFile(file: File): Promise<boolean> {
+  let content: string;
+  try {
+    content = await file.text();
+  } catch (e) {
+    setRunsMessage({ tone: 'error', text: `Cannot read ${file.name}: ${(e as Error).message}` });
+    return false;
+  }
+  const r = await api.importRun({ filename: file.name, content });
+  if (!r.ok) {
+    setRunsMessage({ tone: 'error', text: `Import failed: ${r.error.message}` });
+    return false;
+  }
+  const { keys, warnings } = r.value;
+  setRunsMessage({
+    tone: 'info',
+    text: `Imported ${keys.length} result${keys.length === 1 ? '' : 's'} from ${file.name}${warnings.length ? ` — ${warnings.join('; ')}` : ''}`,
+  });
+  await refreshRuns();
+  if (keys[0]) await openRun(keys[0]);
+  return true;
+}
+
+export async function revealRun(key?: string): Promise<void> {
+  const r = await api.revealRun(key);
+  if (!r.ok) {
+    setRunsMessage({ tone: 'error', text: `Cannot show the folder: ${r.error.message}` });
+    return;
+  }
+  setRunsMessage({
+    tone: 'info',
+    text: r.value.revealed ? `Shown in the file manager: ${r.value.path}` : `File: ${r.value.path}`,
+  });
+}
+
+/** Load a workload file (JSON, or YAML by extension) into the form. */
+export async function loadWorkloadFile(file: File): Promise<boolean> {
+  try {
+    const r = parseWorkloadText(await file.text(), file.name);
+    if (!r.ok) throw new Error(r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
+    useRunsStore.setState({ draft: workloadToDraft(r.raw), startIssues: [] });
+    setRunsMessage({ tone: 'info', text: `Loaded ${file.name}` });
+    return true;
+  } catch (e) {
+    setRunsMessage({ tone: 'error', text: `${file.name}: ${(e as Error).message}` });
+    return false;
+  }
+}
+
+/** The form as a workload file `tokenscope run` takes (with the target's URL, dialect and model). */
+export function saveWorkloadFile(): void {
+  const { draft } = useRunsStore.getState();
+  const t = formTarget();
+  const w = draftToWorkload(
+    draft,
+    t ? { url: t.baseUrl, dialect: t.dialect, model: draft.model.trim() || t.defaultModel } : undefined,
+  );
+  const stem = (draft.name.trim() || 'workload').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
+  download({
+    filename: `${stem}.json`,
+    mime: 'application/json',
+    content: JSON.stringify(w, null, 2) + '\n',
+  });
+}

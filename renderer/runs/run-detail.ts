@@ -1,0 +1,90 @@
+/**
+ * What the summary view draws for an opened run, derived once per run: per-request outcomes (from
+ * the lines with the one definition, shared/runs/outcome.ts, or an import's own), the swimlane
+ * rebuilt from the lines, series over time, histograms, and statistics (falling back to vLLM's
+ * reported keys for imports without per-request data).
+ */
+import type { RunDetail } from '../../shared/runs-api.ts';
+import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
+import type { MetricStats, RequestOutcome, RunSummary, StatMetric } from '../../shared/runs/run-types.ts';
+import { percentileKey } from '../../shared/runs/summary.ts';
+import { LaneStore } from './lane-store.ts';
+import { DIST_METRICS } from './metric-defs.ts';
+import {
+  concurrencySeries,
+  histogramData,
+  metricValues,
+  throughputSeries,
+  type DistMetric,
+  type HistDatum,
+  type TimePoint,
+} from './run-series.ts';
+
+export interface DerivedRun {
+  outcomes: RequestOutcome[];
+  /** Null when the run has no per-request times (imports). */
+  lanes: LaneStore | null;
+  throughput: TimePoint[];
+  concurrency: TimePoint[];
+  xMax: number;
+  hist: Record<DistMetric, HistDatum[]>;
+}
+
+export function deriveRun(d: RunDetail): DerivedRun {
+  let outcomes: RequestOutcome[];
+  let lanes: LaneStore | null = null;
+  if (d.lines) {
+    outcomes = d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
+    lanes = new LaneStore();
+    lanes.loadLines(d.entry.key, d.lines);
+    if (lanes.n === 0) lanes = null;
+  } else {
+    outcomes = d.outcomes ?? [];
+  }
+  const end = lanes ? lanes.lastMs : 0;
+  const hist = {} as Record<DistMetric, HistDatum[]>;
+  for (const m of DIST_METRICS) hist[m.id] = histogramData(metricValues(outcomes, m.id));
+  return {
+    outcomes,
+    lanes,
+    throughput: lanes ? throughputSeries(lanes, end, true) : [],
+    concurrency: lanes ? concurrencySeries(lanes, end) : [],
+    xMax: Math.max(1, end / 1000),
+    hist,
+  };
+}
+
+/** A metric's statistics: the summary's own, else (imports that reported only aggregates) vLLM's keys. */
+export function statsOf(s: RunSummary, m: StatMetric): MetricStats | null {
+  const own = s.stats[m];
+  if (own) return own;
+  const v = s.vllm;
+  const mean = v[`mean_${m}_ms`];
+  if (mean === undefined || mean === null) return null;
+  const get = (k: string): number | null => {
+    const x = v[k];
+    return typeof x === 'number' ? x : null;
+  };
+  return {
+    count: null,
+    mean,
+    median: get(`median_${m}_ms`) ?? NaN,
+    std: get(`std_${m}_ms`) ?? NaN,
+    min: null,
+    max: null,
+    p90: get(percentileKey(90, m)),
+    p95: get(percentileKey(95, m)),
+    p99: get(percentileKey(99, m)),
+    p999: get(percentileKey(99.9, m)),
+  };
+}
+
+/** "per event 60 · usage total 0 · estimated 0" → a sentence on where token counts came from. */
+export function tokenSourceText(s: RunSummary): string {
+  const o = s.tokens.outputSource;
+  const parts: string[] = [];
+  if (o['per-event']) parts.push(`${o['per-event']} exact per event`);
+  if (o['usage-total']) parts.push(`${o['usage-total']} exact total from usage (per event estimated)`);
+  if (o.estimated) parts.push(`${o.estimated} estimated (1 per event)`);
+  return parts.length ? parts.join(' · ') : '—';
+}

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunProgress } from '../../shared/runs/run-types.ts';
+import { runHeader } from '../testing/run-fixture.ts';
+import { liveLanes } from './lane-store.ts';
+import {
+  CHART_INTERVAL_MS,
+  handleFinished,
+  handleLanes,
+  handleProgress,
+  handleStarted,
+} from './run-events.ts';
+import { useRunsStore } from './run-store.ts';
+
+const progress = (patch: Partial<RunProgress> = {}): RunProgress => ({
+  runId: 'run-1',
+  phase: 'running',
+  elapsedMs: 1000,
+  total: 10,
+  durationMs: null,
+  arrived: 10,
+  started: 4,
+  completed: 2,
+  failed: 0,
+  inFlight: 2,
+  queued: 6,
+  maxInFlight: 2,
+  warmupDone: 0,
+  warmupTotal: 0,
+  outputTokens: 8,
+  fraction: 0.2,
+  etaMs: 4000,
+  live: { ttft: null, tpot: null, itl: null, itl_per_token: null, e2el: null, client_queue_time: null },
+  selfCheck: { eventLoopDelayP99Ms: 1, cpuPct: 10 },
+  ...patch,
+});
+
+let now = 10_000;
+beforeEach(() => {
+  now = 10_000;
+  vi.spyOn(performance, 'now').mockImplementation(() => now);
+  useRunsStore.setState({ live: null, view: { kind: 'new' } });
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('run events', () => {
+  it('a started run becomes the live run, with fresh lanes, and the view follows it', () => {
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    const s = useRunsStore.getState();
+    expect(s.view).toEqual({ kind: 'live' });
+    expect(s.live?.key).toBe('k.jsonl');
+    expect(s.live?.thresholds?.cpuMeanPct).toBe(85);
+    expect(liveLanes.runId).toBe('run-1');
+    expect(liveLanes.n).toBe(0);
+  });
+
+  it('counters follow every progress tick; series and distributions refresh once a second, on different ticks', () => {
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    handleLanes({
+      runId: 'run-1',
+      starts: [{ id: 'r0', seq: 0, warmup: false, scheduledMs: 0, arrivedMs: 0, startedMs: 0, queueMs: 0 }],
+      events: [{ id: 'r0', t: [100, 1200], tok: [1, 1] }],
+      done: [],
+    });
+    handleProgress(progress());
+    const a = useRunsStore.getState().live!;
+    expect(a.progress?.completed).toBe(2);
+    expect(a.charts.at).toBe(now);
+    expect(a.charts.throughput).toEqual([{ t: 0.5, tokS: 1, reqS: 0, errS: 0 }]);
+    expect(a.charts.samples).toEqual([{ t: 1, inFlight: 2, queued: 6 }]);
+    expect(a.dist.at).toBe(0); // not on the same tick as the series
+    now += 250;
+    handleProgress(progress({ completed: 3, elapsedMs: 1250 }));
+    const b = useRunsStore.getState().live!;
+    expect(b.progress?.completed).toBe(3);
+    expect(b.charts).toBe(a.charts); // same object: the charts do not re-render
+    expect(b.dist.at).toBe(now);
+    now += 250;
+    handleProgress(progress({ elapsedMs: 1500 }));
+    expect(useRunsStore.getState().live!.charts).toBe(a.charts);
+    now += CHART_INTERVAL_MS;
+    handleProgress(progress({ elapsedMs: 2500 }));
+    const c = useRunsStore.getState().live!;
+    expect(c.charts).not.toBe(a.charts);
+    expect(c.charts.samples).toHaveLength(4);
+    expect(c.charts.throughput).toHaveLength(2);
+  });
+
+  it('at the end opens the run file only when the user watches the live run', () => {
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    const open = vi.fn();
+    const summary = {} as never;
+    handleFinished(
+      { runId: 'run-1', key: 'k.jsonl', summary, cancelled: false, fileError: null, error: null },
+      open,
+    );
+    expect(open).toHaveBeenCalledWith('k.jsonl');
+    expect(useRunsStore.getState().live?.finished?.key).toBe('k.jsonl');
+    useRunsStore.setState({ view: { kind: 'run', key: 'other' } });
+    handleFinished(
+      { runId: 'run-1', key: 'k.jsonl', summary, cancelled: false, fileError: null, error: null },
+      open,
+    );
+    expect(open).toHaveBeenCalledTimes(1);
+    useRunsStore.setState({ view: { kind: 'live' } });
+    handleFinished(
+      {
+        runId: 'run-1',
+        key: 'k.jsonl',
+        summary,
+        cancelled: false,
+        fileError: null,
+        error: 'prompts unreadable',
+      },
+      open,
+    );
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The core's run events into the run store (summaries, ≤ 4 Hz: progress comes every ~250 ms)
+ * and the lane store (every swimlane batch, no React). Called from the controller.
+ */
+import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
+import type { RunProgress } from '../../shared/runs/run-types.ts';
+import { onEvent } from '../api.ts';
+import { liveLanes } from './lane-store.ts';
+import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';
+import { newLiveRun, useRunsStore, type LiveRun } from './run-store.ts';
+
+/** Progress samples kept for the concurrency chart (at 4 Hz: 2 hours). */
+const MAX_SAMPLES = 28_800;
+
+/** The live run for `runId`, created (with fresh lanes) if it is a new one. */
+export function ensureLive(runId: string, key: string | null): LiveRun {
+  const cur = useRunsStore.getState().live;
+  if (cur && cur.runId === runId) {
+    if (key && !cur.key) {
+      const next = { ...cur, key };
+      useRunsStore.setState({ live: next });
+      return next;
+    }
+    return cur;
+  }
+  liveLanes.reset(runId);
+  const live = newLiveRun(runId, key);
+  useRunsStore.setState({ live });
+  return live;
+}
+
+export function handleStarted(s: RunStarted): void {
+  const live = ensureLive(s.runId, s.key);
+  const view = useRunsStore.getState().view;
+  useRunsStore.setState({
+    live: { ...live, key: s.key, header: s.header, thresholds: s.selfCheckThresholds },
+    view: view.kind === 'new' ? { kind: 'live' } : view,
+  });
+}
+
+/** Progress samples of the live run (mutable; the charts get a copy once a second). */
+let samples: ProgressSample[] = [];
+/** Charts refresh at most this often (ms); counters follow every progress tick. */
+export const CHART_INTERVAL_MS = 1000;
+
+export function handleProgress(p: RunProgress): void {
+  const live = ensureLive(p.runId, null);
+  if (!live.progress) samples = [];
+  const sample = sampleOf(p);
+  if (sample) {
+    if (samples.length >= MAX_SAMPLES) samples = samples.filter((_, i) => i % 2 === 0);
+    samples.push(sample);
+  }
+  const over = p.phase === 'done' || p.phase === 'cancelled';
+  const at = performance.now();
+  const c = live.charts;
+  // The series charts and the distributions refresh on different ticks, so one frame never
+  // renders both groups.
+  const refresh = over || at - c.at >= CHART_INTERVAL_MS;
+  const refreshStats = over || (!refresh && at - live.dist.at >= CHART_INTERVAL_MS);
+  let charts = c;
+  if (refresh) {
+    charts = {
+      ...charts,
+      at,
+      samples: samples.slice(),
+      throughput: throughputSeries(liveLanes, over ? liveLanes.lastMs : p.elapsedMs, over),
+      xMax: Math.max(1, (over ? Math.max(p.elapsedMs, liveLanes.lastMs) : p.elapsedMs) / 1000),
+    };
+  }
+  const dist = refreshStats ? { at, stats: p.live } : live.dist;
+  useRunsStore.setState({ live: { ...live, progress: p, progressAt: at, charts, dist } });
+}
+
+export function handleLanes(b: RunLaneBatch): void {
+  if (liveLanes.runId !== b.runId) {
+    const live = useRunsStore.getState().live;
+    if (live?.runId !== b.runId) ensureLive(b.runId, null);
+  }
+  liveLanes.apply(b);
+}
+
+export function handleFinished(f: RunFinished, open: (key: string) => void): void {
+  const live = ensureLive(f.runId, f.key);
+  const end = liveLanes.lastMs;
+  useRunsStore.setState({
+    live: {
+      ...live,
+      key: f.key,
+      finished: f,
+      cancelling: false,
+      charts: {
+        ...live.charts,
+        at: performance.now(),
+        throughput: throughputSeries(liveLanes, end, true),
+        samples: samples.length
+          ? samples.slice()
+          : concurrencySeries(liveLanes, end).map((q) => ({
+              t: q.t,
+              inFlight: q.inFlight ?? 0,
+              queued: q.queued ?? 0,
+            })),
+        xMax: Math.max(1, end / 1000),
+      },
+    },
+  });
+  // The whole-run summary with every chart, from the run file: only if the user is watching.
+  const view = useRunsStore.getState().view;
+  if (view.kind === 'live' && f.summary && !f.error) open(f.key);
+}
+
+export function handleList(l: RunList): void {
+  useRunsStore.setState({ runs: l.runs, dir: l.dir, skipped: l.skipped, listError: null, listLoaded: true });
+}
+
+export function subscribeRunEvents(open: (key: string) => void): (() => void)[] {
+  return [
+    onEvent('onRunStarted', handleStarted),
+    onEvent('onRunProgress', handleProgress),
+    onEvent('onRunLanes', handleLanes),
+    onEvent('onRunFinished', (f) => handleFinished(f, open)),
+    onEvent('onRunsChanged', handleList),
+  ];
+}

@@ -1,0 +1,104 @@
+/**
+ * Load runs' summaries for React: the history list, what the Runs tab shows, the live run's
+ * latest progress (≤ 4 updates a second, as the core sends them) and its derived series, the
+ * opened run. Per-event swimlane data is not here: it lives in lane-store.ts.
+ */
+import { create } from 'zustand';
+import type { RunDetail, RunEntry, RunFinished } from '../../shared/runs-api.ts';
+import type { LiveSnapshot, RunHeader, RunProgress } from '../../shared/runs/run-types.ts';
+import type { WorkloadIssue } from '../../shared/runs/workload.ts';
+import type { ProgressSample, TimePoint } from './run-series.ts';
+import { defaultDraft, type WorkloadDraft } from './workload-draft.ts';
+
+export type RunsView = { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string };
+
+export interface LiveRun {
+  runId: string;
+  key: string | null;
+  header: RunHeader | null;
+  thresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number } | null;
+  progress: RunProgress | null;
+  /** What the charts draw, refreshed once a second (charts cost more to render than the counters). */
+  charts: LiveCharts;
+  /** The distributions' percentiles, refreshed once a second on other ticks than `charts` (one chart group per frame). */
+  dist: { at: number; stats: LiveSnapshot | null };
+  finished: RunFinished | null;
+  cancelling: boolean;
+  /** When the latest progress arrived (performance.now()), to move the swimlane smoothly between ticks. */
+  progressAt: number;
+}
+
+export interface LiveCharts {
+  /** performance.now() of this refresh. */
+  at: number;
+  /** In flight / queued at each progress tick. */
+  samples: ProgressSample[];
+  /** Output tok/s and req/s per second (from the lanes). */
+  throughput: TimePoint[];
+  /** Right end of the time axes, s. */
+  xMax: number;
+}
+
+export interface OpenedRun {
+  key: string;
+  loading: boolean;
+  detail: RunDetail | null;
+  error: string | null;
+}
+
+export interface RunsState {
+  runs: RunEntry[];
+  dir: string | null;
+  skipped: { file: string; error: string }[];
+  listError: string | null;
+  listLoaded: boolean;
+  view: RunsView;
+  live: LiveRun | null;
+  opened: OpenedRun | null;
+  draft: WorkloadDraft;
+  /** The form's target (null: the app's selected target). */
+  targetId: string | null;
+  starting: boolean;
+  startIssues: WorkloadIssue[];
+  /** One line about the last action (export saved, folder path, import warnings…). */
+  message: { tone: 'info' | 'error'; text: string } | null;
+}
+
+export const useRunsStore = create<RunsState>(() => ({
+  runs: [],
+  dir: null,
+  skipped: [],
+  listError: null,
+  listLoaded: false,
+  view: { kind: 'new' },
+  live: null,
+  opened: null,
+  draft: defaultDraft(),
+  targetId: null,
+  starting: false,
+  startIssues: [],
+  message: null,
+}));
+
+export function setDraft(patch: Partial<WorkloadDraft>): void {
+  useRunsStore.setState((s) => ({ draft: { ...s.draft, ...patch } }));
+}
+
+export function setRunsMessage(message: RunsState['message']): void {
+  useRunsStore.setState({ message });
+}
+
+export function newLiveRun(runId: string, key: string | null): LiveRun {
+  return {
+    runId,
+    key,
+    header: null,
+    thresholds: null,
+    progress: null,
+    charts: { at: 0, samples: [], throughput: [], xMax: 1 },
+    dist: { at: 0, stats: null },
+    finished: null,
+    cancelling: false,
+    progressAt: 0,
+  };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { parseWorkload } from '../../shared/runs/workload.ts';
+import {
+  defaultDraft,
+  draftToWorkload,
+  fieldOfPath,
+  issuesOfMessage,
+  validateDraft,
+  workloadToDraft,
+} from './workload-draft.ts';
+
+describe('workload draft', () => {
+  it('defaults to a valid run: 200 requests, concurrency 32, rate ∞, 128 in / 64 out', () => {
+    const d = defaultDraft();
+    expect(validateDraft(d)).toEqual([]);
+    const r = parseWorkload(draftToWorkload(d));
+    if (!r.ok) throw new Error('invalid');
+    expect(r.workload.requests).toBe(200);
+    expect(r.workload.maxConcurrency).toBe(32);
+    expect(r.workload.rate).toBe('inf');
+    expect(r.workload.prompts).toEqual({
+      type: 'synthetic',
+      inputLen: { type: 'fixed', value: 128 },
+      outputLen: { type: 'fixed', value: 64 },
+      force: 'ignore_eos',
+    });
+    expect(r.workload.slo).toBeUndefined();
+    expect(r.workload.durationS).toBeUndefined();
+  });
+
+  it('maps every form field into the workload file', () => {
+    const d = {
+      ...defaultDraft(),
+      name: 'x',
+      stopBy: 'both' as const,
+      durationS: '30',
+      maxConcurrency: '',
+      rate: '4.5',
+      arrival: 'gamma' as const,
+      burstiness: '0.5',
+      rampUpS: '10',
+      rampStartRate: '1',
+      warmup: '3',
+      seed: '7',
+      inputLen: { type: 'uniform' as const, value: '', min: '100', max: '200', mean: '', std: '' },
+      outputLen: { type: 'normal' as const, value: '', min: '', max: '400', mean: '128', std: '16' },
+      force: 'min_tokens' as const,
+      temperature: '0.7',
+      maxTokens: '256',
+      sloTtftMs: '500',
+      sloTpotMs: '50',
+      continuousUsage: true,
+    };
+    const r = parseWorkload(draftToWorkload(d));
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    const w = r.workload;
+    expect(w).toMatchObject({
+      name: 'x',
+      requests: 200,
+      durationS: 30,
+      maxConcurrency: null,
+      rate: 4.5,
+      arrival: 'gamma',
+      burstiness: 0.5,
+      warmup: 3,
+      seed: 7,
+      continuousUsage: true,
+    });
+    expect(w.rampUp).toEqual({ startRate: 1, durationS: 10 });
+    expect(w.prompts).toEqual({
+      type: 'synthetic',
+      inputLen: { type: 'uniform', min: 100, max: 200 },
+      outputLen: { type: 'normal', mean: 128, std: 16, max: 400 },
+      force: 'min_tokens',
+    });
+    expect(w.sampling).toEqual({ temperature: 0.7, maxTokens: 256 });
+    expect(w.slo).toEqual({ ttftMs: 500, tpotMs: 50 });
+  });
+
+  it('round-trips through a workload file, keeping fields the form does not show', () => {
+    const file = {
+      version: 1,
+      name: 'chat 4 rps',
+      target: { url: 'http://gpu:8000', dialect: 'openai-chat', model: 'Qwen/Qwen3-8B' },
+      requests: 500,
+      maxConcurrency: 64,
+      rate: 4,
+      burstiness: 1,
+      warmup: 8,
+      prompts: {
+        type: 'synthetic',
+        inputLen: { type: 'uniform', min: 900, max: 1100 },
+        outputLen: 128,
+        prefix: 'SYSTEM: ',
+      },
+      sampling: { temperature: 0, topP: 0.9 },
+      extraBody: { top_k: 5 },
+      timeoutMs: 60000,
+      slo: { ttftMs: 500 },
+    };
+    const d = workloadToDraft(file);
+    expect(d.model).toBe('Qwen/Qwen3-8B');
+    expect(d.rate).toBe('4');
+    expect(d.inputLen).toMatchObject({ type: 'uniform', min: '900', max: '1100' });
+    expect(d.outputLen).toMatchObject({ type: 'fixed', value: '128' });
+    const back = draftToWorkload(d, {
+      url: 'http://gpu:8000',
+      dialect: 'openai-chat',
+      model: 'Qwen/Qwen3-8B',
+    });
+    const a = parseWorkload(file);
+    const b = parseWorkload(back);
+    if (!a.ok || !b.ok) throw new Error('invalid');
+    expect(b.workload).toEqual(a.workload);
+  });
+
+  it('reports bad fields with their paths, and maps the paths to the form fields', () => {
+    const issues = validateDraft({
+      ...defaultDraft(),
+      requests: '0',
+      maxConcurrency: 'x',
+      outputLen: { type: 'uniform', value: '', min: '50', max: '10', mean: '', std: '' },
+    });
+    const paths = issues.map((i) => i.path);
+    expect(paths).toContain('requests');
+    expect(paths).toContain('maxConcurrency');
+    expect(paths).toContain('prompts.outputLen.max');
+    expect(fieldOfPath('prompts.outputLen.max')).toBe('outputLen');
+    expect(fieldOfPath('slo.ttftMs')).toBe('sloTtftMs');
+    expect(fieldOfPath('rampUp')).toBe('rampUpS');
+    expect(validateDraft({ ...defaultDraft(), rate: 'inf', rampUpS: '10' }).map((i) => i.path)).toEqual([
+      'rampUp',
+    ]);
+  });
+
+  it("splits the core's error message into issues with paths", () => {
+    expect(
+      issuesOfMessage(
+        'bad workload: requests: Too small: expected number to be >=1; (workload): set requests, durationS or both',
+      ),
+    ).toEqual([
+      { path: 'requests', message: 'Too small: expected number to be >=1' },
+      { path: '', message: 'set requests, durationS or both' },
+    ]);
+    expect(issuesOfMessage('a run is already going (x.jsonl)')).toEqual([
+      { path: '', message: 'a run is already going (x.jsonl)' },
+    ]);
+  });
+});

@@ -1,0 +1,123 @@
+/** The runs folder: every run and imported result, newest first; click to reopen; import a vLLM/SGLang result. */
+import { useRef } from 'react';
+import { importRunFile, openRun, revealRun, showLive } from '../../runs/run-actions.ts';
+import { useRunsStore } from '../../runs/run-store.ts';
+import { RunBadges } from './RunBadges.tsx';
+
+export function RunHistory() {
+  const runs = useRunsStore((s) => s.runs);
+  const loaded = useRunsStore((s) => s.listLoaded);
+  const error = useRunsStore((s) => s.listError);
+  const skipped = useRunsStore((s) => s.skipped);
+  const view = useRunsStore((s) => s.view);
+  const live = useRunsStore((s) => s.live);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const selected = view.kind === 'run' ? view.key : view.kind === 'live' ? live?.key : null;
+  return (
+    <section className="card run-history" aria-label="Run history">
+      <header className="card-head">
+        <h3>Runs</h3>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn tiny"
+          data-testid="run-import"
+          onClick={() => fileRef.current?.click()}
+          title="Import a vLLM --save-result JSON or SGLang bench_serving JSONL"
+        >
+          Import…
+        </button>
+        <button
+          type="button"
+          className="btn tiny ghost"
+          onClick={() => void revealRun()}
+          title="Show the runs folder"
+        >
+          Folder
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept=".json,.jsonl,application/json"
+          data-testid="run-import-file"
+          hidden
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void importRunFile(f);
+          }}
+        />
+      </header>
+      {error && <p className="field-error">Cannot list runs: {error}</p>}
+      {loaded && runs.length === 0 && !error && (
+        <p className="empty">No runs yet. Start one above, or import a vLLM result.</p>
+      )}
+      <ul className="history-list" data-testid="run-history">
+        {runs.map((r) => {
+          const d = new Date(r.startedAtWall);
+          return (
+            <li
+              key={r.key}
+              className={`history-item ${selected === r.key ? 'current' : ''}`}
+              data-run-key={r.key}
+            >
+              <button
+                type="button"
+                className="hi-main"
+                onClick={() => (r.running && live?.key === r.key ? showLive() : void openRun(r.key))}
+                title={r.key}
+              >
+                <span className="row gap">
+                  <b className="run-name">{r.name || 'Load run'}</b>
+                  <span className="spacer" />
+                  <span className="hi-time">
+                    {Number.isFinite(d.getTime())
+                      ? d.toLocaleString(undefined, {
+                          month: 'short',
+                          day: 'numeric',
+                          hour: '2-digit',
+                          minute: '2-digit',
+                        })
+                      : ''}
+                  </span>
+                </span>
+                <span className="row gap">
+                  <span className="hi-model">{r.model || '—'}</span>
+                  <span className="spacer" />
+                  {r.running ? (
+                    <span className="hi-nums">going on…</span>
+                  ) : (
+                    <span className="hi-nums">
+                      <span className="ok-text">{r.completed}</span> ok
+                      {r.failed > 0 && (
+                        <>
+                          {' · '}
+                          <span className="danger-text">{r.failed}</span> failed
+                        </>
+                      )}
+                      {' · '}
+                      {r.durationS.toFixed(1)} s
+                    </span>
+                  )}
+                </span>
+                <RunBadges e={r} />
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {skipped.length > 0 && (
+        <details className="run-problems">
+          <summary>{skipped.length} file(s) in the folder are not runs</summary>
+          <ul>
+            {skipped.map((s) => (
+              <li key={s.file}>
+                {s.file}: {s.error}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,310 @@
+/**
+ * A finished (or reopened, or imported) run: badges, actions (rename, export, folder, delete),
+ * the numbers vLLM prints and ours, throughput/concurrency over time, the whole-run swimlane
+ * rebuilt from the run's lines, histograms from exact values, and the vLLM-style text.
+ */
+import { useMemo, useState } from 'react';
+import type { ExportFormat, RunDetail } from '../../../shared/runs-api.ts';
+import { summaryText } from '../../../shared/runs/summary-text.ts';
+import { C } from '../../charts/theme.ts';
+import { fmtCompact } from '../../metrics/format.ts';
+import { DIST_METRICS } from '../../runs/metric-defs.ts';
+import { deleteRun, exportRun, renameRun, revealRun } from '../../runs/run-actions.ts';
+import { deriveRun } from '../../runs/run-detail.ts';
+import { useRunsStore } from '../../runs/run-store.ts';
+import { RunBadges } from './RunBadges.tsx';
+import { HistChart, SeriesChart } from './RunCharts.tsx';
+import { SwimLegend } from './LiveDashboard.tsx';
+import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
+import { Swimlane } from './Swimlane.tsx';
+
+export function RunSummaryView() {
+  const opened = useRunsStore((s) => s.opened);
+  if (!opened) return <p className="empty">Pick a run.</p>;
+  if (!opened.detail) {
+    return opened.error ? (
+      <div className="banner bad" role="alert">
+        Cannot open {opened.key}: {opened.error}
+      </div>
+    ) : (
+      <p className="empty">Opening {opened.key}…</p>
+    );
+  }
+  return <RunDetailView detail={opened.detail} />;
+}
+
+const EXPORTS: { id: ExportFormat; label: string; native: boolean }[] = [
+  { id: 'vllm', label: 'vLLM result JSON', native: true },
+  { id: 'vllm-detailed', label: 'vLLM JSON + per-request arrays', native: true },
+  { id: 'csv', label: 'CSV (one row per request)', native: true },
+  { id: 'raw', label: 'raw run file', native: false },
+];
+
+function RunActions({ d }: { d: RunDetail }) {
+  const e = d.entry;
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [format, setFormat] = useState<ExportFormat>(e.imported ? 'raw' : 'vllm');
+  const formats = EXPORTS.filter((x) => !e.imported || !x.native);
+  return (
+    <div className="row gap wrap run-actions">
+      {renaming === null ? (
+        <button
+          type="button"
+          className="btn small"
+          data-testid="run-rename"
+          onClick={() => setRenaming(e.name ?? '')}
+        >
+          Rename
+        </button>
+      ) : (
+        <form
+          className="row gap"
+          onSubmit={(ev) => {
+            ev.preventDefault();
+            if (renaming.trim()) void renameRun(e.key, renaming.trim()).then((ok) => ok && setRenaming(null));
+          }}
+        >
+          <input
+            aria-label="New name"
+            data-testid="run-rename-input"
+            value={renaming}
+            autoFocus
+            maxLength={200}
+            onChange={(ev) => setRenaming(ev.target.value)}
+          />
+          <button type="submit" className="btn small primary" disabled={!renaming.trim()}>
+            Save
+          </button>
+          <button type="button" className="btn small ghost" onClick={() => setRenaming(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      <select
+        aria-label="Export format"
+        data-testid="run-export-format"
+        value={format}
+        onChange={(ev) => setFormat(ev.target.value as ExportFormat)}
+        className="export-select"
+      >
+        {formats.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="run-export"
+        onClick={() => void exportRun(e.key, format)}
+      >
+        Export
+      </button>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="run-reveal"
+        onClick={() => void revealRun(e.key)}
+        title="Show the run file in the file manager (web mode: its path)"
+      >
+        Show file
+      </button>
+      {confirmDelete ? (
+        <span className="row gap">
+          <span className="danger-text">Delete this run for good?</span>
+          <button
+            type="button"
+            className="btn small danger"
+            data-testid="run-delete-confirm"
+            onClick={() => void deleteRun(e.key)}
+          >
+            Delete
+          </button>
+          <button type="button" className="btn small ghost" onClick={() => setConfirmDelete(false)}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          className="btn small ghost"
+          data-testid="run-delete"
+          disabled={e.running}
+          onClick={() => setConfirmDelete(true)}
+        >
+          Delete…
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
+  const derived = useMemo(() => deriveRun(d), [d]);
+  const s = d.summary;
+  const e = d.entry;
+  const text = useMemo(() => summaryText(s), [s]);
+  const [copied, setCopied] = useState(false);
+  const when = new Date(e.startedAtWall);
+  return (
+    <div className="run-dash" data-testid="run-summary" data-run-key={e.key}>
+      <section className="card run-head">
+        <div className="row gap wrap">
+          <h2 className="run-title" data-testid="run-summary-name">
+            {e.name || 'Load run'}
+          </h2>
+          <RunBadges e={e} />
+          <span className="muted">{Number.isFinite(when.getTime()) ? when.toLocaleString() : ''}</span>
+          <span className="spacer" />
+          <RunActions d={d} />
+        </div>
+        <p className="muted mono run-target">
+          {e.model || 'model not recorded'}
+          {e.url && ` · ${e.url}`}
+          {e.dialect && ` · ${e.dialect}`}
+          {d.header && ` · Tokenscope ${d.header.tokenscopeVersion}`}
+        </p>
+        {d.problems.length > 0 && (
+          <details className="run-problems">
+            <summary>
+              {d.problems.length} note{d.problems.length === 1 ? '' : 's'} from reading the file
+            </summary>
+            <ul>
+              {d.problems.map((p, i) => (
+                <li key={i}>{p}</li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </section>
+      <SummaryNumbers s={s} />
+      <StatsTable s={s} />
+      {derived.lanes ? (
+        <>
+          <div className="run-grid3">
+            <section className="card mchart" aria-label="Output token throughput">
+              <header className="card-head mchart-head">
+                <h3 title="Output tokens received per second, in 1-s buckets (the last, partial second scaled)">
+                  Output tokens/s
+                </h3>
+              </header>
+              <SeriesChart
+                width={width}
+                data={derived.throughput}
+                lines={[{ key: 'tokS', name: 'output tok/s', color: C.content }]}
+                xMax={derived.xMax}
+                yLabel="tok/s"
+                format={(v) => `${fmtCompact(v)} tok/s`}
+                testId="sum-tok-chart"
+              />
+            </section>
+            <section className="card mchart" aria-label="Request throughput">
+              <header className="card-head mchart-head">
+                <h3>Requests/s</h3>
+                <ul className="legend mchart-legend">
+                  <li>
+                    <i className="sw mline" style={{ borderColor: C.terminal }} />
+                    completed
+                  </li>
+                  <li>
+                    <i className="sw mline" style={{ borderColor: C.error }} />
+                    failed
+                  </li>
+                </ul>
+              </header>
+              <SeriesChart
+                width={width}
+                data={derived.throughput}
+                lines={[
+                  { key: 'reqS', name: 'completed/s', color: C.terminal },
+                  { key: 'errS', name: 'failed/s', color: C.error },
+                ]}
+                xMax={derived.xMax}
+                yLabel="req/s"
+                format={(v) => `${fmtCompact(v)} req/s`}
+              />
+            </section>
+            <section className="card mchart" aria-label="Concurrency">
+              <header className="card-head mchart-head">
+                <h3>Concurrency</h3>
+                <ul className="legend mchart-legend">
+                  <li>
+                    <i className="sw mline" style={{ borderColor: C.ttft }} />
+                    in flight
+                  </li>
+                  <li>
+                    <i className="sw mline dashed" style={{ borderColor: C.muted }} />
+                    queued
+                  </li>
+                </ul>
+              </header>
+              <SeriesChart
+                width={width}
+                data={derived.concurrency}
+                lines={[
+                  { key: 'inFlight', name: 'in flight', color: C.ttft, step: true },
+                  { key: 'queued', name: 'queued', color: C.muted, step: true, dashed: true },
+                ]}
+                xMax={derived.xMax}
+                yLabel="requests"
+                integer
+                format={(v) => `${fmtCompact(v)} requests`}
+              />
+            </section>
+          </div>
+          <section className="card" aria-label="Swimlane">
+            <header className="card-head">
+              <h3>Requests (swimlane)</h3>
+              <SwimLegend />
+              <span className="spacer" />
+              <span className="muted">whole run · hover a lane for its numbers</span>
+            </header>
+            <Swimlane store={derived.lanes} live={false} testId="sum-swimlane" />
+          </section>
+        </>
+      ) : (
+        <p className="muted caption">
+          {e.imported
+            ? 'Imported results carry no per-request send times: no timeline or swimlane.'
+            : 'No request lines in this run.'}
+        </p>
+      )}
+      <div className="run-grid3">
+        {DIST_METRICS.map((m) =>
+          derived.hist[m.id].length === 0 ? null : (
+            <section key={m.id} className="card mchart" aria-label={`${m.name} histogram`}>
+              <header className="card-head mchart-head">
+                <h3 title={m.definition}>{m.name}</h3>
+              </header>
+              <HistChart
+                width={width}
+                data={derived.hist[m.id]}
+                color={m.color}
+                countLabel={m.countLabel}
+                testId={`sum-hist-${m.id}`}
+              />
+            </section>
+          ),
+        )}
+      </div>
+      <details className="card run-text">
+        <summary>As `vllm bench serve` prints it</summary>
+        <div className="row gap">
+          <span className="spacer" />
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => {
+              void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+            }}
+          >
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+        <pre data-testid="sum-text">{text}</pre>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * The run's numbers, in `vllm bench serve`'s order (shared/runs/summary-text.ts): counts,
+ * duration, throughputs, peaks, goodput; then the statistics table (mean, median, std, p90, p95,
+ * p99, p99.9, min, max) of TTFT, TPOT, ITL, E2E plus Tokenscope's per-token ITL, queue time and
+ * first event; token-count sources, errors by kind, the client self-check.
+ */
+import type { RunSummary } from '../../../shared/runs/run-types.ts';
+import { STAT_ROWS } from '../../runs/metric-defs.ts';
+import { statsOf, tokenSourceText } from '../../runs/run-detail.ts';
+
+const f2 = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2);
+const int = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : Math.round(v).toLocaleString('en-US');
+
+interface Row {
+  label: string;
+  value: string;
+  unit?: string;
+  testId?: string;
+  title?: string;
+}
+
+export function SummaryNumbers({ s }: { s: RunSummary }) {
+  const v = s.vllm;
+  const rows: Row[] = [
+    { label: 'Successful requests', value: int(v.completed), testId: 'sum-completed' },
+    { label: 'Failed requests', value: int(v.failed), testId: 'sum-failed' },
+  ];
+  if (s.config.maxConcurrency !== null)
+    rows.push({ label: 'Maximum request concurrency', value: int(s.config.maxConcurrency) });
+  rows.push({
+    label: 'Request rate configured',
+    value: typeof s.config.requestRate === 'number' ? f2(s.config.requestRate) : '∞',
+    unit: 'req/s',
+  });
+  rows.push(
+    { label: 'Benchmark duration', value: f2(v.duration), unit: 's', testId: 'sum-duration' },
+    { label: 'Total input tokens', value: int(v.total_input_tokens) },
+    { label: 'Total generated tokens', value: int(v.total_output_tokens), testId: 'sum-output-tokens' },
+    {
+      label: 'Request throughput',
+      value: f2(v.request_throughput),
+      unit: 'req/s',
+      testId: 'sum-req-throughput',
+    },
+  );
+  if (v.request_goodput !== null)
+    rows.push({
+      label: 'Request goodput',
+      value: f2(v.request_goodput),
+      unit: 'req/s',
+      testId: 'sum-goodput',
+      title: 'Successful requests meeting every SLO, per second (vLLM --goodput)',
+    });
+  rows.push(
+    {
+      label: 'Output token throughput',
+      value: f2(v.output_throughput),
+      unit: 'tok/s',
+      testId: 'sum-output-throughput',
+    },
+    {
+      label: 'Peak output token throughput',
+      value: f2(v.max_output_tokens_per_s),
+      unit: 'tok/s',
+      title: 'vLLM counts chunks (not tokens) in 1-s buckets',
+    },
+    { label: 'Peak concurrent requests', value: f2(v.max_concurrent_requests) },
+    { label: 'Total token throughput', value: f2(v.total_token_throughput), unit: 'tok/s' },
+  );
+  const slo = s.slo;
+  const sloText = slo
+    ? [
+        slo.ttftMs !== undefined && `TTFT ≤ ${slo.ttftMs} ms`,
+        slo.tpotMs !== undefined && `TPOT ≤ ${slo.tpotMs} ms`,
+        slo.e2elMs !== undefined && `E2E ≤ ${slo.e2elMs} ms`,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : '';
+  const errs = Object.entries(s.errors);
+  const sc = s.selfCheck;
+  return (
+    <div className="sum-grid">
+      <section className="card" aria-label="Benchmark result">
+        <header className="card-head">
+          <h3>Serving benchmark result</h3>
+        </header>
+        <dl className="sum-rows" data-testid="run-summary-numbers">
+          {rows.map((r) => (
+            <div key={r.label} className="sum-row" title={r.title}>
+              <dt>{r.label}</dt>
+              <dd data-testid={r.testId}>
+                {r.value}
+                {r.unit && r.value !== '—' && <span className="unit"> {r.unit}</span>}
+              </dd>
+            </div>
+          ))}
+          {sloText && (
+            <div className="sum-row">
+              <dt>Goodput SLOs</dt>
+              <dd>
+                {sloText} · {s.goodRequests ?? '—'} good
+              </dd>
+            </div>
+          )}
+        </dl>
+        {!s.imported && (
+          <p className="caption" data-testid="sum-token-source">
+            Output tokens: {tokenSourceText(s)}. Input tokens: {s.tokens.inputFromUsage} from server usage,{' '}
+            {s.tokens.inputEstimated} estimated.
+          </p>
+        )}
+        {(s.warmupRequests > 0 || s.cancelledRequests > 0) && (
+          <p className="caption">
+            Not counted: {s.warmupRequests} warm-up request{s.warmupRequests === 1 ? '' : 's'},{' '}
+            {s.cancelledRequests} stopped by cancel.
+          </p>
+        )}
+      </section>
+      <div className="sum-side">
+        <section className="card" aria-label="Errors">
+          <header className="card-head">
+            <h3>Errors by kind</h3>
+          </header>
+          {errs.length === 0 ? (
+            <p className="muted sum-none" data-testid="sum-errors">
+              none
+            </p>
+          ) : (
+            <table className="run-table" data-testid="sum-errors">
+              <tbody>
+                {errs.map(([k, n]) => (
+                  <tr key={k}>
+                    <th className="danger-text">{k}</th>
+                    <td>{n}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+        <section className="card" aria-label="Client self-check">
+          <header className="card-head">
+            <h3 title="Event-loop delay and CPU of the process that timestamps the streams, during the measured run">
+              Client self-check
+            </h3>
+            {sc && (
+              <span className={`badge ${sc.flagged ? 'warn' : 'ok'}`}>
+                {sc.flagged ? 'flagged' : 'timing trustworthy'}
+              </span>
+            )}
+          </header>
+          {sc ? (
+            <dl className="sum-rows compact" data-testid="sum-selfcheck">
+              <div className="sum-row">
+                <dt>Event-loop delay p99 / max</dt>
+                <dd>
+                  {f2(sc.eventLoopDelayP99Ms)} / {f2(sc.eventLoopDelayMaxMs)} <span className="unit">ms</span>
+                </dd>
+              </div>
+              <div className="sum-row">
+                <dt>CPU mean / worst 1 s</dt>
+                <dd>
+                  {f2(sc.cpuMeanPct)} / {f2(sc.cpuMaxPct)} <span className="unit">% of a core</span>
+                </dd>
+              </div>
+              <div className="sum-row">
+                <dt>Schedule lag p99</dt>
+                <dd>
+                  {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
+                </dd>
+              </div>
+              {sc.flagged && <p className="field-error">{sc.reasons.join('; ')}</p>}
+            </dl>
+          ) : (
+            <p className="muted sum-none">{s.imported ? 'not in the imported data' : 'not recorded'}</p>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+export function StatsTable({ s }: { s: RunSummary }) {
+  return (
+    <section className="card" aria-label="Latency statistics">
+      <header className="card-head">
+        <h3 title="numpy's mean, median, population std and linear percentiles over successful requests, as vLLM computes them">
+          Latency statistics (ms)
+        </h3>
+        <span className="muted">successful requests · exact · ITL pooled over every chunk</span>
+      </header>
+      <div className="table-scroll">
+        <table className="run-table num" data-testid="sum-stats">
+          <thead>
+            <tr>
+              <th>metric</th>
+              <th>count</th>
+              <th>mean</th>
+              <th>median</th>
+              <th>std</th>
+              <th>p90</th>
+              <th>p95</th>
+              <th>p99</th>
+              <th>p99.9</th>
+              <th>min</th>
+              <th>max</th>
+            </tr>
+          </thead>
+          <tbody>
+            {STAT_ROWS.map((r) => {
+              const m = statsOf(s, r.id);
+              if (!m) return null;
+              return (
+                <tr key={r.id} data-metric={r.id}>
+                  <th>{r.name}</th>
+                  <td>{m.count === null ? '—' : m.count.toLocaleString('en-US')}</td>
+                  <td>{f2(m.mean)}</td>
+                  <td>{f2(m.median)}</td>
+                  <td>{f2(m.std)}</td>
+                  <td>{f2(m.p90)}</td>
+                  <td>{f2(m.p95)}</td>
+                  <td>{f2(m.p99)}</td>
+                  <td>{f2(m.p999)}</td>
+                  <td>{f2(m.min)}</td>
+                  <td>{f2(m.max)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
