@@ -95,6 +95,8 @@ class Parser {
   private end = 0;
   private lastName = '';
   private lastResolved: Resolved | null = null;
+  /** `le`/`quantile` label values → numbers: a scrape repeats the same few bounds thousands of times. */
+  private readonly bounds = new Map<string, number | undefined>();
 
   constructor(private readonly format: ExpositionFormat) {
     this.om = format === 'openmetrics';
@@ -265,7 +267,14 @@ class Parser {
       if (role === 'bucket' || (role === undefined && b.grouper.kind === 'summary')) {
         const bl = role === 'bucket' ? 'le' : 'quantile';
         const raw = labels[bl];
-        const v = raw === undefined ? undefined : parsePromNumber(raw);
+        let v: number | undefined;
+        if (raw !== undefined) {
+          v = this.bounds.get(raw);
+          if (v === undefined && !this.bounds.has(raw)) {
+            v = parsePromNumber(raw);
+            if (this.bounds.size < 4096) this.bounds.set(raw, v);
+          }
+        }
         if (v === undefined || Number.isNaN(v)) {
           return this.error(raw === undefined ? `missing "${bl}" label` : `invalid "${bl}" value "${raw}"`);
         }
