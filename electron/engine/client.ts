@@ -34,6 +34,43 @@ export interface FireOptions {
 
 const MAX_ERROR_BODY = 64 * 1024;
 
+/**
+ * One setImmediate for every request's pending decode: all sockets readable in one event-loop
+ * turn are stamped (poll phase) before any of their events is decoded (check phase). Decoding
+ * runs in slices of DECODE_SLICE_MS, yielding to I/O between slices, so reads that arrive while
+ * a big burst is decoded wait at most about one slice for their stamp.
+ */
+const DECODE_SLICE_MS = 1;
+const decodeQueue = new Set<() => void>();
+let decodeScheduled = false;
+function drainDecodes(): void {
+  decodeScheduled = false;
+  const start = performance.now();
+  for (const fn of decodeQueue) {
+    decodeQueue.delete(fn);
+    try {
+      fn();
+    } catch (e) {
+      // A throwing progress callback must not starve the other requests' decodes; it still surfaces.
+      queueMicrotask(() => {
+        throw e;
+      });
+    }
+    if (decodeQueue.size > 0 && performance.now() - start >= DECODE_SLICE_MS) {
+      decodeScheduled = true;
+      setImmediate(drainDecodes);
+      return;
+    }
+  }
+}
+function scheduleDecode(fn: () => void): void {
+  decodeQueue.add(fn);
+  if (!decodeScheduled) {
+    decodeScheduled = true;
+    setImmediate(drainDecodes);
+  }
+}
+
 export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<RequestRecord> {
   const dialect = getDialect(spec.dialect);
   let endpoint: URL;
@@ -75,6 +112,14 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     let timer: NodeJS.Timeout | undefined;
     let idleTimer: NodeJS.Timeout | undefined;
     const decoder = new StreamDecoder(dialect, rec);
+    // Decode what reads framed (JSON, dialect) and report the new events; runs after the I/O
+    // phase (setImmediate), so a burst of readable sockets is stamped before any of it is parsed.
+    const decodeNow = (): void => {
+      if (decoder.pendingFrames === 0) return;
+      const before = events.n;
+      decoder.flush();
+      if (events.n > before) opts.onProgress?.(rec, before);
+    };
 
     const finish = (err: RequestError | null): void => {
       if (settled) return;
@@ -85,6 +130,7 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       clearTimeout(idleTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       rec.events = events;
+      decodeNow();
       decoder.finalize();
       opts.onProgress?.(rec, events.n);
       resolve(rec);
@@ -198,12 +244,12 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
         if (phases.firstByteMs === null) phases.firstByteMs = t;
         rec.bytes += chunk.length;
         armIdle();
-        const before = events.n;
         decoder.pushRead(chunk, t, readIndex);
-        if (events.n > before) opts.onProgress?.(rec, before);
+        scheduleDecode(decodeNow);
       });
       res.on('end', () => {
         const t = rel();
+        decodeNow();
         decoder.end(t, rec.reads);
         phases.endMs = t;
         finish(decoder.endError(t));

@@ -25,6 +25,11 @@ export class StreamDecoder {
   private readonly nd: NdjsonFramer | null;
   private readonly decoder: EventDecoder;
   private readonly frames: (SseEvent | NdjsonLine)[] = [];
+  /** Frames split off stamped reads and not yet decoded (JSON + dialect): see pushRead. */
+  private pending: (SseEvent | NdjsonLine)[] = [];
+  private pendingT: number[] = [];
+  private pendingRead: number[] = [];
+  private pendingFlags: number[] = [];
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
 
   constructor(
@@ -58,16 +63,47 @@ export class StreamDecoder {
     }
   }
 
+  /**
+   * A stamped read: framed now (cheap: bytes → event strings), decoded later by `flush()` (JSON
+   * and the dialect), so that when many sockets are readable at once every read is stamped
+   * before any of them is parsed (DESIGN.md: per read, stamp and split only).
+   */
   pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
     const frames = this.frames;
     frames.length = 0;
     if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
     else this.nd!.push(chunk, frames as NdjsonLine[]);
     const coalesced = frames.length > 1 ? EV_COALESCED : 0;
-    for (let i = 0; i < frames.length; i++) this.handle(frames[i]!, t, readIndex, coalesced);
+    for (let i = 0; i < frames.length; i++) {
+      this.pending.push(frames[i]!);
+      this.pendingT.push(t);
+      this.pendingRead.push(readIndex);
+      this.pendingFlags.push(coalesced);
+    }
+  }
+
+  /** Frames waiting to be decoded. */
+  get pendingFrames(): number {
+    return this.pending.length;
+  }
+
+  /** Decodes every framed-but-not-decoded event, in arrival order. */
+  flush(): void {
+    const n = this.pending.length;
+    if (n === 0) return;
+    const frames = this.pending;
+    const ts = this.pendingT;
+    const reads = this.pendingRead;
+    const flags = this.pendingFlags;
+    this.pending = [];
+    this.pendingT = [];
+    this.pendingRead = [];
+    this.pendingFlags = [];
+    for (let i = 0; i < n; i++) this.handle(frames[i]!, ts[i]!, reads[i]!, flags[i]!);
   }
 
   end(t: number, readIndex: number): void {
+    this.flush();
     const frames = this.frames;
     frames.length = 0;
     if (this.sse) {
@@ -98,6 +134,7 @@ export class StreamDecoder {
   }
 
   finalize(): void {
+    this.flush();
     this.rec.tokenSource = computeTokenSource(this.rec);
   }
 
