@@ -7,6 +7,7 @@ import { DIALECT_IDS, isDialectId, type DialectId } from '../shared/dialects.ts'
 import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
 import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
 import { runServe, type ServeCliOptions } from './cli/serve.ts';
+import { runFleet, type FleetCliOptions } from './cli/fleet.ts';
 import { runRunCommand, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 
@@ -146,8 +147,14 @@ export function buildProgram(): Command {
     .option('-m, --model <name>', 'only this model\'s series (servers that label them)')
     .option('--timeout <ms>', 'per-scrape timeout in ms (default 10 s; with --watch the interval, 1–10 s)', int('--timeout'))
     .option('--insecure', 'skip TLS certificate verification')
-    .action(async (url: string, o: MetricsCliOptions) => {
-      process.exitCode = await runMetrics(url, o);
+    .option('--prometheus', 'URL is a Prometheus server: read the concepts from its HTTP API (query_range) for --selector')
+    .option('--selector <sel>', 'with --prometheus: PromQL label selector of the servers, e.g. \'{job="vllm"}\'')
+    .option('--range <dur>', 'with --prometheus: how far back (5m, 1h, …)', '5m')
+    .option('--step <dur>', 'with --prometheus: resolution of the series', '15s')
+    .option('--window <dur>', 'with --prometheus: rate()/histogram window', '1m')
+    .option('--profile <id>', 'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)')
+    .action(async (url: string, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
+      process.exitCode = o.prometheus ? await runFleet(url, o) : await runMetrics(url, o);
     });
 
   return program;
