@@ -4,12 +4,11 @@
  * (or `npm run bench metrics`). Target: well under 20 ms per 1 MB parse.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parsePrometheus } from '../shared/metrics/prom-parse.ts';
+import { CORPUS_DIR } from '../electron/testing/corpus.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const corpus = join(here, '..', '..', 'shared', 'corpus', 'metrics');
+const corpus = join(CORPUS_DIR, 'metrics');
 if (!existsSync(corpus)) throw new Error(`metrics corpus not found at ${corpus}`);
 
 // All text-format payloads; each copy gets a distinct name prefix so families stay unique

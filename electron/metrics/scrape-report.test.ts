@@ -4,7 +4,8 @@
  * why a concept is missing instead of printing a bare dash.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORPUS_DIR } from '../testing/corpus.ts';
 import { describe, expect, it } from 'vitest';
 import { parsePrometheus } from '../../shared/metrics/prom-parse.ts';
 import { detectProfile } from '../../shared/metrics/profiles.ts';
@@ -12,7 +13,7 @@ import { formatReport } from './report-text.ts';
 import { ReportBuilder } from './scrape-report.ts';
 import type { ScrapeResult } from './scraper.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/metrics/', import.meta.url));
+const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS)) throw new Error(`metrics corpus missing at ${CORPUS}`);
 const FILES = readdirSync(CORPUS).filter((f) => f.endsWith('.prom'));
 

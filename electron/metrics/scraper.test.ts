@@ -5,11 +5,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORPUS_DIR } from '../testing/corpus.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveMetricsUrl, Scraper, type ScrapeResult, type ScrapeState } from './scraper.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/metrics/', import.meta.url));
+const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
   throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
 const VLLM = readFileSync(CORPUS + 'vllm-v1.prom', 'utf8');

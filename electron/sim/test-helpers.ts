@@ -4,10 +4,11 @@
  * simple enough for that; the engine's real SSE parser is tested on its own.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORPUS_DIR } from '../testing/corpus.ts';
 import type { SimServer } from './types.ts';
 
-export const CORPUS_SSE = fileURLToPath(new URL('../../../shared/corpus/sse/', import.meta.url));
+export const CORPUS_SSE = path.join(CORPUS_DIR, 'sse') + path.sep;
 
 export function corpus(name: string): string {
   return readFileSync(CORPUS_SSE + name, 'utf8');

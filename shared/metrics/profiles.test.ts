@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORPUS_DIR } from '../../electron/testing/corpus.ts';
 import { describe, expect, it } from 'vitest';
 import { conceptRates, extractConcepts, type Concepts } from './concepts.ts';
 import { histogramQuantile } from './prom-math.ts';
 import { parsePrometheus } from './prom-parse.ts';
 import { detectProfile, detectProfileId, PROFILES, type ProfileId } from './profiles.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/metrics/', import.meta.url));
+const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
   throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
 const parse = (f: string) => parsePrometheus(readFileSync(CORPUS + f, 'utf8'));

@@ -4,12 +4,13 @@
  * lines), and a few values per file are checked by name.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CORPUS_DIR } from '../../electron/testing/corpus.ts';
 import { describe, expect, it } from 'vitest';
 import { parsePrometheus } from './prom-parse.ts';
 import type { MetricFamily, ParseResult } from './prom-types.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/metrics/', import.meta.url));
+const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
   throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
 const FILES = readdirSync(CORPUS).filter((f) => f.endsWith('.prom') || f.endsWith('.txt'));

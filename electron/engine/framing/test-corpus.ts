@@ -5,13 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CORPUS_DIR } from '../../testing/corpus.ts';
 import { SseParser, type SseEndInfo, type SseEvent } from './sse.ts';
 import { NdjsonFramer, type NdjsonEndInfo, type NdjsonLine } from './ndjson.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** <repo>/electron/engine/framing → <repo>/.. /shared/corpus */
-export const CORPUS_DIR = path.resolve(here, '../../../../shared/corpus');
+export { CORPUS_DIR };
 export const SSE_DIR = path.join(CORPUS_DIR, 'sse');
 
 function requireCorpus(): void {
