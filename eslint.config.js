@@ -4,7 +4,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['fs', 'path', 'http', 'https', 'net', 'tls', 'os', 'child_process', 'crypto', 'stream', 'url', 'worker_threads', 'zlib'];
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'http',
+  'https',
+  'net',
+  'tls',
+  'os',
+  'child_process',
+  'crypto',
+  'stream',
+  'url',
+  'worker_threads',
+  'zlib',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench/results/**'] },
@@ -13,11 +27,29 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: {
-        console: 'readonly', process: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', Buffer: 'readonly', URL: 'readonly',
-        TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
-        queueMicrotask: 'readonly', structuredClone: 'readonly', fetch: 'readonly', window: 'readonly', document: 'readonly',
-        requestAnimationFrame: 'readonly', cancelAnimationFrame: 'readonly', WebSocket: 'readonly', navigator: 'readonly',
+        console: 'readonly',
+        process: 'readonly',
+        performance: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        queueMicrotask: 'readonly',
+        structuredClone: 'readonly',
+        fetch: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        requestAnimationFrame: 'readonly',
+        cancelAnimationFrame: 'readonly',
+        WebSocket: 'readonly',
+        navigator: 'readonly',
       },
     },
     rules: {
@@ -31,14 +63,28 @@ export default tseslint.config(
   {
     // CommonJS helper scripts (run by node directly).
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts', 'electron/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only electron/main.ts, preload.ts and ipc.ts import electron: the core runs in the CLI and tests too.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message:
+                'Only electron/main.ts, preload.ts and ipc.ts import electron: the core runs in the CLI and tests too.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -48,8 +94,14 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'shared/ and renderer/ never import electron.' }, ...nodeBuiltins.map((name) => ({ name, message: 'No Node modules in shared/ or renderer/.' }))],
-          patterns: [{ group: ['node:*'], message: 'No Node modules in shared/ or renderer/.' }, { group: ['**/electron/**'], message: 'shared/ and renderer/ do not reach into electron/.' }],
+          paths: [
+            { name: 'electron', message: 'shared/ and renderer/ never import electron.' },
+            ...nodeBuiltins.map((name) => ({ name, message: 'No Node modules in shared/ or renderer/.' })),
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'No Node modules in shared/ or renderer/.' },
+            { group: ['**/electron/**'], message: 'shared/ and renderer/ do not reach into electron/.' },
+          ],
         },
       ],
     },

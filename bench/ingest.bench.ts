@@ -10,16 +10,34 @@ import { getDialect } from '../electron/engine/dialects/index.ts';
 import { StreamDecoder } from '../electron/engine/stream-decoder.ts';
 
 function vllmChunk(i: number, withUsage: boolean): string {
-  const usage = withUsage ? `,"usage":{"prompt_tokens":43,"total_tokens":${43 + i + 1},"completion_tokens":${i + 1}}` : '';
+  const usage = withUsage
+    ? `,"usage":{"prompt_tokens":43,"total_tokens":${43 + i + 1},"completion_tokens":${i + 1}}`
+    : '';
   return `data: {"id":"chatcmpl-8b2b91720edd4372b0579e89255b4828","object":"chat.completion.chunk","created":1772423572,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"delta":{"content":" token${i % 100}"},"logprobs":null,"finish_reason":null}]${usage}}\n\n`;
 }
 
 function emptyRecord(): RequestRecord {
   return {
-    id: 'b', url: '', dialect: 'openai-chat', model: 'm', startedAtWall: 0,
+    id: 'b',
+    url: '',
+    dialect: 'openai-chat',
+    model: 'm',
+    startedAtWall: 0,
     phases: { connectedMs: 0, requestWrittenMs: 0, headersMs: 0, firstByteMs: null, endMs: null },
-    status: 200, contentType: 'text/event-stream', serverRequestId: null, events: new EventColumns(), raw: null,
-    text: '', reasoning: '', finishReason: null, usage: null, tokenSource: 'estimated', bytes: 0, reads: 0, terminated: false, error: null,
+    status: 200,
+    contentType: 'text/event-stream',
+    serverRequestId: null,
+    events: new EventColumns(),
+    raw: null,
+    text: '',
+    reasoning: '',
+    finishReason: null,
+    usage: null,
+    tokenSource: 'estimated',
+    bytes: 0,
+    reads: 0,
+    terminated: false,
+    error: null,
   };
 }
 
@@ -61,9 +79,13 @@ export function benchIngest(events = 200_000): Record<string, number> {
   // warm-up, then best of 3 (the machine is shared and noisy)
   runFull(oneEventReads.slice(0, 20_000), 20_000);
   const best = (f: () => number): number => Math.min(f(), f(), f());
-  results.fullPipelineEventsPerSecOneEventPerRead = Math.round(events / (best(() => runFull(oneEventReads)) / 1000));
+  results.fullPipelineEventsPerSecOneEventPerRead = Math.round(
+    events / (best(() => runFull(oneEventReads)) / 1000),
+  );
   results.fullPipelineEventsPerSec16KReads = Math.round(events / (best(() => runFull(bigReads)) / 1000));
-  results.framingOnlyEventsPerSecOneEventPerRead = Math.round(events / (best(() => runFraming(oneEventReads)) / 1000));
+  results.framingOnlyEventsPerSecOneEventPerRead = Math.round(
+    events / (best(() => runFraming(oneEventReads)) / 1000),
+  );
   results.bytesPerEvent = Math.round(all.length / events);
   return results;
 }

@@ -23,13 +23,32 @@ interface Gt {
   tMs: number;
 }
 
-export async function benchItlAccuracy(streams = 256, stepMs = 20, tokens = 100): Promise<Record<string, number | string>> {
+export async function benchItlAccuracy(
+  streams = 256,
+  stepMs = 20,
+  tokens = 100,
+): Promise<Record<string, number | string>> {
   const gtFile = path.join(os.tmpdir(), `tokenscope-gt-${process.pid}.jsonl`);
   fs.rmSync(gtFile, { force: true });
   const child = spawn(
     process.execPath,
-    ['bin/tokenscope.mjs', 'sim', '--port', '0', '--quiet', '--max-num-seqs', String(streams), '--decode-step-ms', String(stepMs),
-      '--decode-step-per-seq-ms', '0', '--prefill-ms-per-token', '0', '--ground-truth', gtFile],
+    [
+      'bin/tokenscope.mjs',
+      'sim',
+      '--port',
+      '0',
+      '--quiet',
+      '--max-num-seqs',
+      String(streams),
+      '--decode-step-ms',
+      String(stepMs),
+      '--decode-step-per-seq-ms',
+      '0',
+      '--prefill-ms-per-token',
+      '0',
+      '--ground-truth',
+      gtFile,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -50,7 +69,14 @@ export async function benchItlAccuracy(streams = 256, stepMs = 20, tokens = 100)
   const recs: RequestRecord[] = await Promise.all(
     Array.from({ length: streams }, (_, i) =>
       fireRequest(
-        { url, dialect: 'openai-chat', model: 'tokenscope-sim', prompt: `stream ${i}`, params: { maxTokens: tokens, ignoreEos: true }, continuousUsage: true },
+        {
+          url,
+          dialect: 'openai-chat',
+          model: 'tokenscope-sim',
+          prompt: `stream ${i}`,
+          params: { maxTokens: tokens, ignoreEos: true },
+          continuousUsage: true,
+        },
         { agent, keepRaw: false },
       ),
     ),

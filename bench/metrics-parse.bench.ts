@@ -35,7 +35,8 @@ function syntheticBody(): string {
 /** The largest real payload in the corpus (what one scrape of a real server costs). */
 function largestRealPayload(): { kb: number; ms: number } {
   const files = readdirSync(corpus).filter((f) => f.endsWith('.prom'));
-  const text = files.map((f) => readFileSync(join(corpus, f), 'utf8')).sort((a, b) => b.length - a.length)[0] ?? '';
+  const text =
+    files.map((f) => readFileSync(join(corpus, f), 'utf8')).sort((a, b) => b.length - a.length)[0] ?? '';
   for (let i = 0; i < 50; i++) parsePrometheus(text);
   const ts: number[] = [];
   for (let i = 0; i < 101; i++) {

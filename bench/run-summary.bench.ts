@@ -19,22 +19,58 @@ export function benchRunSummary(requests = 10_000, tokens = 256): Record<string,
     ev.push(50 + tokens * 20, 0, tokens, EV_USAGE, '', 80);
     ev.push(50 + tokens * 20, 0, tokens, EV_TERMINAL, '', 6);
     recs.push({
-      id: `r${r}`, url: '', dialect: 'openai-chat', model: 'm', startedAtWall: 0,
-      phases: { connectedMs: 0.1, requestWrittenMs: 0.2, headersMs: 1, firstByteMs: 50, endMs: 51 + tokens * 20 },
-      status: 200, contentType: 'text/event-stream', serverRequestId: null, events: ev, raw: null, text: '', reasoning: '',
-      finishReason: 'length', usage: { promptTokens: 100, completionTokens: tokens, totalTokens: 100 + tokens },
-      tokenSource: 'usage-total', bytes: 0, reads: tokens, terminated: true, error: null,
+      id: `r${r}`,
+      url: '',
+      dialect: 'openai-chat',
+      model: 'm',
+      startedAtWall: 0,
+      phases: {
+        connectedMs: 0.1,
+        requestWrittenMs: 0.2,
+        headersMs: 1,
+        firstByteMs: 50,
+        endMs: 51 + tokens * 20,
+      },
+      status: 200,
+      contentType: 'text/event-stream',
+      serverRequestId: null,
+      events: ev,
+      raw: null,
+      text: '',
+      reasoning: '',
+      finishReason: 'length',
+      usage: { promptTokens: 100, completionTokens: tokens, totalTokens: 100 + tokens },
+      tokenSource: 'usage-total',
+      bytes: 0,
+      reads: tokens,
+      terminated: true,
+      error: null,
     });
   }
   let t = performance.now();
-  const lines = recs.map((rec, i) => recordToLine(rec, { seq: i, warmup: false, scheduledMs: i, arrivedMs: i, startedMs: i, inputTokensEstimate: 100, expectedOutputTokens: tokens, saveText: false }));
+  const lines = recs.map((rec, i) =>
+    recordToLine(rec, {
+      seq: i,
+      warmup: false,
+      scheduledMs: i,
+      arrivedMs: i,
+      startedMs: i,
+      inputTokensEstimate: 100,
+      expectedOutputTokens: tokens,
+      saveText: false,
+    }),
+  );
   const lineUs = ((performance.now() - t) * 1000) / requests;
   t = performance.now();
   const json = lines.map((l) => JSON.stringify(l));
   const stringifyUs = ((performance.now() - t) * 1000) / requests;
   t = performance.now();
   const outcomes = lines.map((l) => outcomeOfLine(l));
-  computeRunSummary({ outcomes, durationS: 100, config: { maxConcurrency: null, requestRate: 'inf', burstiness: 1, numPrompts: requests } });
+  computeRunSummary({
+    outcomes,
+    durationS: 100,
+    config: { maxConcurrency: null, requestRate: 'inf', burstiness: 1, numPrompts: requests },
+  });
   const summaryMs = performance.now() - t;
   const live = new LiveStats();
   t = performance.now();
@@ -44,9 +80,24 @@ export function benchRunSummary(requests = 10_000, tokens = 256): Record<string,
   t = performance.now();
   live.snapshot();
   const snapshotMs = performance.now() - t;
-  return { requests, tokensPerRequest: tokens, lineUsPerRequest: lineUs, stringifyUsPerRequest: stringifyUs, bytesPerLine: json[0]!.length, exactSummaryMs: summaryMs, liveAddUsPerRequest: liveAddUs, liveSnapshotMs: snapshotMs };
+  return {
+    requests,
+    tokensPerRequest: tokens,
+    lineUsPerRequest: lineUs,
+    stringifyUsPerRequest: stringifyUs,
+    bytesPerLine: json[0]!.length,
+    exactSummaryMs: summaryMs,
+    liveAddUsPerRequest: liveAddUs,
+    liveSnapshotMs: snapshotMs,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(benchRunSummary(Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 256)), null, 2));
+  console.log(
+    JSON.stringify(
+      benchRunSummary(Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 256)),
+      null,
+      2,
+    ),
+  );
 }

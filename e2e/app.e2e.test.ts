@@ -17,7 +17,10 @@ const consoleErrors: string[] = [];
 const state = () => page.getByTestId('request-state');
 
 async function waitState(s: string, timeout = 30_000): Promise<string> {
-  await page.waitForSelector(`[data-testid="request-state"][data-state="${s}"]`, { state: 'attached', timeout });
+  await page.waitForSelector(`[data-testid="request-state"][data-state="${s}"]`, {
+    state: 'attached',
+    timeout,
+  });
   return (await state().getAttribute('data-request-id')) ?? '';
 }
 
@@ -69,7 +72,9 @@ describe('stream debugger in Chromium', () => {
   it('opens with the simulator as the default target', async () => {
     const target = await page.getByTestId('target-select').inputValue();
     expect(target).toBe('builtin-sim');
-    expect(await page.getByTestId('target-select').locator('option:checked').textContent()).toMatch(/simulator/i);
+    expect(await page.getByTestId('target-select').locator('option:checked').textContent()).toMatch(
+      /simulator/i,
+    );
   });
 
   it('streams a chat request live; timeline and stats agree with the engine record', async () => {
@@ -126,7 +131,10 @@ describe('stream debugger in Chromium', () => {
   it('cancel stops the stream and the server aborts it', async () => {
     await setField('max-tokens', '4000');
     await send();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="request-state"]')?.getAttribute('data-events')) >= 10);
+    await page.waitForFunction(
+      () =>
+        Number(document.querySelector('[data-testid="request-state"]')?.getAttribute('data-events')) >= 10,
+    );
     await page.getByTestId('composer-cancel').click();
     await waitState('cancelled');
     const sim = server.core.sim!;

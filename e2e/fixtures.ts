@@ -8,21 +8,36 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startWebServer, type WebServer } from '../electron/serve.ts';
 
-export const repoRoot = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
+export const repoRoot = path.resolve(
+  import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname),
+  '..',
+);
 export const artifactsDir = path.join(repoRoot, 'test-artifacts');
 
 export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  ) as string[];
   const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error('Chromium not found: install Debian\'s chromium (apt-get install chromium) or set CHROMIUM_PATH.');
+  if (!found)
+    throw new Error(
+      "Chromium not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.",
+    );
   return found;
 }
 
 export async function startApp(): Promise<{ server: WebServer; userData: string }> {
   const rendererDir = path.join(repoRoot, 'out/renderer');
-  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error('out/renderer missing: run `npm run build` first (npm test does).');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error('out/renderer missing: run `npm run build` first (npm test does).');
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenscope-e2e-'));
-  const server = await startWebServer({ port: 0, rendererDir, userDataDir: userData, version: 'e2e', startSimulator: true });
+  const server = await startWebServer({
+    port: 0,
+    rendererDir,
+    userDataDir: userData,
+    version: 'e2e',
+    startSimulator: true,
+  });
   return { server, userData };
 }
 
@@ -30,7 +45,16 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-quic', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

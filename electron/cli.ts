@@ -14,7 +14,8 @@ import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 function int(name: string) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer.`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new InvalidArgumentError(`${name} must be a non-negative integer.`);
     return n;
   };
 }
@@ -47,7 +48,9 @@ export function buildProgram(): Command {
     .option('-p, --prompt <text>', 'prompt text', 'Explain in a few sentences why the sky is blue.')
     .option('--messages <json>', 'chat messages as a JSON array of {role, content} (chat dialects)')
     .addOption(
-      new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).default('openai-chat').argParser(dialect),
+      new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`)
+        .default('openai-chat')
+        .argParser(dialect),
     )
     .option('-n, --max-tokens <n>', 'max tokens to generate', int('--max-tokens'), 128)
     .option('-t, --temperature <x>', 'sampling temperature', num('--temperature'))
@@ -57,7 +60,10 @@ export function buildProgram(): Command {
     .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
     .option('--no-include-usage', 'do not inject stream_options.include_usage (OpenAI dialects)')
-    .option('--continuous-usage', 'inject stream_options.continuous_usage_stats (vLLM: exact tokens per event)')
+    .option(
+      '--continuous-usage',
+      'inject stream_options.continuous_usage_stats (vLLM: exact tokens per event)',
+    )
     .option('--timeout <ms>', 'whole-request timeout in ms', int('--timeout'), 300_000)
     .option('--idle-timeout <ms>', 'fail when no byte arrives for this long (ms)', int('--idle-timeout'))
     .option('--insecure', 'skip TLS certificate verification')
@@ -70,20 +76,45 @@ export function buildProgram(): Command {
 
   program
     .command('sim')
-    .description('Run the built-in simulator: vLLM-compatible SSE + /metrics, TGI, llama.cpp and Ollama dialects, faults.')
+    .description(
+      'Run the built-in simulator: vLLM-compatible SSE + /metrics, TGI, llama.cpp and Ollama dialects, faults.',
+    )
     .option('--port <n>', 'port (0 = any free port)', int('--port'), 8000)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--model <name>', 'model name it serves', 'tokenscope-sim')
     .option('--seed <n>', 'random seed (same seed, same requests: same output)', int('--seed'), 1)
-    .option('--max-num-seqs <n>', 'max sequences in the running batch; more wait in the queue', int('--max-num-seqs'), 64)
+    .option(
+      '--max-num-seqs <n>',
+      'max sequences in the running batch; more wait in the queue',
+      int('--max-num-seqs'),
+      64,
+    )
     .option('--decode-step-ms <ms>', 'decode step time at batch size 1', num('--decode-step-ms'), 20)
-    .option('--decode-step-per-seq-ms <ms>', 'added step time per running sequence', num('--decode-step-per-seq-ms'), 0.05)
-    .option('--prefill-ms-per-token <ms>', 'prefill cost per prompt token', num('--prefill-ms-per-token'), 0.02)
+    .option(
+      '--decode-step-per-seq-ms <ms>',
+      'added step time per running sequence',
+      num('--decode-step-per-seq-ms'),
+      0.05,
+    )
+    .option(
+      '--prefill-ms-per-token <ms>',
+      'prefill cost per prompt token',
+      num('--prefill-ms-per-token'),
+      0.02,
+    )
     .option('--stream-interval <n>', 'tokens per streamed chunk', int('--stream-interval'), 1)
     .option('--jitter <x>', 'relative jitter of step time, 0..1', num('--jitter'), 0)
     .option('--max-tokens <n>', 'default max tokens when a request sets none', int('--max-tokens'), 128)
-    .option('--fault <spec>', 'fault for every request: http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]')
-    .option('--fault-rate <x>', 'probability (0..1) that --fault applies to a request', num('--fault-rate'), 1)
+    .option(
+      '--fault <spec>',
+      'fault for every request: http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]',
+    )
+    .option(
+      '--fault-rate <x>',
+      'probability (0..1) that --fault applies to a request',
+      num('--fault-rate'),
+      1,
+    )
     .option('--ground-truth <file>', 'append the exact send time of every chunk to this JSONL file')
     .option('--replay <file>', 'serve this captured body (e.g. from shared/corpus/sse) to every POST')
     .option('--replay-interval <ms>', 'gap between replayed events', num('--replay-interval'), 20)
@@ -94,32 +125,62 @@ export function buildProgram(): Command {
 
   program
     .command('run')
-    .description('A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.')
+    .description(
+      'A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.',
+    )
     .argument('[workload]', 'workload JSON file (flags override its fields)')
     .option('--target <url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
-    .option('--out <file>', 'run file to write (default: the app\'s runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux)')
+    .option(
+      '--out <file>',
+      "run file to write (default: the app's runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux)",
+    )
     .option('-m, --model <name>', 'model name (default: the first model the server lists)')
-    .addOption(new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).argParser(dialect))
-    .option('-n, --requests <n>', 'number of measured requests (default 100 when no --duration)', int('--requests'))
-    .option('-c, --concurrency <n>', 'max requests in flight (client-side queue beyond it)', int('--concurrency'))
+    .addOption(
+      new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).argParser(dialect),
+    )
+    .option(
+      '-n, --requests <n>',
+      'number of measured requests (default 100 when no --duration)',
+      int('--requests'),
+    )
+    .option(
+      '-c, --concurrency <n>',
+      'max requests in flight (client-side queue beyond it)',
+      int('--concurrency'),
+    )
     .option('-r, --rate <r>', 'requests per second, or inf (default inf: all at once)')
     .option('--burstiness <b>', 'gamma shape of arrivals: 1 = Poisson, < 1 burstier', num('--burstiness'))
     .option('--input-len <n>', 'synthetic prompt tokens: N or MIN-MAX (uniform)')
-    .option('--output-len <n>', 'output tokens: N or MIN-MAX (uniform); forced with ignore_eos for synthetic prompts')
+    .option(
+      '--output-len <n>',
+      'output tokens: N or MIN-MAX (uniform); forced with ignore_eos for synthetic prompts',
+    )
     .option('--seed <n>', 'seed: same seed, same prompts and schedule', int('--seed'))
     .option('--duration <s>', 'stop issuing requests after this many seconds', num('--duration'))
-    .option('--warmup <n>', 'warm-up requests before the measured run (excluded from results)', int('--warmup'))
+    .option(
+      '--warmup <n>',
+      'warm-up requests before the measured run (excluded from results)',
+      int('--warmup'),
+    )
     .option('--slo-ttft <ms>', 'goodput SLO on TTFT (ms)', num('--slo-ttft'))
     .option('--slo-tpot <ms>', 'goodput SLO on TPOT (ms)', num('--slo-tpot'))
     .option('--slo-e2el <ms>', 'goodput SLO on end-to-end latency (ms)', num('--slo-e2el'))
-    .option('-H, --header <k:v>', 'extra HTTP header (repeatable; values are not written to the run file)', collect, [])
+    .option(
+      '-H, --header <k:v>',
+      'extra HTTP header (repeatable; values are not written to the run file)',
+      collect,
+      [],
+    )
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written')
     .option('--name <name>', 'name of the run')
-    .option('--continuous-usage', 'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)')
+    .option(
+      '--continuous-usage',
+      'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)',
+    )
     .option('--save-text', 'keep every response text in the run file')
     .option('--insecure', 'skip TLS certificate verification')
     .option('-q, --quiet', 'no progress output')
-    .option('--json', 'print the summary as one JSON object (vLLM key names plus Tokenscope\'s own)')
+    .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(async (workload: string | undefined, o: RunCliOptions) => {
       process.exitCode = await runRunCommand(workload, o);
     });
@@ -128,7 +189,11 @@ export function buildProgram(): Command {
     .command('serve')
     .description('Web mode: serve the app UI to a browser, bound to loopback, guarded by a random token.')
     .option('--port <n>', 'port (0 = any free port)', int('--port'), 5173)
-    .option('--host <host>', 'address to bind (keep loopback; use an SSH tunnel for remote boxes)', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to bind (keep loopback; use an SSH tunnel for remote boxes)',
+      '127.0.0.1',
+    )
     .option('--no-sim', 'do not start the built-in simulator')
     .option('--rebuild', 'rebuild the UI before serving')
     .action(async (o: ServeCliOptions) => {
@@ -137,22 +202,40 @@ export function buildProgram(): Command {
 
   program
     .command('metrics')
-    .description('Scrape a server\'s Prometheus /metrics: detected server, running/waiting, KV cache, token rates, server TTFT/ITL/e2e quantiles.')
+    .description(
+      "Scrape a server's Prometheus /metrics: detected server, running/waiting, KV cache, token rates, server TTFT/ITL/e2e quantiles.",
+    )
     .argument('<url>', 'server base URL (/metrics is derived) or the metrics URL itself')
     .option('--json', 'one JSON object per scrape (profile, concepts, rates, families, series, errors)')
-    .option('-w, --watch', 'scrape every --interval until Ctrl-C; rates and window quantiles from the second scrape on')
+    .option(
+      '-w, --watch',
+      'scrape every --interval until Ctrl-C; rates and window quantiles from the second scrape on',
+    )
     .option('--interval <ms>', 'scrape interval in ms (with --watch)', int('--interval'), 1000)
     .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
-    .option('-m, --model <name>', 'only this model\'s series (servers that label them)')
-    .option('--timeout <ms>', 'per-scrape timeout in ms (default 10 s; with --watch the interval, 1–10 s)', int('--timeout'))
+    .option('-m, --model <name>', "only this model's series (servers that label them)")
+    .option(
+      '--timeout <ms>',
+      'per-scrape timeout in ms (default 10 s; with --watch the interval, 1–10 s)',
+      int('--timeout'),
+    )
     .option('--insecure', 'skip TLS certificate verification')
-    .option('--prometheus', 'URL is a Prometheus server: read the concepts from its HTTP API (query_range) for --selector')
-    .option('--selector <sel>', 'with --prometheus: PromQL label selector of the servers, e.g. \'{job="vllm"}\'')
+    .option(
+      '--prometheus',
+      'URL is a Prometheus server: read the concepts from its HTTP API (query_range) for --selector',
+    )
+    .option(
+      '--selector <sel>',
+      'with --prometheus: PromQL label selector of the servers, e.g. \'{job="vllm"}\'',
+    )
     .option('--range <dur>', 'with --prometheus: how far back (5m, 1h, …)', '5m')
     .option('--step <dur>', 'with --prometheus: resolution of the series', '15s')
     .option('--window <dur>', 'with --prometheus: rate()/histogram window', '1m')
-    .option('--profile <id>', 'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)')
+    .option(
+      '--profile <id>',
+      'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)',
+    )
     .action(async (url: string, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
       process.exitCode = o.prometheus ? await runFleet(url, o) : await runMetrics(url, o);
     });

@@ -18,7 +18,8 @@ vi.mock('electron', () => ({
 
 const { bindIpc } = await import('./ipc.ts');
 const { API_METHOD_NAMES, API_EVENT_NAMES } = await import('../shared/api.ts');
-const { METHOD_NAMES, EVENT_NAMES, methodChannel, eventChannel, READY_CHANNEL } = await import('../shared/api-names.ts');
+const { METHOD_NAMES, EVENT_NAMES, methodChannel, eventChannel, READY_CHANNEL } =
+  await import('../shared/api-names.ts');
 import type { ApiHandlers } from '../shared/api.ts';
 
 const APP_URL = 'file:///app/out/renderer/index.html';
@@ -63,7 +64,10 @@ describe('ipc binding', () => {
     b.attach(wc as never);
     expect([...handlers.keys()].sort()).toEqual(API_METHOD_NAMES.map(methodChannel).sort());
     // each channel reaches its own handler
-    const r = (await handlers.get(methodChannel('listTargets'))!({ sender: wc, senderFrame: wc.mainFrame }, [])) as { ok: boolean; value: string };
+    const r = (await handlers.get(methodChannel('listTargets'))!(
+      { sender: wc, senderFrame: wc.mainFrame },
+      [],
+    )) as { ok: boolean; value: string };
     expect(r).toEqual({ ok: true, value: 'listTargets' });
     expect(calls).toEqual(['listTargets:[]']);
     b.dispose();
@@ -101,7 +105,14 @@ describe('ipc binding', () => {
     binding.attach(wc as never);
     const fire = handlers.get(methodChannel('fireRequest'))!;
     const ev = { sender: wc, senderFrame: wc.mainFrame };
-    for (const bad of [[], [{}], [{ targetId: 'x', model: '' }], [{ targetId: 'x', model: 'm', params: { maxTokens: -1 } }], 'nope', null]) {
+    for (const bad of [
+      [],
+      [{}],
+      [{ targetId: 'x', model: '' }],
+      [{ targetId: 'x', model: 'm', params: { maxTokens: -1 } }],
+      'nope',
+      null,
+    ]) {
       const r = (await fire(ev, bad)) as { ok: boolean; error: { code: string } };
       expect(r.ok).toBe(false);
       expect(r.error.code).toBe('invalid-arguments');
@@ -119,10 +130,16 @@ describe('ipc binding', () => {
     b.emit('onRequestStarted', { id: 'a' } as never);
     expect(wc.sent).toEqual([]);
     // a ready from a foreign frame is ignored
-    listeners.get(READY_CHANNEL)!({ sender: wc, senderFrame: { url: 'https://evil.example/', parent: null } });
+    listeners.get(READY_CHANNEL)!({
+      sender: wc,
+      senderFrame: { url: 'https://evil.example/', parent: null },
+    });
     expect(wc.sent).toEqual([]);
     listeners.get(READY_CHANNEL)!({ sender: wc, senderFrame: wc.mainFrame });
-    expect(wc.sent.map((s) => s[0])).toEqual([eventChannel('onTargetsChanged'), eventChannel('onRequestStarted')]);
+    expect(wc.sent.map((s) => s[0])).toEqual([
+      eventChannel('onTargetsChanged'),
+      eventChannel('onRequestStarted'),
+    ]);
     b.emit('onRequestFinished', { x: 1 } as never);
     expect(wc.sent.at(-1)).toEqual([eventChannel('onRequestFinished'), { x: 1 }]);
   });

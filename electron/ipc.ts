@@ -18,7 +18,11 @@ export interface IpcBinding {
 }
 
 /** True when the frame is the top frame of the attached window and shows an allowed URL. */
-export function isTrustedSender(frame: WebFrameMain | null | undefined, contents: WebContents | null, isAllowedUrl: (url: string) => boolean): boolean {
+export function isTrustedSender(
+  frame: WebFrameMain | null | undefined,
+  contents: WebContents | null,
+  isAllowedUrl: (url: string) => boolean,
+): boolean {
   if (!frame || !contents) return false;
   if (frame !== contents.mainFrame) return false;
   if (frame.parent !== null) return false;
@@ -31,11 +35,21 @@ export function bindIpc(handlers: ApiHandlers, isAllowedUrl: (url: string) => bo
   let queue: [string, unknown][] = [];
 
   for (const m of METHOD_NAMES) {
-    ipcMain.handle(methodChannel(m), async (e: IpcMainInvokeEvent, args: unknown): Promise<Result<unknown>> => {
-      if (!isTrustedSender(e.senderFrame, contents, isAllowedUrl) || e.sender !== contents)
-        return { ok: false, error: { kind: 'client', code: 'forbidden', message: 'IPC from an untrusted frame was rejected.' } };
-      return dispatch(handlers, m, args);
-    });
+    ipcMain.handle(
+      methodChannel(m),
+      async (e: IpcMainInvokeEvent, args: unknown): Promise<Result<unknown>> => {
+        if (!isTrustedSender(e.senderFrame, contents, isAllowedUrl) || e.sender !== contents)
+          return {
+            ok: false,
+            error: {
+              kind: 'client',
+              code: 'forbidden',
+              message: 'IPC from an untrusted frame was rejected.',
+            },
+          };
+        return dispatch(handlers, m, args);
+      },
+    );
   }
   const onReady = (e: { sender: WebContents; senderFrame: WebFrameMain | null }): void => {
     if (!isTrustedSender(e.senderFrame, contents, isAllowedUrl) || e.sender !== contents) return;

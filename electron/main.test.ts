@@ -13,7 +13,8 @@ const created: { options: Record<string, unknown>; loaded: string[] }[] = [];
 let windowOpenHandler: ((d: { url: string }) => { action: string }) | null = null;
 let permissionRequest: ((wc: unknown, perm: string, cb: (ok: boolean) => void) => void) | null = null;
 let permissionCheck: (() => boolean) | null = null;
-let headersHook: ((d: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | null = null;
+let headersHook:
+  ((d: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | null = null;
 const opened: string[] = [];
 let readyResolve: () => void = () => undefined;
 const ready = new Promise<void>((r) => (readyResolve = r));
@@ -65,7 +66,12 @@ vi.mock('electron', () => {
         webRequest: { onHeadersReceived: (fn: typeof headersHook) => (headersHook = fn) },
       },
     },
-    ipcMain: { handle: () => undefined, on: () => undefined, removeHandler: () => undefined, removeListener: () => undefined },
+    ipcMain: {
+      handle: () => undefined,
+      on: () => undefined,
+      removeHandler: () => undefined,
+      removeListener: () => undefined,
+    },
   };
 });
 
@@ -116,7 +122,10 @@ describe('main process security', () => {
     expect(granted).toBe(false);
     expect(permissionCheck!()).toBe(false);
     let headers: Record<string, string[]> = {};
-    headersHook!({ responseHeaders: {} }, (r) => (headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders));
+    headersHook!(
+      { responseHeaders: {} },
+      (r) => (headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders),
+    );
     expect(headers['Content-Security-Policy']?.[0]).toContain("script-src 'self'");
     expect(headers['Content-Security-Policy']?.[0]).toContain("object-src 'none'");
   });

@@ -6,9 +6,13 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export function tokenscopeHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function tokenscopeHome(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.TOKENSCOPE_HOME) return env.TOKENSCOPE_HOME;
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'tokenscope');
+  if (platform === 'win32')
+    return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'tokenscope');
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'tokenscope');
   return path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'tokenscope');
 }

@@ -29,6 +29,8 @@ describe('preload', () => {
     expect(invoked).toEqual([[methodChannel('listModels'), ['t1']]]);
     (api.ready as () => void)();
     expect(sent).toEqual([READY_CHANNEL]);
-    expect(() => (api.on as (e: string, cb: () => void) => void)('notAnEvent', () => undefined)).toThrow(/unknown event/);
+    expect(() => (api.on as (e: string, cb: () => void) => void)('notAnEvent', () => undefined)).toThrow(
+      /unknown event/,
+    );
   });
 });

@@ -4,7 +4,13 @@
  * bundled as CommonJS with nothing but 'electron' external.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { EVENT_NAMES, METHOD_NAMES, READY_CHANNEL, eventChannel, methodChannel } from '../shared/api-names.ts';
+import {
+  EVENT_NAMES,
+  METHOD_NAMES,
+  READY_CHANNEL,
+  eventChannel,
+  methodChannel,
+} from '../shared/api-names.ts';
 
 const api: Record<string, unknown> = {};
 for (const m of METHOD_NAMES) {

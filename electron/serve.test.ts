@@ -63,7 +63,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
   fs.mkdirSync(path.join(rendererDir, 'assets'));
   fs.writeFileSync(path.join(rendererDir, 'assets/app.js'), 'console.log(1)');
-  server = await startWebServer({ port: 0, rendererDir, userDataDir: null, version: 'test', startSimulator: true });
+  server = await startWebServer({
+    port: 0,
+    rendererDir,
+    userDataDir: null,
+    version: 'test',
+    startSimulator: true,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -91,7 +97,9 @@ describe('web mode', () => {
   });
 
   it('answers contract calls, validates arguments, and streams a request as batches then a snapshot', async () => {
-    const c = new Client(await connect(`${server.url.replace('http', 'ws')}/ws?token=${server.token}`, server.url));
+    const c = new Client(
+      await connect(`${server.url.replace('http', 'ws')}/ws?token=${server.token}`, server.url),
+    );
     const targets = await c.call<TargetView[]>('listTargets');
     expect(targets.ok).toBe(true);
     const sim = targets.ok ? targets.value.find((t) => t.builtin) : undefined;
@@ -111,7 +119,9 @@ describe('web mode', () => {
     expect(fired.ok).toBe(true);
     const id = fired.ok ? fired.value.requestId : '';
     await c.waitFor(() => c.events.some((e) => e.event === 'onRequestFinished'));
-    const batches = c.events.filter((e) => e.event === 'onRequestBatch').map((e) => e.payload as RequestBatch);
+    const batches = c.events
+      .filter((e) => e.event === 'onRequestBatch')
+      .map((e) => e.payload as RequestBatch);
     const snap = c.events.find((e) => e.event === 'onRequestFinished')!.payload as RequestSnapshot;
     expect(snap.summary.id).toBe(id);
     expect(snap.summary.state).toBe('done');
@@ -133,13 +143,24 @@ describe('web mode', () => {
   });
 
   it('never hands an API key to the UI and never writes it in clear', async () => {
-    const c = new Client(await connect(`${server.url.replace('http', 'ws')}/ws?token=${server.token}`, server.url));
-    const saved = await c.call<TargetView>('saveTarget', { name: 'remote', baseUrl: 'http://127.0.0.1:9', dialect: 'openai-chat', apiKey: 'sk-secret-123' });
+    const c = new Client(
+      await connect(`${server.url.replace('http', 'ws')}/ws?token=${server.token}`, server.url),
+    );
+    const saved = await c.call<TargetView>('saveTarget', {
+      name: 'remote',
+      baseUrl: 'http://127.0.0.1:9',
+      dialect: 'openai-chat',
+      apiKey: 'sk-secret-123',
+    });
     expect(saved.ok).toBe(true);
     const list = await c.call<TargetView[]>('listTargets');
     expect(JSON.stringify(list)).not.toContain('sk-secret-123');
     expect(list.ok && list.value.find((t) => t.name === 'remote')?.hasApiKey).toBe(true);
-    const curl = await c.call<{ command: string }>('curlFor', { targetId: saved.ok ? saved.value.id : '', model: 'm', prompt: 'x' });
+    const curl = await c.call<{ command: string }>('curlFor', {
+      targetId: saved.ok ? saved.value.id : '',
+      model: 'm',
+      prompt: 'x',
+    });
     expect(curl.ok && curl.value.command).toContain('$TOKENSCOPE_API_KEY');
     expect(JSON.stringify(curl)).not.toContain('sk-secret-123');
     c.ws.close();
@@ -152,11 +173,19 @@ describe('web mode', () => {
     const observer = new Client(await connect(wsUrl, server.url)); // watches nothing, sees every event
     observer.ws.send(encodeWire({ type: 'ready' }));
     const sim = 'builtin-sim';
-    const scrapes = () => observer.events.filter((e) => e.event === 'onMetricsScrape' && (e.payload as { targetId: string }).targetId === sim).length;
+    const scrapes = () =>
+      observer.events.filter(
+        (e) => e.event === 'onMetricsScrape' && (e.payload as { targetId: string }).targetId === sim,
+      ).length;
     const stops = () =>
       observer.events.filter((e) => {
         const st = e.payload as MetricsState;
-        return e.event === 'onMetricsState' && st.targetId === sim && st.nextAttemptInMs === null && st.status !== 'failing';
+        return (
+          e.event === 'onMetricsState' &&
+          st.targetId === sim &&
+          st.nextAttemptInMs === null &&
+          st.status !== 'failing'
+        );
       }).length;
 
     const ra = await a.call<MetricsState[]>('watchMetrics', [sim]);

@@ -47,7 +47,6 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-
 function tokenOk(given: string | null, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -118,7 +117,10 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;
     }
-    res.writeHead(200, { ...headers, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    res.writeHead(200, {
+      ...headers,
+      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+    });
     fs.createReadStream(file).pipe(res);
   });
 
@@ -127,7 +129,10 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     const u = new URL(req.url ?? '/', 'http://x');
     const origin = req.headers.origin;
     const hostHeader = req.headers.host;
-    const sameOrigin = origin !== undefined && hostHeader !== undefined && (origin === `http://${hostHeader}` || origin === `https://${hostHeader}`);
+    const sameOrigin =
+      origin !== undefined &&
+      hostHeader !== undefined &&
+      (origin === `http://${hostHeader}` || origin === `https://${hostHeader}`);
     if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), token) || !sameOrigin) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       socket.destroy();
@@ -156,7 +161,8 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
         }
         if (msg.type !== 'call' || typeof msg.id !== 'number') return;
         const result = await dispatch(handlers, String(msg.method), msg.args);
-        if (ws.readyState === ws.OPEN) ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
+        if (ws.readyState === ws.OPEN)
+          ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
       });
     });
   });

@@ -14,7 +14,9 @@ if (!existsSync(path.join(out, 'main'))) {
   console.error('security-check: build first (npm run build): out/main is missing');
   process.exit(2);
 }
-const electronVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')).version;
+const electronVersion = JSON.parse(
+  readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8'),
+).version;
 
 /** Reviewed findings: check id + file → why it is fine. Anything else fails the gate. */
 const REVIEWED = {
@@ -23,7 +25,7 @@ const REVIEWED = {
   'CSP_GLOBAL_CHECK renderer/index.html':
     "style-src 'unsafe-inline' (React/recharts set inline style attributes; no inline script is allowed) and connect-src ws:/wss: (web mode's WebSocket to the core); script-src is 'self' only.",
   'PRELOAD_JS_CHECK main/main.js':
-    'A review flag for any preload: ours is sandboxed, built as CommonJS, and exposes only the contract\'s named methods and events (electron/preload.ts; tested in electron/ipc.test.ts).',
+    "A review flag for any preload: ours is sandboxed, built as CommonJS, and exposes only the contract's named methods and events (electron/preload.ts; tested in electron/ipc.test.ts).",
   'OPEN_EXTERNAL_JS_CHECK main/main.js':
     'Only https:// URLs from window.open/target=_blank are handed to the OS browser; everything else is denied (electron/main.test.ts).',
 };
@@ -50,7 +52,14 @@ function parseCsv(text) {
       } else cur += c;
     }
     cells.push(cur.trim());
-    rows.push({ issue: cells[0], severity: cells[1], confidence: cells[2], file: cells[3], location: cells[4], description: cells[6] });
+    rows.push({
+      issue: cells[0],
+      severity: cells[1],
+      confidence: cells[2],
+      file: cells[3],
+      location: cells[4],
+      description: cells[6],
+    });
   }
   return rows;
 }
@@ -58,11 +67,15 @@ function parseCsv(text) {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tokenscope-eneg-'));
 const report = path.join(dir, 'report.csv');
 const bin = path.join(root, 'scripts/electronegativity.cjs');
-const r = spawnSync(process.execPath, [bin, '-i', out, '-r', '-e', electronVersion, '-v', 'false', '-o', report], {
-  cwd: root,
-  encoding: 'utf8',
-  timeout: 5 * 60_000,
-});
+const r = spawnSync(
+  process.execPath,
+  [bin, '-i', out, '-r', '-e', electronVersion, '-v', 'false', '-o', report],
+  {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 5 * 60_000,
+  },
+);
 if (!existsSync(report)) {
   console.error('security-check: electronegativity wrote no report');
   console.error((r.stdout ?? '').slice(-2000), (r.stderr ?? '').slice(-2000));
@@ -72,10 +85,16 @@ const findings = parseCsv(readFileSync(report, 'utf8'));
 const unexpected = findings.filter((f) => !REVIEWED[`${f.issue} ${f.file}`]);
 for (const f of findings) {
   const why = REVIEWED[`${f.issue} ${f.file}`];
-  console.log(`${why ? 'reviewed  ' : 'UNEXPECTED'} ${f.issue} ${f.severity}/${f.confidence} ${f.file}:${f.location}${why ? '' : ` — ${f.description}`}`);
+  console.log(
+    `${why ? 'reviewed  ' : 'UNEXPECTED'} ${f.issue} ${f.severity}/${f.confidence} ${f.file}:${f.location}${why ? '' : ` — ${f.description}`}`,
+  );
 }
 if (unexpected.length > 0) {
-  console.error(`security-check: ${unexpected.length} finding(s) not reviewed. Fix them, or add a reviewed entry with the reason.`);
+  console.error(
+    `security-check: ${unexpected.length} finding(s) not reviewed. Fix them, or add a reviewed entry with the reason.`,
+  );
   process.exit(1);
 }
-console.log(`security-check: ${findings.length} finding(s), all reviewed (electronegativity, Electron ${electronVersion}).`);
+console.log(
+  `security-check: ${findings.length} finding(s), all reviewed (electronegativity, Electron ${electronVersion}).`,
+);

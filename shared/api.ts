@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
 import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
+export type Result<T> =
+  { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
 
 const dialect = z.enum(DIALECT_IDS);
 const headerRecord = z.record(z.string().max(256), z.string().max(8192));
@@ -43,7 +44,10 @@ export interface TargetView {
   builtin: boolean;
 }
 
-const chatMessage = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string().max(1_000_000) });
+const chatMessage = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string().max(1_000_000),
+});
 
 export const FireInput = z.object({
   targetId: z.string().max(64),

@@ -82,7 +82,8 @@ export class EventColumns implements EventColumnsData {
 
   static from(d: EventColumnsData): EventColumns {
     const c = new EventColumns(Math.max(64, d.n));
-    for (let i = 0; i < d.n; i++) c.push(d.t[i]!, d.tokens[i]!, d.read[i]!, d.flags[i]!, d.text[i] ?? '', d.size[i]!);
+    for (let i = 0; i < d.n; i++)
+      c.push(d.t[i]!, d.tokens[i]!, d.read[i]!, d.flags[i]!, d.text[i] ?? '', d.size[i]!);
     return c;
   }
 }

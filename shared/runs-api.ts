@@ -8,7 +8,14 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type { RequestOutcome, RunHeader, RunProgress, RunRequestLine, RunRequestStart, RunSummary } from './runs/run-types.ts';
+import type {
+  RequestOutcome,
+  RunHeader,
+  RunProgress,
+  RunRequestLine,
+  RunRequestStart,
+  RunSummary,
+} from './runs/run-types.ts';
 
 export const runKey = z
   .string()
@@ -98,7 +105,15 @@ export interface RunLaneBatch {
   starts: RunRequestStart[];
   /** New events per request since the last batch: absolute times and tokens. */
   events: { id: string; t: number[]; tok: number[] }[];
-  done: { id: string; ok: boolean; endMs: number; ttftMs: number | null; errorKind: string | null; errorMessage: string | null; outputTokens: number }[];
+  done: {
+    id: string;
+    ok: boolean;
+    endMs: number;
+    ttftMs: number | null;
+    errorKind: string | null;
+    errorMessage: string | null;
+    outputTokens: number;
+  }[];
 }
 
 export interface RunFinished {

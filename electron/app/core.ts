@@ -53,10 +53,25 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
   }
   const requests = new RequestService((event, payload) => o.emit(event, payload as never));
-  const metrics = new MetricsService((event, payload) => o.emit(event, payload as never), (id) => targets.resolve(id));
-  const runsDir = o.runsDir ?? (o.userDataDir ? path.join(o.userDataDir, 'runs') : path.join(os.tmpdir(), `tokenscope-runs-${process.pid}`));
-  const runs = new RunService(runsDir, o.emit, (id) => targets.resolve(id), { version: o.version, reveal: o.reveal });
-  const info = (): AppInfo => ({ version: o.version, mode: o.mode, simUrl: sim?.url ?? null, secretsPersisted: o.secrets.canPersist });
+  const metrics = new MetricsService(
+    (event, payload) => o.emit(event, payload as never),
+    (id) => targets.resolve(id),
+  );
+  const runsDir =
+    o.runsDir ??
+    (o.userDataDir
+      ? path.join(o.userDataDir, 'runs')
+      : path.join(os.tmpdir(), `tokenscope-runs-${process.pid}`));
+  const runs = new RunService(runsDir, o.emit, (id) => targets.resolve(id), {
+    version: o.version,
+    reveal: o.reveal,
+  });
+  const info = (): AppInfo => ({
+    version: o.version,
+    mode: o.mode,
+    simUrl: sim?.url ?? null,
+    secretsPersisted: o.secrets.canPersist,
+  });
   const handlers = createHandlers({
     info,
     targets,

@@ -22,7 +22,10 @@ export interface Services {
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-const err = (kind: string, message: string, code?: string): Result<never> => ({ ok: false, error: { kind, message, code } });
+const err = (kind: string, message: string, code?: string): Result<never> => ({
+  ok: false,
+  error: { kind, message, code },
+});
 
 /** Runs' errors carry their kind ('busy', 'not-found', …); file system errors are 'io'. */
 async function runCall<T>(fn: () => Promise<T>): Promise<Result<T>> {
@@ -56,7 +59,11 @@ export function createHandlers(s: Services): ApiHandlers {
     listModels: async (id) => {
       const t = s.targets.resolve(id);
       if (!t) return err('client', `No target ${id}.`);
-      const r = await discoverModels(t.baseUrl, t.dialect, { apiKey: t.apiKey, headers: t.headers, insecureTls: t.insecureTls });
+      const r = await discoverModels(t.baseUrl, t.dialect, {
+        apiKey: t.apiKey,
+        headers: t.headers,
+        insecureTls: t.insecureTls,
+      });
       return r.ok ? ok(r.value) : err(r.error.kind, r.error.message, r.error.code);
     },
     fireRequest: async (input) => {
@@ -89,13 +96,22 @@ export function createHandlers(s: Services): ApiHandlers {
 }
 
 /** Validate and call. Unknown methods and bad arguments are answered, never thrown. */
-export async function dispatch(handlers: ApiHandlers, method: string, args: unknown): Promise<Result<unknown>> {
-  if (!Object.prototype.hasOwnProperty.call(API_METHODS, method)) return err('client', `Unknown method ${method}.`, 'unknown-method');
+export async function dispatch(
+  handlers: ApiHandlers,
+  method: string,
+  args: unknown,
+): Promise<Result<unknown>> {
+  if (!Object.prototype.hasOwnProperty.call(API_METHODS, method))
+    return err('client', `Unknown method ${method}.`, 'unknown-method');
   const m = method as ApiMethod;
   const parsed = API_METHODS[m].safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return err('client', `Invalid arguments for ${m}: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}`, 'invalid-arguments');
+    return err(
+      'client',
+      `Invalid arguments for ${m}: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'invalid'}`,
+      'invalid-arguments',
+    );
   }
   try {
     const fn = handlers[m] as (...a: unknown[]) => Promise<Result<unknown>>;

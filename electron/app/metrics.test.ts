@@ -10,7 +10,13 @@ const events: { event: ApiEvent; payload: unknown }[] = [];
 let core: Core;
 
 beforeAll(async () => {
-  core = await createCore({ mode: 'web', version: 't', userDataDir: null, secrets: new MemorySecretBox(), emit: (event, payload) => events.push({ event, payload }) });
+  core = await createCore({
+    mode: 'web',
+    version: 't',
+    userDataDir: null,
+    secrets: new MemorySecretBox(),
+    emit: (event, payload) => events.push({ event, payload }),
+  });
 });
 afterAll(async () => {
   await core.close();
@@ -28,7 +34,8 @@ describe('metrics service', () => {
   it('scrapes the watched simulator: vLLM v1 profile, concepts, rates from the second scrape, every series', async () => {
     const r = await core.handlers.watchMetrics([SIM_TARGET_ID]);
     expect(r.ok).toBe(true);
-    const scrapes = () => events.filter((e) => e.event === 'onMetricsScrape').map((e) => e.payload as MetricsScrape);
+    const scrapes = () =>
+      events.filter((e) => e.event === 'onMetricsScrape').map((e) => e.payload as MetricsScrape);
     await until(() => scrapes().length >= 2);
     const [a, b] = scrapes();
     expect(a!.profile).toBe('vllm-v1');
@@ -39,15 +46,25 @@ describe('metrics service', () => {
     expect(b!.rates).not.toBeNull();
     expect(b!.wallMs).toBeGreaterThan(a!.wallMs);
     expect(a!.explorer.some((s) => s.family === 'vllm:num_requests_running')).toBe(true);
-    expect(a!.explorer.find((s) => s.family === 'vllm:time_to_first_token_seconds')?.buckets?.length).toBeGreaterThan(5);
+    expect(
+      a!.explorer.find((s) => s.family === 'vllm:time_to_first_token_seconds')?.buckets?.length,
+    ).toBeGreaterThan(5);
     expect(a!.families).toBeGreaterThan(5);
   });
 
   it('reports a failing target as state with backoff, and stops when unwatched', async () => {
-    const saved = await core.handlers.saveTarget({ name: 'down', baseUrl: 'http://127.0.0.1:9', dialect: 'openai-chat' });
+    const saved = await core.handlers.saveTarget({
+      name: 'down',
+      baseUrl: 'http://127.0.0.1:9',
+      dialect: 'openai-chat',
+    });
     const id = saved.ok ? saved.value.id : '';
     await core.handlers.watchMetrics([id]);
-    const states = () => events.filter((e) => e.event === 'onMetricsState').map((e) => e.payload as MetricsState).filter((s) => s.targetId === id);
+    const states = () =>
+      events
+        .filter((e) => e.event === 'onMetricsState')
+        .map((e) => e.payload as MetricsState)
+        .filter((s) => s.targetId === id);
     await until(() => states().some((s) => s.status === 'failing'));
     const failing = states().find((s) => s.status === 'failing')!;
     expect(failing.lastError?.kind).toBe('network');
@@ -60,17 +77,32 @@ describe('metrics service', () => {
     // One server, two metrics paths with different gauges; it records what each scrape sent.
     const seen: { path: string; auth: string | undefined; tenant: string | undefined }[] = [];
     const srv = http.createServer((req, res) => {
-      seen.push({ path: req.url ?? '', auth: req.headers.authorization, tenant: req.headers['x-tenant'] as string | undefined });
+      seen.push({
+        path: req.url ?? '',
+        auth: req.headers.authorization,
+        tenant: req.headers['x-tenant'] as string | undefined,
+      });
       const running = req.url === '/b/metrics' ? 7 : 1;
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      res.end(`# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name="m"} ${running}\n`);
+      res.end(
+        `# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name="m"} ${running}\n`,
+      );
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
     const base = `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
     try {
-      const saved = await core.handlers.saveTarget({ name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/a/metrics` });
+      const saved = await core.handlers.saveTarget({
+        name: 'edited',
+        baseUrl: base,
+        dialect: 'openai-chat',
+        metricsUrl: `${base}/a/metrics`,
+      });
       const id = saved.ok ? saved.value.id : '';
-      const scrapes = () => events.filter((e) => e.event === 'onMetricsScrape').map((e) => e.payload as MetricsScrape).filter((x) => x.targetId === id);
+      const scrapes = () =>
+        events
+          .filter((e) => e.event === 'onMetricsScrape')
+          .map((e) => e.payload as MetricsScrape)
+          .filter((x) => x.targetId === id);
       const first = await core.handlers.watchMetrics([id]);
       expect(first.ok && first.value[0]!.url).toBe(`${base}/a/metrics`);
       await until(() => scrapes().length >= 1);
@@ -84,7 +116,13 @@ describe('metrics service', () => {
       expect(scrapes()[n]!.rates).not.toBeNull();
 
       // The user points the target at another metrics path: the next watch scrapes the new one.
-      await core.handlers.saveTarget({ id, name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/b/metrics` });
+      await core.handlers.saveTarget({
+        id,
+        name: 'edited',
+        baseUrl: base,
+        dialect: 'openai-chat',
+        metricsUrl: `${base}/b/metrics`,
+      });
       const second = await core.handlers.watchMetrics([id]);
       expect(second.ok && second.value[0]!.url).toBe(`${base}/b/metrics`);
       await until(() => scrapes().some((x) => x.concepts.requestsRunning === 7));
@@ -94,7 +132,15 @@ describe('metrics service', () => {
       expect(seen.slice(at).every((r) => r.path === '/b/metrics')).toBe(true);
 
       // Headers and API key edited, URLs the same: restarted with them.
-      await core.handlers.saveTarget({ id, name: 'edited', baseUrl: base, dialect: 'openai-chat', metricsUrl: `${base}/b/metrics`, headers: { 'x-tenant': 't2' }, apiKey: 'k2' });
+      await core.handlers.saveTarget({
+        id,
+        name: 'edited',
+        baseUrl: base,
+        dialect: 'openai-chat',
+        metricsUrl: `${base}/b/metrics`,
+        headers: { 'x-tenant': 't2' },
+        apiKey: 'k2',
+      });
       const mark = seen.length;
       await core.handlers.watchMetrics([id]);
       await until(() => seen.slice(mark).some((r) => r.tenant === 't2'));

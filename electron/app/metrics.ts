@@ -36,7 +36,11 @@ function labelsText(labels: Record<string, string>): string {
   return keys.length ? `{${keys.map((k) => `${k}="${labels[k]}"`).join(',')}}` : '';
 }
 
-export function explorerSeries(parsed: ParseResult): { series: ExplorerSeries[]; truncated: boolean; help: Record<string, string> } {
+export function explorerSeries(parsed: ParseResult): {
+  series: ExplorerSeries[];
+  truncated: boolean;
+  help: Record<string, string>;
+} {
   const out: ExplorerSeries[] = [];
   const help: Record<string, string> = {};
   let truncated = false;
@@ -47,7 +51,15 @@ export function explorerSeries(parsed: ParseResult): { series: ExplorerSeries[];
         if (out.length >= EXPLORER_MAX) truncated = true;
         else {
           const l = labelsText(h.labels);
-          out.push({ key: f.name + l, family: f.name, type: f.type, labels: l, value: h.count, buckets: h.buckets, sum: h.sum });
+          out.push({
+            key: f.name + l,
+            family: f.name,
+            type: f.type,
+            labels: l,
+            value: h.count,
+            buckets: h.buckets,
+            sum: h.sum,
+          });
         }
       }
       continue;
@@ -99,7 +111,13 @@ export class MetricsService {
       const current = () => this.watched.get(id)?.scraper === scraper;
       try {
         scraper = new Scraper(
-          { url: t.baseUrl, metricsPath: t.metricsUrl, headers, insecureTls: t.insecureTls, intervalMs: 1000 },
+          {
+            url: t.baseUrl,
+            metricsPath: t.metricsUrl,
+            headers,
+            insecureTls: t.insecureTls,
+            intervalMs: 1000,
+          },
           {
             onScrape: (r) => {
               if (current()) this.onScrape(id, r);
@@ -134,7 +152,14 @@ export class MetricsService {
       targetId: id,
       url: w?.scraper.url.toString() ?? '',
       status: s.status,
-      lastError: s.lastError ? { kind: s.lastError.kind, code: s.lastError.code, message: s.lastError.message, status: s.lastError.status } : null,
+      lastError: s.lastError
+        ? {
+            kind: s.lastError.kind,
+            code: s.lastError.code,
+            message: s.lastError.message,
+            status: s.lastError.status,
+          }
+        : null,
       consecutiveFailures: s.consecutiveFailures,
       nextAttemptInMs: s.nextAttemptAt === null ? null : Math.max(0, s.nextAttemptAt - performance.now()),
       profile: s.profile?.id ?? null,
@@ -150,7 +175,8 @@ export class MetricsService {
     w.prev = snap;
     const ex = explorerSeries(r.parsed);
     let series = 0;
-    for (const f of r.parsed.families) series += f.histograms?.length ? f.histograms.length : f.samples.length;
+    for (const f of r.parsed.families)
+      series += f.histograms?.length ? f.histograms.length : f.samples.length;
     this.emit('onMetricsScrape', {
       targetId: id,
       wallMs: performance.timeOrigin + r.monoMs,

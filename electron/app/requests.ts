@@ -16,7 +16,11 @@ import type { ResolvedTarget } from './targets.ts';
 
 export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
   event: E,
-  payload: E extends 'onRequestStarted' ? RequestSummary : E extends 'onRequestBatch' ? RequestBatch : RequestSnapshot,
+  payload: E extends 'onRequestStarted'
+    ? RequestSummary
+    : E extends 'onRequestBatch'
+      ? RequestBatch
+      : RequestSnapshot,
 ) => void;
 
 interface Live {
@@ -158,8 +162,19 @@ export class RequestService {
     const s = computeRequestStats(rec);
     const state: RequestSummary['state'] =
       rec.error?.code === 'cancelled' ? 'cancelled' : rec.error ? 'error' : 'done';
-    l.summary = { ...l.summary, state, ttftMs: s.ttftMs, e2eMs: s.e2eMs, outputTokens: s.outputTokens, errorKind: rec.error?.kind ?? null };
-    const snap: RequestSnapshot = { summary: l.summary, input: l.input, record: { ...rec, events: snapshotColumns(rec) } };
+    l.summary = {
+      ...l.summary,
+      state,
+      ttftMs: s.ttftMs,
+      e2eMs: s.e2eMs,
+      outputTokens: s.outputTokens,
+      errorKind: rec.error?.kind ?? null,
+    };
+    const snap: RequestSnapshot = {
+      summary: l.summary,
+      input: l.input,
+      record: { ...rec, events: snapshotColumns(rec) },
+    };
     this.history.unshift(snap);
     if (this.history.length > HISTORY_MAX) this.history.length = HISTORY_MAX;
     this.emit('onRequestFinished', snap);

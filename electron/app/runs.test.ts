@@ -49,7 +49,13 @@ async function finished(runId: string, timeoutMs = 30_000): Promise<RunFinished>
   }
 }
 
-const small = { requests: 24, maxConcurrency: 8, rate: 'inf', seed: 3, prompts: { type: 'synthetic', inputLen: 32, outputLen: 12 } };
+const small = {
+  requests: 24,
+  maxConcurrency: 8,
+  rate: 'inf',
+  seed: 3,
+  prompts: { type: 'synthetic', inputLen: 32, outputLen: 12 },
+};
 
 beforeAll(async () => {
   dir = tmpDir('tokenscope-app-runs-');
@@ -72,7 +78,11 @@ describe('runs through the contract', () => {
   let key = '';
 
   it('starts a run on the simulator and reports it live: started, progress, lanes, finished', async () => {
-    const started = await value<{ runId: string; key: string }>('startRun', { targetId: SIM, workload: small, name: 'first' });
+    const started = await value<{ runId: string; key: string }>('startRun', {
+      targetId: SIM,
+      workload: small,
+      name: 'first',
+    });
     runId = started.runId;
     key = started.key;
     expect(key).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}\.jsonl$/);
@@ -93,7 +103,8 @@ describe('runs through the contract', () => {
     expect(st[0]!.header.target.model).toBe('tokenscope-sim');
     expect(st[0]!.selfCheckThresholds.eventLoopDelayP99Ms).toBeGreaterThan(0);
     // onRunStarted comes before any progress or lane batch of the run.
-    const firstIdx = (e: ApiEvent) => events.findIndex((x) => x.event === e && (x.payload as { runId?: string }).runId === runId);
+    const firstIdx = (e: ApiEvent) =>
+      events.findIndex((x) => x.event === e && (x.payload as { runId?: string }).runId === runId);
     expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunProgress'));
     expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunLanes'));
 
@@ -132,7 +143,16 @@ describe('runs through the contract', () => {
     const list = await value<RunList>('listRuns');
     expect(list.dir).toBe(dir);
     const e = list.runs.find((r) => r.key === key)!;
-    expect(e).toMatchObject({ runId, name: 'first', completed: 24, failed: 0, partial: false, imported: false, running: false, source: 'tokenscope' });
+    expect(e).toMatchObject({
+      runId,
+      name: 'first',
+      completed: 24,
+      failed: 0,
+      partial: false,
+      imported: false,
+      running: false,
+      source: 'tokenscope',
+    });
     const d = await value<RunDetail>('openRun', key);
     expect(d.lines).toHaveLength(24);
     expect(d.header?.runId).toBe(runId);
@@ -154,7 +174,10 @@ describe('runs through the contract', () => {
     expect(parsed.completed).toBe(24);
     expect(Array.isArray(parsed.ttfts)).toBe(true);
 
-    const imp = await value<{ keys: string[]; warnings: string[] }>('importRun', { filename: 'my result.json', content: vj.content });
+    const imp = await value<{ keys: string[]; warnings: string[] }>('importRun', {
+      filename: 'my result.json',
+      content: vj.content,
+    });
     expect(imp.keys).toHaveLength(1);
     expect(imp.keys[0]).toMatch(/^imported\/[A-Za-z0-9._-]+#0$/);
     const d = await value<RunDetail>('openRun', imp.keys[0]);
@@ -162,7 +185,15 @@ describe('runs through the contract', () => {
     expect(d.entry.source).toBe('vllm');
     expect(d.outcomes).toHaveLength(24);
     const orig = await value<RunDetail>('openRun', key);
-    for (const k of ['completed', 'failed', 'total_output_tokens', 'mean_ttft_ms', 'p99_ttft_ms', 'median_itl_ms', 'p99_e2el_ms'])
+    for (const k of [
+      'completed',
+      'failed',
+      'total_output_tokens',
+      'mean_ttft_ms',
+      'p99_ttft_ms',
+      'median_itl_ms',
+      'p99_e2el_ms',
+    ])
       expect(d.summary.vllm[k], k).toBeCloseTo(orig.summary.vllm[k] as number, 3);
     const list = await value<RunList>('listRuns');
     expect(list.runs.some((r) => r.key === imp.keys[0] && r.imported)).toBe(true);
@@ -177,7 +208,10 @@ describe('runs through the contract', () => {
     const r = await call('importRun', { filename: 'notes.txt', content: 'hello, not a result' });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/notes\.txt/);
-    const r2 = await call('importRun', { filename: 'run.jsonl', content: (await readFile(path.join(dir, key), 'utf8')) });
+    const r2 = await call('importRun', {
+      filename: 'run.jsonl',
+      content: await readFile(path.join(dir, key), 'utf8'),
+    });
     expect(r2.ok).toBe(false);
     if (!r2.ok) expect(r2.error.message).toMatch(/Tokenscope run file/);
   });
@@ -202,7 +236,14 @@ describe('runs through the contract', () => {
   });
 
   it('keys cannot leave the runs folder', async () => {
-    for (const bad of ['../targets.json', '/etc/passwd', 'imported/../../x', '..', 'a/b.jsonl', 'x.jsonl#1']) {
+    for (const bad of [
+      '../targets.json',
+      '/etc/passwd',
+      'imported/../../x',
+      '..',
+      'a/b.jsonl',
+      'x.jsonl#1',
+    ]) {
       const r = await call('openRun', bad);
       expect(r.ok, bad).toBe(false);
     }
@@ -211,7 +252,13 @@ describe('runs through the contract', () => {
   });
 
   it('rejects a bad workload with the field path, and a missing target', async () => {
-    const r = await call('startRun', { targetId: SIM, workload: { requests: 0, prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 3 } } } });
+    const r = await call('startRun', {
+      targetId: SIM,
+      workload: {
+        requests: 0,
+        prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 3 } },
+      },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.message).toMatch(/requests/);
@@ -220,7 +267,10 @@ describe('runs through the contract', () => {
     const r2 = await call('startRun', { targetId: 'nope', workload: small });
     expect(r2.ok).toBe(false);
     if (!r2.ok) expect(r2.error.code).toBe('not-found');
-    const r3 = await call('startRun', { targetId: SIM, workload: { ...small, prompts: { type: 'jsonl', path: 'missing.jsonl' } } });
+    const r3 = await call('startRun', {
+      targetId: SIM,
+      workload: { ...small, prompts: { type: 'jsonl', path: 'missing.jsonl' } },
+    });
     expect(r3.ok).toBe(false);
     if (!r3.ok) expect(r3.error.message).toMatch(/missing\.jsonl/);
   });
@@ -228,7 +278,12 @@ describe('runs through the contract', () => {
   it('cancels a running run: it finishes as cancelled and reopens with what completed', async () => {
     const { runId: id, key: k } = await value<{ runId: string; key: string }>('startRun', {
       targetId: SIM,
-      workload: { requests: 400, maxConcurrency: 4, rate: 'inf', prompts: { type: 'synthetic', inputLen: 16, outputLen: 64 } },
+      workload: {
+        requests: 400,
+        maxConcurrency: 4,
+        rate: 'inf',
+        prompts: { type: 'synthetic', inputLen: 16, outputLen: 64 },
+      },
     });
     // Wait until a few requests completed, then cancel.
     const t0 = Date.now();

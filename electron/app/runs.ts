@@ -15,11 +15,29 @@ import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import { toCsv } from '../../shared/runs/csv.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
-import { importVllmText, toVllmResult, type ImportedRun, type ImportResult } from '../../shared/runs/vllm-format.ts';
+import {
+  importVllmText,
+  toVllmResult,
+  type ImportedRun,
+  type ImportResult,
+} from '../../shared/runs/vllm-format.ts';
 import { parseWorkload } from '../../shared/runs/workload.ts';
-import type { RunDetail, RunEntry, RunExport, RunLaneBatch, RunList, StartRunInput } from '../../shared/runs-api.ts';
+import type {
+  RunDetail,
+  RunEntry,
+  RunExport,
+  RunLaneBatch,
+  RunList,
+  StartRunInput,
+} from '../../shared/runs-api.ts';
 import { discoverModels } from '../engine/models.ts';
-import { deleteRun as deleteRunFile, listRuns as listRunFiles, renameRun as renameRunFile, sidecarPath, type RunListEntry } from '../runs/history.ts';
+import {
+  deleteRun as deleteRunFile,
+  listRuns as listRunFiles,
+  renameRun as renameRunFile,
+  sidecarPath,
+  type RunListEntry,
+} from '../runs/history.ts';
 import { PromptFileError } from '../runs/prompt-files.ts';
 import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
@@ -75,14 +93,24 @@ function entryOfNative(e: RunListEntry, dir: string): RunEntry {
 
 function importText(text: string): ImportResult {
   const f = detectResultFormat(text);
-  if (f === 'tokenscope') return { ok: false, error: 'this is a Tokenscope run file, not a vLLM or SGLang result' };
+  if (f === 'tokenscope')
+    return { ok: false, error: 'this is a Tokenscope run file, not a vLLM or SGLang result' };
   if (f === 'sglang') return importSglangText(text);
   if (f === 'vllm') return importVllmText(text);
   return { ok: false, error: 'not a vLLM or SGLang benchmark result (no "duration" key)' };
 }
 
-function importedEntry(key: string, r: ImportedRun, fileName: string, mtime: number, size: number, name: string | null): RunEntry {
-  const parsedDate = r.date ? Date.parse(r.date.replace(/^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3T$4:$5:$6')) : NaN;
+function importedEntry(
+  key: string,
+  r: ImportedRun,
+  fileName: string,
+  mtime: number,
+  size: number,
+  name: string | null,
+): RunEntry {
+  const parsedDate = r.date
+    ? Date.parse(r.date.replace(/^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})$/, '$1-$2-$3T$4:$5:$6'))
+    : NaN;
   return {
     key,
     runId: key,
@@ -112,7 +140,11 @@ export class RunService {
     readonly dir: string,
     private readonly emit: Emit,
     private readonly resolveTarget: (id: string) => ResolvedTarget | null,
-    private readonly opts: { version: string; reveal?: (p: string) => boolean; progressIntervalMs?: number } = { version: 'unknown' },
+    private readonly opts: {
+      version: string;
+      reveal?: (p: string) => boolean;
+      progressIntervalMs?: number;
+    } = { version: 'unknown' },
   ) {}
 
   get running(): { runId: string; key: string } | null {
@@ -122,7 +154,8 @@ export class RunService {
   /** A key → a path inside the folder; anything else is refused. */
   resolveKey(key: string): { file: string; index: number | null; imported: boolean } {
     const m = /^(imported\/)?([^/#]+)(?:#(\d{1,4}))?$/.exec(key);
-    if (!m || !safeName.test(m[2]!) || m[2] === '.' || m[2] === '..') throw new RunError(`not a run key: ${key}`);
+    if (!m || !safeName.test(m[2]!) || m[2] === '.' || m[2] === '..')
+      throw new RunError(`not a run key: ${key}`);
     const imported = !!m[1];
     const file = imported ? path.join(this.dir, IMPORTED_DIR, m[2]!) : path.join(this.dir, m[2]!);
     if (!imported && m[3] !== undefined) throw new RunError(`not a run key: ${key}`);
@@ -130,18 +163,30 @@ export class RunService {
   }
 
   async start(input: StartRunInput): Promise<{ runId: string; key: string }> {
-    if (this.active) throw new RunError(`a run is already going (${this.active.key}); cancel it or wait for it to finish`, 'busy');
+    if (this.active)
+      throw new RunError(
+        `a run is already going (${this.active.key}); cancel it or wait for it to finish`,
+        'busy',
+      );
     const t = this.resolveTarget(input.targetId);
     if (!t) throw new RunError(`No target ${input.targetId}.`, 'not-found');
     const { target: _ignored, ...raw } = input.workload;
     const parsed = parseWorkload(raw);
-    if (!parsed.ok) throw new RunError(`bad workload: ${parsed.issues.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`);
+    if (!parsed.ok)
+      throw new RunError(
+        `bad workload: ${parsed.issues.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`,
+      );
     const w = parsed.workload;
     const dialect: DialectId = input.dialect ?? t.dialect;
     let model = input.model ?? t.defaultModel;
     if (!model) {
-      const r = await discoverModels(t.baseUrl, dialect, { apiKey: t.apiKey, headers: t.headers, insecureTls: t.insecureTls });
-      if (!r.ok || r.value.models.length === 0) throw new RunError(`no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
+      const r = await discoverModels(t.baseUrl, dialect, {
+        apiKey: t.apiKey,
+        headers: t.headers,
+        insecureTls: t.insecureTls,
+      });
+      if (!r.ok || r.value.models.length === 0)
+        throw new RunError(`no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
       model = r.value.models[0]!;
     }
     let prompts;
@@ -178,7 +223,14 @@ export class RunService {
       try {
         const result = await runWorkload({
           workload: w,
-          target: { url: t.baseUrl, dialect, model, headers: t.headers, apiKey: t.apiKey, insecureTls: t.insecureTls },
+          target: {
+            url: t.baseUrl,
+            dialect,
+            model,
+            headers: t.headers,
+            apiKey: t.apiKey,
+            insecureTls: t.insecureTls,
+          },
           prompts,
           runId,
           outFile: path.join(this.dir, fileName),
@@ -218,20 +270,39 @@ export class RunService {
           },
           onStarted: (header) => {
             announced = true;
-            this.emit('onRunStarted', { runId, key, header, selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS } });
+            this.emit('onRunStarted', {
+              runId,
+              key,
+              header,
+              selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS },
+            });
             void this.emitList();
           },
         });
         clearInterval(laneTimer);
         flushLanes();
         this.active = null;
-        this.emit('onRunFinished', { runId, key, summary: result.summary, cancelled: result.cancelled, fileError: result.fileError, error: null });
+        this.emit('onRunFinished', {
+          runId,
+          key,
+          summary: result.summary,
+          cancelled: result.cancelled,
+          fileError: result.fileError,
+          error: null,
+        });
       } catch (e) {
         clearInterval(laneTimer);
         flushLanes();
         this.active = null;
         const summary = (await this.tryRead(key))?.summary ?? null;
-        this.emit('onRunFinished', { runId, key, summary, cancelled: ac.signal.aborted, fileError: null, error: (e as Error).message });
+        this.emit('onRunFinished', {
+          runId,
+          key,
+          summary,
+          cancelled: ac.signal.aborted,
+          fileError: null,
+          error: (e as Error).message,
+        });
       } finally {
         if (!this.disposed) void this.emitList();
       }
@@ -284,7 +355,11 @@ export class RunService {
           continue;
         }
         const names = await this.sidecarNames(file);
-        r.runs.forEach((run, i) => out.push(importedEntry(`${IMPORTED_DIR}/${n}#${i}`, run, n, st.mtimeMs, st.size, names[String(i)] ?? null)));
+        r.runs.forEach((run, i) =>
+          out.push(
+            importedEntry(`${IMPORTED_DIR}/${n}#${i}`, run, n, st.mtimeMs, st.size, names[String(i)] ?? null),
+          ),
+        );
       } catch (e) {
         skippedOut.push({ file: `${IMPORTED_DIR}/${n}`, error: (e as Error).message });
       }
@@ -317,7 +392,10 @@ export class RunService {
       try {
         text = await readFile(file, 'utf8');
       } catch (e) {
-        throw new RunError(`cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'not-found');
+        throw new RunError(
+          `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          'not-found',
+        );
       }
       const r = importText(text);
       if (!r.ok) throw new RunError(r.error);
@@ -326,7 +404,14 @@ export class RunService {
       const st = await stat(file);
       const names = await this.sidecarNames(file);
       return {
-        entry: importedEntry(key, run, path.basename(file), st.mtimeMs, st.size, names[String(index ?? 0)] ?? null),
+        entry: importedEntry(
+          key,
+          run,
+          path.basename(file),
+          st.mtimeMs,
+          st.size,
+          names[String(index ?? 0)] ?? null,
+        ),
         header: null,
         summary: run.summary,
         lines: null,
@@ -385,7 +470,10 @@ export class RunService {
       await writeFile(sidecarPath(file), JSON.stringify({ names }, null, 2) + '\n');
     } else {
       await renameRunFile(file, name).catch((e: NodeJS.ErrnoException) => {
-        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+        throw new RunError(
+          e.code === 'ENOENT' ? `no run ${key}` : e.message,
+          e.code === 'ENOENT' ? 'not-found' : 'io',
+        );
       });
     }
     void this.emitList();
@@ -397,12 +485,18 @@ export class RunService {
     if (imported) {
       // Deleting one result of a multi-result file deletes the file: it was imported as one.
       await rm(file).catch((e: NodeJS.ErrnoException) => {
-        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+        throw new RunError(
+          e.code === 'ENOENT' ? `no run ${key}` : e.message,
+          e.code === 'ENOENT' ? 'not-found' : 'io',
+        );
       });
       await rm(sidecarPath(file), { force: true });
     } else {
       await deleteRunFile(file).catch((e: NodeJS.ErrnoException) => {
-        throw new RunError(e.code === 'ENOENT' ? `no run ${key}` : e.message, e.code === 'ENOENT' ? 'not-found' : 'io');
+        throw new RunError(
+          e.code === 'ENOENT' ? `no run ${key}` : e.message,
+          e.code === 'ENOENT' ? 'not-found' : 'io',
+        );
       });
     }
     void this.emitList();
@@ -415,23 +509,39 @@ export class RunService {
       const content = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
         throw new RunError(`cannot read ${key}: ${e.code ?? e.message}`, 'not-found');
       });
-      return { filename: path.basename(file), mime: imported ? 'application/json' : 'application/x-ndjson', content };
+      return {
+        filename: path.basename(file),
+        mime: imported ? 'application/json' : 'application/x-ndjson',
+        content,
+      };
     }
     if (imported) throw new RunError('an imported result exports only as its original file (raw)');
     const d = await this.open(key);
     if (!d.header || !d.lines) throw new RunError('nothing to export');
     if (format === 'csv') return { filename: `${base}.csv`, mime: 'text/csv', content: toCsv(d.lines) };
     const json = toVllmResult(d.header, d.lines, d.summary, { detailed: format === 'vllm-detailed' });
-    return { filename: `${base}${format === 'vllm-detailed' ? '-detailed' : ''}.vllm.json`, mime: 'application/json', content: JSON.stringify(json) };
+    return {
+      filename: `${base}${format === 'vllm-detailed' ? '-detailed' : ''}.vllm.json`,
+      mime: 'application/json',
+      content: JSON.stringify(json),
+    };
   }
 
   async import(filename: string, content: string): Promise<{ keys: string[]; warnings: string[] }> {
     const r = importText(content);
     if (!r.ok) throw new RunError(`${filename}: ${r.error}`);
-    if (r.runs.length === 0) throw new RunError(`${filename}: no result in the file${r.warnings.length ? ` (${r.warnings[0]})` : ''}`);
+    if (r.runs.length === 0)
+      throw new RunError(
+        `${filename}: no result in the file${r.warnings.length ? ` (${r.warnings[0]})` : ''}`,
+      );
     const dir = path.join(this.dir, IMPORTED_DIR);
     await mkdir(dir, { recursive: true });
-    const stem = (path.basename(filename).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'result').slice(0, 120);
+    const stem = (
+      path
+        .basename(filename)
+        .replace(/[^A-Za-z0-9._-]+/g, '_')
+        .replace(/^[._]+/, '') || 'result'
+    ).slice(0, 120);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
     const name = `${stamp}-${randomUUID().slice(0, 6)}-${stem}`;
     await writeFile(path.join(dir, name), content, { flag: 'wx' });
@@ -442,9 +552,10 @@ export class RunService {
   async reveal(key?: string): Promise<{ path: string; revealed: boolean }> {
     const p = key ? this.resolveKey(key).file : this.dir;
     if (!key) await mkdir(this.dir, { recursive: true });
-    else await stat(p).catch(() => {
-      throw new RunError(`no run ${key}`, 'not-found');
-    });
+    else
+      await stat(p).catch(() => {
+        throw new RunError(`no run ${key}`, 'not-found');
+      });
     const revealed = this.opts.reveal ? this.opts.reveal(p) : false;
     return { path: p, revealed };
   }

@@ -18,7 +18,12 @@ describe('target store', () => {
   it('persists targets, encrypts keys at rest, and resolves them only in the core', () => {
     const file = tmp();
     const s = new TargetStore(file, fakeOsBox);
-    const v = s.save({ name: 'gpu', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat', apiKey: 'sk-live-abc' });
+    const v = s.save({
+      name: 'gpu',
+      baseUrl: 'http://10.0.0.1:8000',
+      dialect: 'openai-chat',
+      apiKey: 'sk-live-abc',
+    });
     expect(v.hasApiKey).toBe(true);
     expect(JSON.stringify(v)).not.toContain('sk-live-abc');
     const onDisk = fs.readFileSync(file, 'utf8');
@@ -30,7 +35,13 @@ describe('target store', () => {
     // editing without apiKey keeps it; '' clears it
     reopened.save({ id: v.id, name: 'gpu2', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat' });
     expect(reopened.resolve(v.id)?.apiKey).toBe('sk-live-abc');
-    reopened.save({ id: v.id, name: 'gpu2', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat', apiKey: '' });
+    reopened.save({
+      id: v.id,
+      name: 'gpu2',
+      baseUrl: 'http://10.0.0.1:8000',
+      dialect: 'openai-chat',
+      apiKey: '',
+    });
     expect(reopened.resolve(v.id)?.apiKey).toBeUndefined();
   });
 
@@ -51,6 +62,8 @@ describe('target store', () => {
     expect(s.loadError).toMatch(/unreadable/);
     s.simUrl = 'http://127.0.0.1:1234';
     expect(s.list()[0]).toMatchObject({ id: SIM_TARGET_ID, builtin: true, baseUrl: 'http://127.0.0.1:1234' });
-    expect(() => s.save({ id: SIM_TARGET_ID, name: 'x', baseUrl: 'http://a', dialect: 'tgi' })).toThrow(/cannot be edited/);
+    expect(() => s.save({ id: SIM_TARGET_ID, name: 'x', baseUrl: 'http://a', dialect: 'tgi' })).toThrow(
+      /cannot be edited/,
+    );
   });
 });

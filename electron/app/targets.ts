@@ -75,7 +75,15 @@ export class TargetStore {
   list(): TargetView[] {
     const out: TargetView[] = [];
     if (this.simUrl)
-      out.push({ id: SIM_TARGET_ID, name: 'Built-in simulator', baseUrl: this.simUrl, dialect: 'openai-chat', hasApiKey: false, builtin: true, defaultModel: 'tokenscope-sim' });
+      out.push({
+        id: SIM_TARGET_ID,
+        name: 'Built-in simulator',
+        baseUrl: this.simUrl,
+        dialect: 'openai-chat',
+        hasApiKey: false,
+        builtin: true,
+        defaultModel: 'tokenscope-sim',
+      });
     for (const t of this.targets) out.push(this.view(t));
     return out;
   }
@@ -136,11 +144,20 @@ export class TargetStore {
   resolve(id: string): ResolvedTarget | null {
     if (id === SIM_TARGET_ID) {
       if (!this.simUrl) return null;
-      return { id, name: 'Built-in simulator', baseUrl: this.simUrl, dialect: 'openai-chat', headers: {}, insecureTls: false, defaultModel: 'tokenscope-sim' };
+      return {
+        id,
+        name: 'Built-in simulator',
+        baseUrl: this.simUrl,
+        dialect: 'openai-chat',
+        headers: {},
+        insecureTls: false,
+        defaultModel: 'tokenscope-sim',
+      };
     }
     const t = this.targets.find((x) => x.id === id);
     if (!t) return null;
-    const apiKey = this.memKeys.get(id) ?? (t.apiKeyEnc ? (this.secrets.decrypt(t.apiKeyEnc) ?? undefined) : undefined);
+    const apiKey =
+      this.memKeys.get(id) ?? (t.apiKeyEnc ? (this.secrets.decrypt(t.apiKeyEnc) ?? undefined) : undefined);
     return {
       id: t.id,
       name: t.name,

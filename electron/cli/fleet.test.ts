@@ -9,6 +9,7 @@ describe('PromQL-style durations', () => {
     expect(parseDurationS('500ms')).toBeCloseTo(0.5, 9);
     expect(parseDurationS('2d')).toBe(172800);
     expect(parseDurationS('15')).toBe(15);
-    for (const bad of ['', 'm', '5 m', '5x', '-1m', 'ten minutes', '5m junk']) expect(parseDurationS(bad), bad).toBeNull();
+    for (const bad of ['', 'm', '5 m', '5x', '-1m', 'ten minutes', '5m junk'])
+      expect(parseDurationS(bad), bad).toBeNull();
   });
 });

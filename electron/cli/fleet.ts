@@ -29,7 +29,8 @@ export function parseDurationS(s: string): number | null {
   let total = 0;
   let matched = 0;
   for (let m = re.exec(t); m; m = re.exec(t)) {
-    total += Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+    total +=
+      Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
     matched = re.lastIndex;
   }
   return matched === t.length && matched > 0 ? total : null;
@@ -47,7 +48,8 @@ const UNITS: Partial<Record<string, string>> = {
   preemptionsPerSec: '/s',
   prefixCacheHitRate: '0–1',
 };
-const unitOf = (concept: string): string => UNITS[concept] ?? (/(P50|P90|P99|Mean)$/.test(concept) ? 's' : '');
+const unitOf = (concept: string): string =>
+  UNITS[concept] ?? (/(P50|P90|P99|Mean)$/.test(concept) ? 's' : '');
 
 function fmt(v: number): string {
   if (!Number.isFinite(v)) return String(v);
@@ -66,11 +68,23 @@ function textReport(url: string, sel: string, r: FleetResult, rangeS: number, st
     }
     const vs = c.points.map((p) => p.v).filter((v) => Number.isFinite(v));
     if (vs.length === 0) rows.push([concept, 'no data', '', '', '', unitOf(concept)]);
-    else rows.push([concept, fmt(c.points[c.points.length - 1]!.v), fmt(Math.min(...vs)), fmt(Math.max(...vs)), String(c.points.length), unitOf(concept)]);
+    else
+      rows.push([
+        concept,
+        fmt(c.points[c.points.length - 1]!.v),
+        fmt(Math.min(...vs)),
+        fmt(Math.max(...vs)),
+        String(c.points.length),
+        unitOf(concept),
+      ]);
   }
   const head = ['concept', 'last', 'min', 'max', 'points', 'unit'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+      .join('  ')
+      .trimEnd();
   const name = PROFILES[r.profile]?.label ?? r.profile;
   let s = `Prometheus ${url} · selector ${sel} · ${name} · last ${rangeS} s at ${stepS} s steps\n\n`;
   s += line(head) + '\n' + rows.map(line).join('\n') + '\n';
@@ -78,19 +92,30 @@ function textReport(url: string, sel: string, r: FleetResult, rangeS: number, st
   return s;
 }
 
-export async function runFleet(url: string, o: FleetCliOptions, write: (s: string) => void = (s) => void process.stdout.write(s)): Promise<number> {
+export async function runFleet(
+  url: string,
+  o: FleetCliOptions,
+  write: (s: string) => void = (s) => void process.stdout.write(s),
+): Promise<number> {
   const fail = (code: number, kind: string, message: string): number => {
     if (o.json) write(JSON.stringify({ prometheus: url, error: { kind, message } }) + '\n');
     else process.stderr.write(`error (${kind}): ${message}\n`);
     return code;
   };
-  if (!o.selector) return fail(2, 'client', '--prometheus needs --selector, e.g. --selector \'{job="vllm"}\'');
+  if (!o.selector)
+    return fail(2, 'client', '--prometheus needs --selector, e.g. --selector \'{job="vllm"}\'');
   const rangeS = parseDurationS(o.range ?? '5m');
   const stepS = parseDurationS(o.step ?? '15s');
   if (rangeS === null || rangeS <= 0) return fail(2, 'client', `--range: not a duration: ${o.range}`);
   if (stepS === null || stepS <= 0) return fail(2, 'client', `--step: not a duration: ${o.step}`);
-  if (rangeS / stepS > 11_000) return fail(2, 'client', `--range / --step gives ${Math.ceil(rangeS / stepS)} points; Prometheus allows 11,000`);
-  if (o.profile !== undefined && !(o.profile in PROFILES)) return fail(2, 'client', `--profile: one of ${Object.keys(PROFILES).join(', ')}`);
+  if (rangeS / stepS > 11_000)
+    return fail(
+      2,
+      'client',
+      `--range / --step gives ${Math.ceil(rangeS / stepS)} points; Prometheus allows 11,000`,
+    );
+  if (o.profile !== undefined && !(o.profile in PROFILES))
+    return fail(2, 'client', `--profile: one of ${Object.keys(PROFILES).join(', ')}`);
   const headers: Record<string, string> = {};
   for (const h of o.header) {
     const i = h.indexOf(':');
@@ -110,7 +135,9 @@ export async function runFleet(url: string, o: FleetCliOptions, write: (s: strin
     { startSec: endSec - rangeS, endSec, stepSec: stepS },
   );
   if (!r.ok) return fail(1, r.error.kind, r.error.message);
-  const withData = Object.values(r.value.concepts).filter((c) => c && !('error' in c) && c.points.length > 0).length;
+  const withData = Object.values(r.value.concepts).filter(
+    (c) => c && !('error' in c) && c.points.length > 0,
+  ).length;
   if (o.json) {
     write(
       JSON.stringify({
@@ -124,7 +151,10 @@ export async function runFleet(url: string, o: FleetCliOptions, write: (s: strin
     );
   } else write(textReport(url, o.selector, r.value, rangeS, stepS));
   if (withData === 0) {
-    if (!o.json) process.stderr.write(`error: Prometheus has no data for ${o.selector} in the last ${rangeS} s (is it scraping that target?)\n`);
+    if (!o.json)
+      process.stderr.write(
+        `error: Prometheus has no data for ${o.selector} in the last ${rangeS} s (is it scraping that target?)\n`,
+      );
     return 1;
   }
   return 0;

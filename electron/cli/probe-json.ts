@@ -34,6 +34,14 @@ export function probeJson(rec: RequestRecord, spec: RequestSpec) {
     eventTokens: Array.from(rec.events.tokens.subarray(0, rec.events.n)),
     text: rec.text,
     reasoning: rec.reasoning || undefined,
-    error: rec.error ? { kind: rec.error.kind, code: rec.error.code, message: rec.error.message, status: rec.error.status, atMs: rec.error.atMs } : null,
+    error: rec.error
+      ? {
+          kind: rec.error.kind,
+          code: rec.error.code,
+          message: rec.error.message,
+          status: rec.error.status,
+          atMs: rec.error.atMs,
+        }
+      : null,
   };
 }

@@ -1,5 +1,12 @@
 import type { ChatMessage, RequestSpec } from '../../shared/request.ts';
-import { EV_COALESCED, EV_CONTENT, EV_ERROR, EV_TERMINAL, EV_TOKENS_EXACT, EV_USAGE } from '../../shared/request.ts';
+import {
+  EV_COALESCED,
+  EV_CONTENT,
+  EV_ERROR,
+  EV_TERMINAL,
+  EV_TOKENS_EXACT,
+  EV_USAGE,
+} from '../../shared/request.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
@@ -57,7 +64,11 @@ export async function runProbe(url: string, o: ProbeCliOptions): Promise<number>
   if (!model) {
     const r = await discoverModels(url, o.dialect, { apiKey, headers, insecureTls: o.insecure });
     if (!r.ok || r.value.models.length === 0)
-      return fail(o.json, r.ok ? 'client' : r.error.kind, `no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
+      return fail(
+        o.json,
+        r.ok ? 'client' : r.error.kind,
+        `no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`,
+      );
     model = r.value.models[0]!;
   }
   const spec: RequestSpec = {
@@ -117,7 +128,16 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
   const t = e.t[i]!;
   const gap = (f & EV_CONTENT) !== 0 && lastContentT !== null ? `+${(t - lastContentT).toFixed(2)}` : '';
   const tags: string[] = [];
-  if ((f & EV_CONTENT) === 0) tags.push((f & EV_TERMINAL) !== 0 ? 'end' : (f & EV_USAGE) !== 0 ? 'usage' : (f & EV_ERROR) !== 0 ? 'ERROR' : 'empty');
+  if ((f & EV_CONTENT) === 0)
+    tags.push(
+      (f & EV_TERMINAL) !== 0
+        ? 'end'
+        : (f & EV_USAGE) !== 0
+          ? 'usage'
+          : (f & EV_ERROR) !== 0
+            ? 'ERROR'
+            : 'empty',
+    );
   if ((f & EV_COALESCED) !== 0) tags.push('coalesced');
   const tok = (f & EV_CONTENT) !== 0 ? `${e.tokens[i]}${(f & EV_TOKENS_EXACT) !== 0 ? '' : '~'} tok` : '';
   const text = e.text[i] ? showText(e.text[i]!) : '';
@@ -147,8 +167,11 @@ export function summaryText(rec: RequestRecord): string {
     `finish        ${rec.finishReason ?? '—'}${rec.usage ? `   usage prompt ${rec.usage.promptTokens ?? '—'} / completion ${rec.usage.completionTokens ?? '—'}` : ''}`,
   ];
   if (rec.error) {
-    lines.push(`ERROR         ${rec.error.kind}/${rec.error.code}: ${rec.error.message}${rec.error.atMs !== undefined ? ` (at ${rec.error.atMs.toFixed(2)} ms)` : ''}`);
-    if (rec.error.body && rec.error.kind === 'http') lines.push(`              body: ${rec.error.body.slice(0, 500)}`);
+    lines.push(
+      `ERROR         ${rec.error.kind}/${rec.error.code}: ${rec.error.message}${rec.error.atMs !== undefined ? ` (at ${rec.error.atMs.toFixed(2)} ms)` : ''}`,
+    );
+    if (rec.error.body && rec.error.kind === 'http')
+      lines.push(`              body: ${rec.error.body.slice(0, 500)}`);
   }
   if (rec.text) lines.push('', `text: ${rec.text}`);
   return lines.join('\n') + '\n';

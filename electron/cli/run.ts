@@ -64,7 +64,13 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   const w: Obj = { ...raw };
   const t = obj(w.target);
   if (o.target !== undefined || o.dialect !== undefined || o.model !== undefined || o.insecure)
-    w.target = { ...t, ...(o.target !== undefined ? { url: o.target } : {}), ...(o.dialect ? { dialect: o.dialect } : {}), ...(o.model ? { model: o.model } : {}), ...(o.insecure ? { insecureTls: true } : {}) };
+    w.target = {
+      ...t,
+      ...(o.target !== undefined ? { url: o.target } : {}),
+      ...(o.dialect ? { dialect: o.dialect } : {}),
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.insecure ? { insecureTls: true } : {}),
+    };
   if (o.requests !== undefined) w.requests = o.requests;
   if (o.duration !== undefined) w.durationS = o.duration;
   if (w.requests === undefined && w.durationS === undefined) w.requests = 100;
@@ -80,14 +86,28 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.continuousUsage) w.continuousUsage = true;
   if (o.saveText) w.saveText = true;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
-    w.slo = { ...obj(w.slo), ...(o.sloTtft !== undefined ? { ttftMs: o.sloTtft } : {}), ...(o.sloTpot !== undefined ? { tpotMs: o.sloTpot } : {}), ...(o.sloE2el !== undefined ? { e2elMs: o.sloE2el } : {}) };
+    w.slo = {
+      ...obj(w.slo),
+      ...(o.sloTtft !== undefined ? { ttftMs: o.sloTtft } : {}),
+      ...(o.sloTpot !== undefined ? { tpotMs: o.sloTpot } : {}),
+      ...(o.sloE2el !== undefined ? { e2elMs: o.sloE2el } : {}),
+    };
   const p = obj(w.prompts);
   const type = p.type ?? 'synthetic';
   if (o.inputLen !== undefined || o.outputLen !== undefined) {
     if (type === 'synthetic') {
-      w.prompts = { ...p, type, ...(o.inputLen !== undefined ? { inputLen: parseLen(o.inputLen) } : {}), ...(o.outputLen !== undefined ? { outputLen: parseLen(o.outputLen) } : {}) };
+      w.prompts = {
+        ...p,
+        type,
+        ...(o.inputLen !== undefined ? { inputLen: parseLen(o.inputLen) } : {}),
+        ...(o.outputLen !== undefined ? { outputLen: parseLen(o.outputLen) } : {}),
+      };
     } else {
-      if (o.inputLen !== undefined) return { raw: w, error: `--input-len applies to synthetic prompts; this workload reads ${String(type)} prompts` };
+      if (o.inputLen !== undefined)
+        return {
+          raw: w,
+          error: `--input-len applies to synthetic prompts; this workload reads ${String(type)} prompts`,
+        };
       w.prompts = { ...p, outputLen: type === 'sharegpt' ? Number(o.outputLen) : parseLen(o.outputLen!) };
     }
   }
@@ -130,8 +150,13 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
   const allHeaders = { ...(w.target.headers ?? {}), ...headers };
   let model = w.target.model;
   if (!model) {
-    const r = await discoverModels(w.target.url, w.target.dialect, { apiKey, headers: allHeaders, insecureTls: w.target.insecureTls });
-    if (!r.ok || r.value.models.length === 0) return err(`no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
+    const r = await discoverModels(w.target.url, w.target.dialect, {
+      apiKey,
+      headers: allHeaders,
+      insecureTls: w.target.insecureTls,
+    });
+    if (!r.ok || r.value.models.length === 0)
+      return err(`no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
     model = r.value.models[0]!;
   }
   let prompts;
@@ -156,19 +181,32 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
     ac.abort();
   };
   process.on('SIGINT', onSig);
-  if (!o.quiet) process.stderr.write(`run file: ${out}\ntarget: ${w.target.url} (${w.target.dialect}, model ${model}) · prompts: ${prompts.description}\n`);
+  if (!o.quiet)
+    process.stderr.write(
+      `run file: ${out}\ntarget: ${w.target.url} (${w.target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
+    );
   let result;
   try {
     result = await runWorkload({
       workload: w,
-      target: { url: w.target.url, dialect: w.target.dialect, model, headers: allHeaders, apiKey, insecureTls: w.target.insecureTls },
+      target: {
+        url: w.target.url,
+        dialect: w.target.dialect,
+        model,
+        headers: allHeaders,
+        apiKey,
+        insecureTls: w.target.insecureTls,
+      },
       prompts,
       runId,
       outFile: out,
       signal: ac.signal,
       onProgress: (p) => {
         if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
-        else if (plain && (performance.now() - lastPlain > 2000 || p.phase === 'done' || p.phase === 'cancelled')) {
+        else if (
+          plain &&
+          (performance.now() - lastPlain > 2000 || p.phase === 'done' || p.phase === 'cancelled')
+        ) {
           lastPlain = performance.now();
           process.stderr.write(progressLine(p) + '\n');
         }
@@ -181,13 +219,24 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
     if (tty) process.stderr.write('\n');
   }
   const s = result.summary;
-  if (o.json) process.stdout.write(JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n');
+  if (o.json)
+    process.stdout.write(
+      JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n',
+    );
   else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
   if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
-  if (s.selfCheck?.flagged && !o.quiet) process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);
+  if (s.selfCheck?.flagged && !o.quiet)
+    process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);
   if (result.cancelled) return 130;
   if (s.vllm.completed === 0) {
-    if (!o.json) process.stderr.write(`error: every request failed (${Object.entries(s.errors).map(([k, n]) => `${k} ×${n}`).join(', ') || 'none completed'})\n`);
+    if (!o.json)
+      process.stderr.write(
+        `error: every request failed (${
+          Object.entries(s.errors)
+            .map(([k, n]) => `${k} ×${n}`)
+            .join(', ') || 'none completed'
+        })\n`,
+      );
     return 1;
   }
   return result.fileError ? 1 : 0;

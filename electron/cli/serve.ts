@@ -24,10 +24,14 @@ export function ensureRendererBuilt(force = false): string {
   const dir = path.join(repoRoot, 'out/renderer');
   if (force || !fs.existsSync(path.join(dir, 'index.html'))) {
     process.stderr.write('Building the UI (electron-vite build)…\n');
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(repoRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     if (r.status !== 0) throw new Error('the UI build failed');
   }
   return dir;
@@ -35,7 +39,9 @@ export function ensureRendererBuilt(force = false): string {
 
 export async function runServe(o: ServeCliOptions): Promise<number> {
   if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1')
-    process.stderr.write(`warning: binding ${o.host} exposes Tokenscope beyond this machine; the token is the only guard.\n`);
+    process.stderr.write(
+      `warning: binding ${o.host} exposes Tokenscope beyond this machine; the token is the only guard.\n`,
+    );
   let rendererDir: string;
   try {
     rendererDir = ensureRendererBuilt(o.rebuild === true);

@@ -41,7 +41,8 @@ describe('each dialect end to end against the simulator', () => {
       expect(rec.text.length).toBeGreaterThan(0);
       // the text is exactly the concatenation of the content events' deltas
       let joined = '';
-      for (let i = 0; i < rec.events.n; i++) if (rec.events.flags[i]! & EV_CONTENT) joined += rec.events.text[i];
+      for (let i = 0; i < rec.events.n; i++)
+        if (rec.events.flags[i]! & EV_CONTENT) joined += rec.events.text[i];
       expect(joined).toBe(rec.text + rec.reasoning);
       expect(s.ttftMs).not.toBeNull();
       expect(s.ttftMs!).toBeGreaterThanOrEqual(rec.phases.firstByteMs!);
@@ -194,7 +195,8 @@ describe('cancel', () => {
     expect(rec.events.n).toBeGreaterThanOrEqual(5);
     // The server notices the closed socket and frees the sequence.
     const deadline = performance.now() + 2000;
-    while (sim.state().running > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (sim.state().running > 0 && performance.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     expect(sim.state().running).toBe(0);
   });
 });

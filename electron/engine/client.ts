@@ -80,7 +80,13 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     return Promise.resolve(failedBeforeStart(spec, opts, `Invalid URL: ${spec.url}`));
   }
   const body = JSON.stringify(buildRequestBody(dialect, spec));
-  const phases: Phases = { connectedMs: null, requestWrittenMs: null, headersMs: null, firstByteMs: null, endMs: null };
+  const phases: Phases = {
+    connectedMs: null,
+    requestWrittenMs: null,
+    headersMs: null,
+    firstByteMs: null,
+    endMs: null,
+  };
   const events = new EventColumns();
   const rec: RequestRecord = {
     id: opts.id ?? randomUUID(),
@@ -180,7 +186,13 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
 
     const timeoutMs = spec.timeoutMs ?? 300_000;
     timer = setTimeout(
-      () => abortWith({ kind: 'client', code: 'timeout', message: `No complete response within ${timeoutMs} ms.`, atMs: rel() }),
+      () =>
+        abortWith({
+          kind: 'client',
+          code: 'timeout',
+          message: `No complete response within ${timeoutMs} ms.`,
+          atMs: rel(),
+        }),
       timeoutMs,
     );
     const armIdle = (): void => {
@@ -229,7 +241,11 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
           if (size < MAX_ERROR_BODY) parts.push(b);
           size += b.length;
         });
-        res.on('end', () => finish(httpStatusError(status, Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY), rel())));
+        res.on('end', () =>
+          finish(
+            httpStatusError(status, Buffer.concat(parts).toString('utf8').slice(0, MAX_ERROR_BODY), rel()),
+          ),
+        );
         res.on('error', () => finish(httpStatusError(status, Buffer.concat(parts).toString('utf8'), rel())));
         return;
       }
@@ -254,7 +270,11 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
         phases.endMs = t;
         finish(decoder.endError(t));
       });
-      res.on('aborted', () => abortWith(classifySocketError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), rel(), true)));
+      res.on('aborted', () =>
+        abortWith(
+          classifySocketError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), rel(), true),
+        ),
+      );
       res.on('error', (e) => abortWith(classifySocketError(e, rel(), true)));
     });
 

@@ -12,7 +12,12 @@ export interface GetResult {
 /** A small GET with a timeout, for model lists, health and /metrics. Never throws. */
 export function httpGet(
   url: URL,
-  opts: { headers?: Record<string, string>; timeoutMs?: number; insecureTls?: boolean; maxBytes?: number } = {},
+  opts: {
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    insecureTls?: boolean;
+    maxBytes?: number;
+  } = {},
 ): Promise<{ ok: true; value: GetResult } | { ok: false; error: RequestError }> {
   return new Promise((resolve) => {
     const mod = url.protocol === 'https:' ? https : http;
@@ -27,7 +32,11 @@ export function httpGet(
     };
     const req = mod.request(url, {
       method: 'GET',
-      headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'accept-encoding': 'identity', ...(opts.headers ?? {}) },
+      headers: {
+        accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+        'accept-encoding': 'identity',
+        ...(opts.headers ?? {}),
+      },
       agent: false,
       ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
     });
@@ -36,10 +45,17 @@ export function httpGet(
       req.destroy();
       settle({
         ok: false,
-        error: { kind: 'client', code: 'timeout', message: `No answer within ${timeoutMs} ms.`, atMs: performance.now() - started },
+        error: {
+          kind: 'client',
+          code: 'timeout',
+          message: `No answer within ${timeoutMs} ms.`,
+          atMs: performance.now() - started,
+        },
       });
     }, timeoutMs);
-    req.on('error', (e) => settle({ ok: false, error: classifySocketError(e, performance.now() - started, false) }));
+    req.on('error', (e) =>
+      settle({ ok: false, error: classifySocketError(e, performance.now() - started, false) }),
+    );
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       let size = 0;
@@ -55,9 +71,14 @@ export function httpGet(
           settle({ ok: false, error: httpStatusError(status, body, performance.now() - started) });
           return;
         }
-        settle({ ok: true, value: { status, contentType: (res.headers['content-type'] as string) ?? null, body } });
+        settle({
+          ok: true,
+          value: { status, contentType: (res.headers['content-type'] as string) ?? null, body },
+        });
       });
-      res.on('error', (e) => settle({ ok: false, error: classifySocketError(e, performance.now() - started, true) }));
+      res.on('error', (e) =>
+        settle({ ok: false, error: classifySocketError(e, performance.now() - started, true) }),
+      );
     });
     req.end();
   });

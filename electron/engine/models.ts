@@ -22,11 +22,16 @@ export async function discoverModels(
   try {
     base = new URL(baseUrl);
   } catch {
-    return { ok: false, error: { kind: 'client', code: 'invalid-request', message: `Invalid URL: ${baseUrl}` } };
+    return {
+      ok: false,
+      error: { kind: 'client', code: 'invalid-request', message: `Invalid URL: ${baseUrl}` },
+    };
   }
   // Strip a full endpoint path down to the server root (keep a /v1 prefix-less root).
   const root = new URL(base.origin);
-  const prefix = base.pathname.replace(/\/(v1\/.*|v1|api\/.*|generate_stream|completion)\/?$/, '').replace(/\/+$/, '');
+  const prefix = base.pathname
+    .replace(/\/(v1\/.*|v1|api\/.*|generate_stream|completion)\/?$/, '')
+    .replace(/\/+$/, '');
   const headers = { ...(opts.headers ?? {}) };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   const order = dialect.startsWith('ollama') ? ['/api/tags', '/v1/models'] : ['/v1/models', '/api/tags'];
@@ -43,12 +48,18 @@ export async function discoverModels(
     if (models) return { ok: true, value: { models, source: path } };
     firstError ??= { kind: 'protocol', code: 'bad-json', message: `${path} did not return a model list.` };
   }
-  return { ok: false, error: firstError ?? { kind: 'protocol', code: 'bad-json', message: 'No model list.' } };
+  return {
+    ok: false,
+    error: firstError ?? { kind: 'protocol', code: 'bad-json', message: 'No model list.' },
+  };
 }
 
 export function parseModelList(body: string): string[] | null {
   try {
-    const j = JSON.parse(body) as { data?: { id?: unknown }[]; models?: { name?: unknown; model?: unknown }[] };
+    const j = JSON.parse(body) as {
+      data?: { id?: unknown }[];
+      models?: { name?: unknown; model?: unknown }[];
+    };
     if (Array.isArray(j.data)) return j.data.map((m) => String(m.id ?? '')).filter(Boolean);
     if (Array.isArray(j.models)) return j.models.map((m) => String(m.name ?? m.model ?? '')).filter(Boolean);
   } catch {

@@ -195,7 +195,14 @@ export class StreamDecoder {
       rec.terminated = true;
     }
     // The event's text column shows everything it generated: answer, reasoning and tool-call fragments.
-    this.events.push(t, tokens, readIndex, flags, (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? ''), f.data.length);
+    this.events.push(
+      t,
+      tokens,
+      readIndex,
+      flags,
+      (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? ''),
+      f.data.length,
+    );
     rec.raw?.push(f.data);
   }
 }

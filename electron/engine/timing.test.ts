@@ -8,7 +8,15 @@ import { summarize } from '../../shared/stats/summary.ts';
 // performance.now() at the moment it issues each chunk's write; we compare consecutive gaps.
 let sim: SimServer;
 beforeAll(async () => {
-  sim = await startSim({ port: 0, decodeStepMs: 20, decodeStepPerSeqMs: 0, prefillMsPerToken: 0, jitter: 0.5, seed: 3, groundTruth: true });
+  sim = await startSim({
+    port: 0,
+    decodeStepMs: 20,
+    decodeStepPerSeqMs: 0,
+    prefillMsPerToken: 0,
+    jitter: 0.5,
+    seed: 3,
+    groundTruth: true,
+  });
 });
 afterAll(async () => {
   await sim.close();

@@ -194,9 +194,15 @@ describe('fleet source against a real Prometheus', () => {
 describe('tokenscope metrics --prometheus (the fleet source from the CLI)', () => {
   it('prints the concepts of the selected servers from Prometheus, text and JSON', async () => {
     // The load of the tests above is in Prometheus by now (they ran first, in this file).
-    await poll('generation tokens in Prometheus', async () => ((await value('vllm:generation_tokens_total{job="sim"}')) ?? 0) > 0 ? true : undefined);
+    await poll('generation tokens in Prometheus', async () =>
+      ((await value('vllm:generation_tokens_total{job="sim"}')) ?? 0) > 0 ? true : undefined,
+    );
     let text = '';
-    const code = await runFleet(prom.url, { selector: SEL, range: '2m', step: '5s', header: [] }, (s) => (text += s));
+    const code = await runFleet(
+      prom.url,
+      { selector: SEL, range: '2m', step: '5s', header: [] },
+      (s) => (text += s),
+    );
     expect(code).toBe(0);
     expect(text).toMatch(/selector \{job="sim"\} · vLLM/);
     const gen = text.split('\n').find((l) => l.startsWith('generationTokensTotal'))!;
@@ -206,8 +212,17 @@ describe('tokenscope metrics --prometheus (the fleet source from the CLI)', () =
     expect(text).toMatch(/^requestsRunning\s+0\s/m);
 
     let json = '';
-    expect(await runFleet(prom.url, { selector: SEL, range: '2m', step: '5s', json: true, header: [] }, (s) => (json += s))).toBe(0);
-    const j = JSON.parse(json) as { profile: string; concepts: Record<string, { points: { t: number; v: number }[] }> };
+    expect(
+      await runFleet(
+        prom.url,
+        { selector: SEL, range: '2m', step: '5s', json: true, header: [] },
+        (s) => (json += s),
+      ),
+    ).toBe(0);
+    const j = JSON.parse(json) as {
+      profile: string;
+      concepts: Record<string, { points: { t: number; v: number }[] }>;
+    };
     expect(j.profile).toBe('vllm-v1');
     const pts = j.concepts.generationTokensTotal!.points;
     expect(pts.length).toBeGreaterThan(1);
@@ -216,12 +231,30 @@ describe('tokenscope metrics --prometheus (the fleet source from the CLI)', () =
 
   it('exit 1 with a clear error when the selector matches nothing or Prometheus is down; 2 on bad arguments', async () => {
     let out = '';
-    expect(await runFleet(prom.url, { selector: '{job="nope"}', range: '1m', step: '5s', json: true, header: [], profile: 'vllm-v1' }, (s) => (out += s))).toBe(1);
+    expect(
+      await runFleet(
+        prom.url,
+        { selector: '{job="nope"}', range: '1m', step: '5s', json: true, header: [], profile: 'vllm-v1' },
+        (s) => (out += s),
+      ),
+    ).toBe(1);
     const port = await closedPort();
     out = '';
-    expect(await runFleet(`http://127.0.0.1:${port}`, { selector: SEL, header: [], json: true }, (s) => (out += s))).toBe(1);
+    expect(
+      await runFleet(
+        `http://127.0.0.1:${port}`,
+        { selector: SEL, header: [], json: true },
+        (s) => (out += s),
+      ),
+    ).toBe(1);
     expect(JSON.parse(out).error.kind).toBe('network');
     expect(await runFleet(prom.url, { header: [], json: true }, () => undefined)).toBe(2);
-    expect(await runFleet(prom.url, { selector: SEL, range: 'ten minutes', header: [], json: true }, () => undefined)).toBe(2);
+    expect(
+      await runFleet(
+        prom.url,
+        { selector: SEL, range: 'ten minutes', header: [], json: true },
+        () => undefined,
+      ),
+    ).toBe(2);
   }, 30_000);
 });

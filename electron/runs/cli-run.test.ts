@@ -23,24 +23,52 @@ afterAll(async () => {
   await failing.close();
 });
 
-function cli(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, 'run', ...args], { cwd: dir, env: { ...process.env, TOKENSCOPE_API_KEY: 'sk-secret-in-env' } });
+function cli(args: string[]): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
+  const child = spawn(process.execPath, [BIN, 'run', ...args], {
+    cwd: dir,
+    env: { ...process.env, TOKENSCOPE_API_KEY: 'sk-secret-in-env' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
+  const done = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }
 
-const requestLines = (f: string): number => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"request"')).length : 0);
+const requestLines = (f: string): number =>
+  existsSync(f)
+    ? readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{"type":"request"')).length
+    : 0;
 
 describe('tokenscope run (CLI)', () => {
   it('SIGKILL mid-run: the file reopens as partial with every request that was flushed', async () => {
     const out = path.join(dir, 'killed.jsonl');
-    const { child, done } = cli(['--target', sim.url, '--requests', '400', '--concurrency', '2', '--input-len', '8', '--output-len', '40', '--out', out, '-q']);
+    const { child, done } = cli([
+      '--target',
+      sim.url,
+      '--requests',
+      '400',
+      '--concurrency',
+      '2',
+      '--input-len',
+      '8',
+      '--output-len',
+      '40',
+      '--out',
+      out,
+      '-q',
+    ]);
     await until(() => requestLines(out) >= 2, 20_000, 20);
     child.kill('SIGKILL');
     const r = await done;
@@ -62,12 +90,46 @@ describe('tokenscope run (CLI)', () => {
 
   it('--json: vLLM key names plus our own, exit 0, and the run file', async () => {
     const out = path.join(dir, 'ok.jsonl');
-    const { done } = cli(['--target', sim.url, '--model', 'tokenscope-sim', '-n', '6', '-c', '2', '--rate', '100', '--input-len', '8', '--output-len', '4', '--seed', '3', '--slo-ttft', '10000', '--out', out, '--json']);
+    const { done } = cli([
+      '--target',
+      sim.url,
+      '--model',
+      'tokenscope-sim',
+      '-n',
+      '6',
+      '-c',
+      '2',
+      '--rate',
+      '100',
+      '--input-len',
+      '8',
+      '--output-len',
+      '4',
+      '--seed',
+      '3',
+      '--slo-ttft',
+      '10000',
+      '--out',
+      out,
+      '--json',
+    ]);
     const r = await done;
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(j).toMatchObject({ completed: 6, failed: 0, total_output_tokens: 24, run_file: out });
-    for (const k of ['duration', 'request_throughput', 'request_goodput', 'output_throughput', 'mean_ttft_ms', 'p99_itl_ms', 'p99.9_e2el_ms', 'max_concurrent_requests', 'mean_itl_per_token_ms', 'self_check', 'output_token_source'])
+    for (const k of [
+      'duration',
+      'request_throughput',
+      'request_goodput',
+      'output_throughput',
+      'mean_ttft_ms',
+      'p99_itl_ms',
+      'p99.9_e2el_ms',
+      'max_concurrent_requests',
+      'mean_itl_per_token_ms',
+      'self_check',
+      'output_token_source',
+    ])
       expect(j, k).toHaveProperty([k]);
     expect(j.request_goodput).toBeCloseTo(6 / (j.duration as number), 9);
     const f = await readRunFile(out);
@@ -76,7 +138,18 @@ describe('tokenscope run (CLI)', () => {
   });
 
   it('prints the vLLM-style table; exit 1 when every request failed', async () => {
-    const { done } = cli(['--target', failing.url, '-m', 'x', '-n', '3', '--output-len', '2', '--out', path.join(dir, 'failed.jsonl')]);
+    const { done } = cli([
+      '--target',
+      failing.url,
+      '-m',
+      'x',
+      '-n',
+      '3',
+      '--output-len',
+      '2',
+      '--out',
+      path.join(dir, 'failed.jsonl'),
+    ]);
     const r = await done;
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('============ Serving Benchmark Result ============');
@@ -86,7 +159,14 @@ describe('tokenscope run (CLI)', () => {
 
   it('exit 2 on a bad workload, with the path of what is wrong', async () => {
     const wl = path.join(dir, 'bad.json');
-    writeFileSync(wl, JSON.stringify({ requests: 5, rate: -2, prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 1 } } }));
+    writeFileSync(
+      wl,
+      JSON.stringify({
+        requests: 5,
+        rate: -2,
+        prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 9, max: 1 } },
+      }),
+    );
     const r = await cli([wl, '--target', sim.url]).done;
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/rate: /);

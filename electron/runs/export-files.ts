@@ -15,7 +15,11 @@ async function loadRun(runFile: string) {
 }
 
 /** vLLM result JSON (one line, as vLLM's json.dump writes it); `detailed` adds --save-detailed's arrays. */
-export async function exportVllmFile(runFile: string, outFile: string, opts: { detailed?: boolean } = {}): Promise<void> {
+export async function exportVllmFile(
+  runFile: string,
+  outFile: string,
+  opts: { detailed?: boolean } = {},
+): Promise<void> {
   const run = await loadRun(runFile);
   await writeFile(outFile, JSON.stringify(toVllmResult(run.header, run.requests, run.summary, opts)));
 }
@@ -31,10 +35,14 @@ export async function importResultFile(file: string, format?: 'vllm' | 'sglang')
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { ok: false, error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return {
+      ok: false,
+      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    };
   }
   const f = format ?? detectResultFormat(text);
-  if (f === 'tokenscope') return { ok: false, error: 'this is a Tokenscope run file: open it with readRunFile' };
+  if (f === 'tokenscope')
+    return { ok: false, error: 'this is a Tokenscope run file: open it with readRunFile' };
   if (f === 'sglang') return importSglangText(text);
   if (f === 'vllm') return importVllmText(text);
   return { ok: false, error: 'not a vLLM or SGLang benchmark result (no "duration" key)' };

@@ -39,7 +39,10 @@ async function headAndTail(file: string, size: number): Promise<{ first: string;
     const tail = Buffer.alloc(tailLen);
     await fh.read(tail, 0, tailLen, size - tailLen);
     const first = head.toString('utf8').split('\n')[0] ?? '';
-    const lines = tail.toString('utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = tail
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     return { first, last: lines[lines.length - 1] ?? '' };
   } finally {
     await fh.close();
@@ -93,7 +96,9 @@ async function entryOf(file: string): Promise<RunListEntry> {
 }
 
 /** Run files in `dir`, newest first; files that are not run files are reported, not thrown. */
-export async function listRuns(dir: string): Promise<{ runs: RunListEntry[]; skipped: { path: string; error: string }[] }> {
+export async function listRuns(
+  dir: string,
+): Promise<{ runs: RunListEntry[]; skipped: { path: string; error: string }[] }> {
   let names: string[];
   try {
     names = await readdir(dir);

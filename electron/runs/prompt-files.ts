@@ -27,12 +27,20 @@ async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (e) {
-    throw new PromptFileError(`cannot read prompt file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new PromptFileError(
+      `cannot read prompt file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
 /** A provider over a finite list: main stream cycles in order, warm-up picks from its own stream. */
-function listProvider(description: string, size: number, force: PromptProvider['force'], item: (k: number) => PromptItem, seed: number): PromptProvider {
+function listProvider(
+  description: string,
+  size: number,
+  force: PromptProvider['force'],
+  item: (k: number) => PromptItem,
+  seed: number,
+): PromptProvider {
   return {
     description,
     size,
@@ -51,7 +59,11 @@ function turnText(t: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-export async function loadShareGpt(src: Extract<PromptSource, { type: 'sharegpt' }>, seed: number, baseDir: string): Promise<PromptProvider> {
+export async function loadShareGpt(
+  src: Extract<PromptSource, { type: 'sharegpt' }>,
+  seed: number,
+  baseDir: string,
+): Promise<PromptProvider> {
   const file = path.resolve(baseDir, src.path);
   let data: unknown;
   try {
@@ -60,7 +72,8 @@ export async function loadShareGpt(src: Extract<PromptSource, { type: 'sharegpt'
     if (e instanceof PromptFileError) throw e;
     throw new PromptFileError(`${file}: not JSON (${(e as Error).message})`);
   }
-  if (!Array.isArray(data)) throw new PromptFileError(`${file}: a ShareGPT file is a JSON array of {conversations: [...]}`);
+  if (!Array.isArray(data))
+    throw new PromptFileError(`${file}: a ShareGPT file is a JSON array of {conversations: [...]}`);
   const entries = data.filter((e): e is { conversations: unknown[] } => {
     const c = (e as { conversations?: unknown } | null)?.conversations;
     return Array.isArray(c) && c.length >= 2;
@@ -77,18 +90,39 @@ export async function loadShareGpt(src: Extract<PromptSource, { type: 'sharegpt'
     if (tooShort || promptLen > 1024 || promptLen + outLen > 2048) continue;
     valid.push({ prompt, inputTokens: promptLen, outputTokens: outLen });
   }
-  if (valid.length === 0) throw new PromptFileError(`${file}: no usable conversation (need ≥ 2 turns, prompt 4–1024 tokens, total ≤ 2048)`);
-  return listProvider(`ShareGPT ${path.basename(file)} (${valid.length} usable of ${data.length})`, valid.length, src.force, (k) => valid[k]!, seed);
+  if (valid.length === 0)
+    throw new PromptFileError(
+      `${file}: no usable conversation (need ≥ 2 turns, prompt 4–1024 tokens, total ≤ 2048)`,
+    );
+  return listProvider(
+    `ShareGPT ${path.basename(file)} (${valid.length} usable of ${data.length})`,
+    valid.length,
+    src.force,
+    (k) => valid[k]!,
+    seed,
+  );
 }
 
 const Message = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
 const JsonlLine = z.union([
   z.string(),
-  z.object({ prompt: z.string(), output_len: z.number().int().min(1).optional(), max_tokens: z.number().int().min(1).optional() }),
-  z.object({ messages: z.array(Message).min(1), output_len: z.number().int().min(1).optional(), max_tokens: z.number().int().min(1).optional() }),
+  z.object({
+    prompt: z.string(),
+    output_len: z.number().int().min(1).optional(),
+    max_tokens: z.number().int().min(1).optional(),
+  }),
+  z.object({
+    messages: z.array(Message).min(1),
+    output_len: z.number().int().min(1).optional(),
+    max_tokens: z.number().int().min(1).optional(),
+  }),
 ]);
 
-export async function loadJsonlPrompts(src: Extract<PromptSource, { type: 'jsonl' }>, seed: number, baseDir: string): Promise<PromptProvider> {
+export async function loadJsonlPrompts(
+  src: Extract<PromptSource, { type: 'jsonl' }>,
+  seed: number,
+  baseDir: string,
+): Promise<PromptProvider> {
   const file = path.resolve(baseDir, src.path);
   const lines = (await readText(file)).split('\n');
   const items: { item: Omit<PromptItem, 'outputTokens'>; out: number | null }[] = [];
@@ -108,11 +142,23 @@ export async function loadJsonlPrompts(src: Extract<PromptSource, { type: 'jsonl
       return;
     }
     const d = r.data;
-    if (typeof d === 'string') items.push({ item: { prompt: d, inputTokens: countTextTokens(d) }, out: null });
-    else if ('prompt' in d) items.push({ item: { prompt: d.prompt, inputTokens: countTextTokens(d.prompt) }, out: d.output_len ?? d.max_tokens ?? null });
-    else items.push({ item: { messages: d.messages, inputTokens: countChatTokens(d.messages) }, out: d.output_len ?? d.max_tokens ?? null });
+    if (typeof d === 'string')
+      items.push({ item: { prompt: d, inputTokens: countTextTokens(d) }, out: null });
+    else if ('prompt' in d)
+      items.push({
+        item: { prompt: d.prompt, inputTokens: countTextTokens(d.prompt) },
+        out: d.output_len ?? d.max_tokens ?? null,
+      });
+    else
+      items.push({
+        item: { messages: d.messages, inputTokens: countChatTokens(d.messages) },
+        out: d.output_len ?? d.max_tokens ?? null,
+      });
   });
-  if (errors.length > 0) throw new PromptFileError(`${file}: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`);
+  if (errors.length > 0)
+    throw new PromptFileError(
+      `${file}: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`,
+    );
   if (items.length === 0) throw new PromptFileError(`${file}: no prompts`);
   if (src.shuffle) new Rng(seed, 'jsonl').shuffle(items);
   const outDist = src.outputLen;

@@ -40,4 +40,3 @@ export function describeDist(d: LengthDist): string {
   if (d.type === 'uniform') return `${d.min}–${d.max}`;
   return `normal(${d.mean}, ${d.std})`;
 }
-

@@ -48,7 +48,12 @@ export function publicTarget(t: RunTargetSpec): RunTarget {
  * forced with ignore_eos and/or min_tokens = max_tokens when the source asks (vLLM's random
  * dataset sends ignore_eos so every request generates exactly its output length).
  */
-export function buildSpec(w: Workload, t: RunTargetSpec, item: PromptItem, force: PromptProvider['force']): RequestSpec {
+export function buildSpec(
+  w: Workload,
+  t: RunTargetSpec,
+  item: PromptItem,
+  force: PromptProvider['force'],
+): RequestSpec {
   const maxTokens = w.sampling.maxTokens ?? item.outputTokens ?? undefined;
   const params: SamplingParams = {
     maxTokens,

@@ -17,11 +17,18 @@ let base: Awaited<ReturnType<typeof runAgainst>>;
 
 beforeAll(async () => {
   sim = await startSim({ port: 0, decodeStepMs: 2, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
-  base = await runAgainst(sim, { requests: 6, maxConcurrency: 2, warmup: 1, prompts: { type: 'synthetic', inputLen: 6, outputLen: 5 } }, { outFile: path.join(dir, 'full.jsonl') });
+  base = await runAgainst(
+    sim,
+    { requests: 6, maxConcurrency: 2, warmup: 1, prompts: { type: 'synthetic', inputLen: 6, outputLen: 5 } },
+    { outFile: path.join(dir, 'full.jsonl') },
+  );
 });
 afterAll(() => sim.close());
 
-const lineCount = (f: string): number => readFileSync(f, 'utf8').split('\n').filter((l) => l !== '').length;
+const lineCount = (f: string): number =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '').length;
 
 describe('run file writer', () => {
   it('flushes appended lines within FLUSH_MS, without being closed', async () => {
@@ -61,7 +68,12 @@ describe('reading run files', () => {
   it('skips a torn last line and bad lines, and says so', async () => {
     const f = path.join(dir, 'torn.jsonl');
     writeFileSync(f, readFileSync(path.join(dir, 'partial.jsonl'), 'utf8'));
-    appendFileSync(f, '{"type":"request","seq":1\n' + JSON.stringify({ ...base.lines[1], events: { t: [1], tok: [], f: [] } }) + '\n');
+    appendFileSync(
+      f,
+      '{"type":"request","seq":1\n' +
+        JSON.stringify({ ...base.lines[1], events: { t: [1], tok: [], f: [] } }) +
+        '\n',
+    );
     appendFileSync(f, JSON.stringify(base.lines[2]).slice(0, 40)); // killed mid-write
     const r = await readRunFile(f);
     expect(r.ok).toBe(true);
@@ -85,7 +97,12 @@ describe('history', () => {
   it('lists runs with their state; rename uses a sidecar; delete removes both', async () => {
     const { runs, skipped } = await listRuns(dir);
     const byName = new Map(runs.map((r) => [path.basename(r.path), r]));
-    expect(byName.get('full.jsonl')).toMatchObject({ partial: false, completed: 6, failed: 0, model: 'tokenscope-sim' });
+    expect(byName.get('full.jsonl')).toMatchObject({
+      partial: false,
+      completed: 6,
+      failed: 0,
+      model: 'tokenscope-sim',
+    });
     expect(byName.get('partial.jsonl')?.partial).toBe(true);
     expect(skipped.map((s) => path.basename(s.path))).toContain('other.jsonl');
     const full = byName.get('full.jsonl')!.path;
@@ -106,7 +123,11 @@ describe('export and import files', () => {
     const rows = csv.trimEnd().split('\r\n');
     expect(rows[0]).toBe(CSV_COLUMNS.join(','));
     expect(rows).toHaveLength(base.lines.length + 1);
-    const errLine: RunRequestLine = { ...base.lines[0]!, status: 'error', error: { kind: 'http', code: 'status', message: 'said "no", twice' } };
+    const errLine: RunRequestLine = {
+      ...base.lines[0]!,
+      status: 'error',
+      error: { kind: 'http', code: 'status', message: 'said "no", twice' },
+    };
     expect(toCsv([errLine])).toContain('"said ""no"", twice"');
     const f = path.join(dir, 'out.csv');
     await exportCsvFile(path.join(dir, 'full.jsonl'), f);

@@ -89,7 +89,11 @@ export async function readRunFile(file: string): Promise<ReadRunResult> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { ok: false, error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, path: file };
+    return {
+      ok: false,
+      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      path: file,
+    };
   }
   return { ...parseRunText(text), path: file };
 }

@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 // ---- the test's own recomputation, from the raw per-request records, by vLLM's definitions ----
-const contentIdx = (l: RunRequestLine): number[] => l.events.f.flatMap((f, i) => ((f & EV_CONTENT) !== 0 ? [i] : []));
+const contentIdx = (l: RunRequestLine): number[] =>
+  l.events.f.flatMap((f, i) => ((f & EV_CONTENT) !== 0 ? [i] : []));
 const ttftOf = (l: RunRequestLine): number => l.events.t[contentIdx(l)[0]!]!;
 const gapsOf = (l: RunRequestLine): number[] => {
   const t = contentIdx(l).map((i) => l.events.t[i]!);
@@ -36,7 +37,8 @@ const gapsOf = (l: RunRequestLine): number[] => {
 const tokensOf = (l: RunRequestLine): number => {
   const c = contentIdx(l);
   const sum = c.reduce((a, i) => a + l.events.tok[i]!, 0);
-  if (c.length > 0 && c.every((i) => (l.events.f[i]! & EV_TOKENS_EXACT) !== 0)) return Math.max(sum, l.usage?.completionTokens ?? 0);
+  if (c.length > 0 && c.every((i) => (l.events.f[i]! & EV_TOKENS_EXACT) !== 0))
+    return Math.max(sum, l.usage?.completionTokens ?? 0);
   return l.usage?.completionTokens ?? sum;
 };
 
@@ -44,14 +46,22 @@ describe('a run against the simulator', () => {
   const out = path.join(dir, 'main.jsonl');
   let r: Awaited<ReturnType<typeof runAgainst>>;
   beforeAll(async () => {
-    r = await runAgainst(faulty, {
-      requests: 24,
-      maxConcurrency: 3,
-      warmup: 2,
-      seed: 9,
-      prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 8, max: 24 }, outputLen: { type: 'uniform', min: 3, max: 12 } },
-      slo: { e2elMs: 1e6 },
-    }, { outFile: out });
+    r = await runAgainst(
+      faulty,
+      {
+        requests: 24,
+        maxConcurrency: 3,
+        warmup: 2,
+        seed: 9,
+        prompts: {
+          type: 'synthetic',
+          inputLen: { type: 'uniform', min: 8, max: 24 },
+          outputLen: { type: 'uniform', min: 3, max: 12 },
+        },
+        slo: { e2elMs: 1e6 },
+      },
+      { outFile: out },
+    );
   });
 
   it('records every request in the file, reopened with the same summary', async () => {
@@ -66,7 +76,12 @@ describe('a run against the simulator', () => {
     expect(f.run.requests.filter((l) => l.warmup)).toHaveLength(2);
     expect(f.run.summary).toEqual(JSON.parse(JSON.stringify(r.summary)));
     // and recomputing from the lines gives the same numbers again
-    expect(summarizeRunLines(f.run.header, f.run.requests, { durationS: r.summary.vllm.duration, selfCheck: r.summary.selfCheck })).toEqual(f.run.summary);
+    expect(
+      summarizeRunLines(f.run.header, f.run.requests, {
+        durationS: r.summary.vllm.duration,
+        selfCheck: r.summary.selfCheck,
+      }),
+    ).toEqual(f.run.summary);
     expect(JSON.stringify(f.run.header)).not.toMatch(/apiKey|authorization/i);
   });
 
@@ -80,7 +95,9 @@ describe('a run against the simulator', () => {
     const dur = v.duration;
     const ttfts = ok.map(ttftOf);
     const e2els = ok.map((l) => l.phases.endMs!);
-    const tpots = ok.filter((l) => tokensOf(l) > 1).map((l) => (l.phases.endMs! - ttftOf(l)) / (tokensOf(l) - 1));
+    const tpots = ok
+      .filter((l) => tokensOf(l) > 1)
+      .map((l) => (l.phases.endMs! - ttftOf(l)) / (tokensOf(l) - 1));
     const itls = ok.flatMap(gapsOf);
     const totalOut = ok.reduce((a, l) => a + tokensOf(l), 0);
     const totalIn = ok.reduce((a, l) => a + l.inputTokens!, 0);
@@ -91,7 +108,12 @@ describe('a run against the simulator', () => {
     expect(v.request_throughput).toBeCloseTo(ok.length / dur, 9);
     expect(v.output_throughput).toBeCloseTo(totalOut / dur, 9);
     expect(v.total_token_throughput).toBeCloseTo((totalIn + totalOut) / dur, 9);
-    for (const [m, xs] of [['ttft', ttfts], ['tpot', tpots], ['itl', itls], ['e2el', e2els]] as const) {
+    for (const [m, xs] of [
+      ['ttft', ttfts],
+      ['tpot', tpots],
+      ['itl', itls],
+      ['e2el', e2els],
+    ] as const) {
       expect(v[`mean_${m}_ms`]).toBeCloseTo(npMean(xs), 9);
       expect(v[`median_${m}_ms`]).toBeCloseTo(npPercentile(xs, 50), 9);
       expect(v[`std_${m}_ms`]).toBeCloseTo(npStd(xs), 9);
@@ -120,10 +142,15 @@ describe('a run against the simulator', () => {
 
   it('goodput under SLOs the user sets (recomputed with another SLO)', () => {
     const ok = r.lines.filter((l) => !l.warmup && l.status === 'ok');
-    const tpotOr0 = (l: RunRequestLine): number => (tokensOf(l) > 1 ? (l.phases.endMs! - ttftOf(l)) / (tokensOf(l) - 1) : 0);
+    const tpotOr0 = (l: RunRequestLine): number =>
+      tokensOf(l) > 1 ? (l.phases.endMs! - ttftOf(l)) / (tokensOf(l) - 1) : 0;
     const slo = npPercentile(ok.map(tpotOr0), 50);
     const good = ok.filter((l) => tpotOr0(l) <= slo).length;
-    const s = summarizeRunLines({ ...r.header, workload: { ...r.header.workload, slo: { tpotMs: slo } } }, r.lines, { durationS: r.summary.vllm.duration });
+    const s = summarizeRunLines(
+      { ...r.header, workload: { ...r.header.workload, slo: { tpotMs: slo } } },
+      r.lines,
+      { durationS: r.summary.vllm.duration },
+    );
     expect(s.goodRequests).toBe(good);
     expect(s.vllm.request_goodput).toBeCloseTo(good / r.summary.vllm.duration, 9);
   });
@@ -156,10 +183,21 @@ describe('a run against the simulator', () => {
 
 describe('schedules, modes and failures', () => {
   it('follows the arrival schedule and replays identically with the same seed', async () => {
-    const input = { requests: 12, rate: 200, seed: 4, prompts: { type: 'synthetic' as const, inputLen: { type: 'uniform' as const, min: 5, max: 40 }, outputLen: 3 } };
+    const input = {
+      requests: 12,
+      rate: 200,
+      seed: 4,
+      prompts: {
+        type: 'synthetic' as const,
+        inputLen: { type: 'uniform' as const, min: 5, max: 40 },
+        outputLen: 3,
+      },
+    };
     const a = await runAgainst(sim, input);
     const b = await runAgainst(sim, input);
-    const plan = Array.from(arrivalTimes(arrivalSpecOf(workload(input)), 12)).map((x) => Math.round(x * 1000) / 1000);
+    const plan = Array.from(arrivalTimes(arrivalSpecOf(workload(input)), 12)).map(
+      (x) => Math.round(x * 1000) / 1000,
+    );
     const bySeq = (x: typeof a) => [...x.lines].sort((p, q) => p.seq - q.seq);
     expect(bySeq(a).map((l) => l.scheduledMs)).toEqual(plan);
     expect(bySeq(a).map((l) => l.inputTokens)).toEqual(bySeq(b).map((l) => l.inputTokens)); // same prompts
@@ -167,7 +205,11 @@ describe('schedules, modes and failures', () => {
   });
 
   it('a duration run at rate inf is a closed loop at max concurrency', async () => {
-    const r = await runAgainst(sim, { durationS: 0.3, maxConcurrency: 2, prompts: { type: 'synthetic', inputLen: 8, outputLen: 4 } });
+    const r = await runAgainst(sim, {
+      durationS: 0.3,
+      maxConcurrency: 2,
+      prompts: { type: 'synthetic', inputLen: 8, outputLen: 4 },
+    });
     expect(r.lines.length).toBeGreaterThan(3);
     for (const l of r.lines) {
       expect(l.arrivedMs).toBeLessThan(300);
@@ -177,7 +219,11 @@ describe('schedules, modes and failures', () => {
   });
 
   it('exact per-event tokens with vLLM continuous usage', async () => {
-    const r = await runAgainst(sim, { requests: 4, continuousUsage: true, prompts: { type: 'synthetic', inputLen: 8, outputLen: 6 } });
+    const r = await runAgainst(sim, {
+      requests: 4,
+      continuousUsage: true,
+      prompts: { type: 'synthetic', inputLen: 8, outputLen: 6 },
+    });
     expect(r.summary.tokens.outputSource['per-event']).toBe(4);
     expect(r.summary.vllm.total_output_tokens).toBe(24);
   });
@@ -185,11 +231,15 @@ describe('schedules, modes and failures', () => {
   it('cancel: stops scheduling, aborts in-flight requests, keeps what finished', async () => {
     const ac = new AbortController();
     const out = path.join(dir, 'cancelled.jsonl');
-    const r = await runAgainst(sim, { requests: 40, maxConcurrency: 2, prompts: { type: 'synthetic', inputLen: 8, outputLen: 30 } }, {
-      signal: ac.signal,
-      outFile: out,
-      onRequestDone: () => ac.abort(),
-    });
+    const r = await runAgainst(
+      sim,
+      { requests: 40, maxConcurrency: 2, prompts: { type: 'synthetic', inputLen: 8, outputLen: 30 } },
+      {
+        signal: ac.signal,
+        outFile: out,
+        onRequestDone: () => ac.abort(),
+      },
+    );
     expect(r.cancelled).toBe(true);
     expect(r.summary.cancelled).toBe(true);
     expect(r.lines.length).toBeLessThan(40);
@@ -200,7 +250,10 @@ describe('schedules, modes and failures', () => {
   });
 
   it('an unreachable target: every request fails, classified', async () => {
-    const r = await runAgainst('http://127.0.0.1:1', { requests: 3, prompts: { type: 'synthetic', inputLen: 4, outputLen: 2 } });
+    const r = await runAgainst('http://127.0.0.1:1', {
+      requests: 3,
+      prompts: { type: 'synthetic', inputLen: 4, outputLen: 2 },
+    });
     expect(r.summary.vllm.completed).toBe(0);
     expect(r.summary.vllm.failed).toBe(3);
     expect(r.summary.errors).toEqual({ 'network/refused': 3 });

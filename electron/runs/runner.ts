@@ -17,7 +17,16 @@ import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs
 import { LiveStats } from '../../shared/runs/live-stats.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { recordToLine } from '../../shared/runs/record-line.ts';
-import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RunHeader, type RunPhase, type RunProgress, type RunRequestLine, type RunRequestStart, type RunSummary } from '../../shared/runs/run-types.ts';
+import {
+  RUN_FILE_FORMAT,
+  RUN_FILE_VERSION,
+  type RunHeader,
+  type RunPhase,
+  type RunProgress,
+  type RunRequestLine,
+  type RunRequestStart,
+  type RunSummary,
+} from '../../shared/runs/run-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
 import { fireRequest } from '../engine/client.ts';
@@ -66,14 +75,23 @@ export interface RunResult {
 
 export function tokenscopeVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    ).version;
   } catch {
     return 'unknown'; // bundled builds pass their version explicitly
   }
 }
 
 export function arrivalSpecOf(w: Workload): ArrivalSpec {
-  return { rate: rateOf(w), process: arrivalProcessOf(w), burstiness: w.burstiness, rampUp: w.rampUp ?? null, seed: w.seed, normalize: w.normalizeSchedule };
+  return {
+    rate: rateOf(w),
+    process: arrivalProcessOf(w),
+    burstiness: w.burstiness,
+    rampUp: w.rampUp ?? null,
+    seed: w.seed,
+    normalize: w.normalizeSchedule,
+  };
 }
 
 export async function runWorkload(o: RunOptions): Promise<RunResult> {
@@ -123,7 +141,16 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const onProgress = safe(o.onProgress);
   safe(o.onStarted)?.(header);
   const lines: RunRequestLine[] = [];
-  const c = { arrived: 0, started: 0, completed: 0, failed: 0, inFlight: 0, maxInFlight: 0, warmupDone: 0, outputTokens: 0 };
+  const c = {
+    arrived: 0,
+    started: 0,
+    completed: 0,
+    failed: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    warmupDone: 0,
+    outputTokens: 0,
+  };
   let phase: RunPhase = w.warmup > 0 ? 'warmup' : 'running';
   let t0 = now();
   let monitor: SelfCheckMonitor | null = null;
@@ -140,7 +167,16 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   };
   type Prepared = ReturnType<typeof prepare>;
 
-  const fire = async (seq: number, warmup: boolean, scheduledMs: number | null, arrivedMs: number, slots: Slots, haveSlot: boolean, origin: number, { item, spec }: Prepared): Promise<void> => {
+  const fire = async (
+    seq: number,
+    warmup: boolean,
+    scheduledMs: number | null,
+    arrivedMs: number,
+    slots: Slots,
+    haveSlot: boolean,
+    origin: number,
+    { item, spec }: Prepared,
+  ): Promise<void> => {
     if (!haveSlot && !(await slots.acquire())) return; // cancelled while queued: never sent
     if (signal.aborted) {
       slots.release(); // got a slot just as the run was cancelled: do not send it
@@ -152,7 +188,13 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     if (!warmup) c.started++;
     c.maxInFlight = Math.max(c.maxInFlight, c.inFlight);
     onStart?.({ id, seq, warmup, scheduledMs, arrivedMs, startedMs, queueMs: startedMs - arrivedMs });
-    const rec = await fireRequest(spec, { signal, keepRaw: false, agent, id, onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined });
+    const rec = await fireRequest(spec, {
+      signal,
+      keepRaw: false,
+      agent,
+      id,
+      onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined,
+    });
     c.inFlight--;
     slots.release();
     const line = recordToLine(rec, {

@@ -60,7 +60,10 @@ export class SelfCheckMonitor {
   live(): { eventLoopDelayP99Ms: number; cpuPct: number } {
     const t = performance.now();
     const c = process.cpuUsage(this.cpu0);
-    return { eventLoopDelayP99Ms: this.eldMs(99), cpuPct: t > this.t0 ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : 0 };
+    return {
+      eventLoopDelayP99Ms: this.eldMs(99),
+      cpuPct: t > this.t0 ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : 0,
+    };
   }
 
   stop(): SelfCheck {
@@ -77,7 +80,8 @@ export class SelfCheckMonitor {
     const lag = this.lags.length ? percentileSorted(sortedCopy(this.lags), 99) : 0;
     const th = SELF_CHECK_THRESHOLDS;
     const reasons: string[] = [];
-    if (p99 > th.eventLoopDelayP99Ms) reasons.push(`event-loop delay p99 ${p99.toFixed(1)} ms > ${th.eventLoopDelayP99Ms} ms`);
+    if (p99 > th.eventLoopDelayP99Ms)
+      reasons.push(`event-loop delay p99 ${p99.toFixed(1)} ms > ${th.eventLoopDelayP99Ms} ms`);
     if (cpuMean > th.cpuMeanPct) reasons.push(`client CPU ${cpuMean.toFixed(0)} % > ${th.cpuMeanPct} %`);
     return {
       eventLoopDelayP99Ms: p99,

@@ -32,7 +32,8 @@ export class Slots {
 
   release(): void {
     const next = this.waiters.shift();
-    if (next) next(true); // the slot passes straight to the next in line
+    if (next)
+      next(true); // the slot passes straight to the next in line
     else this.active--;
   }
 

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { parseWorkload, type Workload, type WorkloadIssue } from '../../shared/runs/workload.ts';
 import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
 
-export type WorkloadFileResult = { ok: true; raw: Record<string, unknown>; baseDir: string } | { ok: false; issues: WorkloadIssue[] };
+export type WorkloadFileResult =
+  { ok: true; raw: Record<string, unknown>; baseDir: string } | { ok: false; issues: WorkloadIssue[] };
 
 /** The file's JSON object, unvalidated (callers may merge overrides before validating). */
 export async function readWorkloadJson(file: string): Promise<WorkloadFileResult> {
@@ -15,14 +16,24 @@ export async function readWorkloadJson(file: string): Promise<WorkloadFileResult
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { ok: false, issues: [{ path: '', message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          path: '',
+          message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        },
+      ],
+    };
   }
   const r = parseWorkloadText(text, file);
   if (!r.ok) return r;
   return { ok: true, raw: r.raw, baseDir: path.dirname(path.resolve(file)) };
 }
 
-export async function loadWorkloadFile(file: string): Promise<{ ok: true; workload: Workload; baseDir: string } | { ok: false; issues: WorkloadIssue[] }> {
+export async function loadWorkloadFile(
+  file: string,
+): Promise<{ ok: true; workload: Workload; baseDir: string } | { ok: false; issues: WorkloadIssue[] }> {
   const r = await readWorkloadJson(file);
   if (!r.ok) return r;
   const v = parseWorkload(r.raw);

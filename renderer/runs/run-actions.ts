@@ -183,7 +183,8 @@ export async function revealRun(key?: string): Promise<void> {
 export async function loadWorkloadFile(file: File): Promise<boolean> {
   try {
     const r = parseWorkloadText(await file.text(), file.name);
-    if (!r.ok) throw new Error(r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
+    if (!r.ok)
+      throw new Error(r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
     useRunsStore.setState({ draft: workloadToDraft(r.raw), startIssues: [] });
     setRunsMessage({ tone: 'info', text: `Loaded ${file.name}` });
     return true;

@@ -9,7 +9,14 @@ function meanCv(xs: number[]): { mean: number; cv: number } {
 }
 
 const N = 10_000;
-const spec = (over: Partial<ArrivalSpec>): ArrivalSpec => ({ rate: 20, process: 'poisson', burstiness: 1, seed: 42, normalize: false, ...over });
+const spec = (over: Partial<ArrivalSpec>): ArrivalSpec => ({
+  rate: 20,
+  process: 'poisson',
+  burstiness: 1,
+  seed: 42,
+  normalize: false,
+  ...over,
+});
 
 describe('arrival processes (fixed seeds; tolerances from the sample size)', () => {
   it('poisson: mean gap 1/rate, CV ≈ 1', () => {
@@ -49,7 +56,7 @@ describe('arrival processes (fixed seeds; tolerances from the sample size)', () 
     expect(Array.from(a)).not.toEqual(Array.from(c));
   });
 
-  it("normalises like vLLM: the last of N arrivals at N/rate", () => {
+  it('normalises like vLLM: the last of N arrivals at N/rate', () => {
     const t = arrivalTimes(spec({ normalize: true }), 200);
     expect(t[199]).toBeCloseTo((200 / 20) * 1000, 6);
     // Normalising only rescales: the ratios of arrival times are kept.

@@ -7,9 +7,32 @@ import { statsOfLine } from './outcome.ts';
 import type { RunRequestLine } from './run-types.ts';
 
 export const CSV_COLUMNS = [
-  'seq', 'id', 'warmup', 'status', 'scheduled_ms', 'arrived_ms', 'started_ms', 'queue_ms', 'first_event_ms', 'ttft_ms', 'tpot_ms',
-  'e2e_ms', 'output_tokens', 'token_source', 'input_tokens', 'input_tokens_source', 'content_events', 'itl_mean_ms', 'itl_max_ms',
-  'itl_per_token_mean_ms', 'finish_reason', 'http_status', 'error_kind', 'error_code', 'error_message', 'text_length',
+  'seq',
+  'id',
+  'warmup',
+  'status',
+  'scheduled_ms',
+  'arrived_ms',
+  'started_ms',
+  'queue_ms',
+  'first_event_ms',
+  'ttft_ms',
+  'tpot_ms',
+  'e2e_ms',
+  'output_tokens',
+  'token_source',
+  'input_tokens',
+  'input_tokens_source',
+  'content_events',
+  'itl_mean_ms',
+  'itl_max_ms',
+  'itl_per_token_mean_ms',
+  'finish_reason',
+  'http_status',
+  'error_kind',
+  'error_code',
+  'error_message',
+  'text_length',
 ] as const;
 
 function cell(v: unknown): string {

@@ -88,7 +88,10 @@ export function nestedNumArray(v: unknown): number[][] | null {
 const STAT_KEY = /^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$/;
 
 /** Reported `<stat>_<metric>_ms` keys, by our metric name (aliases: SGLang's e2e_latency → e2el). */
-export function reportedStatKeys(o: Json, aliases: Record<string, string> = {}): Map<string, Record<string, number>> {
+export function reportedStatKeys(
+  o: Json,
+  aliases: Record<string, string> = {},
+): Map<string, Record<string, number>> {
   const by = new Map<string, Record<string, number>>();
   for (const [k, v] of Object.entries(o)) {
     const m = STAT_KEY.exec(k);
@@ -120,7 +123,10 @@ export function statsFromReported(r: Record<string, number> | undefined): Metric
 }
 
 /** The flat `<stat>_<metric>_ms` keys of one metric, as reported (renamed to our metric name). */
-export function reportedFlatKeys(metric: string, r: Record<string, number> | undefined): Record<string, number> {
+export function reportedFlatKeys(
+  metric: string,
+  r: Record<string, number> | undefined,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [stat, v] of Object.entries(r ?? {})) out[`${stat}_${metric}_ms`] = v;
   return out;
@@ -140,7 +146,8 @@ export function outcomesFromArrays(o: Json): ArrayOutcomes | null {
   const ttfts = numArray(o.ttfts);
   const itls = nestedNumArray(o.itls);
   const outLens = numArray(o.output_lens);
-  if (!ttfts || !itls || !outLens || itls.length !== ttfts.length || outLens.length !== ttfts.length) return null;
+  if (!ttfts || !itls || !outLens || itls.length !== ttfts.length || outLens.length !== ttfts.length)
+    return null;
   const n = ttfts.length;
   const fit = (a: number[] | null): number[] | null => (a && a.length === n ? a : null);
   const lat = fit(numArray(o.latencies));
@@ -184,7 +191,10 @@ export function errorsByMessage(o: Json, outcomes: readonly RequestOutcome[]): R
   const out: Record<string, number> = {};
   outcomes.forEach((oc, i) => {
     if (oc.ok) return;
-    const k = String(errs[i] ?? 'failed').split('\n')[0]!.slice(0, 80) || 'failed';
+    const k =
+      String(errs[i] ?? 'failed')
+        .split('\n')[0]!
+        .slice(0, 80) || 'failed';
     out[k] = (out[k] ?? 0) + 1;
   });
   return out;
@@ -195,4 +205,12 @@ export function statsOfSeconds(values: number[]): MetricStats | null {
   return toMetricStats(summarize(values.map((v) => v * 1000)));
 }
 
-export const STAT_METRIC_SET = new Set<string>(['ttft', 'tpot', 'itl', 'e2el', 'itl_per_token', 'client_queue_time', 'first_event'] satisfies StatMetric[]);
+export const STAT_METRIC_SET = new Set<string>([
+  'ttft',
+  'tpot',
+  'itl',
+  'e2el',
+  'itl_per_token',
+  'client_queue_time',
+  'first_event',
+] satisfies StatMetric[]);

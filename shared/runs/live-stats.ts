@@ -29,9 +29,14 @@ function newHistogram(): Int32Histogram {
  * max(1, round(p/100 · total)), its highest equivalent value — lowest for p = 0; mean over median
  * equivalent values). The library's `mean` getter walks an iterator object per value: slow.
  */
-export function valuesAtPercentiles(h: Int32Histogram, percentiles: readonly number[]): { values: number[]; mean: number } {
+export function valuesAtPercentiles(
+  h: Int32Histogram,
+  percentiles: readonly number[],
+): { values: number[]; mean: number } {
   const total = h.totalCount;
-  const order = percentiles.map((p, i) => ({ i, p, need: Math.max(1, Math.floor((Math.min(p, 100) / 100) * total + 0.5)) })).sort((a, b) => a.need - b.need);
+  const order = percentiles
+    .map((p, i) => ({ i, p, need: Math.max(1, Math.floor((Math.min(p, 100) / 100) * total + 0.5)) }))
+    .sort((a, b) => a.need - b.need);
   const out = new Array<number>(percentiles.length).fill(0);
   let k = 0;
   let cum = 0;

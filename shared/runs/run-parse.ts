@@ -20,7 +20,13 @@ const HeaderSchema = z.object({
   runId: z.string(),
   name: nul(z.string()),
   workload: WorkloadSchema,
-  target: z.object({ url: z.string(), dialect: z.enum(DIALECT_IDS), model: z.string(), headerNames: z.array(z.string()), authenticated: z.boolean() }),
+  target: z.object({
+    url: z.string(),
+    dialect: z.enum(DIALECT_IDS),
+    model: z.string(),
+    headerNames: z.array(z.string()),
+    authenticated: z.boolean(),
+  }),
   tokenscopeVersion: z.string(),
   nodeVersion: z.string(),
   platform: z.string(),
@@ -42,15 +48,40 @@ const RequestSchema = z.object({
   expectedOutputTokens: numN,
   status: z.enum(['ok', 'error']),
   httpStatus: numN,
-  phases: z.object({ connectedMs: numN, requestWrittenMs: numN, headersMs: numN, firstByteMs: numN, endMs: numN }),
+  phases: z.object({
+    connectedMs: numN,
+    requestWrittenMs: numN,
+    headersMs: numN,
+    firstByteMs: numN,
+    endMs: numN,
+  }),
   events: z
-    .object({ t: z.array(z.number()), tok: z.array(z.number().int().min(0)), f: z.array(z.number().int().min(0).max(255)) })
-    .refine((e) => e.t.length === e.tok.length && e.t.length === e.f.length, { message: 'event columns differ in length' }),
+    .object({
+      t: z.array(z.number()),
+      tok: z.array(z.number().int().min(0)),
+      f: z.array(z.number().int().min(0).max(255)),
+    })
+    .refine((e) => e.t.length === e.tok.length && e.t.length === e.f.length, {
+      message: 'event columns differ in length',
+    }),
   finishReason: nul(z.string()),
-  usage: nul(z.object({ promptTokens: numN, completionTokens: numN, totalTokens: numN, cachedTokens: numN.optional() })),
+  usage: nul(
+    z.object({
+      promptTokens: numN,
+      completionTokens: numN,
+      totalTokens: numN,
+      cachedTokens: numN.optional(),
+    }),
+  ),
   tokenSource: z.enum(['per-event', 'usage-total', 'estimated']),
   error: nul(
-    z.object({ kind: z.enum(['network', 'http', 'protocol', 'server', 'client']), code: z.string(), message: z.string(), status: z.number().optional(), atMs: z.number().optional() }),
+    z.object({
+      kind: z.enum(['network', 'http', 'protocol', 'server', 'client']),
+      code: z.string(),
+      message: z.string(),
+      status: z.number().optional(),
+      atMs: z.number().optional(),
+    }),
   ),
   textLength: z.number(),
   reasoningLength: z.number(),
@@ -95,13 +126,18 @@ export function parseRunText(text: string): ParseRunResult {
       v = JSON.parse(line);
     } catch {
       const last = i === raw.length - 1 && !endsClean;
-      problems.push(last ? `line ${i + 1}: incomplete (the run stopped mid-write); skipped` : `line ${i + 1}: not JSON; skipped`);
+      problems.push(
+        last
+          ? `line ${i + 1}: incomplete (the run stopped mid-write); skipped`
+          : `line ${i + 1}: not JSON; skipped`,
+      );
       continue;
     }
     const type = (v as { type?: unknown }).type;
     if (i === 0 || (header === null && type === 'header')) {
       const h = HeaderSchema.safeParse(v);
-      if (!h.success) return { ok: false, error: `line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})` };
+      if (!h.success)
+        return { ok: false, error: `line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})` };
       header = h.data as RunHeader;
     } else if (type === 'request') {
       const r = RequestSchema.safeParse(v);

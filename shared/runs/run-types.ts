@@ -130,7 +130,15 @@ export interface MetricStats {
   p999: number | null;
 }
 
-export const STAT_METRICS = ['ttft', 'tpot', 'itl', 'e2el', 'itl_per_token', 'client_queue_time', 'first_event'] as const;
+export const STAT_METRICS = [
+  'ttft',
+  'tpot',
+  'itl',
+  'e2el',
+  'itl_per_token',
+  'client_queue_time',
+  'first_event',
+] as const;
 export type StatMetric = (typeof STAT_METRICS)[number];
 
 /** The metrics vLLM reports percentiles for, and the percentiles we write (vLLM's key format). */
@@ -178,7 +186,12 @@ export interface RunSummary {
   /** Recomputed from request lines of a run whose summary line is missing. */
   partial: boolean;
   cancelled: boolean;
-  config: { maxConcurrency: number | null; requestRate: number | 'inf' | null; burstiness: number | null; numPrompts: number | null };
+  config: {
+    maxConcurrency: number | null;
+    requestRate: number | 'inf' | null;
+    burstiness: number | null;
+    numPrompts: number | null;
+  };
   vllm: VllmMetrics;
   stats: Record<StatMetric, MetricStats | null>;
   tokens: {
@@ -196,7 +209,12 @@ export interface RunSummary {
   goodRequests: number | null;
   selfCheck: SelfCheck | null;
   /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
-  importInfo?: { recomputed: string[]; reported: string[]; notes: string[]; metadata: Record<string, string | number | boolean | null> };
+  importInfo?: {
+    recomputed: string[];
+    reported: string[];
+    notes: string[];
+    metadata: Record<string, string | number | boolean | null>;
+  };
 }
 
 /** Live percentiles of one metric (HdrHistogram, 3 significant digits). */

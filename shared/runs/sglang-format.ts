@@ -22,7 +22,13 @@ export function importSglangText(text: string): ImportResult {
     r.summary.importInfo?.notes.push(
       'SGLang: TTFT is the first chunk with non-empty text; E2E ends at the last line received (incl. [DONE]); "concurrency" is the mean, not the peak.',
     );
-    runs.push({ format: 'sglang', ...r, label: typeof o.tag === 'string' ? o.tag : null, model: typeof o.model_id === 'string' ? o.model_id : null, date: null });
+    runs.push({
+      format: 'sglang',
+      ...r,
+      label: typeof o.tag === 'string' ? o.tag : null,
+      model: typeof o.model_id === 'string' ? o.model_id : null,
+      date: null,
+    });
   });
   if (runs.length === 0) return { ok: false, error: warnings[0] ?? 'no result' };
   return { ok: true, runs, warnings };

@@ -16,10 +16,19 @@ export interface SummarizeRunOptions {
 }
 
 export function configOf(w: Workload): RunSummary['config'] {
-  return { maxConcurrency: w.maxConcurrency, requestRate: w.rate, burstiness: w.burstiness, numPrompts: w.requests ?? null };
+  return {
+    maxConcurrency: w.maxConcurrency,
+    requestRate: w.rate,
+    burstiness: w.burstiness,
+    numPrompts: w.requests ?? null,
+  };
 }
 
-export function summarizeRunLines(header: RunHeader, lines: readonly RunRequestLine[], o: SummarizeRunOptions = {}): RunSummary {
+export function summarizeRunLines(
+  header: RunHeader,
+  lines: readonly RunRequestLine[],
+  o: SummarizeRunOptions = {},
+): RunSummary {
   const measured = lines.filter((l) => !l.warmup);
   const kept = measured.filter((l) => !isCancelledLine(l));
   let durationS = o.durationS;

@@ -17,7 +17,8 @@ function row(label: string, value: string): string {
   return `${label.padEnd(40)} ${value}`;
 }
 
-const f2 = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2));
+const f2 = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2);
 
 const SECTIONS: [metric: string, name: string, header: string][] = [
   ['ttft', 'TTFT', 'Time to First Token'],
@@ -28,7 +29,11 @@ const SECTIONS: [metric: string, name: string, header: string][] = [
 
 function vllmSection(v: VllmMetrics, metric: string, name: string, header: string): string[] {
   if (v[`mean_${metric}_ms`] === undefined) return [];
-  const out = [center(header, 50, '-'), row(`Mean ${name} (ms):`, f2(v[`mean_${metric}_ms`])), row(`Median ${name} (ms):`, f2(v[`median_${metric}_ms`]))];
+  const out = [
+    center(header, 50, '-'),
+    row(`Mean ${name} (ms):`, f2(v[`mean_${metric}_ms`])),
+    row(`Median ${name} (ms):`, f2(v[`median_${metric}_ms`])),
+  ];
   for (const p of VLLM_PERCENTILES) {
     const val = v[percentileKey(p, metric)];
     if (val !== undefined) out.push(row(`P${p} ${name} (ms):`, f2(val)));
@@ -49,11 +54,17 @@ function ownSection(s: MetricStats | null, name: string, header: string): string
 
 export function summaryText(s: RunSummary): string {
   const v = s.vllm;
-  const title = s.partial ? ' Serving Benchmark Result (PARTIAL) ' : s.cancelled ? ' Serving Benchmark Result (CANCELLED) ' : ' Serving Benchmark Result ';
+  const title = s.partial
+    ? ' Serving Benchmark Result (PARTIAL) '
+    : s.cancelled
+      ? ' Serving Benchmark Result (CANCELLED) '
+      : ' Serving Benchmark Result ';
   const L: string[] = [center(title)];
   L.push(row('Successful requests:', String(v.completed)), row('Failed requests:', String(v.failed)));
-  if (s.config.maxConcurrency !== null) L.push(row('Maximum request concurrency:', String(s.config.maxConcurrency)));
-  if (typeof s.config.requestRate === 'number') L.push(row('Request rate configured (RPS):', f2(s.config.requestRate)));
+  if (s.config.maxConcurrency !== null)
+    L.push(row('Maximum request concurrency:', String(s.config.maxConcurrency)));
+  if (typeof s.config.requestRate === 'number')
+    L.push(row('Request rate configured (RPS):', f2(s.config.requestRate)));
   L.push(
     row('Benchmark duration (s):', f2(v.duration)),
     row('Total input tokens:', String(v.total_input_tokens)),
@@ -104,7 +115,8 @@ export function summaryText(s: RunSummary): string {
   }
   if (s.importInfo) {
     L.push(center(`Imported from ${s.source}`, 50, '-'));
-    if (s.importInfo.recomputed.length) L.push(row('Recomputed from per-request data:', s.importInfo.recomputed.join(', ')));
+    if (s.importInfo.recomputed.length)
+      L.push(row('Recomputed from per-request data:', s.importInfo.recomputed.join(', ')));
     if (s.importInfo.reported.length) L.push(row('Taken as reported:', s.importInfo.reported.join(', ')));
     for (const n of s.importInfo.notes) L.push(`note: ${n}`);
   }

@@ -4,20 +4,77 @@ import { computeRunSummary, maxChunksPerSecond, peakConcurrency } from './summar
 import { summaryJson, summaryText } from './summary-text.ts';
 
 const base: RequestOutcome = {
-  ok: true, startMs: 0, queueMs: 0, firstEventMs: null, ttftMs: 0, e2eMs: 0, tpotMs: 0, itlChunkMs: [], itlTokenMs: [],
-  outputTokens: 0, inputTokens: 0, tokenSource: 'usage-total', inputTokensSource: 'usage', errorKind: null, errorCode: null,
+  ok: true,
+  startMs: 0,
+  queueMs: 0,
+  firstEventMs: null,
+  ttftMs: 0,
+  e2eMs: 0,
+  tpotMs: 0,
+  itlChunkMs: [],
+  itlTokenMs: [],
+  outputTokens: 0,
+  inputTokens: 0,
+  tokenSource: 'usage-total',
+  inputTokensSource: 'usage',
+  errorKind: null,
+  errorCode: null,
 };
 const o = (x: Partial<RequestOutcome>): RequestOutcome => ({ ...base, ...x });
 
 // A is METRIC-DEFINITIONS.md §4.3's worked example: TTFT 100, chunks at 140/180/220, N = 13 → TPOT 10.
-const A = o({ startMs: 0, ttftMs: 100, itlChunkMs: [40, 40, 40], itlTokenMs: Array(12).fill(10), e2eMs: 220, tpotMs: 10, outputTokens: 13, inputTokens: 50 });
-const B = o({ startMs: 500, ttftMs: 50, itlChunkMs: [], e2eMs: 60, tpotMs: 0, outputTokens: 1, inputTokens: 10, queueMs: 5 });
-const C = o({ ok: false, startMs: 100, ttftMs: 30, itlChunkMs: [10], e2eMs: 80, outputTokens: 3, inputTokens: 99, errorKind: 'server', errorCode: 'error-event' });
-const D = o({ startMs: 1200, ttftMs: 200, itlChunkMs: [100], itlTokenMs: [100], e2eMs: 300, tpotMs: 100, outputTokens: 2, inputTokens: 20, tokenSource: 'estimated', inputTokensSource: 'estimated' });
+const A = o({
+  startMs: 0,
+  ttftMs: 100,
+  itlChunkMs: [40, 40, 40],
+  itlTokenMs: Array(12).fill(10),
+  e2eMs: 220,
+  tpotMs: 10,
+  outputTokens: 13,
+  inputTokens: 50,
+});
+const B = o({
+  startMs: 500,
+  ttftMs: 50,
+  itlChunkMs: [],
+  e2eMs: 60,
+  tpotMs: 0,
+  outputTokens: 1,
+  inputTokens: 10,
+  queueMs: 5,
+});
+const C = o({
+  ok: false,
+  startMs: 100,
+  ttftMs: 30,
+  itlChunkMs: [10],
+  e2eMs: 80,
+  outputTokens: 3,
+  inputTokens: 99,
+  errorKind: 'server',
+  errorCode: 'error-event',
+});
+const D = o({
+  startMs: 1200,
+  ttftMs: 200,
+  itlChunkMs: [100],
+  itlTokenMs: [100],
+  e2eMs: 300,
+  tpotMs: 100,
+  outputTokens: 2,
+  inputTokens: 20,
+  tokenSource: 'estimated',
+  inputTokensSource: 'estimated',
+});
 const config = { maxConcurrency: 4, requestRate: 'inf' as const, burstiness: 1, numPrompts: 4 };
 
 describe('run summary, vLLM definitions', () => {
-  const s = computeRunSummary({ outcomes: [A, B, C, D], durationS: 2, config, slo: { ttftMs: 100, tpotMs: 50 } });
+  const s = computeRunSummary({
+    outcomes: [A, B, C, D],
+    durationS: 2,
+    config,
+    slo: { ttftMs: 100, tpotMs: 50 },
+  });
   const v = s.vllm;
 
   it('counts only successful requests in tokens and throughputs', () => {
@@ -59,8 +116,19 @@ describe('run summary, vLLM definitions', () => {
 
   it('peak concurrency by sweep line (departure before arrival at a tie); chunks per 1-s bucket', () => {
     expect(v.max_concurrent_requests).toBe(1);
-    expect(peakConcurrency([{ start: 0, end: 10 }, { start: 10, end: 20 }])).toBe(1);
-    expect(peakConcurrency([{ start: 0, end: 10 }, { start: 5, end: 20 }, { start: 6, end: 7 }])).toBe(3);
+    expect(
+      peakConcurrency([
+        { start: 0, end: 10 },
+        { start: 10, end: 20 },
+      ]),
+    ).toBe(1);
+    expect(
+      peakConcurrency([
+        { start: 0, end: 10 },
+        { start: 5, end: 20 },
+        { start: 6, end: 7 },
+      ]),
+    ).toBe(3);
     expect(v.max_output_tokens_per_s).toBe(5); // A's 4 chunks + B's 1 in second 0
     expect(maxChunksPerSecond([A, D])).toBe(4);
   });

@@ -49,7 +49,18 @@ export interface SummaryInput {
 
 export function toMetricStats(s: Summary | null): MetricStats | null {
   if (!s) return null;
-  return { count: s.count, mean: s.mean, median: s.median, std: s.std, min: s.min, max: s.max, p90: s.p90, p95: s.p95, p99: s.p99, p999: s.p999 };
+  return {
+    count: s.count,
+    mean: s.mean,
+    median: s.median,
+    std: s.std,
+    min: s.min,
+    max: s.max,
+    p90: s.p90,
+    p95: s.p95,
+    p99: s.p99,
+    p999: s.p999,
+  };
 }
 
 /** vLLM's percentile key: `p99`, `p99.9` (int when integral, else as written). */
@@ -57,7 +68,12 @@ export function percentileKey(p: number, metric: string): string {
   return `p${String(p)}_${metric}_ms`; // JS prints 99.9 and 99 as Python's str() does
 }
 
-const PCT_FIELD: Record<number, 'p90' | 'p95' | 'p99' | 'p999'> = { 90: 'p90', 95: 'p95', 99: 'p99', 99.9: 'p999' };
+const PCT_FIELD: Record<number, 'p90' | 'p95' | 'p99' | 'p999'> = {
+  90: 'p90',
+  95: 'p95',
+  99: 'p99',
+  99.9: 'p999',
+};
 
 /** mean/median/std/p…_{metric}_ms as vLLM writes them: 0 for an empty list. */
 export function vllmStatKeys(metric: string, s: MetricStats | null): Record<string, number> {
@@ -185,7 +201,9 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     output_throughput: totalOut / dur,
     total_token_throughput: (totalIn + totalOut) / dur,
     max_output_tokens_per_s: maxChunksPerSecond(ok),
-    max_concurrent_requests: peakConcurrency(withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! }))),
+    max_concurrent_requests: peakConcurrency(
+      withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! })),
+    ),
     ...vllmStatKeys('ttft', stats.ttft),
     ...vllmStatKeys('tpot', stats.tpot),
     ...vllmStatKeys('itl', stats.itl),

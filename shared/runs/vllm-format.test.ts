@@ -19,14 +19,38 @@ const AGGREGATE = `{"date": "20260822-101500", "endpoint_type": "openai-chat", "
 
 // --save-detailed: seconds everywhere, itls per request, errors "" for success, output_lens 0 for failures.
 const DETAILED = {
-  date: '20260822-101500', backend: 'openai', model_id: 'm', num_prompts: 3, request_rate: 4.0, burstiness: 1.0, max_concurrency: null,
-  duration: 1.0, completed: 2, failed: 1, total_input_tokens: 30, total_output_tokens: 5, request_throughput: 2.0, request_goodput: null,
-  output_throughput: 5.0, total_token_throughput: 35.0,
-  input_lens: [10, 20, 30], output_lens: [3, 2, 0], ttfts: [0.1, 0.05, 0.0], itls: [[0.02, 0.03], [0.04], []],
-  latencies: [0.2, 0.12, 0.0], start_times: [1000.0, 1000.05, 1000.1], queue_times: [0.0, 0.01, 0.02],
-  generated_texts: ['a b c', 'd e', ''], errors: ['', '', 'Bad Request'],
-  max_output_tokens_per_s: 5.0, max_concurrent_requests: 2, rtfx: 0.0,
-  mean_ttft_ms: 75.0, median_ttft_ms: 75.0, std_ttft_ms: 25.0, p99_ttft_ms: 99.5,
+  date: '20260822-101500',
+  backend: 'openai',
+  model_id: 'm',
+  num_prompts: 3,
+  request_rate: 4.0,
+  burstiness: 1.0,
+  max_concurrency: null,
+  duration: 1.0,
+  completed: 2,
+  failed: 1,
+  total_input_tokens: 30,
+  total_output_tokens: 5,
+  request_throughput: 2.0,
+  request_goodput: null,
+  output_throughput: 5.0,
+  total_token_throughput: 35.0,
+  input_lens: [10, 20, 30],
+  output_lens: [3, 2, 0],
+  ttfts: [0.1, 0.05, 0.0],
+  itls: [[0.02, 0.03], [0.04], []],
+  latencies: [0.2, 0.12, 0.0],
+  start_times: [1000.0, 1000.05, 1000.1],
+  queue_times: [0.0, 0.01, 0.02],
+  generated_texts: ['a b c', 'd e', ''],
+  errors: ['', '', 'Bad Request'],
+  max_output_tokens_per_s: 5.0,
+  max_concurrent_requests: 2,
+  rtfx: 0.0,
+  mean_ttft_ms: 75.0,
+  median_ttft_ms: 75.0,
+  std_ttft_ms: 25.0,
+  p99_ttft_ms: 99.5,
 };
 
 describe('vLLM result import', () => {
@@ -38,10 +62,24 @@ describe('vLLM result import', () => {
     expect(outcomes).toBeNull();
     expect(s.imported).toBe(true);
     expect(s.source).toBe('vllm');
-    expect(s.vllm).toMatchObject({ completed: 3, failed: 0, duration: 1.5, total_input_tokens: 3072, request_goodput: 1.3333, max_concurrent_requests: 3 });
+    expect(s.vllm).toMatchObject({
+      completed: 3,
+      failed: 0,
+      duration: 1.5,
+      total_input_tokens: 3072,
+      request_goodput: 1.3333,
+      max_concurrent_requests: 3,
+    });
     expect(s.vllm.p99_ttft_ms).toBe(150.2);
     expect(s.vllm.mean_itl_ms).toBe(9.9);
-    expect(s.stats.ttft).toMatchObject({ mean: 85.2, median: 80.1, std: 20.3, p99: 150.2, p90: null, count: null });
+    expect(s.stats.ttft).toMatchObject({
+      mean: 85.2,
+      median: 80.1,
+      std: 20.3,
+      p99: 150.2,
+      p90: null,
+      count: null,
+    });
     expect(s.config).toEqual({ maxConcurrency: 64, requestRate: 'inf', burstiness: 1, numPrompts: 3 });
     // No failures: the always-present latencies give exact E2E statistics.
     expect(s.stats.e2el?.mean).toBeCloseTo(1000, 9);
@@ -52,7 +90,18 @@ describe('vLLM result import', () => {
   });
 
   it('older files without "failed": inferred from num_prompts, and said so', () => {
-    const r = importVllmText(JSON.stringify({ num_prompts: 5, duration: 2, completed: 4, total_input_tokens: 40, total_output_tokens: 8, mean_ttft_ms: 10, median_ttft_ms: 10, std_ttft_ms: 0 }));
+    const r = importVllmText(
+      JSON.stringify({
+        num_prompts: 5,
+        duration: 2,
+        completed: 4,
+        total_input_tokens: 40,
+        total_output_tokens: 8,
+        mean_ttft_ms: 10,
+        median_ttft_ms: 10,
+        std_ttft_ms: 0,
+      }),
+    );
     expect(r.ok && r.runs[0]!.summary.vllm.failed).toBe(1);
     expect(r.ok && r.runs[0]!.summary.importInfo!.notes[0]).toMatch(/inferred/);
   });
@@ -64,7 +113,14 @@ describe('vLLM result import', () => {
     const { summary: s, outcomes } = r.runs[0]!;
     expect(outcomes).toHaveLength(3);
     const v = s.vllm;
-    expect(v).toMatchObject({ completed: 2, failed: 1, total_input_tokens: 30, total_output_tokens: 5, request_throughput: 2, max_concurrent_requests: 2 });
+    expect(v).toMatchObject({
+      completed: 2,
+      failed: 1,
+      total_input_tokens: 30,
+      total_output_tokens: 5,
+      request_throughput: 2,
+      max_concurrent_requests: 2,
+    });
     expect(v.mean_ttft_ms).toBeCloseTo(75, 9);
     expect(v.std_ttft_ms).toBeCloseTo(25, 9);
     expect(v.mean_tpot_ms).toBeCloseTo(60, 9); // (200−100)/2 = 50 and (120−50)/1 = 70
@@ -76,7 +132,7 @@ describe('vLLM result import', () => {
     expect(s.config.requestRate).toBe(4);
   });
 
-  it('several results appended (--append-result) and Python\'s bare Infinity', () => {
+  it("several results appended (--append-result) and Python's bare Infinity", () => {
     const one = JSON.stringify({ ...DETAILED, request_rate: 'X' }).replace('"X"', 'Infinity');
     const r = importVllmText(`${one}\n${one}`);
     expect(r.ok).toBe(true);
@@ -93,12 +149,42 @@ describe('vLLM result import', () => {
 
 describe('SGLang result import', () => {
   const line = {
-    backend: 'sglang-oai', dataset_name: 'random', request_rate: 'inf', max_concurrency: 8, duration: 2.0, completed: 2,
-    total_input_tokens: 30, total_output_tokens: 5, request_throughput: 1.0, input_throughput: 15, output_throughput: 2.5,
-    mean_e2e_latency_ms: 150, median_e2e_latency_ms: 150, std_e2e_latency_ms: 50, p99_e2e_latency_ms: 199,
-    mean_ttft_ms: 1, median_ttft_ms: 1, std_ttft_ms: 0, p99_ttft_ms: 1, mean_tpot_ms: 7, median_tpot_ms: 7, std_tpot_ms: 0, p99_tpot_ms: 7,
-    mean_itl_ms: 9, median_itl_ms: 9, std_itl_ms: 0, p95_itl_ms: 9, p99_itl_ms: 9, concurrency: 1.4, accept_length: null,
-    input_lens: [10, 20], output_lens: [3, 2], ttfts: [0.1, 0.05], itls: [[0.02, 0.03], [0.04]], generated_texts: ['', ''], errors: ['', ''],
+    backend: 'sglang-oai',
+    dataset_name: 'random',
+    request_rate: 'inf',
+    max_concurrency: 8,
+    duration: 2.0,
+    completed: 2,
+    total_input_tokens: 30,
+    total_output_tokens: 5,
+    request_throughput: 1.0,
+    input_throughput: 15,
+    output_throughput: 2.5,
+    mean_e2e_latency_ms: 150,
+    median_e2e_latency_ms: 150,
+    std_e2e_latency_ms: 50,
+    p99_e2e_latency_ms: 199,
+    mean_ttft_ms: 1,
+    median_ttft_ms: 1,
+    std_ttft_ms: 0,
+    p99_ttft_ms: 1,
+    mean_tpot_ms: 7,
+    median_tpot_ms: 7,
+    std_tpot_ms: 0,
+    p99_tpot_ms: 7,
+    mean_itl_ms: 9,
+    median_itl_ms: 9,
+    std_itl_ms: 0,
+    p95_itl_ms: 9,
+    p99_itl_ms: 9,
+    concurrency: 1.4,
+    accept_length: null,
+    input_lens: [10, 20],
+    output_lens: [3, 2],
+    ttfts: [0.1, 0.05],
+    itls: [[0.02, 0.03], [0.04]],
+    generated_texts: ['', ''],
+    errors: ['', ''],
   };
 
   it('recomputes TTFT and ITL from the arrays, takes TPOT and E2E as reported (no latencies)', () => {

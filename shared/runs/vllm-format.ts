@@ -25,10 +25,22 @@ import {
   statsOfSeconds,
   type Json,
 } from './import-common.ts';
-import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary, StatMetric, VllmMetrics } from './run-types.ts';
+import type {
+  RequestOutcome,
+  RunHeader,
+  RunRequestLine,
+  RunSummary,
+  StatMetric,
+  VllmMetrics,
+} from './run-types.ts';
 import { computeRunSummary, vllmStatKeys } from './summary.ts';
 
-const BACKENDS: Partial<Record<DialectId, string>> = { 'openai-completions': 'openai', 'openai-chat': 'openai-chat', tgi: 'tgi', llamacpp: 'llama.cpp' };
+const BACKENDS: Partial<Record<DialectId, string>> = {
+  'openai-completions': 'openai',
+  'openai-chat': 'openai-chat',
+  tgi: 'tgi',
+  llamacpp: 'llama.cpp',
+};
 
 function vllmDate(wall: number): string {
   const d = new Date(wall);
@@ -41,7 +53,12 @@ export function measuredLines(lines: readonly RunRequestLine[]): RunRequestLine[
   return lines.filter((l) => !l.warmup && !isCancelledLine(l)).sort((a, b) => a.seq - b.seq);
 }
 
-export function toVllmResult(header: RunHeader, lines: readonly RunRequestLine[], summary: RunSummary, opts: { detailed?: boolean } = {}): Json {
+export function toVllmResult(
+  header: RunHeader,
+  lines: readonly RunRequestLine[],
+  summary: RunSummary,
+  opts: { detailed?: boolean } = {},
+): Json {
   const w = header.workload;
   const rows = measuredLines(lines);
   const oc = rows.map((l) => outcomeOfLine(l));
@@ -59,7 +76,12 @@ export function toVllmResult(header: RunHeader, lines: readonly RunRequestLine[]
     max_concurrency: w.maxConcurrency,
   };
   if (w.rampUp) {
-    Object.assign(out, { ramp_up_strategy: 'linear', ramp_up_start_rps: w.rampUp.startRate, ramp_up_end_rps: w.rate, tokenscope_ramp_up_duration_s: w.rampUp.durationS });
+    Object.assign(out, {
+      ramp_up_strategy: 'linear',
+      ramp_up_start_rps: w.rampUp.startRate,
+      ramp_up_end_rps: w.rate,
+      tokenscope_ramp_up_duration_s: w.rampUp.durationS,
+    });
   }
   const v = summary.vllm;
   Object.assign(out, {
@@ -87,19 +109,45 @@ export function toVllmResult(header: RunHeader, lines: readonly RunRequestLine[]
     out.generated_texts = rows.map((l) => l.text ?? '');
     out.errors = rows.map((l) => (l.error ? `${l.error.kind}/${l.error.code}: ${l.error.message}` : ''));
   }
-  Object.assign(out, { max_output_tokens_per_s: v.max_output_tokens_per_s, max_concurrent_requests: v.max_concurrent_requests, rtfx: 0 });
-  for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const) Object.assign(out, vllmStatKeys(m, summary.stats[m]));
+  Object.assign(out, {
+    max_output_tokens_per_s: v.max_output_tokens_per_s,
+    max_concurrent_requests: v.max_concurrent_requests,
+    rtfx: 0,
+  });
+  for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const)
+    Object.assign(out, vllmStatKeys(m, summary.stats[m]));
   // Extras under vLLM's own naming (client_queue_time) or ours (itl_per_token); vLLM readers ignore them.
-  if (summary.stats.client_queue_time) Object.assign(out, vllmStatKeys('client_queue_time', summary.stats.client_queue_time));
-  if (summary.stats.itl_per_token) Object.assign(out, vllmStatKeys('itl_per_token', summary.stats.itl_per_token));
-  Object.assign(out, { tokenscope_version: header.tokenscopeVersion, tokenscope_run_id: header.runId, tokenscope_token_source: summary.tokens.outputSource });
+  if (summary.stats.client_queue_time)
+    Object.assign(out, vllmStatKeys('client_queue_time', summary.stats.client_queue_time));
+  if (summary.stats.itl_per_token)
+    Object.assign(out, vllmStatKeys('itl_per_token', summary.stats.itl_per_token));
+  Object.assign(out, {
+    tokenscope_version: header.tokenscopeVersion,
+    tokenscope_run_id: header.runId,
+    tokenscope_token_source: summary.tokens.outputSource,
+  });
   return out;
 }
 
 /** Keys that go into the summary itself; every other scalar (date, backend, label, model_id, …) is metadata. */
 const SUMMARY_KEYS = new Set([
-  'num_prompts', 'request_rate', 'burstiness', 'max_concurrency', 'duration', 'completed', 'failed', 'total_input_tokens', 'total_output_tokens', 'request_throughput', 'request_goodput', 'request_goodput:',
-  'output_throughput', 'total_token_throughput', 'max_output_tokens_per_s', 'max_concurrent_requests', 'rtfx',
+  'num_prompts',
+  'request_rate',
+  'burstiness',
+  'max_concurrency',
+  'duration',
+  'completed',
+  'failed',
+  'total_input_tokens',
+  'total_output_tokens',
+  'request_throughput',
+  'request_goodput',
+  'request_goodput:',
+  'output_throughput',
+  'total_token_throughput',
+  'max_output_tokens_per_s',
+  'max_concurrent_requests',
+  'rtfx',
 ]);
 
 export interface ImportedRun {
@@ -112,14 +160,16 @@ export interface ImportedRun {
   date: string | null;
 }
 
-export type ImportResult = { ok: true; runs: ImportedRun[]; warnings: string[] } | { ok: false; error: string };
+export type ImportResult =
+  { ok: true; runs: ImportedRun[]; warnings: string[] } | { ok: false; error: string };
 
 /** Metadata: unknown top-level scalars (e.g. `--metadata KEY=VALUE`), never arrays or stats. */
 export function metadataOf(o: Json, known: Set<string>): Record<string, string | number | boolean | null> {
   const md: Record<string, string | number | boolean | null> = {};
   for (const [k, v] of Object.entries(o)) {
     if (known.has(k) || /_ms$/.test(k)) continue;
-    if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) md[k] = v as string | number | boolean | null;
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
+      md[k] = v as string | number | boolean | null;
   }
   return md;
 }
@@ -128,7 +178,11 @@ export function metadataOf(o: Json, known: Set<string>): Record<string, string |
  * Summary of one imported result. With per-request arrays, the numbers are recomputed by the same
  * code as native runs; whatever the arrays cannot give is taken as reported, and listed as such.
  */
-export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Record<string, string> = {}): { summary: RunSummary; outcomes: RequestOutcome[] | null } | string {
+export function importedSummary(
+  o: Json,
+  format: 'vllm' | 'sglang',
+  aliases: Record<string, string> = {},
+): { summary: RunSummary; outcomes: RequestOutcome[] | null } | string {
   const duration = num(o.duration);
   if (duration === null || !(duration > 0)) return 'no positive "duration": not a benchmark result';
   const rate = num(o.request_rate);
@@ -145,7 +199,13 @@ export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Rec
   const recomputed: string[] = [];
   const reportedList: string[] = [];
   const notes: string[] = [];
-  const s = computeRunSummary({ outcomes: arr?.outcomes ?? [], durationS: duration, config, source: format, imported: true });
+  const s = computeRunSummary({
+    outcomes: arr?.outcomes ?? [],
+    durationS: duration,
+    config,
+    source: format,
+    imported: true,
+  });
   const v: VllmMetrics = s.vllm;
   // Stats keys come back below, either recomputed or as reported.
   for (const k of Object.keys(v)) if (k.endsWith('_ms')) delete v[k];
@@ -156,8 +216,15 @@ export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Rec
   };
   if (arr) {
     recomputed.push('completed', 'failed', 'total_output_tokens', 'ttft', 'itl');
-    const can: Record<string, boolean> = { ttft: true, itl: true, tpot: arr.has.latencies, e2el: arr.has.latencies, client_queue_time: arr.has.queueTimes };
-    for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const) if (can[m]) Object.assign(v, vllmStatKeys(m, s.stats[m]));
+    const can: Record<string, boolean> = {
+      ttft: true,
+      itl: true,
+      tpot: arr.has.latencies,
+      e2el: arr.has.latencies,
+      client_queue_time: arr.has.queueTimes,
+    };
+    for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const)
+      if (can[m]) Object.assign(v, vllmStatKeys(m, s.stats[m]));
     if (arr.has.latencies) recomputed.push('tpot', 'e2el');
     if (arr.has.queueTimes) recomputed.push('client_queue_time');
     for (const metric of reported.keys()) if (!can[metric]) useReported(metric);
@@ -178,7 +245,9 @@ export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Rec
     if (failed === null) {
       const n = config.numPrompts;
       failed = n !== null ? Math.max(0, n - completed) : 0;
-      notes.push(`"failed" not in the file (older version): inferred as ${n !== null ? 'num_prompts − completed' : '0'}`);
+      notes.push(
+        `"failed" not in the file (older version): inferred as ${n !== null ? 'num_prompts − completed' : '0'}`,
+      );
     }
     const tin = rep('total_input_tokens') ?? 0;
     const tout = rep('total_output_tokens') ?? 0;
@@ -189,7 +258,8 @@ export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Rec
       total_output_tokens: tout,
       request_throughput: rep('request_throughput') ?? completed / duration,
       output_throughput: rep('output_throughput') ?? tout / duration,
-      total_token_throughput: rep('total_token_throughput') ?? rep('total_throughput') ?? (tin + tout) / duration,
+      total_token_throughput:
+        rep('total_token_throughput') ?? rep('total_throughput') ?? (tin + tout) / duration,
       max_output_tokens_per_s: rep('max_output_tokens_per_s'),
       max_concurrent_requests: rep('max_concurrent_requests'),
     });
@@ -212,7 +282,12 @@ export function importedSummary(o: Json, format: 'vllm' | 'sglang', aliases: Rec
   }
   v.request_goodput = goodput;
   if (goodput !== null) reportedList.push('request_goodput (the SLOs are not in the file)');
-  s.importInfo = { recomputed: [...new Set(recomputed)], reported: [...new Set(reportedList)], notes, metadata: metadataOf(o, SUMMARY_KEYS) };
+  s.importInfo = {
+    recomputed: [...new Set(recomputed)],
+    reported: [...new Set(reportedList)],
+    notes,
+    metadata: metadataOf(o, SUMMARY_KEYS),
+  };
   return { summary: s, outcomes: arr?.outcomes ?? null };
 }
 
@@ -228,7 +303,13 @@ export function importVllmText(text: string): ImportResult {
       warnings.push(`result ${i + 1}: ${r}`);
       return;
     }
-    runs.push({ format: 'vllm', ...r, label: typeof o.label === 'string' ? o.label : null, model: typeof o.model_id === 'string' ? o.model_id : null, date: typeof o.date === 'string' ? o.date : null });
+    runs.push({
+      format: 'vllm',
+      ...r,
+      label: typeof o.label === 'string' ? o.label : null,
+      model: typeof o.model_id === 'string' ? o.model_id : null,
+      date: typeof o.date === 'string' ? o.date : null,
+    });
   });
   if (runs.length === 0) return { ok: false, error: warnings[0] ?? 'no result' };
   return { ok: true, runs, warnings };

@@ -20,7 +20,15 @@ describe('workload files: JSON and YAML', () => {
   it('YAML and the equivalent JSON give the same validated workload', () => {
     const y = parseWorkloadText(yaml, 'w.yaml');
     expect(y.ok).toBe(true);
-    const json = JSON.stringify({ name: 'yaml workload', requests: 50, maxConcurrency: 8, rate: 4, burstiness: 0.5, prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 100, max: 200 }, outputLen: 64 }, slo: { ttftMs: 500 } });
+    const json = JSON.stringify({
+      name: 'yaml workload',
+      requests: 50,
+      maxConcurrency: 8,
+      rate: 4,
+      burstiness: 0.5,
+      prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 100, max: 200 }, outputLen: 64 },
+      slo: { ttftMs: 500 },
+    });
     const j = parseWorkloadText(json, 'w.json');
     expect(j.ok).toBe(true);
     if (!y.ok || !j.ok) return;
@@ -29,7 +37,11 @@ describe('workload files: JSON and YAML', () => {
     expect(wy.ok && wj.ok).toBe(true);
     if (wy.ok && wj.ok) {
       expect(wy.workload).toEqual(wj.workload);
-      expect(wy.workload.prompts).toMatchObject({ type: 'synthetic', inputLen: { type: 'uniform', min: 100, max: 200 }, outputLen: { type: 'fixed', value: 64 } });
+      expect(wy.workload.prompts).toMatchObject({
+        type: 'synthetic',
+        inputLen: { type: 'uniform', min: 100, max: 200 },
+        outputLen: { type: 'fixed', value: 64 },
+      });
     }
   });
 
@@ -55,7 +67,8 @@ describe('workload files: JSON and YAML', () => {
 
   it('YAML anchors past the alias budget are refused (billion laughs)', () => {
     let doc = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 8; i++) doc += `a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 8; i++)
+      doc += `a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]\n`;
     doc += 'requests: 1\n';
     const r = parseWorkloadText(doc, 'w.yaml');
     expect(r.ok).toBe(false);

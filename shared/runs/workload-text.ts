@@ -6,7 +6,8 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { WorkloadIssue } from './workload.ts';
 
-export type WorkloadText = { ok: true; raw: Record<string, unknown> } | { ok: false; issues: WorkloadIssue[] };
+export type WorkloadText =
+  { ok: true; raw: Record<string, unknown> } | { ok: false; issues: WorkloadIssue[] };
 
 export function isYamlName(name: string): boolean {
   return /\.ya?ml$/i.test(name);
@@ -20,15 +21,24 @@ export function parseWorkloadText(text: string, name: string): WorkloadText {
       raw = parseYaml(text, { schema: 'core', merge: false, maxAliasCount: 100, uniqueKeys: true });
     } catch (e) {
       const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line})` : '';
-      return { ok: false, issues: [{ path: '', message: `${name} is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` }] };
+      return {
+        ok: false,
+        issues: [
+          { path: '', message: `${name} is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` },
+        ],
+      };
     }
   } else {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return { ok: false, issues: [{ path: '', message: `${name} is not valid JSON: ${(e as Error).message}` }] };
+      return {
+        ok: false,
+        issues: [{ path: '', message: `${name} is not valid JSON: ${(e as Error).message}` }],
+      };
     }
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, issues: [{ path: '', message: 'a workload is an object (JSON or YAML mapping)' }] };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, issues: [{ path: '', message: 'a workload is an object (JSON or YAML mapping)' }] };
   return { ok: true, raw: raw as Record<string, unknown> };
 }

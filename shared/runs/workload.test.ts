@@ -11,15 +11,27 @@ describe('workload schema', () => {
     expect(rateOf(w)).toBe(Infinity);
     expect(arrivalProcessOf(w)).toBe('poisson');
     expect(w.maxConcurrency).toBeNull();
-    expect(w.prompts).toMatchObject({ type: 'synthetic', force: 'ignore_eos', inputLen: { type: 'fixed', value: 128 } });
+    expect(w.prompts).toMatchObject({
+      type: 'synthetic',
+      force: 'ignore_eos',
+      inputLen: { type: 'fixed', value: 128 },
+    });
     expect(w.includeUsage).toBe(true);
   });
 
   it('a bare number is a fixed length; burstiness ≠ 1 means gamma', () => {
-    const r = parseWorkload({ requests: 5, rate: 4, burstiness: 0.5, prompts: { type: 'synthetic', inputLen: 64, outputLen: { type: 'uniform', min: 8, max: 16 } } });
+    const r = parseWorkload({
+      requests: 5,
+      rate: 4,
+      burstiness: 0.5,
+      prompts: { type: 'synthetic', inputLen: 64, outputLen: { type: 'uniform', min: 8, max: 16 } },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.workload.prompts).toMatchObject({ inputLen: { type: 'fixed', value: 64 }, outputLen: { type: 'uniform', min: 8, max: 16 } });
+    expect(r.workload.prompts).toMatchObject({
+      inputLen: { type: 'fixed', value: 64 },
+      outputLen: { type: 'uniform', min: 8, max: 16 },
+    });
     expect(arrivalProcessOf(r.workload)).toBe('gamma');
   });
 
@@ -40,7 +52,10 @@ describe('workload schema', () => {
   });
 
   it('refuses API keys, in target.apiKey or an authorization header', () => {
-    for (const target of [{ url: 'http://x', apiKey: 'sk-123' }, { url: 'http://x', headers: { Authorization: 'Bearer sk' } }]) {
+    for (const target of [
+      { url: 'http://x', apiKey: 'sk-123' },
+      { url: 'http://x', headers: { Authorization: 'Bearer sk' } },
+    ]) {
       const r = parseWorkload({ requests: 1, target });
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.issues.map((i) => i.message).join(' ')).toMatch(/API keys are not stored/);
@@ -61,7 +76,11 @@ describe('workload schema', () => {
   });
 
   it('a parsed workload parses again to itself (the run header stores it)', () => {
-    const r = parseWorkload({ requests: 3, prompts: { type: 'jsonl', path: 'p.jsonl', outputLen: 12 }, slo: { ttftMs: 100 } });
+    const r = parseWorkload({
+      requests: 3,
+      prompts: { type: 'jsonl', path: 'p.jsonl', outputLen: 12 },
+      slo: { ttftMs: 100 },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const again = parseWorkload(JSON.parse(JSON.stringify(r.workload)));

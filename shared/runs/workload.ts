@@ -21,7 +21,13 @@ export const LengthDist = z.preprocess(
       .strict()
       .refine((d) => d.min <= d.max, { message: 'min must be ≤ max', path: ['max'] }),
     z
-      .object({ type: z.literal('normal'), mean: z.number().positive(), std: z.number().min(0), min: int1.optional(), max: int1.optional() })
+      .object({
+        type: z.literal('normal'),
+        mean: z.number().positive(),
+        std: z.number().min(0),
+        min: int1.optional(),
+        max: int1.optional(),
+      })
       .strict(),
   ]),
 );
@@ -70,7 +76,8 @@ export const PromptSource = z.discriminatedUnion('type', [
 ]);
 export type PromptSource = z.output<typeof PromptSource>;
 
-const SECRET_MESSAGE = 'API keys are not stored in workload files: use --api-key, TOKENSCOPE_API_KEY or the app\'s key store.';
+const SECRET_MESSAGE =
+  "API keys are not stored in workload files: use --api-key, TOKENSCOPE_API_KEY or the app's key store.";
 
 export const WorkloadTarget = z
   .object({
@@ -79,7 +86,9 @@ export const WorkloadTarget = z
     model: z.string().min(1).optional(),
     headers: z
       .record(z.string(), z.string())
-      .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization'), { message: SECRET_MESSAGE })
+      .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization'), {
+        message: SECRET_MESSAGE,
+      })
       .optional(),
     insecureTls: z.boolean().optional(),
     apiKey: z.never({ error: SECRET_MESSAGE }).optional(),
@@ -100,7 +109,11 @@ export const Sampling = z
   .strict();
 
 export const Slo = z
-  .object({ ttftMs: z.number().min(0).optional(), tpotMs: z.number().min(0).optional(), e2elMs: z.number().min(0).optional() })
+  .object({
+    ttftMs: z.number().min(0).optional(),
+    tpotMs: z.number().min(0).optional(),
+    e2elMs: z.number().min(0).optional(),
+  })
   .strict();
 export type Slo = z.output<typeof Slo>;
 
@@ -121,13 +134,21 @@ export const WorkloadSchema = z
     arrival: z.enum(['constant', 'poisson', 'gamma']).optional(),
     /** Gamma shape (vLLM --burstiness): 1 = Poisson, < 1 burstier, > 1 more regular. */
     burstiness: z.number().positive().default(1),
-    rampUp: z.object({ startRate: z.number().min(0), durationS: z.number().positive() }).strict().optional(),
+    rampUp: z
+      .object({ startRate: z.number().min(0), durationS: z.number().positive() })
+      .strict()
+      .optional(),
     /** vLLM rescales a finite schedule so the last arrival is at N/rate. */
     normalizeSchedule: z.boolean().default(true),
     /** Requests sent (at max concurrency, no rate) before the measured run; excluded from results. */
     warmup: z.number().int().min(0).default(0),
     seed: z.number().int().default(0),
-    prompts: PromptSource.default({ type: 'synthetic', inputLen: { type: 'fixed', value: 128 }, outputLen: { type: 'fixed', value: 128 }, force: 'ignore_eos' }),
+    prompts: PromptSource.default({
+      type: 'synthetic',
+      inputLen: { type: 'fixed', value: 128 },
+      outputLen: { type: 'fixed', value: 128 },
+      force: 'ignore_eos',
+    }),
     sampling: Sampling.default({}),
     /** Merged last into every request body. */
     extraBody: z.record(z.string(), z.unknown()).optional(),
@@ -145,11 +166,24 @@ export const WorkloadSchema = z
     if (w.requests === undefined && w.durationS === undefined)
       ctx.addIssue({ code: 'custom', path: ['requests'], message: 'set requests, durationS or both' });
     if (w.arrival === 'poisson' && w.burstiness !== 1)
-      ctx.addIssue({ code: 'custom', path: ['burstiness'], message: 'poisson means burstiness 1; use arrival "gamma"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['burstiness'],
+        message: 'poisson means burstiness 1; use arrival "gamma"',
+      });
     if (w.rampUp && w.rate === 'inf')
       ctx.addIssue({ code: 'custom', path: ['rampUp'], message: 'a ramp-up needs a finite target rate' });
-    if (w.durationS !== undefined && w.requests === undefined && w.rate === 'inf' && w.maxConcurrency === null)
-      ctx.addIssue({ code: 'custom', path: ['maxConcurrency'], message: 'a duration run at rate "inf" needs maxConcurrency' });
+    if (
+      w.durationS !== undefined &&
+      w.requests === undefined &&
+      w.rate === 'inf' &&
+      w.maxConcurrency === null
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxConcurrency'],
+        message: 'a duration run at rate "inf" needs maxConcurrency',
+      });
   });
 
 export type Workload = z.output<typeof WorkloadSchema>;
@@ -167,7 +201,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return s;
 }
 
-export function parseWorkload(data: unknown): { ok: true; workload: Workload } | { ok: false; issues: WorkloadIssue[] } {
+export function parseWorkload(
+  data: unknown,
+): { ok: true; workload: Workload } | { ok: false; issues: WorkloadIssue[] } {
   const r = WorkloadSchema.safeParse(data);
   if (r.success) return { ok: true, workload: r.data };
   return { ok: false, issues: r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };

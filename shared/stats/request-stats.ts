@@ -111,7 +111,8 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
   const endMs = r.phases.endMs;
   const e2eMs = endMs;
   let tpotMs: number | null = null;
-  if (ttftMs !== null && e2eMs !== null) tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
+  if (ttftMs !== null && e2eMs !== null)
+    tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
   let maxGap: number | null = null;
   for (const g of itlChunk) if (maxGap === null || g > maxGap) maxGap = g;
 

@@ -142,7 +142,11 @@ export class SseParser {
       this.eventType = '';
       return;
     }
-    out.push({ event: this.eventType === '' ? 'message' : this.eventType, data: this.data, id: this.lastEventId });
+    out.push({
+      event: this.eventType === '' ? 'message' : this.eventType,
+      data: this.data,
+      id: this.lastEventId,
+    });
     this.data = '';
     this.hasData = false;
     this.eventType = '';
