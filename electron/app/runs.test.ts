@@ -13,6 +13,7 @@ import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { tmpDir } from '../runs/test-helpers.ts';
 import { createCore, type Core } from './core.ts';
 import { dispatch } from './handlers.ts';
+import { importedDisplayName } from './runs.ts';
 import { MemorySecretBox } from './secrets.ts';
 import { SIM_TARGET_ID as SIM } from './targets.ts';
 
@@ -182,6 +183,7 @@ describe('runs through the contract', () => {
     expect(imp.keys[0]).toMatch(/^imported\/[A-Za-z0-9._-]+#0$/);
     const d = await value<RunDetail>('openRun', imp.keys[0]);
     expect(d.entry.imported).toBe(true);
+    expect(d.entry.name).toBe('first'); // the vLLM file's label (our export writes the run's name there)
     expect(d.entry.source).toBe('vllm');
     expect(d.outcomes).toHaveLength(24);
     const orig = await value<RunDetail>('openRun', key);
@@ -202,6 +204,11 @@ describe('runs through the contract', () => {
     expect((await call('exportRun', imp.keys[0], 'csv')).ok).toBe(false);
     const back = await value<{ content: string }>('exportRun', imp.keys[0], 'raw');
     expect(back.content).toBe(vj.content);
+  });
+
+  it('an imported file without a label is listed under the name the user imported', () => {
+    expect(importedDisplayName('20261123-113708-a5bc17-vllm-agg.json')).toBe('vllm-agg.json');
+    expect(importedDisplayName('plain.json')).toBe('plain.json');
   });
 
   it('refuses garbage imports with a clear error and keeps nothing', async () => {

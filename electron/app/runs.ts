@@ -100,6 +100,11 @@ function importText(text: string): ImportResult {
   return { ok: false, error: 'not a vLLM or SGLang benchmark result (no "duration" key)' };
 }
 
+/** The name the user imported (the stored file's stamp prefix removed). */
+export function importedDisplayName(fileName: string): string {
+  return fileName.replace(/^\d{8}-\d{6}-[0-9a-f]{6}-/, '');
+}
+
 function importedEntry(
   key: string,
   r: ImportedRun,
@@ -114,7 +119,7 @@ function importedEntry(
   return {
     key,
     runId: key,
-    name: name ?? r.label ?? fileName,
+    name: name ?? r.label ?? importedDisplayName(fileName),
     startedAtWall: Number.isFinite(parsedDate) ? parsedDate : mtime,
     model: r.model ?? '',
     url: '',
