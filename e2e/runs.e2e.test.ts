@@ -123,6 +123,42 @@ describe('load runs in Chromium', () => {
     }
   });
 
+  it('zooms the whole-run swimlane: time around the cursor, lanes with shift, double-click resets', async () => {
+    const lane = page.getByTestId('sum-swimlane');
+    const canvas = lane.locator('canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    const lanesBefore = Number(await lane.getAttribute('data-lanes'));
+    expect(lanesBefore).toBe(REQUESTS);
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+    // Lanes: shift+wheel in → fewer lanes drawn, each taller, the axis says which rows.
+    await page.keyboard.down('Shift');
+    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-lanes')) < n,
+      REQUESTS,
+    );
+    expect(await canvas.getAttribute('data-zoomed')).toBe('true');
+    // Time: wheel in around the cursor → a narrower window (the run is a few seconds long).
+    const spanOf = async (): Promise<number> => Number(await lane.getAttribute('data-span-ms'));
+    const whole = await spanOf();
+    for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -300);
+    await page.waitForFunction(
+      (w) =>
+        Number(document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-span-ms')) < w / 4,
+      whole,
+    );
+    await shot(page, 'run-swimlane-zoomed');
+    await canvas.dblclick();
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-lanes')) === n,
+      REQUESTS,
+    );
+    expect(await canvas.getAttribute('data-zoomed')).toBe('false');
+    expect(await spanOf()).toBeCloseTo(whole, 3);
+  });
+
   it('lists the run in the history; reopening shows the same numbers; exports download', async () => {
     const item = page.locator('[data-testid="run-history"] li').first();
     await item.waitFor();

@@ -19,6 +19,8 @@ export interface SwimLayout {
   bottom: number;
   rowH: number;
   rows: number;
+  /** First visible row (fractional) when the lanes are zoomed; 0 shows from the top. */
+  rowOffset: number;
 }
 
 export const SWIM_HEIGHT = 320;
@@ -26,10 +28,23 @@ const M = { left: 46, right: 12, top: 8, bottom: 28 };
 /** Tallest row (px): a handful of requests should not become fat bars. */
 const MAX_ROW_H = 14;
 
-export function swimLayout(width: number, rows: number, height = SWIM_HEIGHT): SwimLayout {
+/**
+ * Layout of `rows` lanes; with `rowsVisible` < rows only that many fit the height (lanes zoomed),
+ * starting at row `rowOffset` (clamped so the view never scrolls past the last row).
+ */
+export function swimLayout(
+  width: number,
+  rows: number,
+  height = SWIM_HEIGHT,
+  rowsVisible?: number,
+  rowOffset = 0,
+): SwimLayout {
   const plotH = height - M.top - M.bottom;
-  const rowH = rows > 0 ? Math.min(MAX_ROW_H, plotH / rows) : MAX_ROW_H;
+  const shown = rowsVisible !== undefined && rowsVisible > 0 && rowsVisible < rows ? rowsVisible : rows;
+  const rowH = shown > 0 ? Math.min(MAX_ROW_H, plotH / shown) : MAX_ROW_H;
+  const maxOffset = Math.max(0, rows - plotH / rowH);
   return {
+    rowOffset: Math.min(Math.max(0, rowOffset), maxOffset),
     width,
     height,
     left: M.left,
@@ -63,7 +78,12 @@ export function drawSwimlane(
   nowMs: number | null,
   hoverLane = -1,
 ): DrawStats {
-  const { width, height, left, right, top, bottom, rowH } = L;
+  const { width, height, left, right, bottom, rowH } = L;
+  const top = L.top;
+  // Row r is drawn at rowTop + r·rowH: scrolled up by the zoomed view's offset.
+  const rowTop = top - L.rowOffset * rowH;
+  const firstRow = Math.floor(L.rowOffset);
+  const lastRow = Math.ceil(L.rowOffset + (bottom - top) / rowH);
   ctx.fillStyle = C.bg;
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = C.plot;
@@ -95,7 +115,16 @@ export function drawSwimlane(
   ctx.rotate(-Math.PI / 2);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(L.rows > 0 ? `requests (${L.rows} rows)` : 'requests', 0, 0);
+  const zoomed = firstRow > 0 || lastRow < L.rows;
+  ctx.fillText(
+    L.rows === 0
+      ? 'requests'
+      : zoomed
+        ? `rows ${firstRow + 1}–${Math.min(L.rows, lastRow)} of ${L.rows}`
+        : `requests (${L.rows} rows)`,
+    0,
+    0,
+  );
   ctx.restore();
 
   const now = nowMs ?? s.lastMs;
@@ -119,8 +148,10 @@ export function drawSwimlane(
     if (a > d.max) continue;
     const end = laneEnd(s, i, now);
     if (end < d.min) continue;
+    const row = s.row[i]!;
+    if (row < firstRow || row > lastRow) continue;
     lanes++;
-    const y = top + s.row[i]! * rowH;
+    const y = rowTop + row * rowH;
     const st = s.startedMs[i]!;
     if (st > a) {
       const x0 = clampX(X(a));
@@ -162,10 +193,11 @@ export function drawSwimlane(
         if (t < d.min || t > d.max) continue;
         const lane = s.evLane[e]!;
         const r = s.row[lane]!;
+        if (r < firstRow || r > lastRow) continue;
         const px = (left + (t - d.min) * k) | 0;
         if (lastPx[r] === px) continue;
         lastPx[r] = px;
-        tk.rect(px, top + r * rowH, 1, tickH);
+        tk.rect(px, rowTop + r * rowH, 1, tickH);
         drawn++;
       }
     }
@@ -174,7 +206,7 @@ export function drawSwimlane(
   }
 
   if (hoverLane >= 0 && hoverLane < s.n) {
-    const y = top + s.row[hoverLane]! * rowH;
+    const y = rowTop + s.row[hoverLane]! * rowH;
     const x0 = X(s.arrivedMs[hoverLane]!);
     const x1 = X(laneEnd(s, hoverLane, now));
     ctx.strokeStyle = C.hover;
@@ -208,7 +240,7 @@ export function laneAtPoint(
   y: number,
 ): number {
   if (x < L.left || x > L.right || y < L.top || y > L.bottom) return -1;
-  const row = Math.floor((y - L.top) / L.rowH);
+  const row = Math.floor((y - L.top) / L.rowH + L.rowOffset);
   const span = d.max - d.min || 1;
   const t = d.min + ((x - L.left) / (L.right - L.left)) * span;
   const tol = (3 / (L.right - L.left)) * span;

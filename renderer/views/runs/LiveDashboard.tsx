@@ -68,7 +68,9 @@ const LiveSwimlane = memo(function LiveSwimlane() {
         </h3>
         <SwimLegend />
         <span className="spacer" />
-        <span className="muted">last {Math.round(60)} s, following time · hover a lane for its numbers</span>
+        <span className="muted">
+          last 60 s, following time · hover a lane · wheel zooms lanes, drag pans, double-click resets
+        </span>
       </header>
       <Swimlane store={liveLanes} live={following} testId="run-swimlane" />
     </section>

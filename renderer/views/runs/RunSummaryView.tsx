@@ -259,7 +259,9 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
               <h3>Requests (swimlane)</h3>
               <SwimLegend />
               <span className="spacer" />
-              <span className="muted">whole run · hover a lane for its numbers</span>
+              <span className="muted">
+                whole run · hover a lane · wheel zooms time, shift+wheel lanes, drag pans, double-click resets
+              </span>
             </header>
             <Swimlane store={derived.lanes} live={false} testId="sum-swimlane" />
           </section>

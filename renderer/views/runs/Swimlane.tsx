@@ -8,6 +8,7 @@ import { fmtLatency } from '../../metrics/format.ts';
 import { frames } from '../../live/scheduler.ts';
 import type { LaneStore } from '../../runs/lane-store.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
+import { NO_ZOOM, panRows, panTime, zoomRows, zoomTime, type SwimZoom } from '../../runs/swimlane-zoom.ts';
 import {
   drawSwimlane,
   followDomain,
@@ -48,11 +49,30 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
   const liveRef = useRef(live);
   liveRef.current = live;
   const [tip, setTip] = useState<Tip | null>(null);
+  const zoomRef = useRef<SwimZoom>(NO_ZOOM);
+  const [zoomed, setZoomed] = useState(false);
+  const dragRef = useRef<{ x: number; y: number } | null>(null);
 
   const view = () => {
     const now = liveRef.current ? liveNowMs() : null;
-    const domain = now !== null ? followDomain(now) : wholeDomain(store);
-    return { now, domain, layout: swimLayout(widthRef.current, store.rows) };
+    const z = zoomRef.current;
+    // Following a live run, time follows the clock; lanes can still be zoomed.
+    const base = now !== null ? followDomain(now) : wholeDomain(store);
+    const domain = now === null && z.domain ? z.domain : base;
+    const layout = swimLayout(
+      widthRef.current,
+      store.rows,
+      undefined,
+      z.rowsVisible ?? undefined,
+      z.rowOffset,
+    );
+    return { now, domain, base, layout };
+  };
+
+  const setZoom = (z: SwimZoom): void => {
+    zoomRef.current = z;
+    setZoomed(z.domain !== null || z.rowsVisible !== null);
+    frames.schedule(job);
   };
 
   const drawRef = useRef<() => void>(() => {});
@@ -77,6 +97,7 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
       wrapRef.current?.setAttribute('data-ticks', String(st.ticks));
     }
     wrapRef.current?.setAttribute('data-requests', String(store.n));
+    wrapRef.current?.setAttribute('data-span-ms', (domain.max - domain.min).toFixed(3));
     // Following a live run: the view moves with time, so every frame.
     if (now !== null) frames.schedule(job);
   };
@@ -108,10 +129,45 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
     return () => ro.disconnect();
   }, [job]);
 
+  // Wheel: zoom time (static view) around the cursor; shift+wheel: zoom lanes. A native
+  // listener, because React's wheel listener is passive and cannot keep the page from scrolling.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const onWheel = (e: WheelEvent): void => {
+      const r = canvas.getBoundingClientRect();
+      const { now, base, layout } = view();
+      const factor = Math.exp((e.deltaY || e.deltaX) * 0.002);
+      if (e.shiftKey || now !== null) {
+        if (layout.rows <= 4) return;
+        setZoom(zoomRows(zoomRef.current, layout, e.clientY - r.top, factor));
+      } else setZoom(zoomTime(zoomRef.current, base, layout, e.clientX - r.left, factor));
+      e.preventDefault();
+    };
+    canvas.addEventListener('wheel', onWheel, { passive: false });
+    return () => canvas.removeEventListener('wheel', onWheel);
+  }, [store]);
+
+  const onDown = (e: React.MouseEvent<HTMLCanvasElement>): void => {
+    if (e.button === 0) dragRef.current = { x: e.clientX, y: e.clientY };
+  };
+  const onUp = (): void => {
+    dragRef.current = null;
+  };
+
   const onMove = (e: React.MouseEvent<HTMLCanvasElement>): void => {
     const r = e.currentTarget.getBoundingClientRect();
     const x = e.clientX - r.left;
     const y = e.clientY - r.top;
+    const drag = dragRef.current;
+    if (drag && (e.buttons & 1) === 1) {
+      const { now, base, layout } = view();
+      let z = panRows(zoomRef.current, layout, e.clientY - drag.y);
+      if (now === null) z = panTime(z, base, layout, e.clientX - drag.x);
+      dragRef.current = { x: e.clientX, y: e.clientY };
+      if (z !== zoomRef.current) setZoom(z);
+      return;
+    }
     const { now, domain, layout } = view();
     const lane = laneAtPoint(store, layout, domain, now, x, y);
     if (lane !== hoverRef.current) {
@@ -134,8 +190,16 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
         aria-label="Swimlane: one lane per request (queue wait, waiting for the first token, generating with a tick per token event; failures red)"
         style={{ width: '100%', height: SWIM_HEIGHT }}
         onMouseMove={onMove}
-        onMouseLeave={onLeave}
+        onMouseLeave={() => {
+          onUp();
+          onLeave();
+        }}
+        onMouseDown={onDown}
+        onMouseUp={onUp}
+        onDoubleClick={() => setZoom(NO_ZOOM)}
+        data-zoomed={zoomed ? 'true' : 'false'}
       />
+
       {tip && tip.lane < store.n && (
         <LaneTip store={store} lane={tip.lane} x={tip.x} y={tip.y} width={widthRef.current} />
       )}
