@@ -3,8 +3,8 @@
  * (rules: FORMATS.md §3, prometheus/common expfmt/text_parse.go, the OpenMetrics 1.0 spec).
  * Hand-written char-code scanning: a 1 MB scrape must parse in a few milliseconds.
  */
-import { isBlank, isNameChar, isNameStart, matchesAt } from './prom-chars.ts';
-import { integralValue, parsePromNumber } from './prom-number.ts';
+import { isBlank, isNameChar, isNameStart, sameText } from './prom-chars.ts';
+import { decimalValue, parsePromNumber } from './prom-number.ts';
 import type { Exemplar, Labels } from './prom-types.ts';
 
 /** Scans one sample line. Results land in the public fields; `err` is set on failure. */
@@ -19,21 +19,27 @@ export class SampleLexer {
   err: string | null = null;
   /** Non-fatal problem (invalid escape kept literally, bad exemplar): reported, line kept. */
   warn: string | null = null;
-  private s = '';
   private i = 0;
   private end = 0;
-  // The previous line's name, label names and values: consecutive lines mostly repeat them,
-  // so matching in place (startsWith) and reusing the string saves an allocation per token.
+  // The previous line's name, label names and values: consecutive lines mostly repeat them, so
+  // the text at the cursor is compared with where that token sat in the body (both reads from the
+  // same flat string: the token strings themselves are slices, slower to index) and, when equal,
+  // the same string is reused: no allocation per token. `at` is -1 when a token may not be reused.
   private prevName = '';
+  private prevNameAt = -1;
   private readonly prevLabelNames: string[] = [];
+  private readonly prevLabelNameAt: number[] = [];
   private readonly prevValues: string[] = [];
-  private readonly prevClean: boolean[] = [];
+  private readonly prevValueAt: number[] = [];
   private lastQuotedClean = true;
   private badToken = '';
 
+  /** One lexer per body: the reuse above refers to positions in it. */
+  constructor(private readonly s: string) {}
+
   /** Lex `s[start, end)`: one line of the body, without its line terminator. */
-  lex(s: string, start: number, end: number): boolean {
-    this.s = s;
+  lex(start: number, end: number): boolean {
+    const s = this.s;
     this.i = start;
     this.end = end;
     this.name = null;
@@ -43,10 +49,16 @@ export class SampleLexer {
     this.warn = null;
     this.skipBlanks();
     const c0 = s.charCodeAt(this.i);
+    const nameAt = this.i;
     if (c0 === 34) this.name = this.readQuoted();
-    else if (c0 !== 123) this.name = this.reuseName(this.prevName, true) ?? this.readName(true);
+    else if (c0 !== 123)
+      this.name = this.reuseName(this.prevName, this.prevNameAt, true) ?? this.readName(true);
     if (this.err !== null) return false;
-    if (this.name !== null && c0 !== 34) this.prevName = this.name; // quoted names never match unquoted
+    if (this.name !== null && c0 !== 34) {
+      // quoted names never match unquoted
+      this.prevName = this.name;
+      this.prevNameAt = nameAt;
+    }
     let blank = this.skipBlanks();
     if (s.charCodeAt(this.i) === 123) {
       const labels = this.readLabels(this.name === null);
@@ -96,21 +108,21 @@ export class SampleLexer {
     return this.s.slice(start, this.i);
   }
 
-  /** `prev` when the text at the cursor is exactly that name; else null (nothing consumed). */
-  private reuseName(prev: string | undefined, metric: boolean): string | null {
-    if (prev === undefined || prev.length === 0) return null;
+  /** `prev` (found at `prevAt`) when the text at the cursor is exactly that name; else null (nothing consumed). */
+  private reuseName(prev: string | undefined, prevAt: number | undefined, metric: boolean): string | null {
+    if (prev === undefined || prevAt === undefined || prevAt < 0 || prev.length === 0) return null;
     const j = this.i + prev.length;
-    if (j > this.end || !matchesAt(this.s, prev, this.i)) return null;
+    if (j > this.end || !sameText(this.s, prevAt, this.i, prev.length)) return null;
     if (j < this.end && isNameChar(this.s.charCodeAt(j), metric)) return null;
     this.i = j;
     return prev;
   }
 
-  /** The sample value: integral tokens in place, the rest through parsePromNumber. */
+  /** The sample value: plain decimals in place, the rest (`+Inf`, `NaN`, long digits) through parsePromNumber. */
   private readNumber(): number | undefined {
     const start = this.i;
     this.skipToken();
-    const fast = integralValue(this.s, start, this.i);
+    const fast = decimalValue(this.s, start, this.i);
     if (fast !== undefined) return fast;
     const tok = this.s.slice(start, this.i);
     const r = parsePromNumber(tok);
@@ -204,8 +216,12 @@ export class SampleLexer {
           continue;
         }
       } else {
-        lname = this.reuseName(this.prevLabelNames[k], false) ?? this.readName(false);
+        const at = this.i;
+        lname =
+          this.reuseName(this.prevLabelNames[k], this.prevLabelNameAt[k], false) ?? this.readName(false);
         if (lname === null) return null;
+        this.prevLabelNames[k] = lname;
+        this.prevLabelNameAt[k] = at;
         this.skipBlanks();
       }
       first = false;
@@ -213,11 +229,12 @@ export class SampleLexer {
       this.i++;
       this.skipBlanks();
       if (s.charCodeAt(this.i) !== 34) return this.failNull(`expected quoted value for label "${lname}"`);
+      const valueAt = this.i + 1;
       const value = this.reuseValue(k) ?? this.readQuoted();
       if (value === null) return null;
-      this.prevLabelNames[k] = quoted ? '' : lname; // only unquoted names may be matched unquoted
+      if (quoted) this.prevLabelNameAt[k] = -1; // only unquoted names may be matched unquoted
       this.prevValues[k] = value;
-      this.prevClean[k] = this.lastQuotedClean;
+      this.prevValueAt[k] = this.lastQuotedClean ? valueAt : -1; // escapes: the raw text is not the value
       k++;
       if (lname === '__name__') return this.failNull('label name "__name__" is reserved');
       if (Object.prototype.hasOwnProperty.call(labels, lname))
@@ -234,9 +251,11 @@ export class SampleLexer {
   /** At a `"`: the previous line's k-th value when its raw text (no escapes) is repeated here. */
   private reuseValue(k: number): string | null {
     const prev = this.prevValues[k];
-    if (prev === undefined || this.prevClean[k] !== true) return null;
+    const at = this.prevValueAt[k];
+    if (prev === undefined || at === undefined || at < 0) return null;
     const j = this.i + 1 + prev.length;
-    if (j >= this.end || this.s.charCodeAt(j) !== 34 || !matchesAt(this.s, prev, this.i + 1)) return null;
+    if (j >= this.end || this.s.charCodeAt(j) !== 34 || !sameText(this.s, at, this.i + 1, prev.length))
+      return null;
     this.i = j + 1;
     this.lastQuotedClean = true;
     return prev;

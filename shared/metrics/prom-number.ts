@@ -35,27 +35,71 @@ function parseSpecial(s: string): number | undefined {
   return undefined;
 }
 
+/** Exact powers of ten: 10^0 … 10^22 are the ones a double holds without rounding. */
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+  1e20, 1e21, 1e22,
+];
+/** 2^53: every integer below it is exact in a double. */
+const EXACT = 9007199254740992;
+
 /**
- * The value of an integral token `[-]digits[.0…]` (`8`, `140.0`, `-3.`) of up to 15 digits, computed
- * in place without slicing: exact, and the common case (counters, buckets). Undefined otherwise.
+ * The value of a plain decimal token `[+-]digits[.digits][(e|E)[+-]digits]` in `s[start, end)`,
+ * computed in place without slicing, or undefined when the token is not that simple (the caller
+ * then slices and uses parsePromNumber, which also knows `+Inf` and `NaN`).
+ *
+ * Clinger's fast path: when the digits form an integer m < 2^53 and the decimal exponent x has
+ * |x| ≤ 22, both m and 10^|x| are exact doubles, and one IEEE multiplication or division rounds the
+ * exact quotient once — the same correctly rounded double `Number(token)` (and Go's ParseFloat)
+ * gives. Anything outside that (17 significant digits, 1e-300) is left to the slow path.
+ * Covers the common cases: counters (`182.0`), bucket bounds (`0.005`), sums (`0.1234567`),
+ * Python's exponents (`1.2571459584e+10`).
  */
-export function integralValue(s: string, start: number, end: number): number | undefined {
+export function decimalValue(s: string, start: number, end: number): number | undefined {
   let i = start;
-  const neg = s.charCodeAt(i) === 45;
-  if (neg) i++;
-  let v = 0;
-  const d0 = i;
+  let c = s.charCodeAt(i);
+  const neg = c === 45;
+  if (neg || c === 43) i++;
+  let m = 0;
+  let digits = 0;
+  let frac = 0;
   for (; i < end; i++) {
-    const c = s.charCodeAt(i);
+    c = s.charCodeAt(i);
     if (c < 48 || c > 57) break;
-    v = v * 10 + (c - 48);
+    m = m * 10 + (c - 48);
+    digits++;
   }
-  const digits = i - d0;
-  if (digits === 0 || digits > 15) return undefined;
-  if (i < end && s.charCodeAt(i) === 46) {
+  if (i < end && c === 46) {
+    for (i++; i < end; i++) {
+      c = s.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      m = m * 10 + (c - 48);
+      digits++;
+      frac++;
+    }
+  }
+  if (digits === 0 || m >= EXACT) return undefined;
+  let x = -frac;
+  if (i < end && (c === 101 || c === 69)) {
     i++;
-    while (i < end && s.charCodeAt(i) === 48) i++;
+    c = s.charCodeAt(i);
+    const eneg = c === 45;
+    if (eneg || c === 43) i++;
+    let e = 0;
+    const e0 = i;
+    for (; i < end && e < 1000; i++) {
+      c = s.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      e = e * 10 + (c - 48);
+    }
+    if (i === e0) return undefined;
+    x += eneg ? -e : e;
   }
   if (i !== end) return undefined;
+  let v: number;
+  if (x === 0 || m === 0) v = m;
+  else if (x > 0 && x <= 22) v = m * (POW10[x] as number);
+  else if (x < 0 && x >= -22) v = m / (POW10[-x] as number);
+  else return undefined;
   return neg ? -v : v;
 }

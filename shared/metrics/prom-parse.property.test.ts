@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeLabelValue } from './prom-escape.ts';
-import { parsePromNumber } from './prom-number.ts';
+import { decimalValue, parsePromNumber } from './prom-number.ts';
 import { parsePrometheus } from './prom-parse.ts';
 
 // Characters that stress the escaping and the tokenizer, mixed with any code point.
@@ -121,6 +121,108 @@ describe('number formats', () => {
           expect(r.families[0]?.samples[0]?.value).toBe(Number(`${n}${tail}`));
         },
       ),
+    );
+  });
+
+  // Decimal tokens as emitters write them: sign, digits, optional fraction, optional exponent.
+  const decimalToken = fc
+    .tuple(
+      fc.constantFrom('', '-', '+'),
+      fc.stringMatching(/^[0-9]{0,12}$/),
+      fc.option(fc.stringMatching(/^[0-9]{0,12}$/)),
+      fc.option(
+        fc.tuple(
+          fc.constantFrom('e', 'E'),
+          fc.constantFrom('', '+', '-'),
+          fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 400 })),
+        ),
+      ),
+    )
+    .map(([sign, int, frac, exp]) => {
+      let t = sign + int;
+      if (frac !== null) t += '.' + frac;
+      if (exp !== null) t += exp[0] + exp[1] + String(exp[2]);
+      return t;
+    });
+
+  it('the in-place decimal reader gives exactly Number(token) whenever it answers (Clinger fast path)', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(decimalToken, fc.string({ maxLength: 3 }), (tok, pad) => {
+        // In place inside a larger string: only s[start, end) may be read.
+        const s = pad + tok + pad;
+        const got = decimalValue(s, pad.length, pad.length + tok.length);
+        const want = Number(tok);
+        if (got === undefined) return; // left to parsePromNumber, covered above
+        answered++;
+        expect(Number.isNaN(want)).toBe(false);
+        expect(Object.is(got, want)).toBe(true);
+        expect(parsePromNumber(tok)).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(answered).toBeGreaterThan(1000); // the fast path is the common path, not a corner
+  });
+
+  it('the in-place decimal reader answers for the shapes real exporters write', () => {
+    const cases: [string, number][] = [
+      ['0', 0],
+      ['-0', -0],
+      ['182.0', 182],
+      ['0.005', 0.005],
+      ['2.5', 2.5],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['+3', 3],
+      ['1.2571459584e+10', 12571459584],
+      ['1.88370944e+09', 1883709440],
+      ['3.0e-05', 3e-5],
+      ['1E3', 1000],
+      ['0.1234567890123', 0.1234567890123],
+      ['9007199254740991', 9007199254740991],
+    ];
+    for (const [tok, want] of cases) expect(Object.is(decimalValue(tok, 0, tok.length), want)).toBe(true);
+    // Not simple enough: left to the full reader (which accepts or rejects them as Go does).
+    for (const tok of [
+      '',
+      '-',
+      '.',
+      'e5',
+      '1e',
+      '1e+',
+      '+Inf',
+      'NaN',
+      '0x10',
+      '1_0',
+      '1.2.3',
+      '1e-400',
+      '12345678901234567890',
+    ])
+      expect(decimalValue(tok, 0, tok.length)).toBeUndefined();
+  });
+
+  it('values and le bounds read in place equal Number() through the whole parser', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          decimalToken.filter((t) => /[0-9]/.test(t) && !Number.isNaN(Number(t))),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (toks) => {
+          const body =
+            '# TYPE h histogram\n' +
+            toks.map((t) => `h_bucket{le="${t}"} ${t}\n`).join('') +
+            'h_bucket{le="+Inf"} 1\n' +
+            toks.map((t, i) => `g{i="${i}"} ${t}\n`).join('');
+          const r = parsePrometheus(body);
+          expect(r.errors).toEqual([]);
+          const g = r.families.find((f) => f.name === 'g');
+          expect(g?.samples.map((x) => x.value)).toEqual(toks.map(Number));
+          const bounds = r.families.find((f) => f.name === 'h')?.histograms?.[0]?.buckets.map((b) => b.le);
+          expect(bounds).toEqual([...toks.map(Number), Infinity].sort((a, b) => a - b));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -12,7 +12,7 @@
  */
 import { unescapeHelp } from './prom-escape.ts';
 import { SampleLexer } from './prom-lex.ts';
-import { parsePromNumber } from './prom-number.ts';
+import { decimalValue, parsePromNumber } from './prom-number.ts';
 import { SeriesGrouper, type GroupRole } from './prom-group.ts';
 import {
   METRIC_TYPES,
@@ -87,7 +87,7 @@ class Parser {
   private readonly mangled = new Map<string, Builder>();
   private readonly cache = new Map<string, Resolved>();
   private readonly errors: ParseError[] = [];
-  private readonly lexer = new SampleLexer();
+  private lexer = new SampleLexer('');
   private lineNo = 0;
   private body = '';
   /** The current line is body[start, end), without its terminator. */
@@ -95,8 +95,6 @@ class Parser {
   private end = 0;
   private lastName = '';
   private lastResolved: Resolved | null = null;
-  /** `le`/`quantile` label values → numbers: a scrape repeats the same few bounds thousands of times. */
-  private readonly bounds = new Map<string, number | undefined>();
 
   constructor(private readonly format: ExpositionFormat) {
     this.om = format === 'openmetrics';
@@ -104,6 +102,7 @@ class Parser {
 
   run(body: string): ParseResult {
     this.body = body;
+    this.lexer = new SampleLexer(body);
     let pos = body.charCodeAt(0) === 0xfeff ? 1 : 0;
     const n = body.length;
     let sawEof = false;
@@ -239,7 +238,7 @@ class Parser {
 
   private sample(): void {
     const lx = this.lexer;
-    if (!lx.lex(this.body, this.start, this.end)) return this.error(lx.err ?? 'malformed sample line');
+    if (!lx.lex(this.start, this.end)) return this.error(lx.err ?? 'malformed sample line');
     if (lx.warn !== null) this.error(lx.warn);
     let timestampMs: number | undefined;
     if (lx.timestamp !== null) {
@@ -267,14 +266,8 @@ class Parser {
       if (role === 'bucket' || (role === undefined && b.grouper.kind === 'summary')) {
         const bl = role === 'bucket' ? 'le' : 'quantile';
         const raw = labels[bl];
-        let v: number | undefined;
-        if (raw !== undefined) {
-          v = this.bounds.get(raw);
-          if (v === undefined && !this.bounds.has(raw)) {
-            v = parsePromNumber(raw);
-            if (this.bounds.size < 4096) this.bounds.set(raw, v);
-          }
-        }
+        // In place for plain decimals (`0.005`, `1.0`); `+Inf` and the rest through the full reader.
+        const v = raw === undefined ? undefined : (decimalValue(raw, 0, raw.length) ?? parsePromNumber(raw));
         if (v === undefined || Number.isNaN(v)) {
           return this.error(raw === undefined ? `missing "${bl}" label` : `invalid "${bl}" value "${raw}"`);
         }
