@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
+import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
 
 export type Result<T> =
@@ -16,18 +17,39 @@ export type Result<T> =
 const dialect = z.enum(DIALECT_IDS);
 const headerRecord = z.record(z.string().max(256), z.string().max(8192));
 
-export const TargetInput = z.object({
-  id: z.string().max(64).optional(),
-  name: z.string().min(1).max(120),
-  baseUrl: z.string().url().max(2048),
-  dialect,
-  defaultModel: z.string().max(256).optional(),
-  headers: headerRecord.optional(),
-  /** Write-only: a new key to store encrypted; '' clears it; absent keeps the stored one. */
-  apiKey: z.string().max(8192).optional(),
-  metricsUrl: z.string().url().max(2048).optional(),
-  insecureTls: z.boolean().optional(),
-});
+/** A Prometheus label selector naming this target's servers; at least one matcher (parseSelector). */
+export function selectorProblem(sel: string): string | null {
+  try {
+    if (parseSelector(sel).length === 0)
+      return 'Name the servers with at least one label, e.g. {job="vllm"} or {instance="gpu-1:8000"}.';
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+export const TargetInput = z
+  .object({
+    id: z.string().max(64).optional(),
+    name: z.string().min(1).max(120),
+    baseUrl: z.string().url().max(2048),
+    dialect,
+    defaultModel: z.string().max(256).optional(),
+    headers: headerRecord.optional(),
+    /** Write-only: a new key to store encrypted; '' clears it; absent keeps the stored one. */
+    apiKey: z.string().max(8192).optional(),
+    metricsUrl: z.string().url().max(2048).optional(),
+    /** Read server metrics from this Prometheus server instead of the target's /metrics. */
+    prometheusUrl: z.string().url().max(2048).optional(),
+    /** With prometheusUrl: the label selector of this target's servers (`{job="vllm"}`). */
+    prometheusSelector: z.string().max(2048).optional(),
+    insecureTls: z.boolean().optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.prometheusUrl === undefined) return;
+    const problem = selectorProblem(t.prometheusSelector ?? '');
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['prometheusSelector'], message: problem });
+  });
 export type TargetInput = z.infer<typeof TargetInput>;
 
 /** What the UI sees of a target: never the key, only whether there is one. */
@@ -40,6 +62,8 @@ export interface TargetView {
   headers?: Record<string, string>;
   hasApiKey: boolean;
   metricsUrl?: string;
+  prometheusUrl?: string;
+  prometheusSelector?: string;
   insecureTls?: boolean;
   builtin: boolean;
 }

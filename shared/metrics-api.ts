@@ -47,7 +47,12 @@ export interface MetricsScrape {
 
 export interface MetricsState {
   targetId: string;
+  /** What is polled: the /metrics URL, or the Prometheus server's URL. */
   url: string;
+  /** Where the numbers come from: the server's own /metrics, or a Prometheus server. */
+  source: 'scrape' | 'prometheus';
+  /** Prometheus source: the selector of this target's servers, canonical form. */
+  selector?: string;
   status: 'idle' | 'ok' | 'failing';
   lastError: { kind: string; code?: string; message: string; status?: number } | null;
   consecutiveFailures: number;

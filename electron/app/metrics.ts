@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { MetricsScrape, MetricsState, ExplorerSeries } from '../../shared/metrics-api.ts';
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
-import { Scraper, type ScrapeResult, type ScrapeState } from '../metrics/scraper.ts';
+import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
 import type { ResolvedTarget } from './targets.ts';
 
 const EXPLORER_MAX = 5000;
@@ -27,7 +27,15 @@ interface Watched {
 /** A digest of everything a scraper is built from; compared, never shown (it covers the API key). */
 function configOf(t: ResolvedTarget): string {
   const headers = Object.entries(t.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const raw = JSON.stringify([t.baseUrl, t.metricsUrl ?? null, headers, t.apiKey ?? null, t.insecureTls]);
+  const raw = JSON.stringify([
+    t.baseUrl,
+    t.metricsUrl ?? null,
+    headers,
+    t.apiKey ?? null,
+    t.insecureTls,
+    t.prometheusUrl ?? null,
+    t.prometheusSelector ?? null,
+  ]);
   return createHash('sha256').update(raw).digest('hex');
 }
 
@@ -106,29 +114,47 @@ export class MetricsService {
       if (!t) continue;
       const headers = { ...t.headers };
       if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+      // A Prometheus source is another server: the target's headers and API key are not sent to it.
+      const source: ScrapeTarget =
+        t.prometheusUrl !== undefined
+          ? {
+              url: t.prometheusUrl,
+              prometheus: { selector: t.prometheusSelector ?? '' },
+              insecureTls: t.insecureTls,
+              intervalMs: 1000,
+            }
+          : {
+              url: t.baseUrl,
+              metricsPath: t.metricsUrl,
+              headers,
+              insecureTls: t.insecureTls,
+              intervalMs: 1000,
+            };
       let scraper: Scraper;
       // Events of a replaced scraper (a scrape in flight when it stopped) are not this target's any more.
       const current = () => this.watched.get(id)?.scraper === scraper;
       try {
-        scraper = new Scraper(
-          {
-            url: t.baseUrl,
-            metricsPath: t.metricsUrl,
-            headers,
-            insecureTls: t.insecureTls,
-            intervalMs: 1000,
+        scraper = new Scraper(source, {
+          onScrape: (r) => {
+            if (current()) this.onScrape(id, r);
           },
-          {
-            onScrape: (r) => {
-              if (current()) this.onScrape(id, r);
-            },
-            onState: (s) => {
-              if (current()) this.emit('onMetricsState', this.stateOf(id, s));
-            },
+          onState: (s) => {
+            if (current()) this.emit('onMetricsState', this.stateOf(id, s));
           },
-        );
-      } catch {
-        continue; // an unusable URL: the target editor validates URLs, nothing to scrape
+        });
+      } catch (e) {
+        // Can never work (a hand-edited targets file: bad URL or selector). Said, not hidden.
+        this.emit('onMetricsState', {
+          targetId: id,
+          url: source.url,
+          source: source.prometheus ? 'prometheus' : 'scrape',
+          status: 'failing',
+          lastError: { kind: 'client', code: 'invalid-request', message: (e as Error).message },
+          consecutiveFailures: 1,
+          nextAttemptInMs: null,
+          profile: null,
+        });
+        continue;
       }
       this.watched.set(id, { scraper, prev: null, config: configOf(t) });
       scraper.start();
@@ -151,6 +177,8 @@ export class MetricsService {
     return {
       targetId: id,
       url: w?.scraper.url.toString() ?? '',
+      source: w?.scraper.selector != null ? 'prometheus' : 'scrape',
+      ...(w?.scraper.selector != null ? { selector: w.scraper.selector } : {}),
       status: s.status,
       lastError: s.lastError
         ? {

@@ -20,6 +20,8 @@ const StoredTarget = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   apiKeyEnc: z.string().optional(),
   metricsUrl: z.string().optional(),
+  prometheusUrl: z.string().optional(),
+  prometheusSelector: z.string().optional(),
   insecureTls: z.boolean().optional(),
 });
 type StoredTarget = z.infer<typeof StoredTarget>;
@@ -36,6 +38,9 @@ export interface ResolvedTarget {
   headers: Record<string, string>;
   apiKey?: string;
   metricsUrl?: string;
+  /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
+  prometheusUrl?: string;
+  prometheusSelector?: string;
   insecureTls: boolean;
 }
 
@@ -98,6 +103,8 @@ export class TargetStore {
       headers: t.headers,
       hasApiKey: Boolean(t.apiKeyEnc) || this.memKeys.has(t.id),
       metricsUrl: t.metricsUrl,
+      prometheusUrl: t.prometheusUrl,
+      prometheusSelector: t.prometheusSelector,
       insecureTls: t.insecureTls,
       builtin: false,
     };
@@ -115,6 +122,8 @@ export class TargetStore {
       defaultModel: input.defaultModel,
       headers: input.headers,
       metricsUrl: input.metricsUrl,
+      prometheusUrl: input.prometheusUrl,
+      prometheusSelector: input.prometheusUrl !== undefined ? input.prometheusSelector : undefined,
       insecureTls: input.insecureTls,
       apiKeyEnc: prev?.apiKeyEnc,
     };
@@ -167,6 +176,8 @@ export class TargetStore {
       headers: t.headers ?? {},
       apiKey,
       metricsUrl: t.metricsUrl,
+      prometheusUrl: t.prometheusUrl,
+      prometheusSelector: t.prometheusSelector,
       insecureTls: t.insecureTls === true,
     };
   }

@@ -104,7 +104,7 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   where = scraper.url.href;
   if (!o.watch) {
     const r = await scraper.scrapeOnce();
-    if (!('parsed' in r)) printError(o.json, where, r);
+    if (r !== null && !('parsed' in r)) printError(o.json, where, r); // null: Prometheus mode only
     return lastOk ? 0 : 1;
   }
   scraper.start();

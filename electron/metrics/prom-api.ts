@@ -53,10 +53,10 @@ export class PromApiClient {
   }
 
   /** `/api/v1/query`: the value of `query` at `timeSec` (default: the server's now). */
-  query(query: string, timeSec?: number): Promise<PromResult<QueryData>> {
+  query(query: string, timeSec?: number, signal?: AbortSignal): Promise<PromResult<QueryData>> {
     const params: Record<string, string> = { query };
     if (timeSec !== undefined) params.time = String(timeSec);
-    return this.get('api/v1/query', params);
+    return this.get('api/v1/query', params, signal);
   }
 
   /** `/api/v1/query_range`: `query` evaluated every `stepSec` over [startSec, endSec]. */
@@ -74,7 +74,11 @@ export class PromApiClient {
     });
   }
 
-  private async get(path: string, params: Record<string, string>): Promise<PromResult<QueryData>> {
+  private async get(
+    path: string,
+    params: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<PromResult<QueryData>> {
     const url = new URL(path, this.base);
     for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
     const r = await this.fetch(url, {
@@ -82,6 +86,7 @@ export class PromApiClient {
       timeoutMs: this.options.timeoutMs ?? 15_000,
       insecureTls: this.options.insecureTls === true,
       maxBodyBytes: this.options.maxBodyBytes ?? 64 * 1024 * 1024,
+      signal,
     });
     if (!r.ok) {
       const e = r.error;

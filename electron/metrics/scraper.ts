@@ -8,7 +8,10 @@ import type { RequestError } from '../../shared/errors.ts';
 import { parsePrometheus } from '../../shared/metrics/prom-parse.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
 import { detectProfile, PROFILES, type ServerProfile } from '../../shared/metrics/profiles.ts';
+import { parseSelector, selectorText, type Matcher } from '../../shared/metrics/prom-selector.ts';
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
+import { PromApiClient } from './prom-api.ts';
+import { snapshotExposition, snapshotQuery } from './prom-snapshot.ts';
 
 export type ScrapeError = RequestError;
 
@@ -28,6 +31,12 @@ export interface ScrapeTarget {
   insecureTls?: boolean;
   /** Default 32 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Read the metrics from a Prometheus server instead (prom-snapshot.ts): `url` is then that
+   * server (`http://prom:9090`, or behind a path prefix) and `selector` picks the series of this
+   * target's servers (`{job="vllm"}`). `metricsPath` is ignored.
+   */
+  prometheus?: { selector: string };
 }
 
 export interface ScrapeState {
@@ -94,6 +103,13 @@ export class Scraper {
   private readonly timeoutMs: number;
   private readonly maxBackoffMs: number;
   private readonly fetch: MetricsFetcher;
+  /** Prometheus source: the client, the selector's matchers, the last snapshot's sample time. */
+  private readonly prom: {
+    client: PromApiClient;
+    matchers: Matcher[];
+    lastMs: number;
+    windowS: number;
+  } | null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private inflight: AbortController | null = null;
   private running = false;
@@ -117,12 +133,34 @@ export class Scraper {
     private readonly events: ScraperEvents = {},
     deps: ScraperDeps = {},
   ) {
-    this.url = deriveMetricsUrl(target.url, target.metricsPath);
+    if (target.prometheus !== undefined) {
+      const matchers = parseSelector(target.prometheus.selector); // a TypeError saying where
+      snapshotQuery(matchers, 60); // refuses an empty selector now, not on every tick
+      const client = new PromApiClient(
+        {
+          url: target.url,
+          headers: target.headers,
+          insecureTls: target.insecureTls,
+          timeoutMs: target.timeoutMs ?? 10_000,
+        },
+        deps.fetch ?? fetchMetrics,
+      );
+      this.prom = { client, matchers, lastMs: -Infinity, windowS: 60 };
+      this.url = new URL(target.url);
+    } else {
+      this.prom = null;
+      this.url = deriveMetricsUrl(target.url, target.metricsPath);
+    }
     this.intervalMs = target.intervalMs ?? 1000;
     if (!(this.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${this.intervalMs}`);
     this.timeoutMs = target.timeoutMs ?? Math.min(10_000, Math.max(1000, this.intervalMs));
     this.maxBackoffMs = target.maxBackoffMs ?? 30_000;
     this.fetch = deps.fetch ?? fetchMetrics;
+  }
+
+  /** The Prometheus selector when this scraper reads from Prometheus, else null. */
+  get selector(): string | null {
+    return this.prom === null ? null : selectorText(this.prom.matchers);
   }
 
   get state(): Readonly<ScrapeState> {
@@ -156,19 +194,24 @@ export class Scraper {
   }
 
   /** One scrape now, outside the schedule (also what the loop calls). Never throws. */
-  async scrapeOnce(): Promise<ScrapeResult | ScrapeError> {
+  async scrapeOnce(): Promise<ScrapeResult | ScrapeError | null> {
     const started = performance.now();
     this.st.lastAttemptAt = started;
     const ctl = new AbortController();
     this.inflight = ctl;
-    let outcome: ScrapeResult | ScrapeError;
+    let outcome: ScrapeResult | ScrapeError | null;
     try {
       outcome = await this.attempt(started, ctl.signal);
     } catch (e) {
       outcome = { kind: 'protocol', code: 'bad-frame', message: `Scrape failed unexpectedly: ${String(e)}` };
     }
     if (this.inflight === ctl) this.inflight = null;
-    if ('parsed' in outcome) {
+    if (outcome === null) {
+      // Prometheus answered but has not scraped since the last snapshot: healthy, nothing new.
+      this.st.status = 'ok';
+      this.st.lastError = null;
+      this.st.consecutiveFailures = 0;
+    } else if ('parsed' in outcome) {
       this.st.status = 'ok';
       this.st.lastError = null;
       this.st.consecutiveFailures = 0;
@@ -184,7 +227,8 @@ export class Scraper {
     return outcome;
   }
 
-  private async attempt(started: number, signal: AbortSignal): Promise<ScrapeResult | ScrapeError> {
+  private async attempt(started: number, signal: AbortSignal): Promise<ScrapeResult | ScrapeError | null> {
+    if (this.prom !== null) return this.attemptPrometheus(this.prom, started, signal);
     const r = await this.fetch(this.url, {
       headers: this.target.headers ?? {},
       timeoutMs: this.timeoutMs,
@@ -222,6 +266,50 @@ export class Scraper {
     };
   }
 
+  /** One `{selector}[window]` query; a new snapshot only when Prometheus has scraped since the last. */
+  private async attemptPrometheus(
+    prom: NonNullable<Scraper['prom']>,
+    started: number,
+    signal: AbortSignal,
+  ): Promise<ScrapeResult | ScrapeError | null> {
+    const r = await prom.client.query(snapshotQuery(prom.matchers, prom.windowS), undefined, signal);
+    if (!r.ok) return r.error;
+    let snap;
+    try {
+      snap = snapshotExposition(r.value.series);
+    } catch (e) {
+      return { kind: 'client', code: 'invalid-request', message: (e as Error).message };
+    }
+    if (snap.series === 0)
+      return {
+        kind: 'protocol',
+        code: 'bad-frame',
+        message: `Prometheus has no samples for ${selectorText(prom.matchers)} in the last ${prom.windowS} s: check the selector (job and instance labels) and that Prometheus scrapes these servers.`,
+      };
+    // Look back three scrape intervals: enough for the last two samples of every series (the
+    // interval estimate and staleness), small enough that a 1 s scrape config is not 60 points a
+    // series on every poll. Before the interval is known, a minute.
+    if (snap.intervalMs !== null)
+      prom.windowS = Math.min(900, Math.max(5, Math.ceil((3 * snap.intervalMs) / 1000)));
+    if (!(snap.lastMs > prom.lastMs)) return null;
+    prom.lastMs = snap.lastMs;
+    const parsed = parsePrometheus(snap.text, { format: 'text' });
+    if (this.st.profile === null || this.st.profile.id === 'unknown') this.st.profile = detectProfile(parsed);
+    // Dated by Prometheus' scrape (its clock), on our monotonic axis.
+    const monoMs = snap.lastMs - performance.timeOrigin;
+    return {
+      url: this.url.href,
+      parsed,
+      profile: this.st.profile ?? PROFILES.unknown,
+      monoMs,
+      wallMs: snap.lastMs,
+      durationMs: performance.now() - started,
+      status: 200,
+      contentType: 'application/json',
+      bytes: snap.text.length,
+    };
+  }
+
   private schedule(delayMs: number): void {
     if (!this.running) return;
     const gen = this.generation;
@@ -235,7 +323,7 @@ export class Scraper {
     const started = performance.now();
     const outcome = await this.scrapeOnce();
     if (!this.running || gen !== this.generation) return;
-    if ('parsed' in outcome) {
+    if (outcome === null || 'parsed' in outcome) {
       // Fixed rate: the next scrape is one interval after this one started, not after it ended.
       this.schedule(Math.max(0, started + this.intervalMs - performance.now()));
     } else {

@@ -46,6 +46,7 @@ export function state(p: Partial<MetricsState> = {}): MetricsState {
   return {
     targetId: 'sim',
     url: 'http://127.0.0.1:9/metrics',
+    source: 'scrape',
     status: 'ok',
     lastError: null,
     consecutiveFailures: 0,
