@@ -40,4 +40,47 @@ describe('buildTargetInput', () => {
       headers: { 'X-A': '1' },
     });
   });
+
+  it('a Prometheus source needs a Prometheus URL and a selector naming the servers', () => {
+    const base = {
+      ...NEW_TARGET,
+      name: 'fleet',
+      baseUrl: 'http://gpu:8000',
+      metricsSource: 'prometheus' as const,
+    };
+    const none = buildTargetInput(base);
+    expect(!none.ok && Object.keys(none.errors).sort()).toEqual(['prometheusSelector', 'prometheusUrl']);
+    const empty = buildTargetInput({ ...base, prometheusUrl: 'http://prom:9090', prometheusSelector: '{}' });
+    expect(!empty.ok && empty.errors.prometheusSelector).toMatch(/at least one label/);
+    const bad = buildTargetInput({
+      ...base,
+      prometheusUrl: 'http://prom:9090',
+      prometheusSelector: 'job=vllm',
+    });
+    expect(!bad.ok && bad.errors.prometheusSelector).toMatch(/expected label="value"/);
+    const good = buildTargetInput({
+      ...base,
+      prometheusUrl: ' http://prom:9090 ',
+      prometheusSelector: ' {job="vllm"} ',
+      metricsUrl: 'http://ignored/metrics',
+    });
+    expect(good.ok && good.input).toMatchObject({
+      prometheusUrl: 'http://prom:9090',
+      prometheusSelector: '{job="vllm"}',
+    });
+    // Switching back to the server's own /metrics drops the Prometheus fields.
+    const back = buildTargetInput({ ...base, metricsSource: 'scrape', prometheusUrl: 'http://prom:9090' });
+    expect(back.ok && 'prometheusUrl' in back.input).toBe(false);
+    const f = formFromTarget({
+      id: 't',
+      name: 'fleet',
+      baseUrl: 'http://gpu:8000',
+      dialect: 'openai-chat',
+      hasApiKey: false,
+      builtin: false,
+      prometheusUrl: 'http://prom:9090',
+      prometheusSelector: '{job="vllm"}',
+    });
+    expect(f).toMatchObject({ metricsSource: 'prometheus', prometheusSelector: '{job="vllm"}' });
+  });
 });

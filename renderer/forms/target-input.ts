@@ -1,5 +1,5 @@
 /** The target editor's form ⇄ TargetInput (shared/api.ts), validated before it crosses the bridge. */
-import type { TargetInput, TargetView } from '../../shared/api.ts';
+import { selectorProblem, type TargetInput, type TargetView } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import { headersFromRows, rowsFromHeaders, type HeaderRow } from './fire-input.ts';
 
@@ -14,6 +14,10 @@ export interface TargetForm {
   apiKey: string;
   clearKey: boolean;
   metricsUrl: string;
+  /** Where server metrics come from: the server's own /metrics, or a Prometheus server. */
+  metricsSource: 'scrape' | 'prometheus';
+  prometheusUrl: string;
+  prometheusSelector: string;
   insecureTls: boolean;
 }
 
@@ -26,6 +30,9 @@ export const NEW_TARGET: TargetForm = {
   apiKey: '',
   clearKey: false,
   metricsUrl: '',
+  metricsSource: 'scrape',
+  prometheusUrl: '',
+  prometheusSelector: '',
   insecureTls: false,
 };
 
@@ -40,6 +47,9 @@ export function formFromTarget(t: TargetView): TargetForm {
     apiKey: '',
     clearKey: false,
     metricsUrl: t.metricsUrl ?? '',
+    metricsSource: t.prometheusUrl ? 'prometheus' : 'scrape',
+    prometheusUrl: t.prometheusUrl ?? '',
+    prometheusSelector: t.prometheusSelector ?? '',
     insecureTls: t.insecureTls === true,
   };
 }
@@ -53,7 +63,9 @@ function httpUrl(s: string): boolean {
   }
 }
 
-export type TargetErrors = Partial<Record<'name' | 'baseUrl' | 'metricsUrl' | 'headers', string>>;
+export type TargetErrors = Partial<
+  Record<'name' | 'baseUrl' | 'metricsUrl' | 'prometheusUrl' | 'prometheusSelector' | 'headers', string>
+>;
 
 export function buildTargetInput(
   f: TargetForm,
@@ -63,6 +75,11 @@ export function buildTargetInput(
   if (!httpUrl(f.baseUrl.trim())) errors.baseUrl = 'An http:// or https:// URL, e.g. http://gpu-box:8000';
   if (f.metricsUrl.trim() && !httpUrl(f.metricsUrl.trim()))
     errors.metricsUrl = 'An http:// or https:// URL, or empty.';
+  const prom = f.metricsSource === 'prometheus';
+  if (prom && !httpUrl(f.prometheusUrl.trim()))
+    errors.prometheusUrl = 'The Prometheus server: an http:// or https:// URL, e.g. http://prometheus:9090';
+  const selProblem = prom ? selectorProblem(f.prometheusSelector) : null;
+  if (selProblem !== null) errors.prometheusSelector = selProblem;
   const headers = headersFromRows(f.headers);
   if (!headers.ok) errors.headers = headers.error;
   if (Object.keys(errors).length || !headers.ok) return { ok: false, errors };
@@ -74,6 +91,10 @@ export function buildTargetInput(
   if (f.apiKey !== '') input.apiKey = f.apiKey;
   else if (f.clearKey) input.apiKey = '';
   if (f.metricsUrl.trim()) input.metricsUrl = f.metricsUrl.trim();
+  if (prom) {
+    input.prometheusUrl = f.prometheusUrl.trim();
+    input.prometheusSelector = f.prometheusSelector.trim();
+  }
   if (f.insecureTls) input.insecureTls = true;
   return { ok: true, input };
 }

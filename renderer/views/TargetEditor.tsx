@@ -200,18 +200,75 @@ export function TargetEditor() {
             error={errors.headers}
           />
         </div>
-        <div className="field">
-          <label htmlFor="te-metrics">Metrics URL</label>
-          <input
-            id="te-metrics"
-            className="mono"
-            value={form.metricsUrl}
-            onChange={(e) => set({ metricsUrl: e.target.value })}
-            placeholder="default: <base>/metrics"
-            spellCheck={false}
-          />
-          {errors.metricsUrl && <p className="field-error">{errors.metricsUrl}</p>}
-        </div>
+        <fieldset className="field metrics-source" data-testid="target-metrics-source">
+          <legend>Server metrics from</legend>
+          <div className="row gap">
+            <label className="check">
+              <input
+                type="radio"
+                name="te-metrics-source"
+                checked={form.metricsSource === 'scrape'}
+                onChange={() => set({ metricsSource: 'scrape' })}
+                data-testid="target-source-scrape"
+              />{' '}
+              this server’s /metrics
+            </label>
+            <label className="check">
+              <input
+                type="radio"
+                name="te-metrics-source"
+                checked={form.metricsSource === 'prometheus'}
+                onChange={() => set({ metricsSource: 'prometheus' })}
+                data-testid="target-source-prometheus"
+              />{' '}
+              a Prometheus server
+            </label>
+          </div>
+          {form.metricsSource === 'scrape' ? (
+            <>
+              <label htmlFor="te-metrics">Metrics URL</label>
+              <input
+                id="te-metrics"
+                className="mono"
+                value={form.metricsUrl}
+                onChange={(e) => set({ metricsUrl: e.target.value })}
+                placeholder="default: <base>/metrics"
+                spellCheck={false}
+              />
+              {errors.metricsUrl && <p className="field-error">{errors.metricsUrl}</p>}
+            </>
+          ) : (
+            <>
+              <label htmlFor="te-prom-url">Prometheus URL</label>
+              <input
+                id="te-prom-url"
+                className="mono"
+                value={form.prometheusUrl}
+                onChange={(e) => set({ prometheusUrl: e.target.value })}
+                placeholder="http://prometheus:9090"
+                spellCheck={false}
+                data-testid="target-prometheus-url"
+              />
+              {errors.prometheusUrl && <p className="field-error">{errors.prometheusUrl}</p>}
+              <label htmlFor="te-prom-sel">Selector</label>
+              <input
+                id="te-prom-sel"
+                className="mono"
+                value={form.prometheusSelector}
+                onChange={(e) => set({ prometheusSelector: e.target.value })}
+                placeholder='{job="vllm",instance="gpu-1:8000"}'
+                spellCheck={false}
+                data-testid="target-prometheus-selector"
+              />
+              {errors.prometheusSelector && <p className="field-error">{errors.prometheusSelector}</p>}
+              <p className="field-hint wrap">
+                The label matchers of this target’s servers as Prometheus stores them (job, instance). Several
+                servers are summed, as sum() would; each snapshot is dated by Prometheus’ own scrape. The API
+                key and headers above are not sent to Prometheus.
+              </p>
+            </>
+          )}
+        </fieldset>
         <label className="check" title="Explicit opt-out: accept any certificate for this target">
           <input
             type="checkbox"

@@ -28,7 +28,12 @@ interface Props {
 export function MetricsPanel({ chartWidth }: Props) {
   const target = useSelectedTarget();
   const id = target?.id ?? null;
-  useMetricsWatch(id, target ? `${target.baseUrl} ${target.metricsUrl ?? ''}` : '');
+  useMetricsWatch(
+    id,
+    target
+      ? [target.baseUrl, target.metricsUrl, target.prometheusUrl, target.prometheusSelector].join(' ')
+      : '',
+  );
   const version = useMetricsStore((s) => (id ? (s.targets[id]?.version ?? 0) : 0));
   const profileName = useMetricsStore((s) => (id ? (s.targets[id]?.meta?.profileName ?? '') : ''));
   const failing = useMetricsStore((s) =>

@@ -25,7 +25,9 @@ export function MetricsStatus({ target }: { target: TargetView }) {
   const failing = !!sum?.watchError || state?.status === 'failing';
   const status: 'ok' | 'failing' | 'idle' = failing ? 'failing' : state?.status === 'ok' ? 'ok' : 'idle';
   const profile = sum?.meta?.profile ?? state?.profile ?? '';
-  const url = state?.url || target.metricsUrl || '';
+  const viaProm = state ? state.source === 'prometheus' : Boolean(target.prometheusUrl);
+  const url = state?.url || (viaProm ? target.prometheusUrl : target.metricsUrl) || '';
+  const selector = state?.selector ?? target.prometheusSelector ?? '';
   const err = state?.lastError ?? null;
   const retryIn =
     state?.nextAttemptInMs !== null && state?.nextAttemptInMs !== undefined
@@ -44,7 +46,13 @@ export function MetricsStatus({ target }: { target: TargetView }) {
     >
       <div className="mstatus-line">
         <span className={`badge ${status === 'ok' ? 'ok' : status === 'failing' ? 'bad' : ''}`}>
-          {status === 'ok' ? 'scraping' : status === 'failing' ? 'failing' : 'starting'}
+          {status === 'ok'
+            ? viaProm
+              ? 'via Prometheus'
+              : 'scraping'
+            : status === 'failing'
+              ? 'failing'
+              : 'starting'}
         </span>
         {meta ? (
           <b title="Server profile detected from the metric names">{meta.profileName}</b>
@@ -52,8 +60,12 @@ export function MetricsStatus({ target }: { target: TargetView }) {
           <span className="muted">profile: not detected yet</span>
         )}
         {url && (
-          <span className="mono muted mstatus-url" title={url}>
-            {url}
+          <span
+            className="mono muted mstatus-url"
+            title={viaProm ? `Prometheus ${url}, series ${selector}` : url}
+            data-testid="metrics-source"
+          >
+            {viaProm ? `${selector} @ ${url}` : url}
           </span>
         )}
         <span className="spacer" />
@@ -62,7 +74,8 @@ export function MetricsStatus({ target }: { target: TargetView }) {
             className="muted"
             title="Metric families and series in the last good scrape, and how long fetching and parsing it took"
           >
-            {meta.families} families · {meta.series} series · scrape {meta.durationMs.toFixed(0)} ms
+            {meta.families} families · {meta.series} series · {viaProm ? 'query' : 'scrape'}{' '}
+            {meta.durationMs.toFixed(0)} ms
           </span>
         )}
         {errors.length > 0 && (
@@ -77,12 +90,19 @@ export function MetricsStatus({ target }: { target: TargetView }) {
           </span>
         )}
         <span
-          // Scrapes come every second: one older than 5 s means something is stuck.
-          className={age !== null && age > 5000 ? 'stale' : 'muted'}
-          title="Time since the last successful scrape arrived"
+          // Scrapes come every second: one older than 5 s means something is stuck. Through
+          // Prometheus they come at its scrape interval (often 15–30 s).
+          className={age !== null && age > (viaProm ? 90_000 : 5000) ? 'stale' : 'muted'}
+          title={
+            viaProm
+              ? 'Time since the newest sample Prometheus holds for these servers (its scrape interval sets the pace)'
+              : 'Time since the last successful scrape arrived'
+          }
           data-testid="metrics-age"
         >
-          {age === null ? 'no scrape yet' : `last scrape ${fmtAge(age)} ago`}
+          {age === null
+            ? 'no scrape yet'
+            : `${viaProm ? 'Prometheus scraped' : 'last scrape'} ${fmtAge(age)} ago`}
         </span>
       </div>
       {meta?.profile === 'unknown' && !failing && (
