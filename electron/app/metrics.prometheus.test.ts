@@ -86,7 +86,6 @@ describe('metrics panel from a Prometheus server', () => {
       scrapesOf(id).find((s, i) => i >= before && (s.concepts.requestsRunning ?? 0) >= 1),
     );
     expect(busy.profile).toBe('vllm-v1');
-    expect(busy.rates?.generationTokensPerSec).toBeGreaterThan(0);
     await load;
     const own = (await (await fetch(`${simUrl}/metrics`)).text()).match(
       /^vllm:generation_tokens_total\{[^}]*\} ([0-9.e+]+)$/m,
@@ -99,6 +98,20 @@ describe('metrics panel from a Prometheus server', () => {
     expect(settled.concepts.requestsRunning).toBe(0);
 
     const all = scrapesOf(id);
+    // Rates are over Prometheus' own intervals: summed back over time they give exactly the
+    // counter's growth, from before the load to the settled total.
+    const upto = all.indexOf(settled);
+    let integral = 0;
+    for (let i = before; i <= upto; i++) {
+      const r = all[i]!.rates?.generationTokensPerSec ?? 0;
+      integral += (r * (all[i]!.wallMs - all[i - 1]!.wallMs)) / 1000;
+    }
+    const grown = ownTotal - (all[before - 1]!.concepts.generationTokensTotal ?? NaN);
+    expect(grown).toBe(1800);
+    expect(Math.abs(integral - grown)).toBeLessThan(1e-6 * grown);
+    expect(
+      Math.max(...all.slice(before, upto + 1).map((s) => s.rates?.generationTokensPerSec ?? 0)),
+    ).toBeGreaterThan(100);
     // One snapshot per Prometheus scrape (1 s here), dated by it: strictly increasing, no duplicates
     // from our 1 s polling, and the gaps are Prometheus' interval (never our poll's jitter).
     const gaps = all.slice(1).map((s, i) => s.wallMs - all[i]!.wallMs);
