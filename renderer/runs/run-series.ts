@@ -73,11 +73,12 @@ export function concurrencySeries(s: LaneStore, endMs: number, points = 240): Ti
 }
 
 /** Live: in flight and queued as the core reported them at each progress tick. */
-export interface ProgressSample {
+/** A type, not an interface: it is also a TimePoint (charts take either). */
+export type ProgressSample = {
   t: number;
   inFlight: number;
   queued: number;
-}
+};
 
 export function sampleOf(p: RunProgress): ProgressSample | null {
   if (p.phase === 'warmup') return null;

@@ -4,6 +4,7 @@
  * scheduler for a redraw when a lane's request changed, the size changed or the user zoomed.
  * Wheel zooms around the cursor, drag pans, double-click resets; hovering shows exact values.
  */
+import { fitCanvas } from '../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { hitTest } from '../charts/hit-test.ts';
 import { autoDomain, linearScale, panDomain, zoomDomain, type Domain } from '../charts/scale.ts';
@@ -88,16 +89,8 @@ export function Timeline({
     const ctx = canvas?.getContext?.('2d') ?? null;
     let drawn: number[];
     if (canvas && ctx && widthRef.current > 0) {
-      const dpr = window.devicePixelRatio || 1;
       const w = widthRef.current;
-      const h = timelineHeight(ms.length);
-      if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
-        canvas.width = Math.round(w * dpr);
-        canvas.height = Math.round(h * dpr);
-        canvas.style.width = `${w}px`;
-        canvas.style.height = `${h}px`;
-      }
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      fitCanvas(canvas, ctx, w, timelineHeight(ms.length), { setStyle: true });
       drawn = drawTimeline(ctx, layoutTimeline(w, ms.length), ms, domain, hoverRef.current);
     } else {
       drawn = countDrawn(ms, domain);

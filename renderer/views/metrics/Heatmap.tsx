@@ -3,6 +3,7 @@
  * through the frame scheduler (at most once a frame); hovering names the cell's step, bucket
  * and count.
  */
+import { fitCanvas } from '../../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { heatmapBins, rowLabel, rowRange, type Heatmap as HeatmapData } from '../../metrics/heatmap-bins.ts';
 import {
@@ -43,15 +44,8 @@ export function Heatmap({ points, domain, resolutionMs, seconds, height = 240, w
     const canvas = canvasRef.current;
     const ctx = canvas?.getContext?.('2d') ?? null;
     if (!canvas || !ctx) return;
-    const dpr = window.devicePixelRatio || 1;
     const w = widthRef.current;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(height * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(height * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${height}px`;
-    }
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    fitCanvas(canvas, ctx, w, height, { setStyle: true });
     drawHeatmap(ctx, heatmapLayout(w, height), m, rows, domain, seconds, hoverRef.current);
   };
   const job = useMemo(() => () => drawRef.current(), []);

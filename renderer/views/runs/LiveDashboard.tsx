@@ -12,7 +12,8 @@ import { cancelRun, openRun } from '../../runs/run-actions.ts';
 import { cdfPoints, fmtEta } from '../../runs/run-series.ts';
 import { useRunsStore, type LiveCharts as LiveChartsData, type LiveRun } from '../../runs/run-store.ts';
 import type { LiveSnapshot, RunProgress } from '../../../shared/runs/run-types.ts';
-import { CdfChart, SeriesChart } from './RunCharts.tsx';
+import { CdfChart } from './RunCharts.tsx';
+import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { Swimlane } from './Swimlane.tsx';
 
 const PHASE_LABEL: Record<string, string> = {
@@ -246,82 +247,14 @@ const LiveCharts = memo(function LiveCharts() {
 
 const LiveChartsBody = memo(function LiveChartsBody({ charts }: { charts: LiveChartsData | undefined }) {
   if (!charts) return null;
-  const rateFmt = (u: string) => (v: number) => `${fmtCompact(v)} ${u}`;
   return (
-    <div className="run-grid3">
-      <section className="card mchart" aria-label="Output token throughput">
-        <header className="card-head mchart-head">
-          <h3 title="Output tokens received per second, in 1-s buckets (from the streamed events).">
-            Output tokens/s
-          </h3>
-        </header>
-        <SeriesChart
-          data={charts.throughput}
-          lines={[{ key: 'tokS', name: 'output tok/s', color: C.content }]}
-          xMax={charts.xMax}
-          yLabel="tok/s"
-          format={rateFmt('tok/s')}
-          testId="run-tok-chart"
-          empty="first second not over yet"
-        />
-      </section>
-      <section className="card mchart" aria-label="Request throughput">
-        <header className="card-head mchart-head">
-          <h3 title="Requests finished per second, in 1-s buckets.">Requests/s</h3>
-          <ul className="legend mchart-legend">
-            <li>
-              <i className="sw mline" style={{ borderColor: C.terminal }} />
-              completed
-            </li>
-            <li>
-              <i className="sw mline" style={{ borderColor: C.error }} />
-              failed
-            </li>
-          </ul>
-        </header>
-        <SeriesChart
-          data={charts.throughput}
-          lines={[
-            { key: 'reqS', name: 'completed/s', color: C.terminal },
-            { key: 'errS', name: 'failed/s', color: C.error },
-          ]}
-          xMax={charts.xMax}
-          yLabel="req/s"
-          format={rateFmt('req/s')}
-          testId="run-req-chart"
-          empty="first second not over yet"
-        />
-      </section>
-      <section className="card mchart" aria-label="Concurrency">
-        <header className="card-head mchart-head">
-          <h3 title="Requests in flight (sent, not finished) and queued (arrived, waiting for a client slot), at each progress tick.">
-            Concurrency
-          </h3>
-          <ul className="legend mchart-legend">
-            <li>
-              <i className="sw mline" style={{ borderColor: C.ttft }} />
-              in flight
-            </li>
-            <li>
-              <i className="sw mline dashed" style={{ borderColor: C.muted }} />
-              queued
-            </li>
-          </ul>
-        </header>
-        <SeriesChart
-          data={charts.samples as never}
-          lines={[
-            { key: 'inFlight', name: 'in flight', color: C.ttft, step: true },
-            { key: 'queued', name: 'queued', color: C.muted, step: true, dashed: true },
-          ]}
-          xMax={charts.xMax}
-          yLabel="requests"
-          integer
-          format={(v) => `${fmtCompact(v)} requests`}
-          testId="run-conc-chart"
-        />
-      </section>
-    </div>
+    <OverTimeCharts
+      throughput={charts.throughput}
+      concurrency={charts.samples}
+      xMax={charts.xMax}
+      idPrefix="run"
+      live
+    />
   );
 });
 

@@ -6,14 +6,13 @@
 import { useMemo, useState } from 'react';
 import type { ExportFormat, RunDetail } from '../../../shared/runs-api.ts';
 import { summaryText } from '../../../shared/runs/summary-text.ts';
-import { C } from '../../charts/theme.ts';
-import { fmtCompact } from '../../metrics/format.ts';
 import { DIST_METRICS } from '../../runs/metric-defs.ts';
 import { deleteRun, exportRun, renameRun, revealRun } from '../../runs/run-actions.ts';
 import { deriveRun } from '../../runs/run-detail.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
-import { HistChart, SeriesChart } from './RunCharts.tsx';
+import { HistChart } from './RunCharts.tsx';
+import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { SwimLegend } from './LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { Swimlane } from './Swimlane.tsx';
@@ -183,77 +182,14 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <StatsTable s={s} />
       {derived.lanes ? (
         <>
-          <div className="run-grid3">
-            <section className="card mchart" aria-label="Output token throughput">
-              <header className="card-head mchart-head">
-                <h3 title="Output tokens received per second, in 1-s buckets (the last, partial second scaled)">
-                  Output tokens/s
-                </h3>
-              </header>
-              <SeriesChart
-                width={width}
-                data={derived.throughput}
-                lines={[{ key: 'tokS', name: 'output tok/s', color: C.content }]}
-                xMax={derived.xMax}
-                yLabel="tok/s"
-                format={(v) => `${fmtCompact(v)} tok/s`}
-                testId="sum-tok-chart"
-              />
-            </section>
-            <section className="card mchart" aria-label="Request throughput">
-              <header className="card-head mchart-head">
-                <h3>Requests/s</h3>
-                <ul className="legend mchart-legend">
-                  <li>
-                    <i className="sw mline" style={{ borderColor: C.terminal }} />
-                    completed
-                  </li>
-                  <li>
-                    <i className="sw mline" style={{ borderColor: C.error }} />
-                    failed
-                  </li>
-                </ul>
-              </header>
-              <SeriesChart
-                width={width}
-                data={derived.throughput}
-                lines={[
-                  { key: 'reqS', name: 'completed/s', color: C.terminal },
-                  { key: 'errS', name: 'failed/s', color: C.error },
-                ]}
-                xMax={derived.xMax}
-                yLabel="req/s"
-                format={(v) => `${fmtCompact(v)} req/s`}
-              />
-            </section>
-            <section className="card mchart" aria-label="Concurrency">
-              <header className="card-head mchart-head">
-                <h3>Concurrency</h3>
-                <ul className="legend mchart-legend">
-                  <li>
-                    <i className="sw mline" style={{ borderColor: C.ttft }} />
-                    in flight
-                  </li>
-                  <li>
-                    <i className="sw mline dashed" style={{ borderColor: C.muted }} />
-                    queued
-                  </li>
-                </ul>
-              </header>
-              <SeriesChart
-                width={width}
-                data={derived.concurrency}
-                lines={[
-                  { key: 'inFlight', name: 'in flight', color: C.ttft, step: true },
-                  { key: 'queued', name: 'queued', color: C.muted, step: true, dashed: true },
-                ]}
-                xMax={derived.xMax}
-                yLabel="requests"
-                integer
-                format={(v) => `${fmtCompact(v)} requests`}
-              />
-            </section>
-          </div>
+          <OverTimeCharts
+            throughput={derived.throughput}
+            concurrency={derived.concurrency}
+            xMax={derived.xMax}
+            idPrefix="sum"
+            live={false}
+            width={width}
+          />
           <section className="card" aria-label="Swimlane">
             <header className="card-head">
               <h3>Requests (swimlane)</h3>

@@ -3,6 +3,7 @@
  * lane store. While the run goes it redraws every animation frame (the view follows time, moved
  * smoothly between the core's 4 Hz progress ticks); React renders only on hover changes.
  */
+import { fitCanvas } from '../../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmtLatency } from '../../metrics/format.ts';
 import { frames } from '../../live/scheduler.ts';
@@ -81,14 +82,7 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
     const ctx = canvas?.getContext?.('2d') ?? null;
     const { now, domain, layout } = view();
     if (canvas && ctx && layout.width > 0) {
-      const dpr = window.devicePixelRatio || 1;
-      const w = Math.round(layout.width * dpr);
-      const h = Math.round(layout.height * dpr);
-      if (canvas.width !== w || canvas.height !== h) {
-        canvas.width = w;
-        canvas.height = h;
-      }
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      fitCanvas(canvas, ctx, layout.width, layout.height);
       const t0 = performance.now();
       const st = drawSwimlane(ctx, store, layout, domain, now, hoverRef.current);
       // The dashboard benchmark (bench/run-dashboard.bench.ts) collects draw times when it asks.
