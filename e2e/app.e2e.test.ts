@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launch, shot, startApp } from './fixtures.ts';
+import { launch, openPage, shot, simModelReady, startApp } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { computeRequestStats } from '../shared/stats/request-stats.ts';
 
@@ -49,17 +49,9 @@ async function send(): Promise<string> {
 beforeAll(async () => {
   ({ server, userData } = await startApp());
   browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(server.openUrl);
+  page = await openPage(browser, server, consoleErrors);
   // The built-in simulator is the ready default target, its model list loaded.
-  await page.waitForFunction(() => {
-    const s = document.querySelector<HTMLSelectElement>('[data-testid="model-select"]');
-    return s !== null && s.value === 'tokenscope-sim';
-  });
+  await simModelReady(page);
 });
 
 afterAll(async () => {

@@ -64,3 +64,34 @@ export async function shot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: false });
   return file;
 }
+
+/**
+ * A 1440×900 page on the app, collecting console errors and uncaught exceptions into
+ * `consoleErrors` (each suite ends by asserting there were none).
+ */
+export async function openPage(
+  browser: Browser,
+  server: WebServer,
+  consoleErrors: string[],
+  opts: { acceptDownloads?: boolean } = {},
+): Promise<Page> {
+  const page = await browser.newPage({
+    viewport: { width: 1440, height: 900 },
+    deviceScaleFactor: 1,
+    ...(opts.acceptDownloads ? { acceptDownloads: true } : {}),
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(server.openUrl);
+  return page;
+}
+
+/** Until the model list under `scope` (a CSS selector; '' for the composer's) shows the simulator's model. */
+export async function simModelReady(page: Page, scope = ''): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const s = document.querySelector<HTMLSelectElement>(sel);
+    return s !== null && s.value === 'tokenscope-sim';
+  }, `${scope} [data-testid="model-select"]`.trim());
+}

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launch, shot, startApp } from './fixtures.ts';
+import { launch, openPage, shot, simModelReady, startApp } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { startPrometheus, type PrometheusHandle } from '../electron/metrics/test-prometheus.ts';
 
@@ -24,16 +24,8 @@ beforeAll(async () => {
   simUrl = list.value.find((t) => t.builtin)!.baseUrl;
   prom = await startPrometheus([{ job: 'sim', target: new URL(simUrl).host }]);
   browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(server.openUrl);
-  await page.waitForFunction(() => {
-    const s = document.querySelector<HTMLSelectElement>('[data-testid="model-select"]');
-    return s !== null && s.value === 'tokenscope-sim';
-  });
+  page = await openPage(browser, server, consoleErrors);
+  await simModelReady(page);
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launch, repoRoot, shot, startApp } from './fixtures.ts';
+import { artifactsDir, launch, openPage, repoRoot, shot, simModelReady, startApp } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 
 // The server-metrics panel end to end: web mode with its embedded simulator (vLLM v1 /metrics),
@@ -53,16 +53,8 @@ const NUMBER_WITH_UNIT = /^\d+(\.\d+)?\s(ms|s)$/;
 beforeAll(async () => {
   ({ server, userData } = await startApp());
   browser = await launch();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(server.openUrl);
-  await page.waitForFunction(() => {
-    const s = document.querySelector<HTMLSelectElement>('[data-testid="model-select"]');
-    return s !== null && s.value === 'tokenscope-sim';
-  });
+  page = await openPage(browser, server, consoleErrors);
+  await simModelReady(page);
 });
 
 afterAll(async () => {

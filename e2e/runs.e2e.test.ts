@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launch, repoRoot, shot, startApp } from './fixtures.ts';
+import { launch, openPage, repoRoot, shot, simModelReady, startApp } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 
 // Load runs end to end: web mode with its embedded simulator, Debian's Chromium. A bounded run
@@ -26,22 +26,10 @@ async function fill(testId: string, value: string): Promise<void> {
 beforeAll(async () => {
   ({ server, userData } = await startApp());
   browser = await launch();
-  page = await browser.newPage({
-    viewport: { width: 1440, height: 900 },
-    deviceScaleFactor: 1,
-    acceptDownloads: true,
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(server.openUrl);
+  page = await openPage(browser, server, consoleErrors, { acceptDownloads: true });
   await page.getByTestId('runs-tab').click();
   // The form's model list comes from the simulator.
-  await page.waitForFunction(() => {
-    const s = document.querySelector<HTMLSelectElement>('.run-form [data-testid="model-select"]');
-    return s !== null && s.value === 'tokenscope-sim';
-  });
+  await simModelReady(page, '.run-form');
 });
 
 afterAll(async () => {

@@ -10,28 +10,21 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../shared/api.ts';
 import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
 import { closedPort, streamChat } from '../metrics/test-cli.ts';
 import { startPrometheus, type PrometheusHandle } from '../metrics/test-prometheus.ts';
-import { createCore, type Core } from './core.ts';
+import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { MemorySecretBox } from './secrets.ts';
+import { testCore, type RecordedEvent } from './test-core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
 
-const events: { event: ApiEvent; payload: unknown }[] = [];
+let events: RecordedEvent[] = [];
 let core: Core;
 let prom: PrometheusHandle;
 let simUrl: string;
 
 beforeAll(async () => {
-  core = await createCore({
-    mode: 'web',
-    version: 't',
-    userDataDir: null,
-    secrets: new MemorySecretBox(),
-    emit: (event, payload) => events.push({ event, payload }),
-  });
+  ({ core, events } = await testCore());
   const list = await core.handlers.listTargets();
   if (!list.ok) throw new Error(list.error.message);
   simUrl = list.value.find((t) => t.id === SIM_TARGET_ID)!.baseUrl;

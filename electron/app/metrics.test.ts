@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { createCore, type Core } from './core.ts';
-import { MemorySecretBox } from './secrets.ts';
+import type { Core } from './core.ts';
+import { testCore, type RecordedEvent } from './test-core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
-import type { ApiEvent } from '../../shared/api.ts';
 import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
 
-const events: { event: ApiEvent; payload: unknown }[] = [];
+let events: RecordedEvent[] = [];
 let core: Core;
 
 beforeAll(async () => {
-  core = await createCore({
-    mode: 'web',
-    version: 't',
-    userDataDir: null,
-    secrets: new MemorySecretBox(),
-    emit: (event, payload) => events.push({ event, payload }),
-  });
+  ({ core, events } = await testCore());
 });
 afterAll(async () => {
   await core.close();

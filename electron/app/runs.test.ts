@@ -11,17 +11,15 @@ import type { ApiEvent, ApiEvents, Result } from '../../shared/api.ts';
 import type { RunDetail, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
 import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { tmpDir } from '../runs/test-helpers.ts';
-import { createCore, type Core } from './core.ts';
+import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
 import { importedDisplayName } from './runs.ts';
-import { MemorySecretBox } from './secrets.ts';
 import { SIM_TARGET_ID as SIM } from './targets.ts';
-
-type Ev = { [E in ApiEvent]: { event: E; payload: ApiEvents[E] } }[ApiEvent];
+import { testCore, type RecordedEvent } from './test-core.ts';
 
 let core: Core;
 let dir: string;
-const events: Ev[] = [];
+let events: RecordedEvent[] = [];
 
 function call<T>(method: string, ...args: unknown[]): Promise<Result<T>> {
   return dispatch(core.handlers, method, args) as Promise<Result<T>>;
@@ -60,14 +58,7 @@ const small = {
 
 beforeAll(async () => {
   dir = tmpDir('tokenscope-app-runs-');
-  core = await createCore({
-    mode: 'web',
-    version: '0.0.0-test',
-    userDataDir: null,
-    runsDir: dir,
-    secrets: new MemorySecretBox(),
-    emit: (event, payload) => events.push({ event, payload } as Ev),
-  });
+  ({ core, events } = await testCore({ runsDir: dir }));
 });
 
 afterAll(async () => {
