@@ -5,7 +5,7 @@
  * cell reads as a count. Steps over a gap or without the histogram get no column.
  */
 import type { HistogramData } from '../../shared/metrics/prom-math.ts';
-import { rangeDelta, stepAnchors, DEFAULT_GAP_MS, type HistPoint, type StepOptions } from './series.ts';
+import { gapFor, rangeDelta, stepAnchors, type HistPoint, type StepOptions } from './series.ts';
 
 export interface Heatmap {
   cols: { t0: number; t1: number }[];
@@ -29,7 +29,7 @@ export function bucketCounts(h: HistogramData): { le: number; count: number }[] 
 
 export function heatmapBins(points: readonly HistPoint[], opts: StepOptions): Heatmap {
   const times = points.map((p) => p.t);
-  const gap = opts.gapMs ?? DEFAULT_GAP_MS;
+  const gap = opts.gapMs ?? gapFor(times);
   const idx = stepAnchors(times, opts);
   const cols: { t0: number; t1: number }[] = [];
   const deltas: { le: number; count: number }[][] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistogramData } from '../../shared/metrics/prom-math.ts';
 import {
+  gapFor,
   gaugeSeries,
   isIsolated,
   lastValue,
@@ -170,6 +171,29 @@ describe('gaugeSeries', () => {
       { t: 7000, v: null },
       { t: 12_000, v: 4 },
     ]);
+  });
+});
+
+describe('gap threshold follows the scrape cadence', () => {
+  it('5 s at a 1 s cadence; 2.5 intervals at a slow one (Prometheus every 15 s)', () => {
+    expect(gapFor([])).toBe(5000);
+    expect(gapFor([0, 1000, 2000, 3000])).toBe(5000);
+    expect(gapFor([0, 15_000, 30_000, 45_000, 60_000])).toBe(37_500);
+    // The usual interval is a median: one long outage does not stretch it.
+    expect(gapFor([0, 15_000, 30_000, 45_000, 200_000, 215_000])).toBe(37_500);
+  });
+
+  it('a target read through Prometheus every 15 s is drawn, and a real outage still breaks the line', () => {
+    const pts = [0, 15_000, 30_000, 45_000, 60_000, 75_000, 90_000, 200_000, 215_000].map((t) => ({
+      t,
+      v: t / 1000,
+    }));
+    const g = gaugeSeries(pts, ALL);
+    expect(g.filter((p) => p.v !== null).length).toBe(pts.length);
+    expect(g.filter((p) => p.v === null)).toEqual([{ t: 145_000, v: null }]);
+    const r = rateSeries(pts, ALL);
+    expect(r.filter((p) => p.v === 1).length).toBe(7);
+    expect(r.find((p) => p.t === 200_000)?.v).toBeNull();
   });
 });
 

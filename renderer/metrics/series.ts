@@ -50,11 +50,27 @@ export interface StepOptions {
    * so steps do not shift as scrapes arrive.
    */
   resolutionMs?: number;
-  /** A scrape interval longer than this (ms) is a gap: nothing is drawn across it. Default 5000. */
+  /**
+   * A scrape interval longer than this (ms) is a gap: nothing is drawn across it. Default
+   * gapFor(times): 5 s at a 1 s cadence, longer for a slower one (Prometheus scraping every 15 s).
+   */
   gapMs?: number;
 }
 
 export const DEFAULT_GAP_MS = 5000;
+
+/**
+ * The gap threshold for these scrape times: 2.5 × the usual interval (median of the last 16),
+ * at least DEFAULT_GAP_MS. A target read through Prometheus arrives at Prometheus' scrape
+ * interval (15 s is common), where a fixed 5 s would call every interval a gap and draw nothing.
+ */
+export function gapFor(times: readonly number[]): number {
+  const gaps: number[] = [];
+  for (let i = Math.max(1, times.length - 16); i < times.length; i++) gaps.push(times[i]! - times[i - 1]!);
+  if (gaps.length === 0) return DEFAULT_GAP_MS;
+  gaps.sort((a, b) => a - b);
+  return Math.max(DEFAULT_GAP_MS, 2.5 * gaps[gaps.length >> 1]!);
+}
 
 /** Resolution that keeps a window's chart under ~300 points at a 1 s scrape interval. */
 export function resolutionFor(windowMs: number): number {
@@ -99,7 +115,7 @@ function hasGap(times: readonly number[], from: number, to: number, gapMs: numbe
 /** A gauge: the latest sample of each step; a gap inserts a null point so the line breaks. */
 export function gaugeSeries(points: readonly MaybePoint[], opts: StepOptions): SeriesPoint[] {
   const times = points.map((p) => p.t);
-  const gap = opts.gapMs ?? DEFAULT_GAP_MS;
+  const gap = opts.gapMs ?? gapFor(times);
   const idx = stepAnchors(times, opts);
   const out: SeriesPoint[] = [];
   for (let k = 0; k < idx.length; k++) {
@@ -116,7 +132,7 @@ export function gaugeSeries(points: readonly MaybePoint[], opts: StepOptions): S
 /** A counter as a per-second rate over each step, across resets (counterRate over its scrapes). */
 export function rateSeries(points: readonly MaybePoint[], opts: StepOptions): SeriesPoint[] {
   const times = points.map((p) => p.t);
-  const gap = opts.gapMs ?? DEFAULT_GAP_MS;
+  const gap = opts.gapMs ?? gapFor(times);
   const idx = stepAnchors(times, opts);
   const out: SeriesPoint[] = [];
   for (let k = 1; k < idx.length; k++) {
@@ -144,7 +160,7 @@ export function ratioSeries(
   opts: StepOptions & { scale?: number },
 ): SeriesPoint[] {
   const times = den.map((p) => p.t);
-  const gap = opts.gapMs ?? DEFAULT_GAP_MS;
+  const gap = opts.gapMs ?? gapFor(times);
   const idx = stepAnchors(times, opts);
   const out: SeriesPoint[] = [];
   for (let k = 1; k < idx.length; k++) {
@@ -200,7 +216,7 @@ export function quantileSeries(
   opts: StepOptions & { scale?: number },
 ): QuantilePoint[] {
   const times = points.map((p) => p.t);
-  const gap = opts.gapMs ?? DEFAULT_GAP_MS;
+  const gap = opts.gapMs ?? gapFor(times);
   const scale = opts.scale ?? 1;
   const idx = stepAnchors(times, opts);
   const out: QuantilePoint[] = [];
