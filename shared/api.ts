@@ -43,6 +43,10 @@ export const TargetInput = z
     prometheusUrl: z.string().url().max(2048).optional(),
     /** With prometheusUrl: the label selector of this target's servers (`{job="vllm"}`). */
     prometheusSelector: z.string().max(2048).optional(),
+    /** How often server metrics are read while watched. Default 1000. */
+    metricsIntervalMs: z.number().int().min(250).max(60_000).optional(),
+    /** Per scrape or query. Default: the interval, within 1–10 s. */
+    metricsTimeoutMs: z.number().int().min(100).max(60_000).optional(),
     insecureTls: z.boolean().optional(),
   })
   .superRefine((t, ctx) => {
@@ -64,6 +68,8 @@ export interface TargetView {
   metricsUrl?: string;
   prometheusUrl?: string;
   prometheusSelector?: string;
+  metricsIntervalMs?: number;
+  metricsTimeoutMs?: number;
   insecureTls?: boolean;
   builtin: boolean;
 }

@@ -151,4 +151,64 @@ describe('metrics service', () => {
       await new Promise<void>((r) => srv.close(() => r()));
     }
   });
+
+  it("honours the target's scrape interval and timeout", async () => {
+    // The simulator, read every 300 ms.
+    const list = await core.handlers.listTargets();
+    const simUrl = list.ok ? list.value.find((t) => t.builtin)!.baseUrl : '';
+    const fast = await core.handlers.saveTarget({
+      name: 'fast',
+      baseUrl: simUrl,
+      dialect: 'openai-chat',
+      metricsIntervalMs: 300,
+    });
+    const fastId = fast.ok ? fast.value.id : '';
+    const mine = () =>
+      events
+        .filter((e) => e.event === 'onMetricsScrape')
+        .map((e) => e.payload as MetricsScrape)
+        .filter((x) => x.targetId === fastId);
+    await core.handlers.watchMetrics([fastId]);
+    await until(() => mine().length >= 6);
+    const t = mine().map((x) => x.wallMs);
+    const gaps = t.slice(1).map((v, i) => v - t[i]!);
+    const median = [...gaps].sort((a, b) => a - b)[gaps.length >> 1]!;
+    expect(median).toBeGreaterThan(200);
+    expect(median).toBeLessThan(500);
+
+    // A server that accepts and never answers, with a 250 ms timeout: a timeout error, not a hang.
+    const hang = http.createServer(() => undefined);
+    await new Promise<void>((ok) => hang.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (hang.address() as { port: number }).port;
+      const slow = await core.handlers.saveTarget({
+        name: 'hangs',
+        baseUrl: `http://127.0.0.1:${port}`,
+        dialect: 'openai-chat',
+        metricsTimeoutMs: 250,
+      });
+      const slowId = slow.ok ? slow.value.id : '';
+      const started = performance.now();
+      await core.handlers.watchMetrics([slowId]);
+      await until(() =>
+        events.some(
+          (e) =>
+            e.event === 'onMetricsState' && e.payload.targetId === slowId && e.payload.status === 'failing',
+        ),
+      );
+      expect(performance.now() - started).toBeLessThan(2000);
+      const failing = events.find(
+        (e) =>
+          e.event === 'onMetricsState' && e.payload.targetId === slowId && e.payload.status === 'failing',
+      )!.payload as MetricsState;
+      expect(failing.lastError).toMatchObject({
+        code: 'timeout',
+        message: 'No complete answer within 250 ms.',
+      });
+    } finally {
+      await core.handlers.watchMetrics([]);
+      hang.closeAllConnections();
+      await new Promise<void>((r) => hang.close(() => r()));
+    }
+  });
 });

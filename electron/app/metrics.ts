@@ -35,6 +35,8 @@ function configOf(t: ResolvedTarget): string {
     t.insecureTls,
     t.prometheusUrl ?? null,
     t.prometheusSelector ?? null,
+    t.metricsIntervalMs ?? null,
+    t.metricsTimeoutMs ?? null,
   ]);
   return createHash('sha256').update(raw).digest('hex');
 }
@@ -121,14 +123,16 @@ export class MetricsService {
               url: t.prometheusUrl,
               prometheus: { selector: t.prometheusSelector ?? '' },
               insecureTls: t.insecureTls,
-              intervalMs: 1000,
+              intervalMs: t.metricsIntervalMs ?? 1000,
+              timeoutMs: t.metricsTimeoutMs,
             }
           : {
               url: t.baseUrl,
               metricsPath: t.metricsUrl,
               headers,
               insecureTls: t.insecureTls,
-              intervalMs: 1000,
+              intervalMs: t.metricsIntervalMs ?? 1000,
+              timeoutMs: t.metricsTimeoutMs,
             };
       let scraper: Scraper;
       // Events of a replaced scraper (a scrape in flight when it stopped) are not this target's any more.

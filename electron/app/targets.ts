@@ -22,6 +22,8 @@ const StoredTarget = z.object({
   metricsUrl: z.string().optional(),
   prometheusUrl: z.string().optional(),
   prometheusSelector: z.string().optional(),
+  metricsIntervalMs: z.number().optional(),
+  metricsTimeoutMs: z.number().optional(),
   insecureTls: z.boolean().optional(),
 });
 type StoredTarget = z.infer<typeof StoredTarget>;
@@ -41,6 +43,8 @@ export interface ResolvedTarget {
   /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
   prometheusUrl?: string;
   prometheusSelector?: string;
+  metricsIntervalMs?: number;
+  metricsTimeoutMs?: number;
   insecureTls: boolean;
 }
 
@@ -105,6 +109,8 @@ export class TargetStore {
       metricsUrl: t.metricsUrl,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
+      metricsIntervalMs: t.metricsIntervalMs,
+      metricsTimeoutMs: t.metricsTimeoutMs,
       insecureTls: t.insecureTls,
       builtin: false,
     };
@@ -124,6 +130,8 @@ export class TargetStore {
       metricsUrl: input.metricsUrl,
       prometheusUrl: input.prometheusUrl,
       prometheusSelector: input.prometheusUrl !== undefined ? input.prometheusSelector : undefined,
+      metricsIntervalMs: input.metricsIntervalMs,
+      metricsTimeoutMs: input.metricsTimeoutMs,
       insecureTls: input.insecureTls,
       apiKeyEnc: prev?.apiKeyEnc,
     };
@@ -178,6 +186,8 @@ export class TargetStore {
       metricsUrl: t.metricsUrl,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
+      metricsIntervalMs: t.metricsIntervalMs,
+      metricsTimeoutMs: t.metricsTimeoutMs,
       insecureTls: t.insecureTls === true,
     };
   }

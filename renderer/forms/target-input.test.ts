@@ -83,4 +83,33 @@ describe('buildTargetInput', () => {
     });
     expect(f).toMatchObject({ metricsSource: 'prometheus', prometheusSelector: '{job="vllm"}' });
   });
+
+  it('scrape interval and timeout: seconds as typed, ms on the wire, defaults left out', () => {
+    const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
+    const def = buildTargetInput(base);
+    expect(def.ok && ['metricsIntervalMs', 'metricsTimeoutMs'].some((k) => k in def.input)).toBe(false);
+    const set = buildTargetInput({ ...base, metricsInterval: '2.5', metricsTimeout: '.5' });
+    expect(set.ok && set.input).toMatchObject({ metricsIntervalMs: 2500, metricsTimeoutMs: 500 });
+    for (const [interval, timeout] of [
+      ['0.1', ''],
+      ['61', ''],
+      ['1s', ''],
+      ['1', '0'],
+      ['1', 'abc'],
+    ] as const) {
+      const r = buildTargetInput({ ...base, metricsInterval: interval, metricsTimeout: timeout });
+      expect(r.ok, `${interval}/${timeout}`).toBe(false);
+    }
+    const back = formFromTarget({
+      id: 't',
+      name: 'box',
+      baseUrl: 'http://gpu:8000',
+      dialect: 'openai-chat',
+      hasApiKey: false,
+      builtin: false,
+      metricsIntervalMs: 15_000,
+      metricsTimeoutMs: 2000,
+    });
+    expect(back).toMatchObject({ metricsInterval: '15', metricsTimeout: '2' });
+  });
 });

@@ -18,6 +18,10 @@ export interface TargetForm {
   metricsSource: 'scrape' | 'prometheus';
   prometheusUrl: string;
   prometheusSelector: string;
+  /** Seconds, as typed. */
+  metricsInterval: string;
+  /** Seconds, as typed; '' = automatic (the interval, within 1–10 s). */
+  metricsTimeout: string;
   insecureTls: boolean;
 }
 
@@ -33,6 +37,8 @@ export const NEW_TARGET: TargetForm = {
   metricsSource: 'scrape',
   prometheusUrl: '',
   prometheusSelector: '',
+  metricsInterval: '1',
+  metricsTimeout: '',
   insecureTls: false,
 };
 
@@ -50,8 +56,18 @@ export function formFromTarget(t: TargetView): TargetForm {
     metricsSource: t.prometheusUrl ? 'prometheus' : 'scrape',
     prometheusUrl: t.prometheusUrl ?? '',
     prometheusSelector: t.prometheusSelector ?? '',
+    metricsInterval: String((t.metricsIntervalMs ?? 1000) / 1000),
+    metricsTimeout: t.metricsTimeoutMs === undefined ? '' : String(t.metricsTimeoutMs / 1000),
     insecureTls: t.insecureTls === true,
   };
+}
+
+/** Typed seconds → whole ms, or null when not a number in [min, max] s. */
+function secondsToMs(s: string, min: number, max: number): number | null {
+  const t = s.trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return null;
+  const v = Number(t);
+  return v >= min && v <= max ? Math.round(v * 1000) : null;
 }
 
 function httpUrl(s: string): boolean {
@@ -64,7 +80,17 @@ function httpUrl(s: string): boolean {
 }
 
 export type TargetErrors = Partial<
-  Record<'name' | 'baseUrl' | 'metricsUrl' | 'prometheusUrl' | 'prometheusSelector' | 'headers', string>
+  Record<
+    | 'name'
+    | 'baseUrl'
+    | 'metricsUrl'
+    | 'prometheusUrl'
+    | 'prometheusSelector'
+    | 'metricsInterval'
+    | 'metricsTimeout'
+    | 'headers',
+    string
+  >
 >;
 
 export function buildTargetInput(
@@ -80,6 +106,10 @@ export function buildTargetInput(
     errors.prometheusUrl = 'The Prometheus server: an http:// or https:// URL, e.g. http://prometheus:9090';
   const selProblem = prom ? selectorProblem(f.prometheusSelector) : null;
   if (selProblem !== null) errors.prometheusSelector = selProblem;
+  const intervalMs = secondsToMs(f.metricsInterval, 0.25, 60);
+  if (intervalMs === null) errors.metricsInterval = 'Seconds between reads: 0.25 to 60.';
+  const timeoutMs = f.metricsTimeout.trim() === '' ? undefined : secondsToMs(f.metricsTimeout, 0.1, 60);
+  if (timeoutMs === null) errors.metricsTimeout = 'Seconds: 0.1 to 60, or empty for automatic.';
   const headers = headersFromRows(f.headers);
   if (!headers.ok) errors.headers = headers.error;
   if (Object.keys(errors).length || !headers.ok) return { ok: false, errors };
@@ -91,6 +121,8 @@ export function buildTargetInput(
   if (f.apiKey !== '') input.apiKey = f.apiKey;
   else if (f.clearKey) input.apiKey = '';
   if (f.metricsUrl.trim()) input.metricsUrl = f.metricsUrl.trim();
+  if (intervalMs !== null && intervalMs !== 1000) input.metricsIntervalMs = intervalMs;
+  if (typeof timeoutMs === 'number') input.metricsTimeoutMs = timeoutMs;
   if (prom) {
     input.prometheusUrl = f.prometheusUrl.trim();
     input.prometheusSelector = f.prometheusSelector.trim();

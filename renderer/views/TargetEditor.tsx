@@ -268,6 +268,39 @@ export function TargetEditor() {
               </p>
             </>
           )}
+          <div className="field-pair metrics-cadence">
+            <div className="field">
+              <label htmlFor="te-interval">
+                {form.metricsSource === 'prometheus' ? 'Query every (s)' : 'Scrape every (s)'}
+              </label>
+              <input
+                id="te-interval"
+                className="mono"
+                inputMode="decimal"
+                value={form.metricsInterval}
+                onChange={(e) => set({ metricsInterval: e.target.value })}
+                data-testid="target-metrics-interval"
+              />
+              {errors.metricsInterval && <p className="field-error">{errors.metricsInterval}</p>}
+            </div>
+            <div className="field">
+              <label htmlFor="te-timeout">Timeout (s)</label>
+              <input
+                id="te-timeout"
+                className="mono"
+                inputMode="decimal"
+                value={form.metricsTimeout}
+                onChange={(e) => set({ metricsTimeout: e.target.value })}
+                placeholder="auto: the interval, 1–10 s"
+                data-testid="target-metrics-timeout"
+              />
+              {errors.metricsTimeout && <p className="field-error">{errors.metricsTimeout}</p>}
+            </div>
+          </div>
+          <p className="field-hint wrap">
+            While the Server metrics tab is open. A failure is retried after 2ⁿ intervals (at most 30 s), and
+            shown.
+          </p>
         </fieldset>
         <label className="check" title="Explicit opt-out: accept any certificate for this target">
           <input

@@ -34,6 +34,8 @@ export function MetricsStatus({ target }: { target: TargetView }) {
       ? state.nextAttemptInMs - (now - sum!.stateAt)
       : null;
   const age = sum?.lastScrapeAt ? now - sum.lastScrapeAt : null;
+  // Three missed reads; through Prometheus, its own scrape interval (unknown here) sets the pace.
+  const staleAfterMs = Math.max(viaProm ? 90_000 : 5000, 3 * (target.metricsIntervalMs ?? 1000));
   const hint = failing ? noMetricsHint(target, err?.status) : null;
   const meta = sum?.meta ?? null;
   const errors = meta?.parseErrors ?? [];
@@ -90,9 +92,9 @@ export function MetricsStatus({ target }: { target: TargetView }) {
           </span>
         )}
         <span
-          // Scrapes come every second: one older than 5 s means something is stuck. Through
+          // Scrapes come every interval (1 s by default): three missed means something is stuck. Through
           // Prometheus they come at its scrape interval (often 15–30 s).
-          className={age !== null && age > (viaProm ? 90_000 : 5000) ? 'stale' : 'muted'}
+          className={age !== null && age > staleAfterMs ? 'stale' : 'muted'}
           title={
             viaProm
               ? 'Time since the newest sample Prometheus holds for these servers (its scrape interval sets the pace)'
