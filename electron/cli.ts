@@ -223,7 +223,7 @@ export function buildProgram(): Command {
     .option('--insecure', 'skip TLS certificate verification')
     .option(
       '--prometheus',
-      'URL is a Prometheus server: read the concepts from its HTTP API (query_range) for --selector',
+      'URL is a Prometheus server: read the concepts from its HTTP API for --selector (a range; with --watch, live)',
     )
     .option(
       '--selector <sel>',
@@ -237,7 +237,10 @@ export function buildProgram(): Command {
       'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)',
     )
     .action(async (url: string, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
-      process.exitCode = o.prometheus ? await runFleet(url, o) : await runMetrics(url, o);
+      // --prometheus --watch: live snapshots (one per Prometheus scrape) in the direct-scrape report.
+      if (o.prometheus && o.watch)
+        process.exitCode = await runMetrics(url, { ...o, prometheusSelector: o.selector ?? '' });
+      else process.exitCode = o.prometheus ? await runFleet(url, o) : await runMetrics(url, o);
     });
 
   return program;

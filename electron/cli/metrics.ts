@@ -18,6 +18,8 @@ export interface MetricsCliOptions {
   model?: string;
   timeout?: number;
   insecure?: boolean;
+  /** `--prometheus --watch`: URL is a Prometheus server, these are the servers' label matchers. */
+  prometheusSelector?: string;
 }
 
 const out = (s: string): void => void process.stdout.write(s);
@@ -61,10 +63,13 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     if (i <= 0) return usage(o.json, `--header must be "Name: value", got "${h}"`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
   }
-  const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
+  const prom = o.prometheusSelector !== undefined;
+  // An inference server's key is not sent to Prometheus (--header still is: a proxy's auth).
+  const apiKey = prom ? undefined : (o.apiKey ?? process.env.TOKENSCOPE_API_KEY);
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (!(o.interval >= 50)) return usage(o.json, `--interval must be at least 50 ms, got ${o.interval}`);
   const target: ScrapeTarget = { url, headers, intervalMs: o.interval, insecureTls: o.insecure === true };
+  if (prom) target.prometheus = { selector: o.prometheusSelector ?? '' };
   // One-shot: a slow or distant endpoint gets 10 s; watch mode keeps the scraper's interval-based default.
   if (o.timeout !== undefined) target.timeoutMs = o.timeout;
   else if (!o.watch) target.timeoutMs = 10_000;
@@ -98,7 +103,9 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   } catch (e) {
     return usage(
       o.json,
-      `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`,
+      prom
+        ? `--prometheus: ${(e as Error).message}`
+        : `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`,
     );
   }
   where = scraper.url.href;

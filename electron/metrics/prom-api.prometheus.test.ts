@@ -19,7 +19,7 @@ import {
   type FleetSeries,
 } from './prom-api.ts';
 import { fleetQueries, parseSelector } from './promql.ts';
-import { closedPort, streamChat } from './test-cli.ts';
+import { closedPort, LiveCli, runCli, streamChat } from './test-cli.ts';
 import { runFleet } from '../cli/fleet.ts';
 import { poll, startPrometheus, type PrometheusHandle } from './test-prometheus.ts';
 
@@ -257,4 +257,40 @@ describe('tokenscope metrics --prometheus (the fleet source from the CLI)', () =
       ),
     ).toBe(2);
   }, 30_000);
+
+  it('--watch: one line per Prometheus scrape, dated by it, with rates; a missing selector exits 2', async () => {
+    type Line = { time: string; profile: { id: string }; rates: { intervalSec: number } | null; url: string };
+    // Polled every 200 ms, Prometheus scrapes every second: one line per scrape, not per poll.
+    const cli = new LiveCli([
+      'metrics',
+      prom.url,
+      '--prometheus',
+      '--selector',
+      SEL,
+      '--watch',
+      '--json',
+      '--interval',
+      '200',
+    ]);
+    try {
+      const first = await cli.waitJson<Line>(() => true, 15_000);
+      const second = await cli.waitJson<Line>(() => true, 10_000, first.index + 1);
+      const third = await cli.waitJson<Line>(() => true, 10_000, second.index + 1);
+      expect(first.json).toMatchObject({ profile: { id: 'vllm-v1' }, rates: null, url: `${prom.url}/` });
+      for (const [a, b] of [
+        [first, second],
+        [second, third],
+      ] as const) {
+        const gapS = (Date.parse(b.json.time) - Date.parse(a.json.time)) / 1000;
+        expect(gapS).toBeGreaterThan(0.5);
+        expect(gapS).toBeLessThan(2.5);
+        expect(b.json.rates?.intervalSec).toBeCloseTo(gapS, 2);
+      }
+    } finally {
+      expect(await cli.interrupt()).toBe(0);
+    }
+    const bad = await runCli(['metrics', prom.url, '--prometheus', '--selector', '{}', '--watch', '--json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toMatch(/needs a label selector/);
+  }, 40_000);
 });
