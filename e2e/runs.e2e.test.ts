@@ -176,6 +176,57 @@ describe('load runs in Chromium', () => {
     expect(await page.getByTestId('sum-completed').textContent()).toBe(String(REQUESTS));
   });
 
+  it('compares two runs side by side: numbers against the baseline, overlaid CDFs, workload differences said', async () => {
+    // A second run of the same prompts at a quarter of the concurrency.
+    await fill('run-requests', '30');
+    await fill('run-concurrency', '4');
+    await fill('run-name', 'e2e concurrency 4');
+    await page.getByTestId('run-start').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'e2e concurrency 4',
+      undefined,
+      { timeout: 30_000 },
+    );
+    const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])');
+    expect(await native.count()).toBe(2);
+    // Baseline first: the 16-concurrency run (listed second, newest first), then the new one.
+    await native.nth(1).getByTestId('run-compare-pick').check();
+    await native.nth(0).getByTestId('run-compare-pick').check();
+    await page.getByTestId('run-compare-open').click();
+    await page.waitForSelector('[data-testid="run-compare"][data-ready="yes"]');
+    const legend = page.getByTestId('compare-run');
+    expect(await legend.nth(0).textContent()).toMatch(/A\s*e2e simulator run/);
+    expect(await legend.nth(1).textContent()).toMatch(/B\s*e2e concurrency 4/);
+    expect(await page.getByTestId('compare-workload-diff').textContent()).toMatch(
+      /requests 60 vs 30.*max concurrency 16 vs 4/,
+    );
+    const row = (id: string) => page.locator(`[data-testid="compare-table"] tr[data-row="${id}"]`);
+    const cells = async (id: string) => (await row(id).locator('td').allTextContents()).map((t) => t.trim());
+    expect((await cells('completed')).slice(0, 2)).toEqual([String(REQUESTS), '30']);
+    // Four times fewer in flight: the simulator's batch is smaller, so B's TPOT is lower (better)
+    // and its output throughput lower (worse). Both are computed, signed and coloured.
+    const tput = await cells('out-tput');
+    expect(tput[0]).toMatch(/^\d[\d,.]* tok\/s$/);
+    expect(tput[2]).toMatch(/^−\d/);
+    expect(await row('out-tput').locator('td.compare-rel').getAttribute('data-verdict')).toBe('worse');
+    expect(await row('tpot-p50').locator('td.compare-rel').getAttribute('data-verdict')).toMatch(
+      /better|same/,
+    );
+    for (const m of ['ttft', 'tpot', 'itl_per_token', 'e2el']) {
+      const lines = (await page.getByTestId(`compare-cdf-${m}`).getAttribute('data-lines')) ?? '';
+      const counts = Object.fromEntries(lines.split(',').map((p) => p.split(':') as [string, string]));
+      expect(Number(counts.A), m).toBeGreaterThan(1);
+      expect(Number(counts.B), m).toBeGreaterThan(1);
+      expect(await page.getByTestId(`compare-cdf-${m}`).locator('path.recharts-line-curve').count(), m).toBe(
+        2,
+      );
+    }
+    expect(await page.getByTestId('run-compare').textContent()).not.toMatch(/NaN|Infinity|undefined/);
+    await shot(page, 'run-compare');
+    await page.getByTestId('compare-cdf-ttft').scrollIntoViewIfNeeded();
+    await shot(page, 'run-compare-cdf');
+  });
+
   it('renames and deletes a run', async () => {
     const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])').first();
     await native.locator('button').first().click();

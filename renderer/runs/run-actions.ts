@@ -6,6 +6,7 @@ import type { ExportFormat, RunExport } from '../../shared/runs-api.ts';
 import { api } from '../api.ts';
 import { useAppStore, pickTarget } from '../stores/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
+import { MAX_COMPARED } from './run-compare.ts';
 import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
@@ -107,6 +108,41 @@ export async function renameRun(key: string, name: string): Promise<boolean> {
   return true;
 }
 
+/** Tick or untick a run for comparison (at most MAX_COMPARED; the oldest tick makes room). */
+export function toggleCompare(key: string): void {
+  const keys = useRunsStore.getState().compareKeys;
+  const next = keys.includes(key) ? keys.filter((k) => k !== key) : [...keys, key].slice(-MAX_COMPARED);
+  useRunsStore.setState({ compareKeys: next });
+}
+
+/** Open the comparison of the ticked runs: each run's file read again (they may have been renamed). */
+export async function showCompare(): Promise<void> {
+  const keys = [...useRunsStore.getState().compareKeys];
+  if (keys.length < 2) return;
+  const prev = useRunsStore.getState().compared;
+  const same = prev !== null && prev.keys.join('\n') === keys.join('\n');
+  useRunsStore.setState({
+    view: { kind: 'compare' },
+    compared: {
+      keys,
+      details: same ? prev.details : keys.map(() => null),
+      errors: keys.map(() => null),
+      loading: true,
+    },
+  });
+  const results = await Promise.all(keys.map((k) => api.openRun(k)));
+  const cur = useRunsStore.getState().compared;
+  if (cur === null || cur.keys.join('\n') !== keys.join('\n')) return; // another comparison meanwhile
+  useRunsStore.setState({
+    compared: {
+      keys,
+      details: results.map((r) => (r.ok ? r.value : null)),
+      errors: results.map((r) => (r.ok ? null : r.error.message)),
+      loading: false,
+    },
+  });
+}
+
 export async function deleteRun(key: string): Promise<boolean> {
   const r = await api.deleteRun(key);
   if (!r.ok) {
@@ -115,6 +151,13 @@ export async function deleteRun(key: string): Promise<boolean> {
   }
   const s = useRunsStore.getState();
   if (s.opened?.key === key) useRunsStore.setState({ opened: null, view: { kind: 'new' } });
+  if (s.compareKeys.includes(key))
+    useRunsStore.setState({ compareKeys: s.compareKeys.filter((k) => k !== key) });
+  if (s.compared?.keys.includes(key))
+    useRunsStore.setState({
+      compared: null,
+      ...(s.view.kind === 'compare' ? { view: { kind: 'new' } } : {}),
+    });
   await refreshRuns();
   return true;
 }

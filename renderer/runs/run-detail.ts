@@ -30,16 +30,19 @@ export interface DerivedRun {
   hist: Record<DistMetric, HistDatum[]>;
 }
 
+/** The measured requests' outcomes (warm-up and cancelled left out, as the summary does). */
+export function outcomesOf(d: RunDetail): RequestOutcome[] {
+  if (!d.lines) return d.outcomes ?? [];
+  return d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
+}
+
 export function deriveRun(d: RunDetail): DerivedRun {
-  let outcomes: RequestOutcome[];
+  const outcomes = outcomesOf(d);
   let lanes: LaneStore | null = null;
   if (d.lines) {
-    outcomes = d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
     lanes = new LaneStore();
     lanes.loadLines(d.entry.key, d.lines);
     if (lanes.n === 0) lanes = null;
-  } else {
-    outcomes = d.outcomes ?? [];
   }
   const end = lanes ? lanes.lastMs : 0;
   const hist = {} as Record<DistMetric, HistDatum[]>;

@@ -10,7 +10,16 @@ import type { WorkloadIssue } from '../../shared/runs/workload.ts';
 import type { ProgressSample, TimePoint } from './run-series.ts';
 import { defaultDraft, type WorkloadDraft } from './workload-draft.ts';
 
-export type RunsView = { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string };
+export type RunsView =
+  { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string } | { kind: 'compare' };
+
+/** The runs shown side by side, in pick order (the first is the baseline), with their details. */
+export interface ComparedRuns {
+  keys: string[];
+  details: (RunDetail | null)[];
+  errors: (string | null)[];
+  loading: boolean;
+}
 
 export interface LiveRun {
   runId: string;
@@ -55,6 +64,9 @@ export interface RunsState {
   view: RunsView;
   live: LiveRun | null;
   opened: OpenedRun | null;
+  /** Ticked in the history for comparison, in the order they were ticked. */
+  compareKeys: string[];
+  compared: ComparedRuns | null;
   draft: WorkloadDraft;
   /** The form's target (null: the app's selected target). */
   targetId: string | null;
@@ -73,6 +85,8 @@ export const useRunsStore = create<RunsState>(() => ({
   view: { kind: 'new' },
   live: null,
   opened: null,
+  compareKeys: [],
+  compared: null,
   draft: defaultDraft(),
   targetId: null,
   starting: false,

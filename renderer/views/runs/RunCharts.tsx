@@ -18,6 +18,7 @@ import { C } from '../../charts/theme.ts';
 import { decimalsOf, formatTick, niceTicks } from '../../charts/ticks.ts';
 import { fmtTick } from '../../metrics/format.ts';
 import { peakOf, yAxis } from '../../metrics/y-axis.ts';
+import { cdfDomain } from '../../runs/run-compare.ts';
 import type { HistDatum, TimePoint } from '../../runs/run-series.ts';
 
 const TICK = { fill: C.tick, fontSize: 11 };
@@ -316,6 +317,98 @@ export function HistChart({ data, color, unit = 'ms', countLabel, testId, width,
         {chart}
       </Sized>
       {data.length === 0 && <div className="mchart-overlay">no values</div>}
+    </div>
+  );
+}
+
+export interface CdfSeries {
+  name: string;
+  color: string;
+  points: { v: number; p: number }[];
+}
+
+/** Several runs' CDFs of one metric on shared axes (x: value, y: percentile), one colour per run. */
+export function CdfCompareChart({
+  series,
+  unit = 'ms',
+  testId,
+  width,
+  height = 190,
+}: {
+  series: CdfSeries[];
+  unit?: string;
+  testId?: string;
+  width?: number;
+  height?: number;
+}) {
+  const x = cdfDomain(series, width && width < 300 ? 3 : 5);
+  const drawn = series.filter((s) => s.points.length > 0);
+  const chart = (
+    <LineChart
+      width={width}
+      height={height}
+      margin={{ top: 6, right: 12, bottom: 14, left: 0 }}
+      accessibilityLayer={false}
+    >
+      <CartesianGrid stroke={C.grid} vertical={false} />
+      <XAxis
+        type="number"
+        dataKey="v"
+        domain={[x.lo, x.hi]}
+        ticks={x.ticks}
+        tickFormatter={(v: number) => fmtTick(v, x.hi)}
+        stroke={C.axis}
+        tick={TICK}
+        height={30}
+        allowDuplicatedCategory={false}
+        allowDataOverflow
+        label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
+      />
+      <YAxis
+        type="number"
+        domain={[0, 100]}
+        ticks={[0, 50, 90, 100]}
+        interval={0}
+        stroke={C.axis}
+        tick={TICK}
+        width={54}
+        label={{
+          value: 'percentile',
+          angle: -90,
+          position: 'insideLeft',
+          offset: 2,
+          fill: C.muted,
+          fontSize: 11,
+          style: { textAnchor: 'middle' },
+        }}
+      />
+      {drawn.map((s) => (
+        <Line
+          key={s.name}
+          data={s.points}
+          dataKey="p"
+          name={s.name}
+          stroke={s.color}
+          strokeWidth={1.6}
+          dot={false}
+          type="stepAfter"
+          isAnimationActive={false}
+        />
+      ))}
+    </LineChart>
+  );
+  return (
+    <div
+      className="mchart-body"
+      data-testid={testId}
+      data-lines={series.map((s) => `${s.name}:${s.points.length}`).join(',')}
+      role="img"
+      aria-label="Cumulative distributions, one per run"
+    >
+      <Sized width={width} height={height}>
+        {chart}
+      </Sized>
+      {drawn.length === 0 && <div className="mchart-overlay">no per-request values</div>}
     </div>
   );
 }

@@ -1,6 +1,14 @@
 /** The runs folder: every run and imported result, newest first; click to reopen; import a vLLM/SGLang result. */
 import { useRef } from 'react';
-import { importRunFile, openRun, revealRun, showLive } from '../../runs/run-actions.ts';
+import {
+  importRunFile,
+  openRun,
+  revealRun,
+  showCompare,
+  showLive,
+  toggleCompare,
+} from '../../runs/run-actions.ts';
+import { MAX_COMPARED, RUN_COLORS } from '../../runs/run-compare.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
 
@@ -11,6 +19,7 @@ export function RunHistory() {
   const skipped = useRunsStore((s) => s.skipped);
   const view = useRunsStore((s) => s.view);
   const live = useRunsStore((s) => s.live);
+  const compareKeys = useRunsStore((s) => s.compareKeys);
   const fileRef = useRef<HTMLInputElement>(null);
   const selected = view.kind === 'run' ? view.key : view.kind === 'live' ? live?.key : null;
   return (
@@ -18,6 +27,17 @@ export function RunHistory() {
       <header className="card-head">
         <h3>Runs</h3>
         <span className="spacer" />
+        {compareKeys.length >= 2 && (
+          <button
+            type="button"
+            className="btn tiny primary"
+            data-testid="run-compare-open"
+            onClick={() => void showCompare()}
+            title="Show the ticked runs side by side"
+          >
+            Compare {compareKeys.length}
+          </button>
+        )}
         <button
           type="button"
           className="btn tiny"
@@ -52,15 +72,37 @@ export function RunHistory() {
       {loaded && runs.length === 0 && !error && (
         <p className="empty">No runs yet. Start one above, or import a vLLM result.</p>
       )}
+      {runs.length >= 2 && compareKeys.length < 2 && (
+        <p className="field-hint wrap">Tick two to {MAX_COMPARED} runs to compare them side by side.</p>
+      )}
       <ul className="history-list" data-testid="run-history">
         {runs.map((r) => {
           const d = new Date(r.startedAtWall);
+          const pick = compareKeys.indexOf(r.key);
           return (
             <li
               key={r.key}
-              className={`history-item ${selected === r.key ? 'current' : ''}`}
+              className={`history-item run-item ${selected === r.key ? 'current' : ''}`}
               data-run-key={r.key}
             >
+              <label
+                className="run-pick"
+                title={pick >= 0 ? 'In the comparison (click to take out)' : 'Compare this run with others'}
+              >
+                <input
+                  type="checkbox"
+                  checked={pick >= 0}
+                  disabled={r.running}
+                  onChange={() => toggleCompare(r.key)}
+                  data-testid="run-compare-pick"
+                  aria-label={`Compare ${r.name || 'this run'}`}
+                />
+                {pick >= 0 && (
+                  <i className="sw" style={{ background: RUN_COLORS[pick] }}>
+                    {'ABCD'[pick]}
+                  </i>
+                )}
+              </label>
               <button
                 type="button"
                 className="hi-main"

@@ -4,6 +4,7 @@
  */
 import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
 import { LiveDashboard } from './LiveDashboard.tsx';
+import { RunCompareView } from './RunCompareView.tsx';
 import { RunSummaryView } from './RunSummaryView.tsx';
 
 export function RunsView() {
@@ -46,6 +47,8 @@ export function RunsView() {
         <LiveDashboard />
       ) : view.kind === 'run' ? (
         <RunSummaryView />
+      ) : view.kind === 'compare' ? (
+        <RunCompareView />
       ) : (
         <RunsIntro />
       )}

@@ -1,0 +1,265 @@
+/**
+ * Runs side by side: which run is which (server, model, workload), every number `vllm bench serve`
+ * reports and ours against the first run picked (the baseline) with which way is better, and
+ * each latency metric's distribution as overlaid CDFs. Differences in the workloads themselves
+ * (prompt lengths, request count, rate, concurrency) are said above the numbers: comparing a
+ * server against another is only fair on the same workload.
+ */
+import { Fragment, useMemo } from 'react';
+import type { RunDetail } from '../../../shared/runs-api.ts';
+import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
+import { showNewRun, toggleCompare } from '../../runs/run-actions.ts';
+import { cdfFromValues, compareRows, RUN_COLORS, type CompareRow } from '../../runs/run-compare.ts';
+import { outcomesOf } from '../../runs/run-detail.ts';
+import { metricValues, type DistMetric } from '../../runs/run-series.ts';
+import { useRunsStore } from '../../runs/run-store.ts';
+import { CdfCompareChart } from './RunCharts.tsx';
+
+const LETTERS = ['A', 'B', 'C', 'D'];
+
+function fmtValue(v: number | null, unit: CompareRow['def']['unit']): string {
+  if (v === null) return '—';
+  if (unit === 'ms') return fmtLatency(v);
+  if (unit === 's') return `${v.toFixed(2)} s`;
+  if (unit === 'count') return v.toLocaleString('en-US');
+  return `${fmtCompact(v)} ${unit}`;
+}
+
+function fmtRel(r: number): string {
+  const pct = r * 100;
+  const a = Math.abs(pct);
+  const digits = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${a.toFixed(digits)} %`;
+}
+
+/** A length distribution in a few characters: 128, 64–256, ~N(200, 50). */
+function lenText(d: unknown): string | null {
+  if (d === null || d === undefined || typeof d !== 'object') return null;
+  const x = d as { type?: string; value?: number; min?: number; max?: number; mean?: number; std?: number };
+  if (x.type === 'fixed') return String(x.value);
+  if (x.type === 'uniform') return `${x.min}–${x.max}`;
+  if (x.type === 'normal') return `~N(${x.mean}, ${x.std})`;
+  return JSON.stringify(d);
+}
+
+/** What differs between the runs' workloads, as short phrases ("output tokens 64 vs 128"). */
+export function workloadDifferences(details: readonly RunDetail[]): string[] {
+  const out: string[] = [];
+  const desc = (d: RunDetail) => {
+    const w = d.header?.workload;
+    const p = w?.prompts as { type?: string; inputLen?: unknown; outputLen?: unknown } | undefined;
+    return {
+      prompts: p?.type ?? null,
+      'input tokens': lenText(p?.inputLen),
+      'output tokens': lenText(p?.outputLen),
+      requests: w?.requests ?? d.summary.config.numPrompts ?? null,
+      'duration (s)': w?.durationS ?? null,
+      'request rate': d.summary.config.requestRate ?? null,
+      'max concurrency': d.summary.config.maxConcurrency ?? null,
+    } as Record<string, unknown>;
+  };
+  const all = details.map(desc);
+  for (const k of Object.keys(all[0] ?? {})) {
+    const vals = all.map((a) => (a[k] === null || a[k] === undefined ? '—' : String(a[k])));
+    if (new Set(vals).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
+  }
+  return out;
+}
+
+const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
+  { id: 'ttft', name: 'TTFT' },
+  { id: 'tpot', name: 'TPOT' },
+  { id: 'itl_per_token', name: 'ITL per token', fallback: 'itl' },
+  { id: 'e2el', name: 'E2E latency' },
+];
+
+export function RunCompareView() {
+  const compared = useRunsStore((s) => s.compared);
+  const runs = useRunsStore((s) => s.runs);
+  const details = useMemo(
+    () => (compared?.details ?? []).filter((d): d is RunDetail => d !== null),
+    [compared?.details],
+  );
+  const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
+  const rows = useMemo(() => (ready ? compareRows(details.map((d) => d.summary)) : []), [ready, details]);
+  const outcomes = useMemo(() => (ready ? details.map((d) => outcomesOf(d)) : []), [ready, details]);
+  const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
+  if (compared === null) return null;
+  const failed = compared.errors
+    .map((e, i) => (e ? `${compared.keys[i]}: ${e}` : null))
+    .filter((x): x is string => x !== null);
+  const nameOf = (key: string) => {
+    const e = runs.find((r) => r.key === key);
+    return e?.name || 'Load run';
+  };
+  return (
+    <div className="run-compare" data-testid="run-compare" data-ready={ready ? 'yes' : 'no'}>
+      <section className="card">
+        <header className="card-head">
+          <h2>Comparing {compared.keys.length} runs</h2>
+          <span className="muted">
+            each against A, the first picked · green better, red worse, grey within 1 %
+          </span>
+          <span className="spacer" />
+          <button type="button" className="btn tiny ghost" onClick={() => showNewRun()}>
+            Close
+          </button>
+        </header>
+        <ol className="compare-legend">
+          {compared.keys.map((k, i) => {
+            const d = compared.details[i];
+            const when = d ? new Date(d.entry.startedAtWall) : null;
+            return (
+              <li key={k} data-testid="compare-run">
+                <i className="sw" style={{ background: RUN_COLORS[i] }} />
+                <b>{LETTERS[i]}</b> <span className="run-name">{d?.entry.name || nameOf(k)}</span>
+                <span className="mono muted">
+                  {d ? `${d.entry.model} · ${d.entry.url}` : compared.loading ? 'loading…' : 'not readable'}
+                </span>
+                {when && Number.isFinite(when.getTime()) && (
+                  <span className="muted">
+                    {when.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
+                  </span>
+                )}
+                <button
+                  type="button"
+                  className="btn tiny ghost"
+                  onClick={() => {
+                    toggleCompare(k);
+                    useRunsStore.setState({ view: { kind: 'new' } });
+                  }}
+                  title="Take this run out of the comparison"
+                >
+                  remove
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+        {failed.length > 0 && (
+          <p className="field-error" role="alert">
+            Could not read: {failed.join('; ')}
+          </p>
+        )}
+        {diffs.length > 0 && (
+          <p className="banner warn" data-testid="compare-workload-diff">
+            The workloads differ: {diffs.join(' · ')}. Differences below mix the servers’ and the workloads’
+            effects.
+          </p>
+        )}
+      </section>
+      {ready && (
+        <>
+          <section className="card" aria-label="Numbers side by side">
+            <div className="table-scroll">
+              <table className="run-table num compare-table" data-testid="compare-table">
+                <thead>
+                  <tr>
+                    <th>metric</th>
+                    {compared.keys.map((k, i) => (
+                      <Fragment key={k}>
+                        <th>
+                          <i className="sw" style={{ background: RUN_COLORS[i] }} /> {LETTERS[i]}
+                          {i === 0 ? ' (baseline)' : ''}
+                        </th>
+                        {i > 0 && <th title={`(${LETTERS[i]} − A) / A`}>vs A</th>}
+                      </Fragment>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <CompareTableRow key={r.def.id} row={r} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+          <div className="run-grid2">
+            {CDFS.map((c) => {
+              let metric = c.id;
+              let name = c.name;
+              const values = outcomes.map((o) => metricValues(o, c.id));
+              if (c.fallback && values.some((v) => v.length === 0)) {
+                metric = c.fallback;
+                name = 'ITL per chunk';
+              }
+              const series = outcomes.map((o, i) => ({
+                name: LETTERS[i]!,
+                color: RUN_COLORS[i]!,
+                points: cdfFromValues(metricValues(o, metric)),
+              }));
+              return (
+                <section key={c.id} className="card mchart" aria-label={`${name} distributions`}>
+                  <header className="card-head mchart-head">
+                    <h3 title="Share of requests (tokens, for ITL) at or below each latency: further left is faster, a long flat top is a tail.">
+                      {name} · CDF
+                    </h3>
+                    <ul className="legend mchart-legend">
+                      {series.map((s) => (
+                        <li key={s.name}>
+                          <i className="sw mline" style={{ borderColor: s.color }} />
+                          {s.name}
+                        </li>
+                      ))}
+                    </ul>
+                  </header>
+                  <CdfCompareChart series={series} testId={`compare-cdf-${metric}`} />
+                </section>
+              );
+            })}
+          </div>
+        </>
+      )}
+      {!ready && compared.loading && <p className="muted caption">Reading the runs…</p>}
+    </div>
+  );
+}
+
+function CompareTableRow({ row }: { row: CompareRow }) {
+  const { def } = row;
+  return (
+    <>
+      {def.group && (
+        <tr className="compare-group">
+          <th colSpan={1 + row.values.length * 2 - 1}>{def.group}</th>
+        </tr>
+      )}
+      <tr data-row={def.id}>
+        <th>{def.label}</th>
+        {row.values.map((v, i) => (
+          <CompareCells
+            key={i}
+            value={fmtValue(v, def.unit)}
+            rel={row.rel[i] ?? null}
+            verdict={row.verdict[i] ?? null}
+            baseline={i === 0}
+          />
+        ))}
+      </tr>
+    </>
+  );
+}
+
+function CompareCells({
+  value,
+  rel,
+  verdict,
+  baseline,
+}: {
+  value: string;
+  rel: number | null;
+  verdict: CompareRow['verdict'][number];
+  baseline: boolean;
+}) {
+  return (
+    <>
+      <td>{value}</td>
+      {!baseline && (
+        <td className={`compare-rel ${verdict ?? ''}`} data-verdict={verdict ?? ''}>
+          {rel === null ? '' : fmtRel(rel)}
+        </td>
+      )}
+    </>
+  );
+}
