@@ -222,7 +222,8 @@ describe('load runs in Chromium', () => {
       );
     }
     expect(await page.getByTestId('run-compare').textContent()).not.toMatch(/NaN|Infinity|undefined/);
-    await shot(page, 'run-compare');
+    const compareShot = await shot(page, 'run-compare');
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(compareShot, path.join(repoRoot, 'docs/run-compare.png'));
     await page.getByTestId('compare-cdf-ttft').scrollIntoViewIfNeeded();
     await shot(page, 'run-compare-cdf');
   });
