@@ -10,6 +10,7 @@ import { runServe, type ServeCliOptions } from './cli/serve.ts';
 import { runFleet, type FleetCliOptions } from './cli/fleet.ts';
 import { runRunCommand, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
+import { runCompare, type CompareCliOptions } from './cli/compare.ts';
 
 function int(name: string) {
   return (v: string): number => {
@@ -183,6 +184,22 @@ export function buildProgram(): Command {
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(async (workload: string | undefined, o: RunCliOptions) => {
       process.exitCode = await runRunCommand(workload, o);
+    });
+
+  program
+    .command('compare')
+    .description(
+      'Runs side by side: Tokenscope run files and/or vLLM / SGLang result files, each against the first.',
+    )
+    .argument('<files...>', '2 to 4 run files (.jsonl) or vLLM --save-result / SGLang result files')
+    .option('--json', 'one JSON object: runs, rows (values, relative change, verdict), workload differences')
+    .option(
+      '--max-regression <pct>',
+      'exit 1 when any metric is worse than the first run by more than this percentage (a CI gate)',
+      num('--max-regression'),
+    )
+    .action(async (files: string[], o: CompareCliOptions) => {
+      process.exitCode = await runCompare(files, o);
     });
 
   program

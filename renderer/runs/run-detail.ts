@@ -6,8 +6,7 @@
  */
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import type { MetricStats, RequestOutcome, RunSummary, StatMetric } from '../../shared/runs/run-types.ts';
-import { percentileKey } from '../../shared/runs/summary.ts';
+import type { RequestOutcome, RunSummary } from '../../shared/runs/run-types.ts';
 import { LaneStore } from './lane-store.ts';
 import { DIST_METRICS } from './metric-defs.ts';
 import {
@@ -57,30 +56,7 @@ export function deriveRun(d: RunDetail): DerivedRun {
   };
 }
 
-/** A metric's statistics: the summary's own, else (imports that reported only aggregates) vLLM's keys. */
-export function statsOf(s: RunSummary, m: StatMetric): MetricStats | null {
-  const own = s.stats[m];
-  if (own) return own;
-  const v = s.vllm;
-  const mean = v[`mean_${m}_ms`];
-  if (mean === undefined || mean === null) return null;
-  const get = (k: string): number | null => {
-    const x = v[k];
-    return typeof x === 'number' ? x : null;
-  };
-  return {
-    count: null,
-    mean,
-    median: get(`median_${m}_ms`) ?? NaN,
-    std: get(`std_${m}_ms`) ?? NaN,
-    min: null,
-    max: null,
-    p90: get(percentileKey(90, m)),
-    p95: get(percentileKey(95, m)),
-    p99: get(percentileKey(99, m)),
-    p999: get(percentileKey(99.9, m)),
-  };
-}
+export { statsOf } from '../../shared/runs/stats-of.ts';
 
 /** "per event 60 · usage total 0 · estimated 0" → a sentence on where token counts came from. */
 export function tokenSourceText(s: RunSummary): string {

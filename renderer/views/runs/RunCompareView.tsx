@@ -9,7 +9,13 @@ import { Fragment, useMemo } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import { showNewRun, toggleCompare } from '../../runs/run-actions.ts';
-import { cdfFromValues, compareRows, RUN_COLORS, type CompareRow } from '../../runs/run-compare.ts';
+import {
+  cdfFromValues,
+  compareRows,
+  RUN_COLORS,
+  workloadDifferences,
+  type CompareRow,
+} from '../../runs/run-compare.ts';
 import { outcomesOf } from '../../runs/run-detail.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
@@ -30,40 +36,6 @@ function fmtRel(r: number): string {
   const a = Math.abs(pct);
   const digits = a >= 100 ? 0 : a >= 10 ? 1 : 2;
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${a.toFixed(digits)} %`;
-}
-
-/** A length distribution in a few characters: 128, 64–256, ~N(200, 50). */
-function lenText(d: unknown): string | null {
-  if (d === null || d === undefined || typeof d !== 'object') return null;
-  const x = d as { type?: string; value?: number; min?: number; max?: number; mean?: number; std?: number };
-  if (x.type === 'fixed') return String(x.value);
-  if (x.type === 'uniform') return `${x.min}–${x.max}`;
-  if (x.type === 'normal') return `~N(${x.mean}, ${x.std})`;
-  return JSON.stringify(d);
-}
-
-/** What differs between the runs' workloads, as short phrases ("output tokens 64 vs 128"). */
-export function workloadDifferences(details: readonly RunDetail[]): string[] {
-  const out: string[] = [];
-  const desc = (d: RunDetail) => {
-    const w = d.header?.workload;
-    const p = w?.prompts as { type?: string; inputLen?: unknown; outputLen?: unknown } | undefined;
-    return {
-      prompts: p?.type ?? null,
-      'input tokens': lenText(p?.inputLen),
-      'output tokens': lenText(p?.outputLen),
-      requests: w?.requests ?? d.summary.config.numPrompts ?? null,
-      'duration (s)': w?.durationS ?? null,
-      'request rate': d.summary.config.requestRate ?? null,
-      'max concurrency': d.summary.config.maxConcurrency ?? null,
-    } as Record<string, unknown>;
-  };
-  const all = details.map(desc);
-  for (const k of Object.keys(all[0] ?? {})) {
-    const vals = all.map((a) => (a[k] === null || a[k] === undefined ? '—' : String(a[k])));
-    if (new Set(vals).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
-  }
-  return out;
 }
 
 const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [

@@ -1,0 +1,133 @@
+/**
+ * `tokenscope compare` as a user runs it: two real runs against the simulator (headless
+ * `tokenscope run`, different concurrency), compared as text and JSON; a run against its own vLLM
+ * export (every number equal: the formats agree); the CI gate's exit codes; unreadable input.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toVllmResult } from '../../shared/runs/vllm-format.ts';
+import { runCli } from '../metrics/test-cli.ts';
+import { readRunFile } from '../runs/run-file.ts';
+import { tmpDir } from '../runs/test-helpers.ts';
+import { startSim, type SimServer } from '../sim/index.ts';
+
+const dir = tmpDir('tokenscope-compare-');
+const fast = path.join(dir, 'c8.jsonl');
+const slow = path.join(dir, 'c2.jsonl');
+const exported = path.join(dir, 'c8.vllm.json');
+let sim: SimServer;
+
+type Json = {
+  runs: { id: string; label: string }[];
+  workloadDifferences: string[];
+  rows: {
+    metric: string;
+    values: (number | null)[];
+    relative: (number | null)[];
+    verdict: (string | null)[];
+  }[];
+  regressions?: { run: string; metric: string }[];
+};
+
+beforeAll(async () => {
+  // 10 ms per decode step plus 2 ms per sequence in the batch: concurrency trades latency for throughput.
+  sim = await startSim({ port: 0, decodeStepMs: 10, decodeStepPerSeqMs: 2, prefillMsPerToken: 0 });
+  for (const [out, c, name] of [
+    [fast, '8', 'eight at once'],
+    [slow, '2', 'two at once'],
+  ] as const) {
+    const r = await runCli(
+      [
+        'run',
+        '--target',
+        sim.url,
+        '-n',
+        '16',
+        '-c',
+        c,
+        '--input-len',
+        '16',
+        '--output-len',
+        '24',
+        '--name',
+        name,
+        '--out',
+        out,
+        '-q',
+      ],
+      40_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+  }
+  const r = await readRunFile(fast);
+  if (!r.ok) throw new Error(r.error);
+  writeFileSync(exported, JSON.stringify(toVllmResult(r.run.header, r.run.requests, r.run.summary)));
+}, 90_000);
+
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('tokenscope compare', () => {
+  it('prints both runs against the first, with direction-aware verdicts', async () => {
+    const r = await runCli(['compare', fast, slow]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^A {2}eight at once · tokenscope-sim · http:\/\/127\.0\.0\.1:\d+/m);
+    expect(r.stdout).toMatch(/^B {2}two at once/m);
+    expect(r.stdout).toContain('The workloads differ: max concurrency 8 vs 2.');
+    const line = (label: string) => r.stdout.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
+    // A quarter of the concurrency: less throughput (worse), shorter TPOT (better).
+    expect(line('Output token throughput')).toMatch(/tok\/s\s+\d[\d.]* tok\/s\s+−\d[\d.]*%\s+↓ worse$/);
+    expect(line('TPOT p50')).toMatch(/ms\s+\d[\d.]* ms\s+−\d[\d.]*%\s+↑ better$/);
+    expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%$/);
+  }, 20_000);
+
+  it('--json has the values, relative changes and verdicts; a run equals its own vLLM export', async () => {
+    const r = await runCli(['compare', fast, slow, exported, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as Json;
+    expect(j.runs.map((x) => x.id)).toEqual(['A', 'B', 'C']);
+    const row = (m: string) => j.rows.find((x) => x.metric === m)!;
+    const tput = row('out-tput');
+    expect(tput.values[1]!).toBeLessThan(tput.values[0]!);
+    expect(tput.relative[1]).toBeCloseTo((tput.values[1]! - tput.values[0]!) / tput.values[0]!, 12);
+    expect(tput.verdict).toEqual([null, 'worse', 'same']);
+    // The vLLM export of A carries A's numbers exactly: every relative change against A is 0.
+    for (const x of j.rows) {
+      if (x.values[2] === null || x.values[0] === null || x.values[0] === 0) continue;
+      expect(x.relative[2], x.metric).toBeCloseTo(0, 9);
+    }
+    expect(row('ttft-p99').values[2]).toBe(row('ttft-p99').values[0]);
+  }, 20_000);
+
+  it('--max-regression gates: exit 1 naming what regressed, 0 within the bound', async () => {
+    const strict = await runCli(['compare', fast, slow, '--max-regression', '5', '--json']);
+    expect(strict.code).toBe(1);
+    const j = JSON.parse(strict.stdout) as Json;
+    expect(j.regressions?.map((x) => x.metric)).toContain('out-tput');
+    expect(j.regressions?.every((x) => x.run === 'B')).toBe(true);
+    const loose = await runCli(['compare', fast, slow, '--max-regression', '100000']);
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toContain('No metric worse than A by more than 100000%.');
+    const same = await runCli(['compare', fast, exported, '--max-regression', '0']);
+    expect(same.code).toBe(0);
+  }, 20_000);
+
+  it('refuses one file, five files, unreadable or foreign files with exit 2', async () => {
+    const notRun = path.join(dir, 'x.json');
+    writeFileSync(notRun, '{"hello": 1}');
+    for (const args of [
+      [fast],
+      [fast, slow, fast, slow, fast],
+      [fast, path.join(dir, 'missing.jsonl')],
+      [fast, notRun],
+    ]) {
+      const r = await runCli(['compare', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /);
+    }
+    const missing = await runCli(['compare', fast, path.join(dir, 'missing.jsonl')]);
+    expect(missing.stderr).toContain('ENOENT');
+  }, 30_000);
+});

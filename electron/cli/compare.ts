@@ -1,0 +1,199 @@
+/**
+ * `tokenscope compare A B [C D]`: runs side by side in the terminal — Tokenscope run files or
+ * vLLM / SGLang result files, in any mix — with the same rows, baseline and verdicts as the app's
+ * comparison (shared/runs/compare.ts). `--max-regression PCT` makes it a CI gate: exit 1 when any
+ * metric with a direction is worse than the baseline by more than PCT percent.
+ *
+ * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  compareRows,
+  MAX_COMPARED,
+  workloadDifferences,
+  type CompareRow,
+} from '../../shared/runs/compare.ts';
+import { parseRunText } from '../../shared/runs/run-parse.ts';
+import type { RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
+import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
+import { importVllmText } from '../../shared/runs/vllm-format.ts';
+
+export interface CompareCliOptions {
+  json?: boolean;
+  maxRegression?: number;
+}
+
+export interface LoadedRun {
+  file: string;
+  label: string;
+  model: string | null;
+  url: string | null;
+  header: RunHeader | null;
+  summary: RunSummary;
+}
+
+const LETTERS = ['A', 'B', 'C', 'D'];
+
+/** A run file or a vLLM/SGLang result (its first result), or why it cannot be read. */
+export async function loadRun(file: string): Promise<LoadedRun | string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    return `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+  }
+  const base = path.basename(file);
+  const f = detectResultFormat(text);
+  if (f === 'tokenscope') {
+    const r = parseRunText(text);
+    if (!r.ok) return `${file}: ${r.error}`;
+    const h = r.run.header;
+    return {
+      file,
+      label: h.name ?? base,
+      model: h.target.model,
+      url: h.target.url,
+      header: h,
+      summary: r.run.summary,
+    };
+  }
+  if (f === 'vllm' || f === 'sglang') {
+    const r = f === 'vllm' ? importVllmText(text) : importSglangText(text);
+    if (!r.ok) return `${file}: ${r.error}`;
+    const run = r.runs[0];
+    if (!run) return `${file}: no result in the file`;
+    return {
+      file,
+      label: run.label ?? base,
+      model: run.model,
+      url: null,
+      header: null,
+      summary: run.summary,
+    };
+  }
+  return `${file}: not a Tokenscope run file, nor a vLLM or SGLang result`;
+}
+
+function fmt(v: number | null, unit: CompareRow['def']['unit']): string {
+  if (v === null) return '—';
+  if (unit === 'count') return v.toLocaleString('en-US');
+  if (unit === 's') return `${v.toFixed(2)} s`;
+  const digits = Math.abs(v) >= 100 ? 1 : 2;
+  return `${v.toFixed(digits)} ${unit}`;
+}
+
+function fmtRel(r: number | null): string {
+  if (r === null) return '';
+  const pct = r * 100;
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(Math.abs(pct) >= 10 ? 1 : 2)}%`;
+}
+
+const MARK = { better: '↑ better', worse: '↓ worse', same: '= same' } as const;
+
+export function compareText(
+  runs: readonly LoadedRun[],
+  rows: readonly CompareRow[],
+  diffs: readonly string[],
+): string {
+  const out: string[] = [];
+  runs.forEach((r, i) =>
+    out.push(
+      `${LETTERS[i]}  ${r.label}${r.model ? ` · ${r.model}` : ''}${r.url ? ` · ${r.url}` : ''}  (${r.file})`,
+    ),
+  );
+  if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
+  const head = ['', 'A (baseline)', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, `vs A`, ''])];
+  const table: string[][] = [];
+  let group = '';
+  for (const row of rows) {
+    if (row.def.group && row.def.group !== group) {
+      group = row.def.group;
+      table.push([`${group}`]);
+    }
+    const cells = [`  ${row.def.label}`, fmt(row.values[0] ?? null, row.def.unit)];
+    for (let i = 1; i < runs.length; i++) {
+      const v = row.verdict[i];
+      cells.push(fmt(row.values[i] ?? null, row.def.unit), fmtRel(row.rel[i] ?? null), v ? MARK[v] : '');
+    }
+    table.push(cells);
+  }
+  const widths = head.map((h, c) => Math.max(h.length, ...table.map((r) => (r[c] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells.length === 1
+      ? cells[0]!
+      : cells
+          .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+          .join('  ')
+          .trimEnd();
+  out.push('', line(head), ...table.map(line));
+  return out.join('\n') + '\n';
+}
+
+export async function runCompare(
+  files: string[],
+  o: CompareCliOptions,
+  write: (s: string) => void = (s) => void process.stdout.write(s),
+): Promise<number> {
+  const fail = (message: string): number => {
+    if (o.json) write(JSON.stringify({ error: { kind: 'client', message } }) + '\n');
+    else process.stderr.write(`error: ${message}\n`);
+    return 2;
+  };
+  if (files.length < 2 || files.length > MAX_COMPARED)
+    return fail(`compare takes 2 to ${MAX_COMPARED} run or result files, got ${files.length}`);
+  if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
+    return fail('--max-regression must be a percentage ≥ 0');
+  const loaded = await Promise.all(files.map((f) => loadRun(f)));
+  const bad = loaded.filter((x): x is string => typeof x === 'string');
+  if (bad.length) return fail(bad.join('; '));
+  const runs = loaded as LoadedRun[];
+  const rows = compareRows(runs.map((r) => r.summary));
+  const diffs = workloadDifferences(runs);
+  const limit = o.maxRegression === undefined ? null : o.maxRegression / 100;
+  const regressions =
+    limit === null
+      ? []
+      : rows.flatMap((r) =>
+          r.verdict.flatMap((v, i) =>
+            v === 'worse' && Math.abs(r.rel[i] ?? 0) > limit
+              ? [{ run: LETTERS[i]!, metric: r.def.id, label: r.def.label, change: r.rel[i]! }]
+              : [],
+          ),
+        );
+  if (o.json) {
+    write(
+      JSON.stringify({
+        runs: runs.map((r, i) => ({
+          id: LETTERS[i],
+          file: r.file,
+          label: r.label,
+          model: r.model,
+          url: r.url,
+        })),
+        workloadDifferences: diffs,
+        rows: rows.map((r) => ({
+          metric: r.def.id,
+          label: r.def.label,
+          unit: r.def.unit,
+          better: r.def.better,
+          values: r.values,
+          relative: r.rel,
+          verdict: r.verdict,
+        })),
+        ...(limit !== null ? { maxRegressionPct: o.maxRegression, regressions } : {}),
+      }) + '\n',
+    );
+  } else {
+    write(compareText(runs, rows, diffs));
+    if (limit !== null)
+      write(
+        regressions.length
+          ? `\n${regressions.length} regression(s) beyond ${o.maxRegression}%: ${regressions
+              .map((x) => `${x.run} ${x.label} ${fmtRel(x.change)}`)
+              .join(', ')}\n`
+          : `\nNo metric worse than A by more than ${o.maxRegression}%.\n`,
+      );
+  }
+  return regressions.length ? 1 : 0;
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricStats, RunSummary } from './run-types.ts';
+import { compareRows, workloadDifferences } from './compare.ts';
+
+const stats = (median: number, p99: number): MetricStats => ({
+  count: 10,
+  mean: median,
+  median,
+  std: 1,
+  min: 1,
+  max: p99,
+  p90: p99,
+  p95: p99,
+  p99,
+  p999: p99,
+});
+
+function summary(p: {
+  tput: number;
+  ttft: [number, number];
+  failed?: number;
+  goodput?: number | null;
+}): RunSummary {
+  return {
+    vllm: {
+      completed: 10,
+      failed: p.failed ?? 0,
+      duration: 5,
+      total_input_tokens: 100,
+      total_output_tokens: 200,
+      request_throughput: 2,
+      request_goodput: p.goodput ?? null,
+      output_throughput: p.tput,
+      total_token_throughput: p.tput + 20,
+      max_output_tokens_per_s: null,
+      max_concurrent_requests: 4,
+    },
+    stats: {
+      ttft: stats(...p.ttft),
+      tpot: null,
+      itl: null,
+      e2el: null,
+      itl_per_token: null,
+      client_queue_time: null,
+      first_event: null,
+    },
+  } as unknown as RunSummary;
+}
+
+describe('compareRows', () => {
+  it('each run against the first: relative change and whether that is better, by the metric’s direction', () => {
+    const rows = compareRows([
+      summary({ tput: 100, ttft: [50, 80] }),
+      summary({ tput: 150, ttft: [40, 120] }),
+      summary({ tput: 100.5, ttft: [50.2, 80], failed: 2 }),
+    ]);
+    const by = new Map(rows.map((r) => [r.def.id, r]));
+    expect(by.get('out-tput')).toMatchObject({ values: [100, 150, 100.5], rel: [null, 0.5, 0.005] });
+    expect(by.get('out-tput')!.verdict).toEqual([null, 'better', 'same']); // higher is better; 0.5 % is noise
+    expect(by.get('ttft-p50')!.verdict).toEqual([null, 'better', 'same']); // lower is better
+    expect(by.get('ttft-p99')!.verdict).toEqual([null, 'worse', 'same']);
+    expect(by.get('ttft-p99')!.rel[1]).toBeCloseTo(0.5, 12);
+    // A baseline of 0 has no relative change; a count without a direction gets no verdict.
+    expect(by.get('failed')!.rel).toEqual([null, null, null]);
+    expect(by.get('completed')!.verdict).toEqual([null, null, null]);
+  });
+
+  it('leaves out rows no run has (goodput without SLOs, metrics an import did not report)', () => {
+    const ids = compareRows([summary({ tput: 1, ttft: [1, 2] }), summary({ tput: 2, ttft: [1, 2] })]).map(
+      (r) => r.def.id,
+    );
+    expect(ids).not.toContain('goodput');
+    expect(ids).not.toContain('tpot-p50');
+    expect(ids).toContain('ttft-p99');
+    const withGoodput = compareRows([
+      summary({ tput: 1, ttft: [1, 2], goodput: 3 }),
+      summary({ tput: 1, ttft: [1, 2] }),
+    ]);
+    expect(withGoodput.find((r) => r.def.id === 'goodput')?.values).toEqual([3, null]);
+  });
+});
+
+describe('workloadDifferences', () => {
+  it('names what differs between the workloads, nothing when they are the same', () => {
+    const run = (outputLen: number, requests: number, maxConcurrency: number) =>
+      ({
+        header: {
+          workload: {
+            requests,
+            prompts: {
+              type: 'synthetic',
+              inputLen: { type: 'fixed', value: 128 },
+              outputLen: { type: 'uniform', min: outputLen, max: 2 * outputLen },
+            },
+          },
+        },
+        summary: { config: { maxConcurrency, requestRate: 'inf', numPrompts: requests } },
+      }) as never;
+    expect(workloadDifferences([run(64, 100, 8), run(64, 100, 8)])).toEqual([]);
+    expect(workloadDifferences([run(64, 100, 8), run(128, 100, 16)])).toEqual([
+      'output tokens 64–128 vs 128–256',
+      'max concurrency 8 vs 16',
+    ]);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * Two to four runs side by side (the same workload against two servers, or two configurations of
+ * one): the numbers `vllm bench serve` reports and ours, each against the first run (the
+ * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
+ */
+import type { MetricStats, RunHeader, RunSummary, StatMetric } from './run-types.ts';
+import { statsOf } from './stats-of.ts';
+
+export const MAX_COMPARED = 4;
+/** One colour per compared run, in pick order (distinct from each other on the dark theme). */
+export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
+
+export interface CompareRowDef {
+  id: string;
+  label: string;
+  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count';
+  /** Which direction is an improvement; null when neither is (a count of requests). */
+  better: 'lower' | 'higher' | null;
+  get: (s: RunSummary) => number | null;
+  /** A group heading shown above the row. */
+  group?: string;
+}
+
+const stat =
+  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
+  (s: RunSummary): number | null => {
+    const v = statsOf(s, m)?.[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+const num = (v: number | null | undefined): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
+function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
+  return [
+    {
+      id: `${m}-mean`,
+      label: `${name} mean`,
+      unit: 'ms',
+      better: 'lower',
+      get: stat(m, 'mean'),
+      group: name,
+    },
+    { id: `${m}-p50`, label: `${name} p50`, unit: 'ms', better: 'lower', get: stat(m, 'median') },
+    { id: `${m}-p90`, label: `${name} p90`, unit: 'ms', better: 'lower', get: stat(m, 'p90') },
+    { id: `${m}-p99`, label: `${name} p99`, unit: 'ms', better: 'lower', get: stat(m, 'p99') },
+  ];
+}
+
+export const COMPARE_ROWS: CompareRowDef[] = [
+  {
+    id: 'completed',
+    label: 'Successful requests',
+    unit: 'count',
+    better: null,
+    get: (s) => s.vllm.completed,
+    group: 'Throughput',
+  },
+  { id: 'failed', label: 'Failed requests', unit: 'count', better: 'lower', get: (s) => s.vllm.failed },
+  { id: 'duration', label: 'Benchmark duration', unit: 's', better: null, get: (s) => num(s.vllm.duration) },
+  {
+    id: 'req-tput',
+    label: 'Request throughput',
+    unit: 'req/s',
+    better: 'higher',
+    get: (s) => num(s.vllm.request_throughput),
+  },
+  {
+    id: 'goodput',
+    label: 'Request goodput',
+    unit: 'req/s',
+    better: 'higher',
+    get: (s) => num(s.vllm.request_goodput),
+  },
+  {
+    id: 'out-tput',
+    label: 'Output token throughput',
+    unit: 'tok/s',
+    better: 'higher',
+    get: (s) => num(s.vllm.output_throughput),
+  },
+  {
+    id: 'peak-tput',
+    label: 'Peak output token throughput',
+    unit: 'tok/s',
+    better: 'higher',
+    get: (s) => num(s.vllm.max_output_tokens_per_s),
+  },
+  {
+    id: 'total-tput',
+    label: 'Total token throughput',
+    unit: 'tok/s',
+    better: 'higher',
+    get: (s) => num(s.vllm.total_token_throughput),
+  },
+  ...latencyRows('ttft', 'TTFT'),
+  ...latencyRows('tpot', 'TPOT'),
+  ...latencyRows('itl', 'ITL per chunk'),
+  ...latencyRows('itl_per_token', 'ITL per token'),
+  ...latencyRows('e2el', 'E2E latency'),
+];
+
+export type Verdict = 'better' | 'worse' | 'same';
+
+export interface CompareRow {
+  def: CompareRowDef;
+  values: (number | null)[];
+  /** (value − baseline) / baseline, per run; null for the baseline itself and where undefined. */
+  rel: (number | null)[];
+  verdict: (Verdict | null)[];
+}
+
+/** Differences under this share of the baseline are called the same (noise, not a result). */
+export const SAME_WITHIN = 0.01;
+
+export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
+  const rows: CompareRow[] = [];
+  for (const def of COMPARE_ROWS) {
+    const values = summaries.map((s) => def.get(s));
+    if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs
+    const base = values[0] ?? null;
+    const rel = values.map((v, i) =>
+      i === 0 || v === null || base === null || base === 0 ? null : (v - base) / Math.abs(base),
+    );
+    const verdict = rel.map((r): Verdict | null => {
+      if (r === null || def.better === null) return null;
+      if (Math.abs(r) < SAME_WITHIN) return 'same';
+      return r < 0 === (def.better === 'lower') ? 'better' : 'worse';
+    });
+    rows.push({ def, values, rel, verdict });
+  }
+  return rows;
+}
+
+/** A length distribution in a few characters: 128, 64–256, ~N(200, 50). */
+function lenText(d: unknown): string | null {
+  if (d === null || d === undefined || typeof d !== 'object') return null;
+  const x = d as { type?: string; value?: number; min?: number; max?: number; mean?: number; std?: number };
+  if (x.type === 'fixed') return String(x.value);
+  if (x.type === 'uniform') return `${x.min}–${x.max}`;
+  if (x.type === 'normal') return `~N(${x.mean}, ${x.std})`;
+  return JSON.stringify(d);
+}
+
+/** What differs between the runs' workloads, as short phrases ("output tokens 64 vs 128"). */
+export function workloadDifferences(
+  runs: readonly { header: RunHeader | null; summary: RunSummary }[],
+): string[] {
+  const out: string[] = [];
+  const desc = (d: { header: RunHeader | null; summary: RunSummary }) => {
+    const w = d.header?.workload;
+    const p = w?.prompts as { type?: string; inputLen?: unknown; outputLen?: unknown } | undefined;
+    return {
+      prompts: p?.type ?? null,
+      'input tokens': lenText(p?.inputLen),
+      'output tokens': lenText(p?.outputLen),
+      requests: w?.requests ?? d.summary.config.numPrompts ?? null,
+      'duration (s)': w?.durationS ?? null,
+      'request rate': d.summary.config.requestRate ?? null,
+      'max concurrency': d.summary.config.maxConcurrency ?? null,
+    } as Record<string, unknown>;
+  };
+  const all = runs.map(desc);
+  for (const k of Object.keys(all[0] ?? {})) {
+    const vals = all.map((a) => (a[k] === null || a[k] === undefined ? '—' : String(a[k])));
+    if (new Set(vals).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
+  }
+  return out;
+}
