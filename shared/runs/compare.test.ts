@@ -101,5 +101,11 @@ describe('workloadDifferences', () => {
       'output tokens 64–128 vs 128–256',
       'max concurrency 8 vs 16',
     ]);
+    // An import without a workload: unknown is not a difference; a known one still is.
+    const imported = {
+      header: null,
+      summary: { config: { maxConcurrency: 4, requestRate: 'inf', numPrompts: 100 } },
+    } as never;
+    expect(workloadDifferences([run(64, 100, 8), imported])).toEqual(['max concurrency 8 vs 4']);
   });
 });

@@ -162,7 +162,8 @@ export function workloadDifferences(
   const all = runs.map(desc);
   for (const k of Object.keys(all[0] ?? {})) {
     const vals = all.map((a) => (a[k] === null || a[k] === undefined ? '—' : String(a[k])));
-    if (new Set(vals).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
+    // Unknown (an import that did not record it) is not a difference: only known values count.
+    if (new Set(vals.filter((v) => v !== '—')).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
   }
   return out;
 }
