@@ -32,6 +32,8 @@ export const StartRunInput = z.object({
   name: z.string().max(200).optional(),
   /** A workload (shared/runs/workload.ts), validated by the core with paths in its errors; its `target` is ignored. */
   workload: z.record(z.string(), z.unknown()),
+  /** Watch the server's own metrics through the run (summary.server). Default true. */
+  serverMetrics: z.boolean().optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 

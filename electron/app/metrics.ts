@@ -86,6 +86,32 @@ export function explorerSeries(parsed: ParseResult): {
   return { series: out, truncated, help };
 }
 
+/**
+ * Where a target's server metrics are read, and how: its /metrics (with its headers and key) or
+ * a Prometheus server with its selector (a Prometheus source is another server: the target's
+ * headers and API key are not sent to it).
+ */
+export function scrapeTargetOf(t: ResolvedTarget): ScrapeTarget {
+  if (t.prometheusUrl !== undefined)
+    return {
+      url: t.prometheusUrl,
+      prometheus: { selector: t.prometheusSelector ?? '' },
+      insecureTls: t.insecureTls,
+      intervalMs: t.metricsIntervalMs ?? 1000,
+      timeoutMs: t.metricsTimeoutMs,
+    };
+  const headers = { ...t.headers };
+  if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+  return {
+    url: t.baseUrl,
+    metricsPath: t.metricsUrl,
+    headers,
+    insecureTls: t.insecureTls,
+    intervalMs: t.metricsIntervalMs ?? 1000,
+    timeoutMs: t.metricsTimeoutMs,
+  };
+}
+
 export class MetricsService {
   private readonly watched = new Map<string, Watched>();
 
@@ -114,26 +140,7 @@ export class MetricsService {
         this.watched.delete(id);
       }
       if (!t) continue;
-      const headers = { ...t.headers };
-      if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
-      // A Prometheus source is another server: the target's headers and API key are not sent to it.
-      const source: ScrapeTarget =
-        t.prometheusUrl !== undefined
-          ? {
-              url: t.prometheusUrl,
-              prometheus: { selector: t.prometheusSelector ?? '' },
-              insecureTls: t.insecureTls,
-              intervalMs: t.metricsIntervalMs ?? 1000,
-              timeoutMs: t.metricsTimeoutMs,
-            }
-          : {
-              url: t.baseUrl,
-              metricsPath: t.metricsUrl,
-              headers,
-              insecureTls: t.insecureTls,
-              intervalMs: t.metricsIntervalMs ?? 1000,
-              timeoutMs: t.metricsTimeoutMs,
-            };
+      const source = scrapeTargetOf(t);
       let scraper: Scraper;
       // Events of a replaced scraper (a scrape in flight when it stopped) are not this target's any more.
       const current = () => this.watched.get(id)?.scraper === scraper;

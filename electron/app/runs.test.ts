@@ -150,6 +150,10 @@ describe('runs through the contract', () => {
     expect(d.header?.runId).toBe(runId);
     const fin = of('onRunFinished', runId)[0]!;
     expect(d.summary.vllm).toEqual(fin.summary!.vllm);
+    // The app watched the simulator's /metrics through the run, and kept it in the run file.
+    expect(d.summary.server).toMatchObject({ source: 'scrape', profile: 'vllm-v1', failures: 0 });
+    expect(d.summary.server!.delta.generationTokens).toBe(d.summary.vllm.total_output_tokens);
+    expect(d.summary.server).toEqual(fin.summary!.server);
     // The run file is in the folder and holds no secret-bearing header values.
     const text = await readFile(path.join(dir, key), 'utf8');
     expect(text.split('\n').filter(Boolean)).toHaveLength(26);

@@ -43,6 +43,7 @@ import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
 import { runWorkload } from '../runs/runner.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
+import { scrapeTargetOf } from './metrics.ts';
 import type { ResolvedTarget } from './targets.ts';
 
 export const IMPORTED_DIR = 'imported';
@@ -238,6 +239,7 @@ export class RunService {
           },
           prompts,
           runId,
+          serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
           outFile: path.join(this.dir, fileName),
           name: input.name || w.name || null,
           signal: ac.signal,

@@ -33,7 +33,9 @@ import { fireRequest } from '../engine/client.ts';
 import { now, wallNow } from '../engine/clock.ts';
 import type { PromptProvider } from './prompt-items.ts';
 import { buildSpec, publicTarget, type RunTargetSpec } from './request-spec.ts';
+import type { ScrapeTarget } from '../metrics/scraper.ts';
 import { RunFileWriter } from './run-file.ts';
+import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots } from './slots.ts';
 
@@ -58,6 +60,11 @@ export interface RunOptions {
   /** Every socket read that completed events, straight from the engine (live swimlanes). */
   onRequestEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
   onRequestDone?: (line: RunRequestLine, rec: RequestRecord) => void;
+  /**
+   * Watch the server's own metrics through the run (its /metrics, or a Prometheus): a baseline
+   * scrape before the clock starts, one a second, a last one after; summed up in summary.server.
+   */
+  serverMetrics?: ScrapeTarget | null;
 }
 
 export interface RunResult {
@@ -114,6 +121,14 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     startedAt: new Date(wall).toISOString(),
   };
   const writer = o.outFile ? await RunFileWriter.create(o.outFile, header) : null;
+  let watch: ServerWatch | null = null;
+  if (o.serverMetrics) {
+    try {
+      watch = new ServerWatch({ timeoutMs: 2000, ...o.serverMetrics }, o.target.model);
+    } catch {
+      watch = null; // a metrics URL that can never work: the run goes on without server numbers
+    }
+  }
   const ac = new AbortController();
   const onOuterAbort = (): void => ac.abort();
   if (o.signal?.aborted) ac.abort();
@@ -282,6 +297,11 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     const times = total !== null ? arrivalTimes(spec, total) : null; // computed before the clock starts
     const stream = times ? null : arrivalStream(spec);
     if (times && times.length > 0) lastArrivalMs = times[times.length - 1]!;
+    if (watch) {
+      // The baseline: bounded, so a server whose /metrics hangs delays the start by 2 s at most.
+      await watch.scrapeNow();
+      watch.start();
+    }
     monitor = new SelfCheckMonitor();
     t0 = now();
     emit();
@@ -315,6 +335,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     monitor = null;
     lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const summary = summarizeRunLines(header, lines, { durationS, cancelled, selfCheck });
+    if (watch) summary.server = await watch.finish(t0);
     let fileError: string | null = null;
     try {
       await writer?.finish(summary);
@@ -329,6 +350,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     o.signal?.removeEventListener('abort', onOuterAbort);
     agent.destroy();
     live.destroy();
+    watch?.stop();
     await writer?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
   }
 }

@@ -208,6 +208,11 @@ export interface RunSummary {
   slo: Slo | null;
   goodRequests: number | null;
   selfCheck: SelfCheck | null;
+  /**
+   * What the server's own metrics said over the measured run (its /metrics, or a Prometheus that
+   * scrapes it), when the run watched them; absent for imports and runs that did not.
+   */
+  server?: ServerSideSummary | null;
   /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
   importInfo?: {
     recomputed: string[];
@@ -270,4 +275,49 @@ export interface RunRequestStart {
   arrivedMs: number;
   startedMs: number;
   queueMs: number;
+}
+
+/** A server histogram's observations over the run (delta of its buckets), in ms. */
+export interface ServerHistogramStats {
+  count: number;
+  mean: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+}
+
+/** One scrape during the run: ms since the measured run began (negative: before it). */
+export interface ServerSample {
+  t: number;
+  running: number | null;
+  waiting: number | null;
+  /** 0–1. */
+  kvCacheUsage: number | null;
+}
+
+export interface ServerSideSummary {
+  source: 'scrape' | 'prometheus';
+  /** What was read: the /metrics URL, or the Prometheus server and its selector (no credentials). */
+  url: string;
+  selector: string | null;
+  /** Detected server profile ('unknown' when nothing was mapped). */
+  profile: string;
+  profileName: string;
+  /** The model the concepts were filtered on (servers that label series by model). */
+  model: string | null;
+  scrapes: number;
+  failures: number;
+  /** The last failure, when scraping failed (a server without /metrics: its 404). */
+  lastError: string | null;
+  /** The two scrapes the deltas below run between: ms since the measured run began. */
+  window: { fromMs: number; toMs: number } | null;
+  peak: { running: number | null; waiting: number | null; kvCacheUsage: number | null };
+  /** Counter increases over the window (reset-aware). */
+  delta: { generationTokens: number | null; promptTokens: number | null; preemptions: number | null };
+  ttft: ServerHistogramStats | null;
+  queueTime: ServerHistogramStats | null;
+  e2e: ServerHistogramStats | null;
+  itl: ServerHistogramStats | null;
+  /** Gauges over the run, about one point a second (thinned to at most 2,000 points). */
+  series: ServerSample[];
 }

@@ -1,0 +1,164 @@
+/**
+ * Watches the server's own metrics through a load run (its /metrics, or a Prometheus that scrapes
+ * it; the same Scraper as the metrics panel) and sums them up over the measured run: a baseline
+ * scrape right before the clock starts, one a second during the run, a last one once every
+ * request has ended. From those: peaks of the running / waiting / KV-cache gauges, the counter
+ * increases (generation and prompt tokens, preemptions), and the server's TTFT, queue-time, E2E
+ * and inter-token histograms over the window, as quantiles. A server without metrics costs the run
+ * nothing: its failure is kept and said.
+ */
+import type { ServerHistogramStats, ServerSample, ServerSideSummary } from '../../shared/runs/run-types.ts';
+import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
+import {
+  counterIncrease,
+  histogramDelta,
+  histogramQuantile,
+  type HistogramData,
+  type Point,
+} from '../../shared/metrics/prom-math.ts';
+import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
+
+const MAX_SERIES = 2000;
+
+interface Snap {
+  monoMs: number;
+  concepts: Concepts;
+}
+
+function histStats(a: HistogramData | null, b: HistogramData | null): ServerHistogramStats | null {
+  if (a === null || b === null) return null;
+  const d = histogramDelta(a, b);
+  if (!(d.count > 0)) return { count: 0, mean: null, p50: null, p90: null, p99: null };
+  const q = (x: number): number | null => {
+    const v = histogramQuantile(x, d.buckets) * 1000;
+    return Number.isFinite(v) ? v : null;
+  };
+  const mean = (d.sum / d.count) * 1000;
+  return {
+    count: d.count,
+    mean: Number.isFinite(mean) ? mean : null,
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+  };
+}
+
+function increase(snaps: readonly Snap[], get: (c: Concepts) => number | null): number | null {
+  const pts: Point[] = [];
+  for (const s of snaps) {
+    const v = get(s.concepts);
+    if (v !== null && Number.isFinite(v)) pts.push({ t: s.monoMs, v });
+  }
+  return pts.length >= 2 ? counterIncrease(pts) : null;
+}
+
+function peak(snaps: readonly Snap[], get: (c: Concepts) => number | null): number | null {
+  let m: number | null = null;
+  for (const s of snaps) {
+    const v = get(s.concepts);
+    if (v !== null && Number.isFinite(v) && (m === null || v > m)) m = v;
+  }
+  return m;
+}
+
+export class ServerWatch {
+  private readonly scraper: Scraper;
+  private readonly snaps: Snap[] = [];
+  private profile = { id: 'unknown', label: 'Unknown server' };
+  private lastError: string | null = null;
+
+  constructor(
+    private readonly target: ScrapeTarget,
+    /** Filter concepts on this model (servers that label series by model). */
+    private readonly model: string | null,
+  ) {
+    this.scraper = new Scraper(
+      { intervalMs: 1000, ...target },
+      {
+        onScrape: (r) => this.keep(r),
+        onState: (s) => {
+          if (s.lastError) this.lastError = s.lastError.message;
+        },
+        onListenerError: () => undefined,
+      },
+    );
+  }
+
+  private keep(r: ScrapeResult): void {
+    this.profile = { id: r.profile.id, label: r.profile.label };
+    const concepts = extractConcepts(r.parsed, r.profile, this.model ? { model: this.model } : {});
+    this.snaps.push({ monoMs: r.monoMs, concepts });
+  }
+
+  /** One scrape now (the baseline before the clock starts, and the last after the run). */
+  async scrapeNow(): Promise<void> {
+    const r = await this.scraper.scrapeOnce();
+    if (r !== null && !('parsed' in r)) this.lastError = r.message;
+  }
+
+  start(): void {
+    this.scraper.start();
+  }
+
+  /** Stops the periodic scrapes, takes the last one, and sums up against the run's clock (t0). */
+  async finish(t0: number): Promise<ServerSideSummary> {
+    this.scraper.stop();
+    await this.scrapeNow();
+    const snaps = [...this.snaps].sort((a, b) => a.monoMs - b.monoMs);
+    // The window: the last scrape at or before the clock started (else the first), to the last.
+    let from = 0;
+    for (let i = 0; i < snaps.length; i++) if (snaps[i]!.monoMs <= t0) from = i;
+    const inWindow = snaps.slice(from);
+    const first = inWindow[0] ?? null;
+    const last = inWindow[inWindow.length - 1] ?? null;
+    const two = first !== null && last !== null && last !== first;
+    let series: ServerSample[] = snaps.map((s) => ({
+      t: Math.round((s.monoMs - t0) * 1000) / 1000,
+      running: s.concepts.requestsRunning,
+      waiting: s.concepts.requestsWaiting,
+      kvCacheUsage: s.concepts.kvCacheUsage,
+    }));
+    if (series.length > MAX_SERIES) {
+      const step = Math.ceil(series.length / MAX_SERIES);
+      series = series.filter((_, i) => i % step === 0 || i === series.length - 1);
+    }
+    const st = this.scraper.state;
+    return {
+      source: this.target.prometheus ? 'prometheus' : 'scrape',
+      url: this.scraper.url.href.replace(/\/\/[^@/]*@/, '//'),
+      selector: this.scraper.selector,
+      profile: this.profile.id,
+      profileName: this.profile.label,
+      model: this.model,
+      scrapes: snaps.length,
+      failures: st.failures,
+      lastError:
+        snaps.length === 0
+          ? (this.lastError ?? 'no scrape succeeded')
+          : st.failures > 0
+            ? this.lastError
+            : null,
+      window: two ? { fromMs: first.monoMs - t0, toMs: last.monoMs - t0 } : null,
+      peak: {
+        running: peak(inWindow, (c) => c.requestsRunning),
+        waiting: peak(inWindow, (c) => c.requestsWaiting),
+        kvCacheUsage: peak(inWindow, (c) => c.kvCacheUsage),
+      },
+      delta: {
+        generationTokens: two ? increase(inWindow, (c) => c.generationTokensTotal) : null,
+        promptTokens: two ? increase(inWindow, (c) => c.promptTokensTotal) : null,
+        preemptions: two ? increase(inWindow, (c) => c.preemptionsTotal) : null,
+      },
+      ttft: two ? histStats(first.concepts.ttftHistogram, last.concepts.ttftHistogram) : null,
+      queueTime: two ? histStats(first.concepts.queueTimeHistogram, last.concepts.queueTimeHistogram) : null,
+      e2e: two ? histStats(first.concepts.e2eHistogram, last.concepts.e2eHistogram) : null,
+      itl: two ? histStats(first.concepts.itlHistogram, last.concepts.itlHistogram) : null,
+      series,
+    };
+  }
+
+  /** Stops everything without a summary (the run failed before it began). */
+  stop(): void {
+    this.scraper.stop();
+  }
+}
