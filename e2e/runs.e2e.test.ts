@@ -88,6 +88,20 @@ describe('load runs in Chromium', () => {
     expect(stats).toMatch(/TTFT/);
     expect(stats).not.toMatch(/NaN/);
     expect(await page.getByTestId('sum-token-source').textContent()).toMatch(/exact|estimated/);
+    // The server's side of the same run, from the simulator's /metrics watched through it: it
+    // generated exactly what the client received, and held at most the 16 requests in flight.
+    const gen = (await page.getByTestId('sum-server-gen').textContent()) ?? '';
+    const outTokens = (await page.getByTestId('sum-output-tokens').textContent())?.trim() ?? '';
+    expect(gen).toMatch(new RegExp(`^${outTokens.replace(/,/g, ',?')} vs ${outTokens} received$`));
+    const [running, waiting] = ((await page.getByTestId('sum-server-peaks').textContent()) ?? '')
+      .split('/')
+      .map((x) => Number(x.trim()));
+    expect(running! + waiting!).toBeGreaterThanOrEqual(1);
+    expect(running!).toBeLessThanOrEqual(16);
+    expect(await page.getByTestId('sum-server-ttft').textContent()).toMatch(/^TTFT60\d/);
+    expect(
+      await page.getByTestId('sum-server-chart').locator('path.recharts-line-curve').count(),
+    ).toBeGreaterThan(1);
     // The swimlane rebuilt from the file has one lane per request.
     await page.waitForFunction(
       (n) =>
@@ -103,6 +117,8 @@ describe('load runs in Chromium', () => {
       () => document.querySelector('[data-testid="sum-swimlane"]')?.getAttribute('data-lanes') !== null,
     );
     const file = await shot(page, 'run-done');
+    await page.getByTestId('sum-server').scrollIntoViewIfNeeded();
+    await shot(page, 'run-server-side');
     await page.setViewportSize({ width: 1440, height: 900 });
     // README screenshots are refreshed on request only (UPDATE_DOCS=1), so tests never dirty tracked files.
     if (process.env.UPDATE_DOCS) {

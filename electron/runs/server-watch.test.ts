@@ -52,6 +52,10 @@ describe('server metrics during a run', () => {
     // Server TTFT is inside the client's (the client's also has the network and HTTP around it).
     const clientTtftP99 = r.summary.stats.ttft!.p99!;
     expect(s.ttft!.p50!).toBeGreaterThan(0);
+    // …and the bucket it was interpolated in, which holds it.
+    const [lo, hi] = s.ttft!.p50Bucket!;
+    expect(s.ttft!.p50!).toBeGreaterThanOrEqual(lo);
+    expect(s.ttft!.p50!).toBeLessThanOrEqual(hi!);
     expect(s.ttft!.p50!).toBeLessThan(clientTtftP99 * 2);
     expect(s.series.length).toBe(s.scrapes);
     expect(s.series.some((p) => (p.running ?? 0) > 0)).toBe(true);

@@ -13,6 +13,7 @@ import {
   counterIncrease,
   histogramDelta,
   histogramQuantile,
+  quantileBucket,
   type HistogramData,
   type Point,
 } from '../../shared/metrics/prom-math.ts';
@@ -34,12 +35,18 @@ function histStats(a: HistogramData | null, b: HistogramData | null): ServerHist
     return Number.isFinite(v) ? v : null;
   };
   const mean = (d.sum / d.count) * 1000;
+  const bucket = (x: number): [number, number | null] | null => {
+    const b = quantileBucket(x, d.buckets);
+    return b === null ? null : [b.lower * 1000, Number.isFinite(b.upper) ? b.upper * 1000 : null];
+  };
   return {
     count: d.count,
     mean: Number.isFinite(mean) ? mean : null,
     p50: q(0.5),
     p90: q(0.9),
     p99: q(0.99),
+    p50Bucket: bucket(0.5),
+    p99Bucket: bucket(0.99),
   };
 }
 

@@ -222,3 +222,43 @@ export function scaleHistogram(h: HistogramData, factor: number): HistogramData 
     count: h.count,
   };
 }
+
+export interface BucketBounds {
+  /** Lower bound of the bucket (exclusive), in the histogram's unit. */
+  lower: number;
+  /** Upper bound (`le`); Infinity when the quantile falls in the +Inf bucket. */
+  upper: number;
+}
+
+/**
+ * The bucket histogramQuantile interpolates in for quantile `q`: same ordering, merging of equal
+ * bounds and monotonic counts as Prometheus (promql/quantile.go). The true quantile lies anywhere
+ * in (lower, upper]; the interpolated value assumes observations spread evenly inside it. Null
+ * when there are no observations.
+ */
+export function quantileBucket(q: number, buckets: readonly HistogramBucket[]): BucketBounds | null {
+  if (!(q >= 0 && q <= 1) || buckets.length < 2) return null;
+  const sorted = [...buckets].sort((a, b) => a.le - b.le);
+  const bs: HistogramBucket[] = [];
+  let max = -Infinity;
+  for (const b of sorted) {
+    const last = bs[bs.length - 1];
+    if (last && last.le === b.le) {
+      last.count += b.count;
+      max = Math.max(max, last.count);
+      continue;
+    }
+    max = Math.max(max, b.count);
+    bs.push({ le: b.le, count: max });
+  }
+  if (bs.length < 2 || bs[bs.length - 1]!.le !== Infinity) return null;
+  const total = bs[bs.length - 1]!.count;
+  if (!(total > 0)) return null;
+  const rank = q * total;
+  let i = 0;
+  while (i < bs.length - 1 && bs[i]!.count < rank) i++;
+  if (i === bs.length - 1) return { lower: bs[bs.length - 2]!.le, upper: Infinity };
+  const upper = bs[i]!.le;
+  if (i === 0) return { lower: upper <= 0 ? upper : 0, upper };
+  return { lower: bs[i - 1]!.le, upper };
+}

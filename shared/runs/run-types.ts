@@ -284,6 +284,9 @@ export interface ServerHistogramStats {
   p50: number | null;
   p90: number | null;
   p99: number | null;
+  /** The bucket each quantile was interpolated in, ms (lower exclusive, upper; null = +Inf): the true value is anywhere inside. */
+  p50Bucket?: [number, number | null] | null;
+  p99Bucket?: [number, number | null] | null;
 }
 
 /** One scrape during the run: ms since the measured run began (negative: before it). */

@@ -13,6 +13,7 @@ import { useRunsStore } from '../../runs/run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
 import { HistChart } from './RunCharts.tsx';
 import { OverTimeCharts } from './OverTimeCharts.tsx';
+import { ServerSideCard } from './ServerSideCard.tsx';
 import { SwimLegend } from './LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { Swimlane } from './Swimlane.tsx';
@@ -180,6 +181,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
+      <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       {derived.lanes ? (
         <>
           <OverTimeCharts
