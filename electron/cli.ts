@@ -179,6 +179,14 @@ export function buildProgram(): Command {
       'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)',
     )
     .option('--save-text', 'keep every response text in the run file')
+    .option(
+      '--no-server-metrics',
+      "do not watch the server's /metrics during the run (default: watched, summed up in the summary)",
+    )
+    .option(
+      '--metrics-url <url>',
+      "the server's metrics URL when not <target>/metrics (Triton: :8002/metrics)",
+    )
     .option('--insecure', 'skip TLS certificate verification')
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")

@@ -47,6 +47,10 @@ export interface RunCliOptions {
   insecure?: boolean;
   quiet?: boolean;
   json?: boolean;
+  /** Commander's --no-server-metrics: false turns the server-side watch off. */
+  serverMetrics?: boolean;
+  /** Where the server's metrics are when not at <base>/metrics. */
+  metricsUrl?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -199,6 +203,16 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
       },
       prompts,
       runId,
+      // The server's own /metrics through the run (summary.server), with the request's headers and key.
+      serverMetrics:
+        o.serverMetrics === false
+          ? null
+          : {
+              url: w.target.url,
+              metricsPath: o.metricsUrl,
+              headers: { ...allHeaders, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+              insecureTls: w.target.insecureTls,
+            },
       outFile: out,
       signal: ac.signal,
       onProgress: (p) => {

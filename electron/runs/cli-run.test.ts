@@ -132,6 +132,8 @@ describe('tokenscope run (CLI)', () => {
     ])
       expect(j, k).toHaveProperty([k]);
     expect(j.request_goodput).toBeCloseTo(6 / (j.duration as number), 9);
+    // The server's own /metrics, watched through the run: it generated what the client received.
+    expect(j.server).toMatchObject({ source: 'scrape', profile: 'vllm-v1', delta: { generationTokens: 24 } });
     const f = await readRunFile(out);
     expect(f.ok && !f.run.partial && f.run.header.target.authenticated).toBe(true);
     expect(readFileSync(out, 'utf8')).not.toContain('sk-secret-in-env');
@@ -155,6 +157,31 @@ describe('tokenscope run (CLI)', () => {
     expect(r.stdout).toContain('============ Serving Benchmark Result ============');
     expect(r.stdout).toMatch(/Failed requests:\s+3/);
     expect(r.stderr).toMatch(/every request failed \(http\/status ×3\)/);
+  });
+
+  it('the table ends with the server side; --no-server-metrics leaves it out', async () => {
+    const run = (extra: string[], name: string) =>
+      cli([
+        '--target',
+        sim.url,
+        '-m',
+        'tokenscope-sim',
+        '-n',
+        '3',
+        '--output-len',
+        '5',
+        '--out',
+        path.join(dir, name),
+        ...extra,
+      ]).done;
+    const watched = await run([], 'watched.jsonl');
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toMatch(/^-+Server Side \(its own metrics\)-+$/m);
+    expect(watched.stdout).toMatch(/Generated tokens \(server \/ received\):\s+15 \/ 15/);
+    expect(watched.stdout).toMatch(new RegExp(`Read from:\\s+${sim.url}/metrics`));
+    const bare = await run(['--no-server-metrics'], 'bare.jsonl');
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).not.toContain('Server Side');
   });
 
   it('exit 2 on a bad workload, with the path of what is wrong', async () => {

@@ -80,6 +80,32 @@ describe('compareRows', () => {
   });
 });
 
+describe('server-side rows', () => {
+  it('appear for runs that watched the server, with their own direction', () => {
+    const withServer = (p99: number, kv: number) =>
+      ({
+        ...summary({ tput: 1, ttft: [1, 2] }),
+        server: {
+          ttft: { count: 10, mean: 5, p50: 5, p90: 8, p99 },
+          queueTime: null,
+          peak: { running: 4, waiting: 0, kvCacheUsage: kv },
+          delta: { generationTokens: 100, promptTokens: 10, preemptions: 0 },
+        },
+      }) as unknown as RunSummary;
+    const rows = compareRows([withServer(10, 0.2), withServer(20, 0.5)]);
+    const by = new Map(rows.map((r) => [r.def.id, r]));
+    expect(by.get('srv-ttft-p99')).toMatchObject({ values: [10, 20], verdict: [null, 'worse'] });
+    expect(by.get('srv-kv-peak')).toMatchObject({ values: [20, 50], verdict: [null, null] });
+    expect(by.get('srv-preempt')?.values).toEqual([0, 0]);
+    expect(by.has('srv-queue-p99')).toBe(false); // neither run had it
+    expect(
+      compareRows([summary({ tput: 1, ttft: [1, 2] }), summary({ tput: 1, ttft: [1, 2] })]).some((r) =>
+        r.def.id.startsWith('srv-'),
+      ),
+    ).toBe(false);
+  });
+});
+
 describe('workloadDifferences', () => {
   it('names what differs between the workloads, nothing when they are the same', () => {
     const run = (outputLen: number, requests: number, maxConcurrency: number) =>

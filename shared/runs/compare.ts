@@ -13,7 +13,7 @@ export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
 export interface CompareRowDef {
   id: string;
   label: string;
-  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count';
+  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%';
   /** Which direction is an improvement; null when neither is (a count of requests). */
   better: 'lower' | 'higher' | null;
   get: (s: RunSummary) => number | null;
@@ -97,6 +97,46 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ...latencyRows('itl', 'ITL per chunk'),
   ...latencyRows('itl_per_token', 'ITL per token'),
   ...latencyRows('e2el', 'E2E latency'),
+  // What the servers' own metrics said over each run (runs that watched them).
+  {
+    id: 'srv-ttft-p50',
+    label: 'Server TTFT p50',
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.server?.ttft?.p50),
+    group: 'Server side',
+  },
+  {
+    id: 'srv-ttft-p99',
+    label: 'Server TTFT p99',
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.server?.ttft?.p99),
+  },
+  {
+    id: 'srv-queue-p99',
+    label: 'Server queue time p99',
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.server?.queueTime?.p99),
+  },
+  {
+    id: 'srv-kv-peak',
+    label: 'Peak KV-cache usage',
+    unit: '%',
+    better: null,
+    get: (s) => {
+      const v = num(s.server?.peak.kvCacheUsage);
+      return v === null ? null : v * 100;
+    },
+  },
+  {
+    id: 'srv-preempt',
+    label: 'Preemptions',
+    unit: 'count',
+    better: 'lower',
+    get: (s) => num(s.server?.delta.preemptions),
+  },
 ];
 
 export type Verdict = 'better' | 'worse' | 'same';

@@ -52,6 +52,36 @@ function ownSection(s: MetricStats | null, name: string, header: string): string
   ];
 }
 
+/** What the server's own metrics said over the run (summary.server), or why there are none. */
+function serverSection(s: RunSummary): string[] {
+  const sv = s.server!;
+  const L = [center('Server Side (its own metrics)', 50, '-')];
+  L.push(
+    row('Read from:', sv.source === 'prometheus' ? `Prometheus ${sv.url} ${sv.selector ?? ''}` : sv.url),
+  );
+  if (sv.scrapes === 0 || sv.window === null) {
+    L.push(row('No server metrics:', sv.lastError ?? 'fewer than two scrapes succeeded'));
+    return L;
+  }
+  const q = (h: typeof sv.ttft, k: 'p50' | 'p99'): string => f2(h?.[k]);
+  L.push(
+    row('Server profile:', sv.profileName),
+    row(
+      'Generated tokens (server / received):',
+      `${sv.delta.generationTokens ?? '-'} / ${s.vllm.total_output_tokens}`,
+    ),
+    row('Prompt tokens (server / sent):', `${sv.delta.promptTokens ?? '-'} / ${s.vllm.total_input_tokens}`),
+    row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`),
+    row('Server queue time p50 / p99 (ms):', `${q(sv.queueTime, 'p50')} / ${q(sv.queueTime, 'p99')}`),
+    row('Server E2E p50 / p99 (ms):', `${q(sv.e2e, 'p50')} / ${q(sv.e2e, 'p99')}`),
+    row('Peak running / waiting:', `${sv.peak.running ?? '-'} / ${sv.peak.waiting ?? '-'}`),
+    row('Peak KV-cache usage (%):', sv.peak.kvCacheUsage === null ? '-' : f2(sv.peak.kvCacheUsage * 100)),
+    row('Preemptions:', String(sv.delta.preemptions ?? '-')),
+  );
+  if (sv.failures > 0) L.push(row('Failed scrapes:', `${sv.failures} (${sv.lastError ?? ''})`));
+  return L;
+}
+
 export function summaryText(s: RunSummary): string {
   const v = s.vllm;
   const title = s.partial
@@ -113,6 +143,7 @@ export function summaryText(s: RunSummary): string {
       row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'),
     );
   }
+  if (s.server) L.push(...serverSection(s));
   if (s.importInfo) {
     L.push(center(`Imported from ${s.source}`, 50, '-'));
     if (s.importInfo.recomputed.length)
@@ -157,6 +188,7 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     partial: s.partial,
     cancelled: s.cancelled,
     self_check: s.selfCheck,
+    server: s.server ?? null,
     source: s.source,
     ...extra,
   });
