@@ -49,6 +49,7 @@ export async function startRun(): Promise<boolean> {
     model: draft.model.trim() || undefined,
     name: draft.name.trim() || undefined,
     workload: draftToWorkload(draft),
+    serverMetrics: draft.serverMetrics,
   });
   if (!r.ok) {
     useRunsStore.setState({ starting: false, startIssues: issuesOfMessage(r.error.message) });

@@ -51,6 +51,8 @@ export interface WorkloadDraft {
   sloTpotMs: string;
   sloE2elMs: string;
   continuousUsage: boolean;
+  /** Watch the server's own metrics through the run (not a workload field: a run option). */
+  serverMetrics: boolean;
   /** Workload fields the form does not show, kept as loaded. */
   rest: Record<string, unknown>;
 }
@@ -92,6 +94,7 @@ export function defaultDraft(): WorkloadDraft {
     sloTpotMs: '',
     sloE2elMs: '',
     continuousUsage: false,
+    serverMetrics: true,
     rest: {},
   };
 }

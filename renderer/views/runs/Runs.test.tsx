@@ -58,6 +58,7 @@ describe('WorkloadForm', () => {
     const input = call.args[0] as { targetId: string; model: string; workload: Record<string, unknown> };
     expect(input.targetId).toBe('builtin-sim');
     expect(input.model).toBe('tokenscope-sim');
+    expect((call.args[0] as { serverMetrics?: boolean }).serverMetrics).toBe(true); // watched by default
     expect(input.workload).toMatchObject({
       requests: 200,
       maxConcurrency: 32,

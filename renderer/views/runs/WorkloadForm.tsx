@@ -359,6 +359,18 @@ export function WorkloadForm() {
             />{' '}
             continuous_usage_stats (vLLM: exact tokens per event)
           </label>
+          <label
+            className="check"
+            title="Scrape the target's /metrics (or its Prometheus) once a second during the run and sum it up in the summary: the server's TTFT, queue time, tokens, peaks"
+          >
+            <input
+              type="checkbox"
+              checked={d.serverMetrics}
+              onChange={(e) => setDraft({ serverMetrics: e.target.checked })}
+              data-testid="run-server-metrics"
+            />{' '}
+            watch the server’s metrics during the run
+          </label>
         </details>
         <details className="sub">
           <summary>Goodput SLOs</summary>
