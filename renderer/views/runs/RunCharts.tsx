@@ -158,6 +158,50 @@ export function SeriesChart({
   );
 }
 
+/** The axes of a CDF chart (x: value in `unit` over [lo, hi], y: percentile), shared by both CDF charts. */
+function cdfAxes(
+  x: { lo: number; hi: number; ticks: number[] },
+  unit: string,
+  extraX: object = {},
+  extraY: object = {},
+) {
+  return [
+    <CartesianGrid key="grid" stroke={C.grid} vertical={false} />,
+    <XAxis
+      key="x"
+      type="number"
+      dataKey="v"
+      domain={[x.lo, x.hi]}
+      ticks={x.ticks}
+      tickFormatter={(v: number) => fmtTick(v, x.hi)}
+      stroke={C.axis}
+      tick={TICK}
+      height={30}
+      label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
+      {...extraX}
+    />,
+    <YAxis
+      key="y"
+      type="number"
+      domain={[0, 100]}
+      ticks={[0, 50, 90, 100]}
+      stroke={C.axis}
+      tick={TICK}
+      width={54}
+      label={{
+        value: 'percentile',
+        angle: -90,
+        position: 'insideLeft',
+        offset: 2,
+        fill: C.muted,
+        fontSize: 11,
+        style: { textAnchor: 'middle' },
+      }}
+      {...extraY}
+    />,
+  ];
+}
+
 interface CdfProps {
   points: { v: number; p: number }[];
   color: string;
@@ -181,35 +225,7 @@ export function CdfChart({ points, color, unit = 'ms', testId, width, height = 1
       margin={{ top: 6, right: 12, bottom: 14, left: 0 }}
       accessibilityLayer={false}
     >
-      <CartesianGrid stroke={C.grid} vertical={false} />
-      <XAxis
-        type="number"
-        dataKey="v"
-        domain={[0, xTop]}
-        ticks={xt.values}
-        tickFormatter={(v: number) => fmtTick(v, xTop)}
-        stroke={C.axis}
-        tick={TICK}
-        height={30}
-        label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
-      />
-      <YAxis
-        type="number"
-        domain={[0, 100]}
-        ticks={[0, 50, 90, 100]}
-        stroke={C.axis}
-        tick={TICK}
-        width={54}
-        label={{
-          value: 'percentile',
-          angle: -90,
-          position: 'insideLeft',
-          offset: 2,
-          fill: C.muted,
-          fontSize: 11,
-          style: { textAnchor: 'middle' },
-        }}
-      />
+      {cdfAxes({ lo: 0, hi: xTop, ticks: xt.values }, unit)}
       <Tooltip
         isAnimationActive={false}
         contentStyle={TIP_STYLE}
@@ -350,38 +366,7 @@ export function CdfCompareChart({
       margin={{ top: 6, right: 12, bottom: 14, left: 0 }}
       accessibilityLayer={false}
     >
-      <CartesianGrid stroke={C.grid} vertical={false} />
-      <XAxis
-        type="number"
-        dataKey="v"
-        domain={[x.lo, x.hi]}
-        ticks={x.ticks}
-        tickFormatter={(v: number) => fmtTick(v, x.hi)}
-        stroke={C.axis}
-        tick={TICK}
-        height={30}
-        allowDuplicatedCategory={false}
-        allowDataOverflow
-        label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
-      />
-      <YAxis
-        type="number"
-        domain={[0, 100]}
-        ticks={[0, 50, 90, 100]}
-        interval={0}
-        stroke={C.axis}
-        tick={TICK}
-        width={54}
-        label={{
-          value: 'percentile',
-          angle: -90,
-          position: 'insideLeft',
-          offset: 2,
-          fill: C.muted,
-          fontSize: 11,
-          style: { textAnchor: 'middle' },
-        }}
-      />
+      {cdfAxes(x, unit, { allowDuplicatedCategory: false, allowDataOverflow: true }, { interval: 0 })}
       {drawn.map((s) => (
         <Line
           key={s.name}
