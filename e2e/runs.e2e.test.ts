@@ -228,6 +228,9 @@ describe('load runs in Chromium', () => {
     expect(await row('tpot-p50').locator('td.compare-rel').getAttribute('data-verdict')).toMatch(
       /better|same/,
     );
+    // Both runs watched the simulator's /metrics: the server's side is compared too.
+    expect((await cells('srv-ttft-p50'))[0]).toMatch(/\d/);
+    expect(await row('srv-preempt').count()).toBe(1);
     for (const m of ['ttft', 'tpot', 'itl_per_token', 'e2el']) {
       const lines = (await page.getByTestId(`compare-cdf-${m}`).getAttribute('data-lines')) ?? '';
       const counts = Object.fromEntries(lines.split(',').map((p) => p.split(':') as [string, string]));
