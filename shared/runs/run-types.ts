@@ -298,6 +298,16 @@ export interface ServerSample {
   kvCacheUsage: number | null;
 }
 
+/** Why a run has no server-side numbers, in words (its last error, or too few scrapes). */
+export function serverGapReason(s: ServerSideSummary): string {
+  if (s.lastError) return s.lastError;
+  if (s.scrapes > 0)
+    return s.source === 'prometheus'
+      ? 'Prometheus scraped the server only once during the run (its scrape interval is longer than the run)'
+      : 'only one scrape during the run';
+  return 'no scrape succeeded';
+}
+
 export interface ServerSideSummary {
   source: 'scrape' | 'prometheus';
   /** What was read: the /metrics URL, or the Prometheus server and its selector (no credentials). */

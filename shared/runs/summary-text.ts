@@ -2,7 +2,7 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
-import type { MetricStats, RunSummary, VllmMetrics } from './run-types.ts';
+import { serverGapReason, type MetricStats, type RunSummary, type VllmMetrics } from './run-types.ts';
 import { percentileKey } from './summary.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
 
@@ -60,7 +60,7 @@ function serverSection(s: RunSummary): string[] {
     row('Read from:', sv.source === 'prometheus' ? `Prometheus ${sv.url} ${sv.selector ?? ''}` : sv.url),
   );
   if (sv.scrapes === 0 || sv.window === null) {
-    L.push(row('No server metrics:', sv.lastError ?? 'fewer than two scrapes succeeded'));
+    L.push(row('No server metrics:', serverGapReason(sv)));
     return L;
   }
   const q = (h: typeof sv.ttft, k: 'p50' | 'p99'): string => f2(h?.[k]);

@@ -90,6 +90,15 @@ describe('ServerSideCard', () => {
     expect(screen.queryByTestId('sum-server-chart')).toBeNull();
   });
 
+  it('through a Prometheus slower than the run: says so, rather than a bare "no metrics"', () => {
+    const d = runDetail(5);
+    const once = { ...server, source: 'prometheus' as const, scrapes: 1, window: null, series: [] };
+    render(<ServerSideCard s={{ ...d.summary, server: once }} clientInFlight={[]} xMax={1} width={600} />);
+    expect(screen.getByTestId('sum-server-none').textContent).toMatch(
+      /scrape interval is longer than the run/,
+    );
+  });
+
   it('runs without server data (imports, older files) show no card', () => {
     const d = runDetail(5);
     const { container } = render(<ServerSideCard s={d.summary} clientInFlight={[]} xMax={1} width={600} />);

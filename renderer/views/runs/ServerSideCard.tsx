@@ -4,7 +4,11 @@
  * the server knows (queue time, running / waiting, KV-cache, preemptions), and its gauges over the
  * run's time. A run whose server had no metrics says why instead.
  */
-import type { RunSummary, ServerHistogramStats } from '../../../shared/runs/run-types.ts';
+import {
+  serverGapReason,
+  type RunSummary,
+  type ServerHistogramStats,
+} from '../../../shared/runs/run-types.ts';
 import { C } from '../../charts/theme.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import type { TimePoint } from '../../runs/run-series.ts';
@@ -117,8 +121,8 @@ export function ServerSideCard({
           <span className="mono muted">{where}</span>
         </header>
         <p className="caption" data-testid="sum-server-none">
-          No server metrics for this run: {sv.lastError ?? 'fewer than two scrapes succeeded'}. The client’s
-          numbers above stand on their own.
+          No server metrics for this run: {serverGapReason(sv)}. The client’s numbers above stand on their
+          own.
         </p>
       </section>
     );
