@@ -144,3 +144,38 @@ describe('snapshotExposition', () => {
     expect(() => snapshotExposition(many)).toThrow(/narrow it/);
   });
 });
+
+describe('Scraper reading a Prometheus', () => {
+  it('asks again only near Prometheus’ next scrape, not on every poll', async () => {
+    const { default: http } = await import('node:http');
+    const { Scraper } = await import('./scraper.ts');
+    // A fake Prometheus whose samples advance every 300 ms (its "scrape interval").
+    const born = Date.now();
+    let queries = 0;
+    const srv = http.createServer((_req, res) => {
+      queries++;
+      const k = Math.floor((Date.now() - born) / 300);
+      const times = [k - 2, k - 1, k].map((i) => (born + i * 300) / 1000);
+      const result = [
+        { metric: { __name__: 'vllm:num_requests_running', job: 'x' }, values: times.map((t) => [t, '1']) },
+      ];
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ status: 'success', data: { resultType: 'matrix', result } }));
+    });
+    await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+    const port = (srv.address() as { port: number }).port;
+    let snapshots = 0;
+    const s = new Scraper(
+      { url: `http://127.0.0.1:${port}`, prometheus: { selector: '{job="x"}' }, intervalMs: 25 },
+      { onScrape: () => snapshots++ },
+    );
+    s.start();
+    await new Promise((r) => setTimeout(r, 1500));
+    s.stop();
+    await new Promise<void>((ok) => srv.close(() => ok()));
+    // ~5 new scrapes in 1.5 s; polled every 25 ms that would be ~60 queries without the gate.
+    expect(snapshots).toBeGreaterThanOrEqual(4);
+    expect(snapshots).toBeLessThanOrEqual(6);
+    expect(queries).toBeLessThan(25);
+  });
+});

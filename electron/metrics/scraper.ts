@@ -109,6 +109,9 @@ export class Scraper {
     matchers: Matcher[];
     lastMs: number;
     windowS: number;
+    /** Prometheus' scrape interval for these servers, once seen; and when its last new scrape came in. */
+    intervalMs: number | null;
+    newAt: number;
   } | null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private inflight: AbortController | null = null;
@@ -145,7 +148,7 @@ export class Scraper {
         },
         deps.fetch ?? fetchMetrics,
       );
-      this.prom = { client, matchers, lastMs: -Infinity, windowS: 60 };
+      this.prom = { client, matchers, lastMs: -Infinity, windowS: 60, intervalMs: null, newAt: -Infinity };
       this.url = new URL(target.url);
     } else {
       this.prom = null;
@@ -272,6 +275,9 @@ export class Scraper {
     started: number,
     signal: AbortSignal,
   ): Promise<ScrapeResult | ScrapeError | null> {
+    // Nothing new can be there before Prometheus' next scrape: a fleet's query is not free (every
+    // series of every instance), so polls until 80 % of its interval are answered here.
+    if (prom.intervalMs !== null && performance.now() < prom.newAt + 0.8 * prom.intervalMs) return null;
     const r = await prom.client.query(snapshotQuery(prom.matchers, prom.windowS), undefined, signal);
     if (!r.ok) return r.error;
     let snap;
@@ -291,8 +297,10 @@ export class Scraper {
     // series on every poll. Before the interval is known, a minute.
     if (snap.intervalMs !== null)
       prom.windowS = Math.min(900, Math.max(5, Math.ceil((3 * snap.intervalMs) / 1000)));
+    prom.intervalMs = snap.intervalMs;
     if (!(snap.lastMs > prom.lastMs)) return null;
     prom.lastMs = snap.lastMs;
+    prom.newAt = performance.now();
     const parsed = parsePrometheus(snap.text, { format: 'text' });
     if (this.st.profile === null || this.st.profile.id === 'unknown') this.st.profile = detectProfile(parsed);
     // Dated by Prometheus' scrape (its clock), on our monotonic axis.
