@@ -4,6 +4,7 @@
  * scheduler for a redraw when a lane's request changed, the size changed or the user zoomed.
  * Wheel zooms around the cursor, drag pans, double-click resets; hovering shows exact values.
  */
+import { useFollowWidth } from '../charts/use-follow-width.ts';
 import { fitCanvas } from '../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { hitTest } from '../charts/hit-test.ts';
@@ -126,22 +127,7 @@ export function Timeline({
   }, [idsKey, job]);
 
   // Follow the container's width.
-  useEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap) return;
-    const measure = (): void => {
-      const w = Math.floor(wrap.clientWidth);
-      if (w > 0 && w !== widthRef.current) {
-        widthRef.current = w;
-        frames.schedule(job);
-      }
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(wrap);
-    return () => ro.disconnect();
-  }, [job]);
+  useFollowWidth(wrapRef, widthRef, job);
 
   // Wheel: zoom around the cursor (pan with shift or a horizontal wheel). Not passive, so the page does not scroll.
   useEffect(() => {

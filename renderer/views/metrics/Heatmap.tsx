@@ -3,6 +3,7 @@
  * through the frame scheduler (at most once a frame); hovering names the cell's step, bucket
  * and count.
  */
+import { useFollowWidth } from '../../charts/use-follow-width.ts';
 import { fitCanvas } from '../../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { heatmapBins, rowLabel, rowRange, type Heatmap as HeatmapData } from '../../metrics/heatmap-bins.ts';
@@ -52,22 +53,7 @@ export function Heatmap({ points, domain, resolutionMs, seconds, height = 240, w
 
   useEffect(() => frames.schedule(job), [m, rows, domain, seconds, job]);
 
-  useEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap || width) return;
-    const measure = (): void => {
-      const w = Math.floor(wrap.clientWidth);
-      if (w > 0 && w !== widthRef.current) {
-        widthRef.current = w;
-        frames.schedule(job);
-      }
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(wrap);
-    return () => ro.disconnect();
-  }, [job, width]);
+  useFollowWidth(wrapRef, widthRef, job, !width);
 
   useEffect(() => () => frames.cancel(job), [job]);
 

@@ -3,6 +3,7 @@
  * lane store. While the run goes it redraws every animation frame (the view follows time, moved
  * smoothly between the core's 4 Hz progress ticks); React renders only on hover changes.
  */
+import { useFollowWidth } from '../../charts/use-follow-width.ts';
 import { fitCanvas } from '../../charts/canvas.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fmtLatency } from '../../metrics/format.ts';
@@ -106,22 +107,7 @@ export function Swimlane({ store, live, testId = 'swimlane' }: Props) {
     };
   }, [store, job, live]);
 
-  useEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap) return;
-    const measure = (): void => {
-      const w = Math.floor(wrap.clientWidth);
-      if (w > 0 && w !== widthRef.current) {
-        widthRef.current = w;
-        frames.schedule(job);
-      }
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(wrap);
-    return () => ro.disconnect();
-  }, [job]);
+  useFollowWidth(wrapRef, widthRef, job);
 
   // Wheel: zoom time (static view) around the cursor; shift+wheel: zoom lanes. A native
   // listener, because React's wheel listener is passive and cannot keep the page from scrolling.
