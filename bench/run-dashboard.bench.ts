@@ -10,19 +10,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startWebServer } from '../electron/serve.ts';
 import { startSim } from '../electron/sim/index.ts';
+import { launch } from '../e2e/fixtures.ts';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-function chromiumPath(): string {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
-    .filter(Boolean)
-    .find((p) => fs.existsSync(p!));
-  if (!found) throw new Error('Chromium not found (apt-get install chromium, or set CHROMIUM_PATH)');
-  return found!;
-}
 
 function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -69,20 +61,7 @@ export async function benchRunDashboard(
     baseUrl: sim.url,
     dialect: 'openai-chat',
   });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launch(); // the e2e tests' Chromium and flags
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
     await page.goto(server.openUrl);
