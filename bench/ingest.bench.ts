@@ -3,8 +3,7 @@
  * append (StreamDecoder, the engine's per-read path), fed vLLM-shaped chunks.
  * Run: npm run bench (or node bin/run-ts.mjs bench/ingest.bench.ts)
  */
-import { EventColumns } from '../shared/event-columns.ts';
-import type { RequestRecord } from '../shared/record.ts';
+import { newRecord, type RequestRecord } from '../shared/record.ts';
 import { SseParser, type SseEvent } from '../electron/engine/framing/sse.ts';
 import { getDialect } from '../electron/engine/dialects/index.ts';
 import { StreamDecoder } from '../electron/engine/stream-decoder.ts';
@@ -17,7 +16,7 @@ function vllmChunk(i: number, withUsage: boolean): string {
 }
 
 function emptyRecord(): RequestRecord {
-  return {
+  return newRecord({
     id: 'b',
     url: '',
     dialect: 'openai-chat',
@@ -26,19 +25,7 @@ function emptyRecord(): RequestRecord {
     phases: { connectedMs: 0, requestWrittenMs: 0, headersMs: 0, firstByteMs: null, endMs: null },
     status: 200,
     contentType: 'text/event-stream',
-    serverRequestId: null,
-    events: new EventColumns(),
-    raw: null,
-    text: '',
-    reasoning: '',
-    finishReason: null,
-    usage: null,
-    tokenSource: 'estimated',
-    bytes: 0,
-    reads: 0,
-    terminated: false,
-    error: null,
-  };
+  });
 }
 
 export function benchIngest(events = 200_000): Record<string, number> {

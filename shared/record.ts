@@ -1,6 +1,6 @@
 import type { DialectId } from './dialects.ts';
 import type { RequestError } from './errors.ts';
-import type { EventColumnsData } from './event-columns.ts';
+import { EventColumns, type EventColumnsData } from './event-columns.ts';
 import type { Phases, TokenSource, Usage } from './request.ts';
 
 /**
@@ -33,4 +33,31 @@ export interface RequestRecord {
   /** The stream ended with the dialect's proper terminator. */
   terminated: boolean;
   error: RequestError | null;
+}
+
+/**
+ * A record before anything arrived: no phases, no status, no events, no error. `p` names the
+ * request and overrides any field (the engine's start, a replay's, a failure before start).
+ */
+export function newRecord(
+  p: Pick<RequestRecord, 'id' | 'url' | 'dialect' | 'model' | 'startedAtWall'> & Partial<RequestRecord>,
+): RequestRecord {
+  return {
+    phases: { connectedMs: null, requestWrittenMs: null, headersMs: null, firstByteMs: null, endMs: null },
+    status: null,
+    contentType: null,
+    serverRequestId: null,
+    events: new EventColumns(),
+    raw: null,
+    text: '',
+    reasoning: '',
+    finishReason: null,
+    usage: null,
+    tokenSource: 'estimated',
+    bytes: 0,
+    reads: 0,
+    terminated: false,
+    error: null,
+    ...p,
+  };
 }

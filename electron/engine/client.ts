@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import { EventColumns } from '../../shared/event-columns.ts';
-import type { RequestRecord } from '../../shared/record.ts';
+import { newRecord, type RequestRecord } from '../../shared/record.ts';
 import type { Phases, RequestSpec } from '../../shared/request.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { now, wallNow } from './clock.ts';
@@ -88,28 +88,16 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     endMs: null,
   };
   const events = new EventColumns();
-  const rec: RequestRecord = {
+  const rec = newRecord({
     id: opts.id ?? randomUUID(),
     url: redactUrl(endpoint),
     dialect: spec.dialect,
     model: spec.model,
     startedAtWall: wallNow(),
     phases,
-    status: null,
-    contentType: null,
-    serverRequestId: null,
     events,
     raw: opts.keepRaw === false ? null : [],
-    text: '',
-    reasoning: '',
-    finishReason: null,
-    usage: null,
-    tokenSource: 'estimated',
-    bytes: 0,
-    reads: 0,
-    terminated: false,
-    error: null,
-  };
+  });
 
   return new Promise<RequestRecord>((resolve) => {
     const t0 = now();
@@ -283,26 +271,14 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
 }
 
 function failedBeforeStart(spec: RequestSpec, opts: FireOptions, message: string): RequestRecord {
-  return {
+  return newRecord({
     id: opts.id ?? randomUUID(),
     url: spec.url,
     dialect: spec.dialect,
     model: spec.model,
     startedAtWall: wallNow(),
     phases: { connectedMs: null, requestWrittenMs: null, headersMs: null, firstByteMs: null, endMs: 0 },
-    status: null,
-    contentType: null,
-    serverRequestId: null,
-    events: new EventColumns(),
     raw: opts.keepRaw === false ? null : [],
-    text: '',
-    reasoning: '',
-    finishReason: null,
-    usage: null,
-    tokenSource: 'estimated',
-    bytes: 0,
-    reads: 0,
-    terminated: false,
     error: { kind: 'client', code: 'invalid-request', message, atMs: 0 },
-  };
+  });
 }

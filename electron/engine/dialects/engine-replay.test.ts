@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DialectId } from '../../../shared/dialects.ts';
 import type { ErrorCode } from '../../../shared/errors.ts';
-import { EventColumns } from '../../../shared/event-columns.ts';
-import type { RequestRecord } from '../../../shared/record.ts';
+import { newRecord, type RequestRecord } from '../../../shared/record.ts';
 import type { TokenSource } from '../../../shared/request.ts';
 import { computeRequestStats } from '../../../shared/stats/request-stats.ts';
 import { readCorpus } from '../framing/test-corpus.ts';
@@ -16,7 +15,7 @@ import { getDialect } from './index.ts';
 import { CORPUS_DIALECT, replay } from './test-replay.ts';
 
 function record(dialect: DialectId): RequestRecord {
-  return {
+  return newRecord({
     id: 't',
     url: 'http://corpus',
     dialect,
@@ -24,20 +23,7 @@ function record(dialect: DialectId): RequestRecord {
     startedAtWall: 0,
     phases: { connectedMs: 0, requestWrittenMs: 0, headersMs: 0, firstByteMs: 0, endMs: null },
     status: 200,
-    contentType: null,
-    serverRequestId: null,
-    events: new EventColumns(),
-    raw: null,
-    text: '',
-    reasoning: '',
-    finishReason: null,
-    usage: null,
-    tokenSource: 'estimated',
-    bytes: 0,
-    reads: 0,
-    terminated: false,
-    error: null,
-  };
+  });
 }
 
 /** One byte per read, read i at t = i ms: every event gets its own arrival time. */
