@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { laneStore } from '../testing/lane-fixture.ts';
 import { outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { runLines } from '../testing/run-fixture.ts';
 import { LaneStore } from './lane-store.ts';
@@ -12,38 +13,30 @@ import {
 } from './run-series.ts';
 
 function store(): LaneStore {
-  const s = new LaneStore();
-  s.reset('r');
-  const st = (id: string, a: number, b: number) => ({
-    id,
-    seq: 0,
-    warmup: false,
-    scheduledMs: a,
-    arrivedMs: a,
-    startedMs: b,
-    queueMs: b - a,
-  });
-  s.apply({
-    runId: 'r',
-    starts: [st('a', 0, 0), st('b', 0, 500)],
-    events: [
-      { id: 'a', t: [100, 200, 1100, 2100], tok: [1, 1, 3, 5] },
-      { id: 'b', t: [900], tok: [2] },
-    ],
-    done: [
-      { id: 'a', ok: true, endMs: 2100, ttftMs: 100, errorKind: null, errorMessage: null, outputTokens: 10 },
-      {
-        id: 'b',
-        ok: false,
-        endMs: 950,
-        ttftMs: 400,
-        errorKind: 'server',
-        errorMessage: 'x',
-        outputTokens: 2,
-      },
-    ],
-  });
-  return s;
+  return laneStore([
+    {
+      id: 'a',
+      arrivedMs: 0,
+      startedMs: 0,
+      t: [100, 200, 1100, 2100],
+      tok: [1, 1, 3, 5],
+      ok: true,
+      endMs: 2100,
+      ttftMs: 100,
+      outputTokens: 10,
+    },
+    {
+      id: 'b',
+      arrivedMs: 0,
+      startedMs: 500,
+      t: [900],
+      tok: [2],
+      ok: false,
+      endMs: 950,
+      ttftMs: 400,
+      outputTokens: 2,
+    },
+  ]);
 }
 
 describe('run series', () => {

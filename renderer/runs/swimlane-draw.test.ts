@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { laneStore } from '../testing/lane-fixture.ts';
 import { LaneStore } from './lane-store.ts';
 import { drawSwimlane, followDomain, laneAtPoint, swimLayout, wholeDomain } from './swimlane-draw.ts';
 
@@ -48,38 +49,30 @@ afterAll(() => {
 });
 
 function store(): LaneStore {
-  const s = new LaneStore();
-  s.reset('r');
-  const st = (id: string, a: number, b: number) => ({
-    id,
-    seq: 0,
-    warmup: false,
-    scheduledMs: a,
-    arrivedMs: a,
-    startedMs: b,
-    queueMs: b - a,
-  });
-  s.apply({
-    runId: 'r',
-    starts: [st('a', 0, 0), st('b', 0, 400)],
-    events: [
-      { id: 'a', t: [100, 200, 201, 300], tok: [1, 1, 1, 0] },
-      { id: 'b', t: [600], tok: [2] },
-    ],
-    done: [
-      { id: 'a', ok: true, endMs: 1000, ttftMs: 100, errorKind: null, errorMessage: null, outputTokens: 3 },
-      {
-        id: 'b',
-        ok: false,
-        endMs: 800,
-        ttftMs: 200,
-        errorKind: 'server',
-        errorMessage: 'x',
-        outputTokens: 2,
-      },
-    ],
-  });
-  return s;
+  return laneStore([
+    {
+      id: 'a',
+      arrivedMs: 0,
+      startedMs: 0,
+      t: [100, 200, 201, 300],
+      tok: [1, 1, 1, 0],
+      ok: true,
+      endMs: 1000,
+      ttftMs: 100,
+      outputTokens: 3,
+    },
+    {
+      id: 'b',
+      arrivedMs: 0,
+      startedMs: 400,
+      t: [600],
+      tok: [2],
+      ok: false,
+      endMs: 800,
+      ttftMs: 200,
+      outputTokens: 2,
+    },
+  ]);
 }
 
 describe('swimlane drawing', () => {
