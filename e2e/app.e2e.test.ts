@@ -1,18 +1,16 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, shot, simModelReady, startApp } from './fixtures.ts';
+import type { Page } from 'playwright-core';
+import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { computeRequestStats } from '../shared/stats/request-stats.ts';
 
 // The stream debugger end to end: web mode started by the test (with its embedded simulator),
 // Debian's Chromium, waits on the app's own state attributes, never on sleeps.
 let server: WebServer;
-let userData: string;
-let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
+let app: OpenApp | undefined;
 
 const state = () => page.getByTestId('request-state');
 
@@ -47,17 +45,14 @@ async function send(): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ server, userData } = await startApp());
-  browser = await launch();
-  page = await openPage(browser, server, consoleErrors);
+  app = await openApp(consoleErrors);
+  ({ server, page } = app);
   // The built-in simulator is the ready default target, its model list loaded.
   await simModelReady(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (userData) fs.rmSync(userData, { recursive: true, force: true });
+  await closeApp(app);
 });
 
 describe('stream debugger in Chromium', () => {

@@ -95,3 +95,28 @@ export async function simModelReady(page: Page, scope = ''): Promise<void> {
     return s !== null && s.value === 'tokenscope-sim';
   }, `${scope} [data-testid="model-select"]`.trim());
 }
+
+export interface OpenApp {
+  server: WebServer;
+  userData: string;
+  browser: Browser;
+  page: Page;
+}
+
+/** The app in web mode and a Chromium page on it (console errors into `consoleErrors`). */
+export async function openApp(
+  consoleErrors: string[],
+  opts: { acceptDownloads?: boolean } = {},
+): Promise<OpenApp> {
+  const { server, userData } = await startApp();
+  const browser = await launch();
+  const page = await openPage(browser, server, consoleErrors, opts);
+  return { server, userData, browser, page };
+}
+
+/** Closes what openApp opened (whatever of it exists) and removes its user-data folder. */
+export async function closeApp(app: Partial<OpenApp> | undefined): Promise<void> {
+  await app?.browser?.close();
+  await app?.server?.close();
+  if (app?.userData) fs.rmSync(app.userData, { recursive: true, force: true });
+}

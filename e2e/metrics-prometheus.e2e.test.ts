@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, shot, simModelReady, startApp } from './fixtures.ts';
+import type { Page } from 'playwright-core';
+import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { startPrometheus, type PrometheusHandle } from '../electron/metrics/test-prometheus.ts';
 
@@ -10,29 +9,25 @@ import { startPrometheus, type PrometheusHandle } from '../electron/metrics/test
 // embedded simulator every second: the user adds a target whose server metrics come from
 // Prometheus with a selector, from the target editor, and watches the panel while streams run.
 let server: WebServer;
-let userData: string;
 let prom: PrometheusHandle;
 let simUrl: string;
-let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
+let app: OpenApp | undefined;
 
 beforeAll(async () => {
-  ({ server, userData } = await startApp());
+  app = await openApp(consoleErrors);
+  ({ server, page } = app);
   const list = await server.core.handlers.listTargets();
   if (!list.ok) throw new Error(list.error.message);
   simUrl = list.value.find((t) => t.builtin)!.baseUrl;
   prom = await startPrometheus([{ job: 'sim', target: new URL(simUrl).host }]);
-  browser = await launch();
-  page = await openPage(browser, server, consoleErrors);
   await simModelReady(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await closeApp(app);
   await prom?.stop();
-  if (userData) fs.rmSync(userData, { recursive: true, force: true });
 });
 
 describe('server metrics through Prometheus, in Chromium', () => {

@@ -2,18 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { artifactsDir, launch, openPage, repoRoot, shot, simModelReady, startApp } from './fixtures.ts';
-import type { WebServer } from '../electron/serve.ts';
+import type { Page } from 'playwright-core';
+import { type OpenApp, artifactsDir, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 
 // The server-metrics panel end to end: web mode with its embedded simulator (vLLM v1 /metrics),
 // Debian's Chromium; a few concurrent streams so the server's gauges move. Waits on the app's
 // own attributes (data-status, data-peaks …), never on sleeps.
-let server: WebServer;
-let userData: string;
-let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
+let app: OpenApp | undefined;
 
 const REQUESTS = 3;
 const TOKENS = 300; // ~6 s per stream at the simulator's 20 ms decode step
@@ -51,16 +48,13 @@ async function send(): Promise<void> {
 const NUMBER_WITH_UNIT = /^\d+(\.\d+)?\s(ms|s)$/;
 
 beforeAll(async () => {
-  ({ server, userData } = await startApp());
-  browser = await launch();
-  page = await openPage(browser, server, consoleErrors);
+  app = await openApp(consoleErrors);
+  ({ page } = app);
   await simModelReady(page);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (userData) fs.rmSync(userData, { recursive: true, force: true });
+  await closeApp(app);
 });
 
 describe('server metrics panel in Chromium', () => {

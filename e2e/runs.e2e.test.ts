@@ -2,19 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, repoRoot, shot, simModelReady, startApp } from './fixtures.ts';
-import type { WebServer } from '../electron/serve.ts';
+import type { Page } from 'playwright-core';
+import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 
 // Load runs end to end: web mode with its embedded simulator, Debian's Chromium. A bounded run
 // (60 requests, concurrency 16, 64 output tokens: ~5 s) started from the form; tests wait on the
 // app's own attributes (data-phase, data-done), never on sleeps.
 const REQUESTS = 60;
-let server: WebServer;
 let userData: string;
-let browser: Browser;
 let page: Page;
 const consoleErrors: string[] = [];
+let app: OpenApp | undefined;
 
 async function fill(testId: string, value: string): Promise<void> {
   const el = page.getByTestId(testId);
@@ -24,18 +22,15 @@ async function fill(testId: string, value: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ server, userData } = await startApp());
-  browser = await launch();
-  page = await openPage(browser, server, consoleErrors, { acceptDownloads: true });
+  app = await openApp(consoleErrors, { acceptDownloads: true });
+  ({ userData, page } = app);
   await page.getByTestId('runs-tab').click();
   // The form's model list comes from the simulator.
   await simModelReady(page, '.run-form');
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (userData) fs.rmSync(userData, { recursive: true, force: true });
+  await closeApp(app);
 });
 
 describe('load runs in Chromium', () => {
