@@ -8,13 +8,8 @@
  * `node bin/run-ts.mjs bench/run-dashboard.bench.ts [streams] [requests] [outputTokens]`
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startWebServer } from '../electron/serve.ts';
 import { startSim } from '../electron/sim/index.ts';
-import { launch } from '../e2e/fixtures.ts';
-
-const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+import { launch, startApp } from '../e2e/fixtures.ts';
 
 function pct(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -43,19 +38,9 @@ export async function benchRunDashboard(
   requests = streams * 3,
   outputTokens = 128,
 ): Promise<Record<string, unknown>> {
-  const rendererDir = path.join(repoRoot, 'out/renderer');
-  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
-    throw new Error('out/renderer missing: run `npm run build` first');
   const sim = await startSim({ port: 0, maxNumSeqs: streams, log: () => {} });
-  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenscope-bench-'));
-  const server = await startWebServer({
-    port: 0,
-    rendererDir,
-    userDataDir: userData,
-    version: 'bench',
-    startSimulator: false,
-    log: () => {},
-  });
+  // The e2e tests' web-mode app, without its own simulator: this one decodes all streams together.
+  const { server, userData } = await startApp({ version: 'bench', startSimulator: false, log: () => {} });
   const target = server.core.targets.save({
     name: `bench simulator (${streams} seqs)`,
     baseUrl: sim.url,

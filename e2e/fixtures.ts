@@ -26,7 +26,9 @@ export function chromiumPath(): string {
   return found;
 }
 
-export async function startApp(): Promise<{ server: WebServer; userData: string }> {
+export async function startApp(
+  opts: { version?: string; startSimulator?: boolean; log?: (line: string) => void } = {},
+): Promise<{ server: WebServer; userData: string }> {
   const rendererDir = path.join(repoRoot, 'out/renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html')))
     throw new Error('out/renderer missing: run `npm run build` first (npm test does).');
@@ -35,8 +37,9 @@ export async function startApp(): Promise<{ server: WebServer; userData: string 
     port: 0,
     rendererDir,
     userDataDir: userData,
-    version: 'e2e',
-    startSimulator: true,
+    version: opts.version ?? 'e2e',
+    startSimulator: opts.startSimulator ?? true,
+    ...(opts.log ? { log: opts.log } : {}),
   });
   return { server, userData };
 }
