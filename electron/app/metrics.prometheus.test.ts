@@ -10,12 +10,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
 import { closedPort, streamChat } from '../metrics/test-cli.ts';
 import { startPrometheus, type PrometheusHandle } from '../metrics/test-prometheus.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { testCore, type RecordedEvent } from './test-core.ts';
+import { scrapesOf, statesOf, testCore, type RecordedEvent } from './test-core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
 
 let events: RecordedEvent[] = [];
@@ -46,16 +45,8 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): 
   }
 }
 
-const scrapesOf = (id: string): MetricsScrape[] =>
-  events
-    .filter((e) => e.event === 'onMetricsScrape')
-    .map((e) => e.payload as MetricsScrape)
-    .filter((s) => s.targetId === id);
-const statesOf = (id: string): MetricsState[] =>
-  events
-    .filter((e) => e.event === 'onMetricsState')
-    .map((e) => e.payload as MetricsState)
-    .filter((s) => s.targetId === id);
+const scrapes = (id: string) => scrapesOf(events, id);
+const states = (id: string) => statesOf(events, id);
 
 async function save(input: Record<string, unknown>): Promise<string> {
   const r = await core.handlers.saveTarget({ baseUrl: simUrl, dialect: 'openai-chat', ...input } as never);
@@ -68,15 +59,15 @@ describe('metrics panel from a Prometheus server', () => {
     const id = await save({ name: 'fleet', prometheusUrl: prom.url, prometheusSelector: ' job="sim" ' });
     const watched = await core.handlers.watchMetrics([id]);
     expect(watched.ok).toBe(true);
-    await until('first snapshot', () => scrapesOf(id)[0]);
-    const state = statesOf(id).at(-1)!;
+    await until('first snapshot', () => scrapes(id)[0]);
+    const state = states(id).at(-1)!;
     expect(state).toMatchObject({ source: 'prometheus', selector: '{job="sim"}', status: 'ok' });
     expect(state.url).toBe(new URL(prom.url).href);
 
-    const before = scrapesOf(id).length;
+    const before = scrapes(id).length;
     const load = Promise.all(Array.from({ length: 6 }, () => streamChat(simUrl, 300)));
     const busy = await until('running ≥ 1 seen through Prometheus', () =>
-      scrapesOf(id).find((s, i) => i >= before && (s.concepts.requestsRunning ?? 0) >= 1),
+      scrapes(id).find((s, i) => i >= before && (s.concepts.requestsRunning ?? 0) >= 1),
     );
     expect(busy.profile).toBe('vllm-v1');
     await load;
@@ -86,11 +77,11 @@ describe('metrics panel from a Prometheus server', () => {
     const ownTotal = Number(own?.[1]);
     expect(ownTotal).toBeGreaterThanOrEqual(1800);
     const settled = await until('the final counter through Prometheus', () =>
-      scrapesOf(id).find((s) => s.concepts.generationTokensTotal === ownTotal),
+      scrapes(id).find((s) => s.concepts.generationTokensTotal === ownTotal),
     );
     expect(settled.concepts.requestsRunning).toBe(0);
 
-    const all = scrapesOf(id);
+    const all = scrapes(id);
     // Rates are over Prometheus' own intervals: summed back over time they give exactly the
     // counter's growth, from before the load to the settled total.
     const upto = all.indexOf(settled);
@@ -128,7 +119,7 @@ describe('metrics panel from a Prometheus server', () => {
   it('a selector that matches nothing fails with what to check; a bad one is refused on save', async () => {
     const id = await save({ name: 'nope', prometheusUrl: prom.url, prometheusSelector: '{job="nope"}' });
     await core.handlers.watchMetrics([id]);
-    const failing = await until('failing state', () => statesOf(id).find((s) => s.status === 'failing'));
+    const failing = await until('failing state', () => states(id).find((s) => s.status === 'failing'));
     expect(failing.lastError?.message).toMatch(/no samples for \{job="nope"\}.*check the selector/);
     await core.handlers.watchMetrics([]);
 
@@ -155,7 +146,7 @@ describe('metrics panel from a Prometheus server', () => {
       prometheusSelector: '{job="sim"}',
     });
     await core.handlers.watchMetrics([id]);
-    const failing = await until('failing state', () => statesOf(id).find((s) => s.status === 'failing'));
+    const failing = await until('failing state', () => states(id).find((s) => s.status === 'failing'));
     expect(failing).toMatchObject({ source: 'prometheus', lastError: { kind: 'network' } });
     expect(failing.nextAttemptInMs).toBeGreaterThan(0);
     await core.handlers.watchMetrics([]);

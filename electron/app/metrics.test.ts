@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { Core } from './core.ts';
-import { testCore, type RecordedEvent } from './test-core.ts';
+import { scrapesOf, statesOf, testCore, type RecordedEvent } from './test-core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
-import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
 
 let events: RecordedEvent[] = [];
 let core: Core;
@@ -27,8 +26,7 @@ describe('metrics service', () => {
   it('scrapes the watched simulator: vLLM v1 profile, concepts, rates from the second scrape, every series', async () => {
     const r = await core.handlers.watchMetrics([SIM_TARGET_ID]);
     expect(r.ok).toBe(true);
-    const scrapes = () =>
-      events.filter((e) => e.event === 'onMetricsScrape').map((e) => e.payload as MetricsScrape);
+    const scrapes = () => scrapesOf(events);
     await until(() => scrapes().length >= 2);
     const [a, b] = scrapes();
     expect(a!.profile).toBe('vllm-v1');
@@ -53,11 +51,7 @@ describe('metrics service', () => {
     });
     const id = saved.ok ? saved.value.id : '';
     await core.handlers.watchMetrics([id]);
-    const states = () =>
-      events
-        .filter((e) => e.event === 'onMetricsState')
-        .map((e) => e.payload as MetricsState)
-        .filter((s) => s.targetId === id);
+    const states = () => statesOf(events, id);
     await until(() => states().some((s) => s.status === 'failing'));
     const failing = states().find((s) => s.status === 'failing')!;
     expect(failing.lastError?.kind).toBe('network');
@@ -91,11 +85,7 @@ describe('metrics service', () => {
         metricsUrl: `${base}/a/metrics`,
       });
       const id = saved.ok ? saved.value.id : '';
-      const scrapes = () =>
-        events
-          .filter((e) => e.event === 'onMetricsScrape')
-          .map((e) => e.payload as MetricsScrape)
-          .filter((x) => x.targetId === id);
+      const scrapes = () => scrapesOf(events, id);
       const first = await core.handlers.watchMetrics([id]);
       expect(first.ok && first.value[0]!.url).toBe(`${base}/a/metrics`);
       await until(() => scrapes().length >= 1);
@@ -163,11 +153,7 @@ describe('metrics service', () => {
       metricsIntervalMs: 300,
     });
     const fastId = fast.ok ? fast.value.id : '';
-    const mine = () =>
-      events
-        .filter((e) => e.event === 'onMetricsScrape')
-        .map((e) => e.payload as MetricsScrape)
-        .filter((x) => x.targetId === fastId);
+    const mine = () => scrapesOf(events, fastId);
     await core.handlers.watchMetrics([fastId]);
     await until(() => mine().length >= 6);
     const t = mine().map((x) => x.wallMs);
@@ -190,17 +176,10 @@ describe('metrics service', () => {
       const slowId = slow.ok ? slow.value.id : '';
       const started = performance.now();
       await core.handlers.watchMetrics([slowId]);
-      await until(() =>
-        events.some(
-          (e) =>
-            e.event === 'onMetricsState' && e.payload.targetId === slowId && e.payload.status === 'failing',
-        ),
-      );
+      const failingState = () => statesOf(events, slowId).find((s) => s.status === 'failing');
+      await until(() => failingState() !== undefined);
       expect(performance.now() - started).toBeLessThan(2000);
-      const failing = events.find(
-        (e) =>
-          e.event === 'onMetricsState' && e.payload.targetId === slowId && e.payload.status === 'failing',
-      )!.payload as MetricsState;
+      const failing = failingState()!;
       expect(failing.lastError).toMatchObject({
         code: 'timeout',
         message: 'No complete answer within 250 ms.',

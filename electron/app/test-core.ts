@@ -3,6 +3,7 @@
  * data folder, keys in memory), with every event it emits recorded in order, typed per event.
  */
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
+import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
 import { createCore, type Core } from './core.ts';
 import { MemorySecretBox } from './secrets.ts';
 
@@ -21,4 +22,19 @@ export async function testCore(
     emit: (event, payload) => events.push({ event, payload } as RecordedEvent),
   });
   return { core, events };
+}
+
+/** The metrics scrapes recorded for one target (all targets when `id` is omitted), in order. */
+export function scrapesOf(events: readonly RecordedEvent[], id?: string): MetricsScrape[] {
+  const out: MetricsScrape[] = [];
+  for (const e of events)
+    if (e.event === 'onMetricsScrape' && (id === undefined || e.payload.targetId === id)) out.push(e.payload);
+  return out;
+}
+
+/** The metrics states recorded for one target, in order. */
+export function statesOf(events: readonly RecordedEvent[], id: string): MetricsState[] {
+  const out: MetricsState[] = [];
+  for (const e of events) if (e.event === 'onMetricsState' && e.payload.targetId === id) out.push(e.payload);
+  return out;
 }
