@@ -4,7 +4,7 @@
  * arrays → outcomes, and `mean_/median_/std_/pNN_<metric>_ms` keys → statistics.
  */
 import { summarize } from '../stats/summary.ts';
-import type { MetricStats, RequestOutcome, StatMetric } from './run-types.ts';
+import { STAT_METRICS, type MetricStats, type RequestOutcome } from './run-types.ts';
 import { toMetricStats } from './summary.ts';
 
 export type Json = Record<string, unknown>;
@@ -205,12 +205,4 @@ export function statsOfSeconds(values: number[]): MetricStats | null {
   return toMetricStats(summarize(values.map((v) => v * 1000)));
 }
 
-export const STAT_METRIC_SET = new Set<string>([
-  'ttft',
-  'tpot',
-  'itl',
-  'e2el',
-  'itl_per_token',
-  'client_queue_time',
-  'first_event',
-] satisfies StatMetric[]);
+export const STAT_METRIC_SET: ReadonlySet<string> = new Set<string>(STAT_METRICS);
