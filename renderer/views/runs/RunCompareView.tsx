@@ -56,6 +56,28 @@ export function RunCompareView() {
   const rows = useMemo(() => (ready ? compareRows(details.map((d) => d.summary)) : []), [ready, details]);
   const outcomes = useMemo(() => (ready ? details.map((d) => outcomesOf(d)) : []), [ready, details]);
   const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
+  // Each metric's values pooled and sorted once per comparison, not on every render (ITL pools
+  // every token gap of every request).
+  const cdfs = useMemo(
+    () =>
+      CDFS.map((c) => {
+        let values = outcomes.map((o) => metricValues(o, c.id));
+        let metric = c.id;
+        let name = c.name;
+        if (c.fallback && values.some((v) => v.length === 0)) {
+          metric = c.fallback;
+          name = 'ITL per chunk';
+          values = outcomes.map((o) => metricValues(o, metric));
+        }
+        const series = values.map((v, i) => ({
+          name: LETTERS[i]!,
+          color: RUN_COLORS[i]!,
+          points: cdfFromValues(v),
+        }));
+        return { id: c.id, metric, name, series };
+      }),
+    [outcomes],
+  );
   if (compared === null) return null;
   const failed = compared.errors
     .map((e, i) => (e ? `${compared.keys[i]}: ${e}` : null))
@@ -148,21 +170,9 @@ export function RunCompareView() {
             </div>
           </section>
           <div className="run-grid2">
-            {CDFS.map((c) => {
-              let metric = c.id;
-              let name = c.name;
-              const values = outcomes.map((o) => metricValues(o, c.id));
-              if (c.fallback && values.some((v) => v.length === 0)) {
-                metric = c.fallback;
-                name = 'ITL per chunk';
-              }
-              const series = outcomes.map((o, i) => ({
-                name: LETTERS[i]!,
-                color: RUN_COLORS[i]!,
-                points: cdfFromValues(metricValues(o, metric)),
-              }));
+            {cdfs.map(({ id, metric, name, series }) => {
               return (
-                <section key={c.id} className="card mchart" aria-label={`${name} distributions`}>
+                <section key={id} className="card mchart" aria-label={`${name} distributions`}>
                   <header className="card-head mchart-head">
                     <h3 title="Share of requests (tokens, for ITL) at or below each latency: further left is faster, a long flat top is a tail.">
                       {name} · CDF
