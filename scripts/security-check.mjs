@@ -30,38 +30,44 @@ const REVIEWED = {
     'Only https:// URLs from window.open/target=_blank are handed to the OS browser; everything else is denied (electron/main.test.ts).',
 };
 
+/** RFC 4180 CSV: quoted cells may hold commas, doubled quotes and newlines. Header row dropped. */
 function parseCsv(text) {
-  const rows = [];
-  for (const line of text.split('\n').slice(1)) {
-    if (!line.trim()) continue;
-    const cells = [];
-    let cur = '';
-    let q = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (q) {
-        if (c === '"' && line[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else if (c === '"') q = false;
-        else cur += c;
-      } else if (c === '"') q = true;
-      else if (c === ',') {
-        cells.push(cur.trim());
-        cur = '';
-      } else cur += c;
-    }
+  const records = [];
+  let cells = [];
+  let cur = '';
+  let q = false;
+  const endCell = () => {
     cells.push(cur.trim());
-    rows.push({
-      issue: cells[0],
-      severity: cells[1],
-      confidence: cells[2],
-      file: cells[3],
-      location: cells[4],
-      description: cells[6],
-    });
+    cur = '';
+  };
+  const endRecord = () => {
+    endCell();
+    if (cells.some((c) => c !== '')) records.push(cells);
+    cells = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (c === '"') q = false;
+      else cur += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') endCell();
+    else if (c === '\n') endRecord();
+    else if (c !== '\r') cur += c;
   }
-  return rows;
+  endRecord();
+  return records.slice(1).map((cells) => ({
+    issue: cells[0],
+    severity: cells[1],
+    confidence: cells[2],
+    file: cells[3],
+    location: cells[4],
+    description: cells[6],
+    wellFormed: cells.length === 8 && /^[A-Z_]+$/.test(cells[0] ?? ''),
+  }));
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tokenscope-eneg-'));
@@ -82,6 +88,14 @@ if (!existsSync(report)) {
   process.exit(2);
 }
 const findings = parseCsv(readFileSync(report, 'utf8'));
+const malformed = findings.filter((f) => !f.wellFormed);
+if (malformed.length > 0) {
+  console.error(
+    `security-check: electronegativity wrote ${malformed.length} malformed report row(s); its report cannot be trusted:`,
+  );
+  console.error(readFileSync(report, 'utf8'));
+  process.exit(2);
+}
 const unexpected = findings.filter((f) => !REVIEWED[`${f.issue} ${f.file}`]);
 for (const f of findings) {
   const why = REVIEWED[`${f.issue} ${f.file}`];
