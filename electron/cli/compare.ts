@@ -14,6 +14,7 @@ import {
   workloadDifferences,
   type CompareRow,
 } from '../../shared/runs/compare.ts';
+import { bucketText } from '../../shared/runs/server-quantile.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
 import type { RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
@@ -111,10 +112,23 @@ export function compareText(
       group = row.def.group;
       table.push([`${group}`]);
     }
-    const cells = [`  ${row.def.label}`, fmt(row.values[0] ?? null, row.def.unit)];
+    const value = (i: number) => {
+      const v = row.values[i] ?? null;
+      const range = row.ranges[i] ?? null;
+      return range && v !== null ? `${bucketText(range)} ${row.def.unit}` : fmt(v, row.def.unit);
+    };
+    const cells = [`  ${row.def.label}`, value(0)];
     for (let i = 1; i < runs.length; i++) {
       const v = row.verdict[i];
-      cells.push(fmt(row.values[i] ?? null, row.def.unit), fmtRel(row.rel[i] ?? null), v ? MARK[v] : '');
+      const bucketed = row.values[i] != null && (row.ranges[0] !== null || row.ranges[i] !== null);
+      const rel = bucketed
+        ? v === 'same'
+          ? 'same bucket'
+          : v
+            ? 'other bucket'
+            : 'overlaps'
+        : fmtRel(row.rel[i] ?? null);
+      cells.push(value(i), rel, v ? MARK[v] : '');
     }
     table.push(cells);
   }
@@ -156,7 +170,8 @@ export async function runCompare(
       ? []
       : rows.flatMap((r) =>
           r.verdict.flatMap((v, i) =>
-            v === 'worse' && Math.abs(r.rel[i] ?? 0) > limit
+            // A quantile known only to a wide server bucket has no percentage to gate on.
+            v === 'worse' && r.rel[i] !== null && Math.abs(r.rel[i] ?? 0) > limit
               ? [{ run: LETTERS[i]!, metric: r.def.id, label: r.def.label, change: r.rel[i]! }]
               : [],
           ),
@@ -180,6 +195,8 @@ export async function runCompare(
           values: r.values,
           relative: r.rel,
           verdict: r.verdict,
+          // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
+          ranges: r.ranges,
         })),
         ...(limit !== null ? { maxRegressionPct: o.maxRegression, regressions } : {}),
       }) + '\n',

@@ -179,6 +179,9 @@ describe('tokenscope run (CLI)', () => {
     expect(watched.stdout).toMatch(/^-+Server Side \(its own metrics\)-+$/m);
     expect(watched.stdout).toMatch(/Generated tokens \(server \/ received\):\s+15 \/ 15/);
     expect(watched.stdout).toMatch(new RegExp(`Read from:\\s+${sim.url}/metrics`));
+    // Three idle-server requests queue for well under vLLM's first queue bucket (0, 0.3 s]: the
+    // quantiles are written as that bucket, not as an interpolated "150.00".
+    expect(watched.stdout).toMatch(/Server queue time p50 \/ p99 \(ms\):\s+0–300 \/ 0–300$/m);
     const bare = await run(['--no-server-metrics'], 'bare.jsonl');
     expect(bare.code).toBe(0);
     expect(bare.stdout).not.toContain('Server Side');

@@ -106,6 +106,66 @@ describe('server-side rows', () => {
   });
 });
 
+describe('bucketed server quantiles', () => {
+  type B = [number, number | null];
+  const run = (queueP99: number, bucket: B, ttftP99 = 70, ttftBucket: B = [60, 80]) =>
+    ({
+      ...summary({ tput: 1, ttft: [1, 2] }),
+      server: {
+        ttft: {
+          count: 10,
+          mean: 60,
+          p50: 60,
+          p90: 65,
+          p99: ttftP99,
+          p50Bucket: [40, 60],
+          p99Bucket: ttftBucket,
+        },
+        queueTime: {
+          count: 10,
+          mean: 1,
+          p50: 150,
+          p90: 270,
+          p99: queueP99,
+          p50Bucket: [0, 300],
+          p99Bucket: bucket,
+        },
+        peak: { running: 4, waiting: 0, kvCacheUsage: 0.1 },
+        delta: { generationTokens: 100, promptTokens: 10, preemptions: 0 },
+      },
+    }) as unknown as RunSummary;
+
+  it('compares a value only known to a wide bucket as that bucket: no percentage, a verdict only when the buckets differ', () => {
+    const rows = compareRows([
+      run(297, [0, 300]),
+      run(290, [0, 300]), // same bucket: "−2.4 %" would be invented precision
+      run(450, [300, 500]), // narrow itself, but A is only known as (0, 300]: higher, by an unknown amount
+      run(12_000, [10_000, null]),
+    ]);
+    const q = rows.find((r) => r.def.id === 'srv-queue-p99')!;
+    expect(q.ranges).toEqual([[0, 300], [0, 300], null, [10_000, null]]);
+    expect(q.rel).toEqual([null, null, null, null]);
+    expect(q.verdict).toEqual([null, 'same', 'worse', 'worse']);
+    // The p50 (0, 300] in every run: the same bucket each time.
+    expect(rows.find((r) => r.def.id === 'srv-queue-p50')!.verdict).toEqual([null, 'same', 'same', 'same']);
+  });
+
+  it('keeps percentages where the bucket is narrow next to the value, and says nothing when buckets overlap', () => {
+    const rows = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 77, [60, 80])]);
+    const ttft = rows.find((r) => r.def.id === 'srv-ttft-p99')!;
+    expect(ttft.ranges).toEqual([null, null]);
+    expect(ttft.rel[1]).toBeCloseTo(0.1, 12);
+    expect(ttft.verdict).toEqual([null, 'worse']);
+    // Narrow (60, 80] against wide (0, 300]: they overlap, so neither is known to be lower.
+    const mixed = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 150, [0, 300])]);
+    expect(mixed.find((r) => r.def.id === 'srv-ttft-p99')).toMatchObject({
+      ranges: [null, [0, 300]],
+      rel: [null, null],
+      verdict: [null, null],
+    });
+  });
+});
+
 describe('workloadDifferences', () => {
   it('names what differs between the workloads, nothing when they are the same', () => {
     const run = (outputLen: number, requests: number, maxConcurrency: number) =>

@@ -4,6 +4,7 @@
  * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
  */
 import type { MetricStats, RunHeader, RunSummary, StatMetric } from './run-types.ts';
+import { compareBuckets, serverQuantileRange, type QuantileBucket } from './server-quantile.ts';
 import { statsOf } from './stats-of.ts';
 
 export const MAX_COMPARED = 4;
@@ -19,6 +20,11 @@ export interface CompareRowDef {
   get: (s: RunSummary) => number | null;
   /** A group heading shown above the row. */
   group?: string;
+  /**
+   * For a server quantile: the bucket it was interpolated in. Where that bucket is wide the value
+   * is shown and compared as the bucket (server-quantile.ts), not as the interpolated number.
+   */
+  bucket?: (s: RunSummary) => { wide: QuantileBucket | null; all: QuantileBucket | null };
 }
 
 const stat =
@@ -44,6 +50,23 @@ function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
     { id: `${m}-p90`, label: `${name} p90`, unit: 'ms', better: 'lower', get: stat(m, 'p90') },
     { id: `${m}-p99`, label: `${name} p99`, unit: 'ms', better: 'lower', get: stat(m, 'p99') },
   ];
+}
+
+function serverRow(h: 'ttft' | 'queueTime' | 'e2e', q: 'p50' | 'p99', label: string): CompareRowDef {
+  return {
+    id: `srv-${h === 'queueTime' ? 'queue' : h}-${q}`,
+    label,
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.server?.[h]?.[q]),
+    bucket: (s) => {
+      const stats = s.server?.[h];
+      return {
+        wide: serverQuantileRange(stats, q),
+        all: (q === 'p50' ? stats?.p50Bucket : stats?.p99Bucket) ?? null,
+      };
+    },
+  };
 }
 
 export const COMPARE_ROWS: CompareRowDef[] = [
@@ -98,28 +121,11 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ...latencyRows('itl_per_token', 'ITL per token'),
   ...latencyRows('e2el', 'E2E latency'),
   // What the servers' own metrics said over each run (runs that watched them).
-  {
-    id: 'srv-ttft-p50',
-    label: 'Server TTFT p50',
-    unit: 'ms',
-    better: 'lower',
-    get: (s) => num(s.server?.ttft?.p50),
-    group: 'Server side',
-  },
-  {
-    id: 'srv-ttft-p99',
-    label: 'Server TTFT p99',
-    unit: 'ms',
-    better: 'lower',
-    get: (s) => num(s.server?.ttft?.p99),
-  },
-  {
-    id: 'srv-queue-p99',
-    label: 'Server queue time p99',
-    unit: 'ms',
-    better: 'lower',
-    get: (s) => num(s.server?.queueTime?.p99),
-  },
+  { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
+  serverRow('ttft', 'p99', 'Server TTFT p99'),
+  serverRow('queueTime', 'p50', 'Server queue time p50'),
+  serverRow('queueTime', 'p99', 'Server queue time p99'),
+  serverRow('e2e', 'p99', 'Server E2E p99'),
   {
     id: 'srv-kv-peak',
     label: 'Peak KV-cache usage',
@@ -147,6 +153,8 @@ export interface CompareRow {
   /** (value − baseline) / baseline, per run; null for the baseline itself and where undefined. */
   rel: (number | null)[];
   verdict: (Verdict | null)[];
+  /** Per run: the wide bucket its value lies in (show this, not the value), else null. */
+  ranges: (QuantileBucket | null)[];
 }
 
 /** Differences under this share of the baseline are called the same (noise, not a result). */
@@ -158,15 +166,30 @@ export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
     const values = summaries.map((s) => def.get(s));
     if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs
     const base = values[0] ?? null;
+    const buckets = summaries.map((s) => def.bucket?.(s) ?? { wide: null, all: null });
+    const ranges = buckets.map((b) => b.wide);
+    // A value known only to a wide bucket has no meaningful relative change: compare the buckets.
+    const bucketed = (i: number) => ranges[0] !== null || ranges[i] !== null;
     const rel = values.map((v, i) =>
-      i === 0 || v === null || base === null || base === 0 ? null : (v - base) / Math.abs(base),
+      i === 0 || v === null || base === null || base === 0 || bucketed(i)
+        ? null
+        : (v - base) / Math.abs(base),
     );
-    const verdict = rel.map((r): Verdict | null => {
-      if (r === null || def.better === null) return null;
+    const interval = (i: number): QuantileBucket => buckets[i]!.all ?? [values[i]!, values[i]!];
+    const verdict = values.map((v, i): Verdict | null => {
+      if (i === 0 || v === null || base === null || def.better === null) return null;
+      if (bucketed(i)) {
+        const c = compareBuckets(interval(0), interval(i));
+        if (c === null) return null;
+        if (c === 'same') return 'same';
+        return (c === 'lower') === (def.better === 'lower') ? 'better' : 'worse';
+      }
+      const r = rel[i];
+      if (r === null || r === undefined) return null;
       if (Math.abs(r) < SAME_WITHIN) return 'same';
       return r < 0 === (def.better === 'lower') ? 'better' : 'worse';
     });
-    rows.push({ def, values, rel, verdict });
+    rows.push({ def, values, rel, verdict, ranges });
   }
   return rows;
 }

@@ -3,6 +3,7 @@
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
 import { serverGapReason, type MetricStats, type RunSummary, type VllmMetrics } from './run-types.ts';
+import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
 
@@ -63,7 +64,11 @@ function serverSection(s: RunSummary): string[] {
     L.push(row('No server metrics:', serverGapReason(sv)));
     return L;
   }
-  const q = (h: typeof sv.ttft, k: 'p50' | 'p99'): string => f2(h?.[k]);
+  // A quantile only known to a wide server bucket is written as the bucket ("0–300").
+  const q = (h: typeof sv.ttft, k: 'p50' | 'p99'): string => {
+    const range = serverQuantileRange(h, k);
+    return range ? bucketText(range) : f2(h?.[k]);
+  };
   L.push(
     row('Server profile:', sv.profileName),
     row(

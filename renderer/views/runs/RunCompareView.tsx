@@ -20,6 +20,7 @@ import { outcomesOf } from '../../runs/run-detail.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
+import { fmtBucket } from './ServerSideCard.tsx';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 
@@ -209,37 +210,62 @@ function CompareTableRow({ row }: { row: CompareRow }) {
       )}
       <tr data-row={def.id}>
         <th>{def.label}</th>
-        {row.values.map((v, i) => (
-          <CompareCells
-            key={i}
-            value={fmtValue(v, def.unit)}
-            rel={row.rel[i] ?? null}
-            verdict={row.verdict[i] ?? null}
-            baseline={i === 0}
-          />
-        ))}
+        {row.values.map((v, i) => {
+          const range = row.ranges[i] ?? null;
+          const bucketed = v !== null && row.values[0] !== null && (range !== null || row.ranges[0] !== null);
+          return (
+            <CompareCells
+              key={i}
+              value={range && v !== null ? fmtBucket(range) : fmtValue(v, def.unit)}
+              title={
+                range && v !== null
+                  ? `Only known to the server's histogram bucket (interpolated: ${fmtLatency(v)})`
+                  : undefined
+              }
+              rel={row.rel[i] ?? null}
+              relText={bucketed ? bucketVerdictText(row.verdict[i] ?? null, def.better) : undefined}
+              verdict={row.verdict[i] ?? null}
+              baseline={i === 0}
+            />
+          );
+        })}
       </tr>
     </>
   );
 }
 
+/** A comparison of bucketed server quantiles, in words: no percentage can be given for them. */
+function bucketVerdictText(
+  verdict: CompareRow['verdict'][number],
+  better: CompareRow['def']['better'],
+): string {
+  if (verdict === null) return 'buckets overlap';
+  if (verdict === 'same') return 'same bucket';
+  const lower = (verdict === 'better') === (better === 'lower');
+  return lower ? 'lower bucket' : 'higher bucket';
+}
+
 function CompareCells({
   value,
+  title,
   rel,
+  relText,
   verdict,
   baseline,
 }: {
   value: string;
+  title?: string;
   rel: number | null;
+  relText?: string;
   verdict: CompareRow['verdict'][number];
   baseline: boolean;
 }) {
   return (
     <>
-      <td>{value}</td>
+      <td title={title}>{value}</td>
       {!baseline && (
         <td className={`compare-rel ${verdict ?? ''}`} data-verdict={verdict ?? ''}>
-          {rel === null ? '' : fmtRel(rel)}
+          {relText ?? (rel === null ? '' : fmtRel(rel))}
         </td>
       )}
     </>

@@ -9,6 +9,7 @@ import {
   type RunSummary,
   type ServerHistogramStats,
 } from '../../../shared/runs/run-types.ts';
+import { wideBucket, type QuantileBucket } from '../../../shared/runs/server-quantile.ts';
 import { C } from '../../charts/theme.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import type { TimePoint } from '../../runs/run-series.ts';
@@ -20,20 +21,21 @@ const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleSt
 
 /**
  * A server quantile: its interpolated value when its bucket is narrow next to it, else the bucket
- * itself ("0–300 ms"): with vLLM's queue-time buckets a p50 of "150 ms" would only be the middle
- * of (0, 300 ms], and could exceed a TTFT it is part of.
+ * itself ("0–300 ms"; shared/runs/server-quantile.ts says why).
  */
 export function fmtServerQuantile(
   v: number | null | undefined,
-  bucket: [number, number | null] | null | undefined,
+  bucket: QuantileBucket | null | undefined,
 ): string {
   if (v === null || v === undefined) return '—';
-  if (!bucket) return fmtLatency(v);
-  const [lo, hi] = bucket;
+  const wide = wideBucket(bucket);
+  return wide ? fmtBucket(wide) : fmtLatency(v);
+}
+
+/** A bucket in ms with one unit for both ends: "0–300 ms", "1–2.50 s", "> 10.0 s". */
+export function fmtBucket([lo, hi]: QuantileBucket): string {
   if (hi === null) return `> ${fmtLatency(lo)}`;
-  if (hi - lo <= 0.5 * hi) return fmtLatency(v);
-  const range = fmtLatency(hi);
-  const [num, unit] = range.split(' ');
+  const [num, unit] = fmtLatency(hi).split(' ');
   const loText = unit === 's' ? String(+(lo / 1000).toPrecision(3)) : String(+lo.toPrecision(3));
   return `${loText}–${num} ${unit}`;
 }
