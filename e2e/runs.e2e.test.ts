@@ -226,6 +226,10 @@ describe('load runs in Chromium', () => {
     // Both runs watched the simulator's /metrics: the server's side is compared too.
     expect((await cells('srv-ttft-p50'))[0]).toMatch(/\d/);
     expect(await row('srv-preempt').count()).toBe(1);
+    // Queue time is far below vLLM's first queue bucket (0, 0.3 s] in both (TTFT p50 < 100 ms
+    // includes it): shown as that bucket and compared as "same bucket", not as two midpoints.
+    expect(await cells('srv-queue-p50')).toEqual(['0–300 ms', '0–300 ms', 'same bucket']);
+    expect(await row('srv-queue-p50').locator('td.compare-rel').getAttribute('data-verdict')).toBe('same');
     for (const m of ['ttft', 'tpot', 'itl_per_token', 'e2el']) {
       const lines = (await page.getByTestId(`compare-cdf-${m}`).getAttribute('data-lines')) ?? '';
       const counts = Object.fromEntries(lines.split(',').map((p) => p.split(':') as [string, string]));
@@ -238,6 +242,8 @@ describe('load runs in Chromium', () => {
     expect(await page.getByTestId('run-compare').textContent()).not.toMatch(/NaN|Infinity|undefined/);
     const compareShot = await shot(page, 'run-compare');
     if (process.env.UPDATE_DOCS) fs.copyFileSync(compareShot, path.join(repoRoot, 'docs/run-compare.png'));
+    await row('srv-preempt').scrollIntoViewIfNeeded();
+    await shot(page, 'run-compare-server');
     await page.getByTestId('compare-cdf-ttft').scrollIntoViewIfNeeded();
     await shot(page, 'run-compare-cdf');
   });

@@ -26,6 +26,7 @@ type Json = {
     values: (number | null)[];
     relative: (number | null)[];
     verdict: (string | null)[];
+    ranges: ([number, number | null] | null)[];
   }[];
   regressions?: { run: string; metric: string }[];
 };
@@ -81,6 +82,9 @@ describe('tokenscope compare', () => {
     expect(line('Output token throughput')).toMatch(/tok\/s\s+\d[\d.]* tok\/s\s+−\d[\d.]*%\s+↓ worse$/);
     expect(line('TPOT p50')).toMatch(/ms\s+\d[\d.]* ms\s+−\d[\d.]*%\s+↑ better$/);
     expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%$/);
+    // Both runs watched the simulator's /metrics. Their queue times sit in vLLM's first queue
+    // bucket (0, 0.3 s]: written and compared as that bucket, not as two interpolated midpoints.
+    expect(line('Server queue time p50')).toMatch(/0–300 ms\s+0–300 ms\s+same bucket\s+= same$/);
   }, 20_000);
 
   it('--json has the values, relative changes and verdicts; a run equals its own vLLM export', async () => {
@@ -99,6 +103,10 @@ describe('tokenscope compare', () => {
       expect(x.relative[2], x.metric).toBeCloseTo(0, 9);
     }
     expect(row('ttft-p99').values[2]).toBe(row('ttft-p99').values[0]);
+    // The server side: A and B watched the simulator, the vLLM export (C) carries none of it.
+    expect(row('srv-queue-p50').ranges).toEqual([[0, 300], [0, 300], null]);
+    expect(row('srv-queue-p50').relative).toEqual([null, null, null]);
+    expect(row('srv-queue-p50').verdict).toEqual([null, 'same', null]);
   }, 20_000);
 
   it('--max-regression gates: exit 1 naming what regressed, 0 within the bound', async () => {

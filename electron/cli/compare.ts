@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  bucketChangeText,
   compareRows,
   MAX_COMPARED,
   workloadDifferences,
@@ -120,14 +121,8 @@ export function compareText(
     const cells = [`  ${row.def.label}`, value(0)];
     for (let i = 1; i < runs.length; i++) {
       const v = row.verdict[i];
-      const bucketed = row.values[i] != null && (row.ranges[0] !== null || row.ranges[i] !== null);
-      const rel = bucketed
-        ? v === 'same'
-          ? 'same bucket'
-          : v
-            ? 'other bucket'
-            : 'overlaps'
-        : fmtRel(row.rel[i] ?? null);
+      const bucketed = row.byBucket[i] === true;
+      const rel = bucketed ? bucketChangeText(row, i) : fmtRel(row.rel[i] ?? null);
       cells.push(value(i), rel, v ? MARK[v] : '');
     }
     table.push(cells);

@@ -5,6 +5,7 @@
 import { niceTicks } from '../charts/ticks.ts';
 
 export {
+  bucketChangeText,
   compareRows,
   COMPARE_ROWS,
   MAX_COMPARED,

@@ -150,12 +150,24 @@ describe('bucketed server quantiles', () => {
     expect(rows.find((r) => r.def.id === 'srv-queue-p50')!.verdict).toEqual([null, 'same', 'same', 'same']);
   });
 
-  it('keeps percentages where the bucket is narrow next to the value, and says nothing when buckets overlap', () => {
-    const rows = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 77, [60, 80])]);
+  it('keeps percentages between different narrow buckets; the same bucket is the same, whatever the interpolation', () => {
+    const rows = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 88, [80, 100])]);
     const ttft = rows.find((r) => r.def.id === 'srv-ttft-p99')!;
     expect(ttft.ranges).toEqual([null, null]);
-    expect(ttft.rel[1]).toBeCloseTo(0.1, 12);
+    expect(ttft.byBucket).toEqual([false, false]);
+    expect(ttft.rel[1]).toBeCloseTo(18 / 70, 12);
     expect(ttft.verdict).toEqual([null, 'worse']);
+    expect(ttft.buckets).toEqual([
+      [60, 80],
+      [80, 100],
+    ]);
+    // Two p99s interpolated in the same (60, 80] bucket: not "+10 %", the same bucket.
+    const same = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 77, [60, 80])]);
+    expect(same.find((r) => r.def.id === 'srv-ttft-p99')).toMatchObject({
+      byBucket: [false, true],
+      rel: [null, null],
+      verdict: [null, 'same'],
+    });
     // Narrow (60, 80] against wide (0, 300]: they overlap, so neither is known to be lower.
     const mixed = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 150, [0, 300])]);
     expect(mixed.find((r) => r.def.id === 'srv-ttft-p99')).toMatchObject({

@@ -155,6 +155,22 @@ export interface CompareRow {
   verdict: (Verdict | null)[];
   /** Per run: the wide bucket its value lies in (show this, not the value), else null. */
   ranges: (QuantileBucket | null)[];
+  /** Per run: compared with the baseline as histogram buckets (no relative change), see above. */
+  byBucket: boolean[];
+  /** Per run: the server histogram bucket the value was interpolated in (server quantiles). */
+  buckets: (QuantileBucket | null)[];
+}
+
+/**
+ * The change of a run's value against the baseline where it is compared as histogram buckets
+ * (row.byBucket), in words, since no percentage can be given: "same bucket", "higher bucket"...
+ */
+export function bucketChangeText(row: CompareRow, i: number): string {
+  const v = row.verdict[i] ?? null;
+  if (v === null) return 'buckets overlap';
+  if (v === 'same') return 'same bucket';
+  const lower = (v === 'better') === (row.def.better === 'lower');
+  return lower ? 'lower bucket' : 'higher bucket';
 }
 
 /** Differences under this share of the baseline are called the same (noise, not a result). */
@@ -168,8 +184,19 @@ export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
     const base = values[0] ?? null;
     const buckets = summaries.map((s) => def.bucket?.(s) ?? { wide: null, all: null });
     const ranges = buckets.map((b) => b.wide);
-    // A value known only to a wide bucket has no meaningful relative change: compare the buckets.
-    const bucketed = (i: number) => ranges[0] !== null || ranges[i] !== null;
+    // A value known only to a wide bucket has no meaningful relative change, and two quantiles in
+    // the same bucket differ only by interpolation (two p99s at the bucket's upper bound both
+    // read "1.50 s"): compare the buckets.
+    const sameBucket = (i: number) => {
+      const a = buckets[0]!.all;
+      const b = buckets[i]!.all;
+      return a !== null && b !== null && compareBuckets(a, b) === 'same';
+    };
+    const byBucket = values.map(
+      (v, i) =>
+        i > 0 && v !== null && base !== null && (ranges[0] !== null || ranges[i] !== null || sameBucket(i)),
+    );
+    const bucketed = (i: number) => byBucket[i] === true;
     const rel = values.map((v, i) =>
       i === 0 || v === null || base === null || base === 0 || bucketed(i)
         ? null
@@ -189,7 +216,7 @@ export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
       if (Math.abs(r) < SAME_WITHIN) return 'same';
       return r < 0 === (def.better === 'lower') ? 'better' : 'worse';
     });
-    rows.push({ def, values, rel, verdict, ranges });
+    rows.push({ def, values, rel, verdict, ranges, byBucket, buckets: buckets.map((b) => b.all) });
   }
   return rows;
 }

@@ -10,6 +10,7 @@ import type { RunDetail } from '../../../shared/runs-api.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import { showNewRun, toggleCompare } from '../../runs/run-actions.ts';
 import {
+  bucketChangeText,
   cdfFromValues,
   compareRows,
   RUN_COLORS,
@@ -21,6 +22,7 @@ import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
 import { fmtBucket } from './ServerSideCard.tsx';
+import type { QuantileBucket } from '../../../shared/runs/server-quantile.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 
@@ -212,18 +214,14 @@ function CompareTableRow({ row }: { row: CompareRow }) {
         <th>{def.label}</th>
         {row.values.map((v, i) => {
           const range = row.ranges[i] ?? null;
-          const bucketed = v !== null && row.values[0] !== null && (range !== null || row.ranges[0] !== null);
+          const bucketed = row.byBucket[i] === true;
           return (
             <CompareCells
               key={i}
               value={range && v !== null ? fmtBucket(range) : fmtValue(v, def.unit)}
-              title={
-                range && v !== null
-                  ? `Only known to the server's histogram bucket (interpolated: ${fmtLatency(v)})`
-                  : undefined
-              }
+              title={bucketTitle(v, range, row.buckets[i] ?? null)}
               rel={row.rel[i] ?? null}
-              relText={bucketed ? bucketVerdictText(row.verdict[i] ?? null, def.better) : undefined}
+              relText={bucketed ? bucketChangeText(row, i) : undefined}
               verdict={row.verdict[i] ?? null}
               baseline={i === 0}
             />
@@ -234,15 +232,12 @@ function CompareTableRow({ row }: { row: CompareRow }) {
   );
 }
 
-/** A comparison of bucketed server quantiles, in words: no percentage can be given for them. */
-function bucketVerdictText(
-  verdict: CompareRow['verdict'][number],
-  better: CompareRow['def']['better'],
-): string {
-  if (verdict === null) return 'buckets overlap';
-  if (verdict === 'same') return 'same bucket';
-  const lower = (verdict === 'better') === (better === 'lower');
-  return lower ? 'lower bucket' : 'higher bucket';
+function bucketTitle(v: number | null, range: QuantileBucket | null, bucket: QuantileBucket | null) {
+  if (v === null) return undefined;
+  if (range)
+    return `Only known to lie in this bucket of the server's histogram (interpolated: ${fmtLatency(v)})`;
+  if (bucket) return `Interpolated in the server's histogram bucket ${fmtBucket(bucket)}`;
+  return undefined;
 }
 
 function CompareCells({
