@@ -274,4 +274,39 @@ describe('load runs in Chromium', () => {
     );
     expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
   });
+
+  it('a run where the simulator resets a quarter of the streams: failures counted by kind, partial output kept', async () => {
+    await fill('run-requests', '40');
+    await fill('run-concurrency', '8');
+    await fill('outputLen-value', '32');
+    await fill('run-name', 'e2e faults');
+    // Not JSON (the closing brace missing): refused in the form, at its field.
+    await fill('run-extra-body', '{"sim_fault": "reset:10@0.25"');
+    await page.getByTestId('run-start').click();
+    expect(await page.getByTestId('run-issues').textContent()).toMatch(/extraBody.*not JSON/);
+    expect(await page.getByTestId('run-extra-body').getAttribute('aria-invalid')).toBe('true');
+    await fill('run-extra-body', '{"sim_fault": "reset:10@0.25"}');
+    await page.getByTestId('run-start').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'e2e faults',
+      undefined,
+      { timeout: 30_000 },
+    );
+    const failed = Number(await page.getByTestId('sum-failed').textContent());
+    // About one in four (seeded); certainly some and not all.
+    expect(failed).toBeGreaterThan(0);
+    expect(failed).toBeLessThan(25);
+    const errors = (await page.getByTestId('sum-errors').textContent()) ?? '';
+    expect(errors).toMatch(new RegExp(`(network|protocol)/[a-z-]+${failed}$`));
+    expect(Number(await page.getByTestId('sum-completed').textContent())).toBe(40 - failed);
+    // The server's generation counter includes what the reset streams got before the reset (10
+    // tokens each): the client's side counts them too, and says so.
+    const gen = (await page.getByTestId('sum-server-gen').textContent()) ?? '';
+    const m = /^([\d,]+)\s+vs ([\d,]+) received \(([\d,]+) in failed requests\)$/.exec(gen.trim());
+    expect(m, gen).not.toBeNull();
+    expect(m![1]).toBe(m![2]);
+    expect(Number(m![3]!.replace(/,/g, ''))).toBe(failed * 10);
+    await page.getByTestId('sum-errors').scrollIntoViewIfNeeded();
+    await shot(page, 'run-faults');
+  });
 });

@@ -108,7 +108,7 @@ export function buildProgram(): Command {
     .option('--max-tokens <n>', 'default max tokens when a request sets none', int('--max-tokens'), 128)
     .option(
       '--fault <spec>',
-      'fault for every request: http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]',
+      'fault for every request (or a fraction of them with @rate, e.g. reset:20@0.1): http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]',
     )
     .option(
       '--fault-rate <x>',

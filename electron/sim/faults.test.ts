@@ -40,6 +40,35 @@ describe('parseFault', () => {
     expect(() => parseFault('reset:x')).toThrow(FaultParseError);
   });
 
+  it('parses @rate, the fraction of requests a fault applies to, and refuses rates outside 0–1', () => {
+    expect(parseFault('reset:20@0.1')).toEqual({ kind: 'reset', param: 20, rate: 0.1 });
+    expect(parseFault('http-503@0.25')).toEqual({ kind: 'http-503', rate: 0.25 });
+    expect(parseFault('no-done@1')).toEqual({ kind: 'no-done', rate: 1 });
+    for (const bad of ['reset@', 'reset@1.5', 'reset@-0.1', 'reset@x', 'reset@0.1@0.2', 'http-503:2@0.5'])
+      expect(() => parseFault(bad), bad).toThrow(FaultParseError);
+    expect(() => parseFault('reset@2')).toThrow(/fraction from 0 to 1/);
+  });
+
+  it('a per-request fault with @rate applies to that seeded fraction of the requests carrying it', () => {
+    const rng = new Prng(7);
+    const applied = [...Array(400).keys()].map(
+      () => chooseFault({ kind: 'reset', param: 3, rate: 0.1 }, null, 1, rng) !== null,
+    );
+    const share = applied.filter(Boolean).length / applied.length;
+    expect(share).toBeGreaterThan(0.06);
+    expect(share).toBeLessThan(0.14);
+    // Not applied means no fault at all, not the global one in its place.
+    const never = { kind: 'stall', rate: 0 } as const;
+    expect(chooseFault(never, { kind: 'no-done' }, 1, new Prng(1))).toBeNull();
+    // The global fault's own @rate wins over the rate given apart.
+    const g = new Prng(3);
+    const globalShare =
+      [...Array(400).keys()].filter(() => chooseFault(null, { kind: 'no-done', rate: 0.5 }, 0, g) !== null)
+        .length / 400;
+    expect(globalShare).toBeGreaterThan(0.4);
+    expect(globalShare).toBeLessThan(0.6);
+  });
+
   it('applies a global fault to a seeded fraction of requests', () => {
     const run = (seed: number) => {
       const rng = new Prng(seed);
@@ -70,6 +99,26 @@ describe('parseFault', () => {
     const a = await pattern();
     expect(await pattern()).toEqual(a);
     expect(a.some(Boolean) && !a.every(Boolean)).toBe(true);
+  });
+
+  it('a body sim_fault with @rate hits a seeded subset; the header says which requests got it', async () => {
+    const s = await startSim({ decodeStepMs: 1, seed: 3 });
+    try {
+      const hit: boolean[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await post(
+          s,
+          '/v1/chat/completions',
+          chatBody({ max_tokens: 1, sim_fault: 'no-done@0.5' }),
+        );
+        const faulted = !r.text.includes('[DONE]');
+        hit.push(faulted);
+        expect(r.headers.get('x-sim-fault')).toBe(faulted ? 'no-done@0.5' : null);
+      }
+      expect(hit.some(Boolean) && !hit.every(Boolean)).toBe(true);
+    } finally {
+      await s.close();
+    }
   });
 });
 

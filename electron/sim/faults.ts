@@ -1,7 +1,9 @@
 /**
  * Fault injection: what can go wrong between an inference server and a client, on demand.
- * Syntax `kind[:param]`, per request (header `x-sim-fault` or body field `sim_fault`) or global
- * (options.fault, applied to a seeded fraction options.faultRate of requests).
+ * Syntax `kind[:param][@rate]`, per request (header `x-sim-fault` or body field `sim_fault`) or
+ * global (options.fault, applied to a seeded fraction options.faultRate of requests). `@rate`
+ * (0–1) applies the fault to that seeded fraction of the requests that carry it, so one workload
+ * can run with, say, 10 % of its streams reset mid-way: `"sim_fault": "reset:20@0.1"`.
  *
  * | kind                         | effect                                                            |
  * |------------------------------|-------------------------------------------------------------------|
@@ -42,6 +44,8 @@ export interface FaultSpec {
   kind: FaultKind;
   /** afterTokens for mid-stream kinds, milliseconds for stall and slow-first-byte. */
   param?: number;
+  /** The fraction (0–1) of requests it applies to (`@rate`); absent: every one. */
+  rate?: number;
 }
 
 export const DEFAULT_AFTER_TOKENS = 5;
@@ -54,16 +58,24 @@ function isFaultKind(s: string): s is FaultKind {
   return (FAULT_KINDS as readonly string[]).includes(s);
 }
 
-/** Parse `kind[:param]`; throws FaultParseError with a message meant for the person testing. */
+/** Parse `kind[:param][@rate]`; throws FaultParseError with a message meant for the person testing. */
 export function parseFault(text: string): FaultSpec {
-  const [kindRaw = '', paramRaw, extra] = text.trim().split(':');
+  const [specRaw = '', rateRaw, extraAt] = text.trim().split('@');
+  const [kindRaw = '', paramRaw, extra] = specRaw.split(':');
   const kind = kindRaw.toLowerCase();
-  if (!isFaultKind(kind) || extra !== undefined) {
+  if (!isFaultKind(kind) || extra !== undefined || extraAt !== undefined) {
     throw new FaultParseError(
-      `unknown fault '${text}'; expected kind[:param] with kind one of ${FAULT_KINDS.join(', ')}`,
+      `unknown fault '${text}'; expected kind[:param][@rate] with kind one of ${FAULT_KINDS.join(', ')}`,
     );
   }
-  if (paramRaw === undefined || paramRaw === '') return { kind };
+  const spec: FaultSpec = { kind };
+  if (rateRaw !== undefined) {
+    const rate = rateRaw.trim() === '' ? NaN : Number(rateRaw);
+    if (!(rate >= 0 && rate <= 1))
+      throw new FaultParseError(`bad rate in fault '${text}': expected @ a fraction from 0 to 1`);
+    spec.rate = rate;
+  }
+  if (paramRaw === undefined || paramRaw === '') return spec;
   const param = Number(paramRaw);
   if (
     !Number.isFinite(param) ||
@@ -74,23 +86,22 @@ export function parseFault(text: string): FaultSpec {
   ) {
     throw new FaultParseError(`bad parameter in fault '${text}'`);
   }
-  return { kind, param: Math.floor(param) };
+  spec.param = Math.floor(param);
+  return spec;
 }
 
 export function toFaultSpec(f: FaultSpec | string | null | undefined): FaultSpec | null {
   if (f == null) return null;
-  return typeof f === 'string'
-    ? parseFault(f)
-    : parseFault(f.param === undefined ? f.kind : `${f.kind}:${f.param}`);
+  return parseFault(typeof f === 'string' ? f : formatFault(f));
 }
 
 export function formatFault(f: FaultSpec): string {
-  return f.param === undefined ? f.kind : `${f.kind}:${f.param}`;
+  return `${f.kind}${f.param === undefined ? '' : `:${f.param}`}${f.rate === undefined ? '' : `@${f.rate}`}`;
 }
 
 /**
- * The fault for one request: the per-request one if given, else the global one with probability
- * `rate`. The draw is made for every request so the sequence of decisions depends only on the seed
+ * The fault for one request: the per-request one if given (with probability its `@rate`, if it
+ * has one), else the global one with probability `rate` (or its own `@rate`). The draw is made for every request so the sequence of decisions depends only on the seed
  * and the order of requests.
  */
 export function chooseFault(
@@ -100,8 +111,8 @@ export function chooseFault(
   rng: Prng,
 ): FaultSpec | null {
   const draw = rng.next();
-  if (perRequest) return perRequest;
-  return global && draw < rate ? global : null;
+  if (perRequest) return perRequest.rate === undefined || draw < perRequest.rate ? perRequest : null;
+  return global && draw < (global.rate ?? rate) ? global : null;
 }
 
 /** HTTP status of a pre-stream fault, or null for the others. */

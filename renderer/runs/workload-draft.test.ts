@@ -99,6 +99,7 @@ describe('workload draft', () => {
       slo: { ttftMs: 500 },
     };
     const d = workloadToDraft(file);
+    expect(d.extraBody).toBe('{"top_k":5}');
     expect(d.model).toBe('Qwen/Qwen3-8B');
     expect(d.rate).toBe('4');
     expect(d.inputLen).toMatchObject({ type: 'uniform', min: '900', max: '1100' });
@@ -112,6 +113,30 @@ describe('workload draft', () => {
     const b = parseWorkload(back);
     if (!a.ok || !b.ok) throw new Error('invalid');
     expect(b.workload).toEqual(a.workload);
+  });
+
+  it('extra body: a JSON object merged into every request; anything else is refused at extraBody', () => {
+    const w = draftToWorkload({
+      ...defaultDraft(),
+      extraBody: ' {"sim_fault": "reset:20@0.1", "top_p": 0.9} ',
+    });
+    expect(w.extraBody).toEqual({ sim_fault: 'reset:20@0.1', top_p: 0.9 });
+    expect(draftToWorkload(defaultDraft())).not.toHaveProperty('extraBody');
+    // Emptying the field removes what a loaded file had.
+    const loaded = workloadToDraft({ requests: 5, extraBody: { top_k: 5 } });
+    expect(draftToWorkload({ ...loaded, extraBody: '' })).not.toHaveProperty('extraBody');
+    for (const [text, why] of [
+      ['{"top_k": 5', /^not JSON: /],
+      ['[1, 2]', /must be a JSON object/],
+      ['42', /must be a JSON object/],
+      ['null', /must be a JSON object/],
+    ] as const) {
+      const issues = validateDraft({ ...defaultDraft(), extraBody: text });
+      expect(issues, text).toHaveLength(1);
+      expect(issues[0]!.path).toBe('extraBody');
+      expect(issues[0]!.message).toMatch(why);
+    }
+    expect(fieldOfPath('extraBody')).toBe('extraBody');
   });
 
   it('reports bad fields with their paths, and maps the paths to the form fields', () => {

@@ -3,7 +3,7 @@
  * workload JSON (the same file `tokenscope run` takes, shared/runs/workload.ts) and workload JSON
  * → draft (Load workload JSON). Validation is the shared schema's (`parseWorkload`), so the form
  * and the CLI refuse the same things with the same paths. Fields the form has no input for
- * (extraBody, prefix, timeoutMs, …) ride along untouched in `rest`.
+ * (prefix, timeoutMs, …) ride along untouched in `rest`.
  */
 import { parseWorkload, type WorkloadIssue } from '../../shared/runs/workload.ts';
 
@@ -51,6 +51,8 @@ export interface WorkloadDraft {
   sloTpotMs: string;
   sloE2elMs: string;
   continuousUsage: boolean;
+  /** Extra request-body fields, as JSON text ('' = none): merged into every request. */
+  extraBody: string;
   /** Watch the server's own metrics through the run (not a workload field: a run option). */
   serverMetrics: boolean;
   /** Workload fields the form does not show, kept as loaded. */
@@ -94,6 +96,7 @@ export function defaultDraft(): WorkloadDraft {
     sloTpotMs: '',
     sloE2elMs: '',
     continuousUsage: false,
+    extraBody: '',
     serverMetrics: true,
     rest: {},
   };
@@ -191,7 +194,25 @@ export function draftToWorkload(
   if (Object.keys(slo).length) w.slo = slo;
   else delete w.slo;
   w.continuousUsage = d.continuousUsage;
+  delete w.extraBody;
+  const extra = extraBodyOf(d.extraBody);
+  // Not JSON: left as text, so the schema refuses it at `extraBody` (validateDraft says why first).
+  if (extra !== null) w.extraBody = 'error' in extra ? d.extraBody : extra.value;
   return w;
+}
+
+/** The extra-body field parsed: null when empty; an error when it is not a JSON object. */
+export function extraBodyOf(text: string): { value: Record<string, unknown> } | { error: string } | null {
+  if (text.trim() === '') return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    return { error: `not JSON: ${(err as Error).message}` };
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return { error: 'must be a JSON object, e.g. {"top_p": 0.9}' };
+  return { value: v as Record<string, unknown> };
 }
 
 /** A loaded workload JSON as a draft (unknown or malformed fields fall back to the defaults; the schema reports them on start). */
@@ -243,14 +264,17 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.sloTpotMs = s(slo?.tpotMs, '');
   d.sloE2elMs = s(slo?.e2elMs, '');
   d.continuousUsage = raw.continuousUsage === true;
+  d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   d.rest = rest;
   return d;
 }
 
 /** Client-side check with the shared schema (the core checks again). */
 export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
+  const extra = extraBodyOf(d.extraBody);
+  const own: WorkloadIssue[] = extra && 'error' in extra ? [{ path: 'extraBody', message: extra.error }] : [];
   const r = parseWorkload(draftToWorkload(d));
-  return r.ok ? [] : r.issues;
+  return [...own, ...(r.ok ? [] : r.issues.filter((i) => !(own.length && i.path.startsWith('extraBody'))))];
 }
 
 /**

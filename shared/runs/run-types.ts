@@ -199,6 +199,16 @@ export interface RunSummary {
     outputSource: Record<TokenSource, number>;
     inputFromUsage: number;
     inputEstimated: number;
+    /**
+     * Output tokens received in requests that then failed (a stream reset mid-way): not in
+     * total_output_tokens (vLLM counts successful requests only), but the server generated them.
+     * Absent in run files written before it was recorded.
+     */
+    failedOutput?: number;
+    /** Prompt tokens of the requests that failed (usage, else the workload's estimate); likewise. */
+    failedInput?: number;
+    /** Whether some of failedInput is the workload's estimate (a failed stream rarely has usage). */
+    failedInputEstimated?: boolean;
   };
   /** Failed requests by `kind/code`. */
   errors: Record<string, number>;

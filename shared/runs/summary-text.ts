@@ -53,6 +53,12 @@ function ownSection(s: MetricStats | null, name: string, header: string): string
   ];
 }
 
+/** A client token count with the failed requests' share (the server's counters include them). */
+function withFailed(ok: number, failed: number | undefined, estimated = false): string {
+  const about = estimated ? '~' : '';
+  return failed ? `${about}${ok + failed} (${about}${failed} in failed)` : String(ok);
+}
+
 /** What the server's own metrics said over the run (summary.server), or why there are none. */
 function serverSection(s: RunSummary): string[] {
   const sv = s.server!;
@@ -73,9 +79,12 @@ function serverSection(s: RunSummary): string[] {
     row('Server profile:', sv.profileName),
     row(
       'Generated tokens (server / received):',
-      `${sv.delta.generationTokens ?? '-'} / ${s.vllm.total_output_tokens}`,
+      `${sv.delta.generationTokens ?? '-'} / ${withFailed(s.vllm.total_output_tokens, s.tokens.failedOutput)}`,
     ),
-    row('Prompt tokens (server / sent):', `${sv.delta.promptTokens ?? '-'} / ${s.vllm.total_input_tokens}`),
+    row(
+      'Prompt tokens (server / sent):',
+      `${sv.delta.promptTokens ?? '-'} / ${withFailed(s.vllm.total_input_tokens, s.tokens.failedInput, s.tokens.failedInputEstimated)}`,
+    ),
     row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`),
     row('Server queue time p50 / p99 (ms):', `${q(sv.queueTime, 'p50')} / ${q(sv.queueTime, 'p99')}`),
     row('Server E2E p50 / p99 (ms):', `${q(sv.e2e, 'p50')} / ${q(sv.e2e, 'p99')}`),

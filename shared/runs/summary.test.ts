@@ -51,6 +51,7 @@ const C = o({
   e2eMs: 80,
   outputTokens: 3,
   inputTokens: 99,
+  inputTokensSource: 'estimated',
   errorKind: 'server',
   errorCode: 'error-event',
 });
@@ -86,6 +87,10 @@ describe('run summary, vLLM definitions', () => {
     expect(v.output_throughput).toBe(8);
     expect(v.total_token_throughput).toBe(48);
     expect(s.errors).toEqual({ 'server/error-event': 1 });
+    // What the failed request got before failing is kept apart (a server's counters include it).
+    expect(s.tokens.failedOutput).toBe(3);
+    expect(s.tokens.failedInput).toBe(99);
+    expect(s.tokens.failedInputEstimated).toBe(true); // C's prompt tokens were estimated
   });
 
   it('TTFT/E2E over successful requests; numpy linear percentiles; population std', () => {

@@ -211,8 +211,14 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   };
 
   const errors: Record<string, number> = {};
+  let failedOutput = 0;
+  let failedInput = 0;
+  let failedInputEstimated = false;
   for (const o of inp.outcomes) {
     if (o.ok) continue;
+    failedOutput += o.outputTokens;
+    failedInput += o.inputTokens ?? 0;
+    if (o.inputTokensSource !== 'usage' && (o.inputTokens ?? 0) > 0) failedInputEstimated = true;
     const k = `${o.errorKind ?? 'unknown'}/${o.errorCode ?? 'unknown'}`;
     errors[k] = (errors[k] ?? 0) + 1;
   }
@@ -225,7 +231,14 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     config: inp.config,
     vllm,
     stats,
-    tokens: { outputSource, inputFromUsage: inUsage, inputEstimated: inEst },
+    tokens: {
+      outputSource,
+      inputFromUsage: inUsage,
+      inputEstimated: inEst,
+      failedOutput,
+      failedInput,
+      failedInputEstimated,
+    },
     errors,
     cancelledRequests: inp.cancelledRequests ?? 0,
     warmupRequests: inp.warmupRequests ?? 0,

@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerSideSummary } from '../../../shared/runs/run-types.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
-import { fmtServerQuantile, mergeSteps, ServerSideCard } from './ServerSideCard.tsx';
+import { clientTokens, fmtServerQuantile, mergeSteps, ServerSideCard } from './ServerSideCard.tsx';
 
 afterEach(cleanup);
 
@@ -50,12 +50,24 @@ describe('mergeSteps', () => {
   });
 });
 
+describe('clientTokens', () => {
+  it("counts the failed requests' tokens too, and says how many", () => {
+    expect(clientTokens(800, 150, 'received')).toBe('950 received (150 in failed requests)');
+    expect(clientTokens(3450, 0, 'sent')).toBe('3,450 sent');
+    expect(clientTokens(3450, undefined, 'sent')).toBe('3,450 sent'); // older run files
+    // Failed streams rarely carry usage: their prompt tokens are the workload's estimate.
+    expect(clientTokens(3450, 1920, 'sent', true)).toBe('~5,370 sent (~1,920 in failed requests, estimated)');
+  });
+});
+
 describe('fmtServerQuantile', () => {
   it('the value where its bucket is narrow, the bucket where it is wide', () => {
     expect(fmtServerQuantile(70.8, [60, 80])).toBe('70.8 ms');
     expect(fmtServerQuantile(150, [0, 300])).toBe('0–300 ms');
-    expect(fmtServerQuantile(1500, [1000, 2500])).toBe('1–2.50 s');
-    expect(fmtServerQuantile(12_000, [10_000, null])).toBe('> 10.0 s');
+    expect(fmtServerQuantile(1500, [1000, 2500])).toBe('1–2.5 s');
+    expect(fmtServerQuantile(12_000, [10_000, null])).toBe('> 10 s');
+    expect(fmtServerQuantile(20, [10, 25])).toBe('10–25 ms');
+    expect(fmtServerQuantile(700, [250, 1000])).toBe('0.25–1 s');
     expect(fmtServerQuantile(42, null)).toBe('42.0 ms');
     expect(fmtServerQuantile(null, [0, 1])).toBe('—');
   });

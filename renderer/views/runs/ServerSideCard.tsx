@@ -20,6 +20,21 @@ const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
 
 /**
+ * The client's side of a token counter: every token of the run, failed requests' too (the
+ * server's counter counts them), saying how many were in failed requests.
+ */
+export function clientTokens(
+  ok: number,
+  failed: number | undefined,
+  verb: string,
+  estimated = false,
+): string {
+  if (!failed) return `${ok.toLocaleString('en-US')} ${verb}`;
+  const about = estimated ? '~' : '';
+  return `${about}${(ok + failed).toLocaleString('en-US')} ${verb} (${about}${failed.toLocaleString('en-US')} in failed requests${estimated ? ', estimated' : ''})`;
+}
+
+/**
  * A server quantile: its interpolated value when its bucket is narrow next to it, else the bucket
  * itself ("0–300 ms"; shared/runs/server-quantile.ts says why).
  */
@@ -32,12 +47,15 @@ export function fmtServerQuantile(
   return wide ? fmtBucket(wide) : fmtLatency(v);
 }
 
-/** A bucket in ms with one unit for both ends: "0–300 ms", "1–2.50 s", "> 10.0 s". */
+/**
+ * A bucket in ms with one unit for both ends and no padding digits (bucket bounds are round):
+ * "0–300 ms", "10–25 ms", "1–2.5 s", "> 10 s".
+ */
 export function fmtBucket([lo, hi]: QuantileBucket): string {
-  if (hi === null) return `> ${fmtLatency(lo)}`;
-  const [num, unit] = fmtLatency(hi).split(' ');
-  const loText = unit === 's' ? String(+(lo / 1000).toPrecision(3)) : String(+lo.toPrecision(3));
-  return `${loText}–${num} ${unit}`;
+  const inSeconds = (hi ?? lo) >= 1000;
+  const n = (ms: number) => String(+(inSeconds ? ms / 1000 : ms).toPrecision(3));
+  const unit = inSeconds ? 's' : 'ms';
+  return hi === null ? `> ${n(lo)} ${unit}` : `${n(lo)}–${n(hi)} ${unit}`;
 }
 
 function HistRow({
@@ -199,14 +217,26 @@ export function ServerSideCard({
             <dt>Generated tokens (server counter)</dt>
             <dd data-testid="sum-server-gen">
               {int(sv.delta.generationTokens)}
-              <span className="unit"> vs {s.vllm.total_output_tokens.toLocaleString('en-US')} received</span>
+              <span className="unit">
+                {' '}
+                vs {clientTokens(s.vllm.total_output_tokens, s.tokens.failedOutput, 'received')}
+              </span>
             </dd>
           </div>
           <div className="sum-row">
             <dt>Prompt tokens (server counter)</dt>
             <dd>
               {int(sv.delta.promptTokens)}
-              <span className="unit"> vs {s.vllm.total_input_tokens.toLocaleString('en-US')} sent</span>
+              <span className="unit">
+                {' '}
+                vs{' '}
+                {clientTokens(
+                  s.vllm.total_input_tokens,
+                  s.tokens.failedInput,
+                  'sent',
+                  s.tokens.failedInputEstimated,
+                )}
+              </span>
             </dd>
           </div>
           <div className="sum-row">

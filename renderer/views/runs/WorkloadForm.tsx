@@ -296,7 +296,7 @@ export function WorkloadForm() {
             </Field>
           </div>
         </details>
-        <details className="sub">
+        <details className="sub" open={d.extraBody.trim() !== '' || undefined}>
           <summary>Prompts and sampling</summary>
           <div className="field-pair">
             <Field label="Prompt source" error={errors.get('source')}>
@@ -351,6 +351,23 @@ export function WorkloadForm() {
               <Num k="maxTokens" label="Max tokens" errors={errors} placeholder="—" />
             </Field>
           </div>
+          <Field
+            label="Extra body (JSON, merged into every request)"
+            error={errors.get('extraBody')}
+            hint='e.g. {"top_p": 0.9}; the simulator also takes {"sim_fault": "reset:20@0.1"}'
+          >
+            <textarea
+              className="mono"
+              aria-label="Extra body JSON"
+              data-testid="run-extra-body"
+              rows={2}
+              spellCheck={false}
+              placeholder='{"top_k": 20}'
+              value={d.extraBody}
+              aria-invalid={errors.has('extraBody') || undefined}
+              onChange={(e) => setDraft({ extraBody: e.target.value })}
+            />
+          </Field>
           <label className="check">
             <input
               type="checkbox"
