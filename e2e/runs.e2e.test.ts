@@ -21,6 +21,15 @@ async function fill(testId: string, value: string): Promise<void> {
   await el.fill(value);
 }
 
+/** Waits until the summary of the run named `name` is shown (the run finished). */
+async function summaryOf(name: string): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="run-summary-name"]')?.textContent === n,
+    name,
+    { timeout: 30_000 },
+  );
+}
+
 beforeAll(async () => {
   app = await openApp(consoleErrors, { acceptDownloads: true });
   ({ userData, page } = app);
@@ -193,11 +202,7 @@ describe('load runs in Chromium', () => {
     await fill('run-concurrency', '4');
     await fill('run-name', 'e2e concurrency 4');
     await page.getByTestId('run-start').click();
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'e2e concurrency 4',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await summaryOf('e2e concurrency 4');
     const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])');
     expect(await native.count()).toBe(2);
     // Baseline first: the 16-concurrency run (listed second, newest first), then the new one.
@@ -287,11 +292,7 @@ describe('load runs in Chromium', () => {
     expect(await page.getByTestId('run-extra-body').getAttribute('aria-invalid')).toBe('true');
     await fill('run-extra-body', '{"sim_fault": "reset:10@0.25"}');
     await page.getByTestId('run-start').click();
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'e2e faults',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await summaryOf('e2e faults');
     const failed = Number(await page.getByTestId('sum-failed').textContent());
     // About one in four (seeded); certainly some and not all.
     expect(failed).toBeGreaterThan(0);
