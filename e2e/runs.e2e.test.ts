@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
+import { startSim, type SimServer } from '../electron/sim/index.ts';
 
 // Load runs end to end: web mode with its embedded simulator, Debian's Chromium. A bounded run
 // (60 requests, concurrency 16, 64 output tokens: ~5 s) started from the form; tests wait on the
@@ -13,6 +14,7 @@ let userData: string;
 let page: Page;
 const consoleErrors: string[] = [];
 let app: OpenApp | undefined;
+let slow: SimServer | undefined;
 
 async function fill(testId: string, value: string): Promise<void> {
   const el = page.getByTestId(testId);
@@ -40,6 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeApp(app);
+  await slow?.close();
 });
 
 describe('load runs in Chromium', () => {
@@ -309,5 +312,50 @@ describe('load runs in Chromium', () => {
     expect(Number(m![3]!.replace(/,/g, ''))).toBe(failed * 10);
     await page.getByTestId('sum-errors').scrollIntoViewIfNeeded();
     await shot(page, 'run-faults');
+  });
+
+  it('runs one workload on two servers in turn, then opens them side by side', async () => {
+    // A second server: another simulator whose decode step is three times slower.
+    slow = await startSim({ port: 0, decodeStepMs: 60, seed: 2 });
+    const saved = await app!.server.core.handlers.saveTarget({
+      name: 'slow sim',
+      baseUrl: slow.url,
+      dialect: 'openai-chat',
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    await page.getByTestId('run-also-targets').waitFor({ state: 'attached' });
+    await fill('run-extra-body', '');
+    await fill('run-requests', '12');
+    await fill('run-concurrency', '4');
+    await fill('outputLen-value', '16');
+    await fill('run-name', 'A/B');
+    const also = page.locator('[data-testid="run-also-target"][data-target-id="' + saved.value.id + '"]');
+    const summary = also.locator('xpath=ancestor::details[not(@open)]/summary');
+    if ((await summary.count()) > 0) await summary.first().click();
+    await also.check();
+    expect(await page.getByTestId('run-start').textContent()).toBe('Start 2 runs');
+    expect(await page.getByTestId('run-against').textContent()).toBe(
+      'against Built-in simulator, then slow sim',
+    );
+    await page.getByTestId('run-start').click();
+    // The second run live: the steps say where the sequence stands.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-sequence"] li.now')?.textContent === '2. slow sim',
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await page.locator('[data-testid="run-sequence"] li.done').textContent()).toBe(
+      '1. Built-in simulator',
+    );
+    await shot(page, 'run-sequence-live');
+    await page.waitForSelector('[data-testid="run-compare"][data-ready="yes"]', { timeout: 30_000 });
+    const legend = page.getByTestId('compare-run');
+    expect(await legend.nth(0).textContent()).toMatch(/A\s*A\/B · Built-in simulator/);
+    expect(await legend.nth(1).textContent()).toMatch(/B\s*A\/B · slow sim/);
+    // Same workload, same seed: no difference to warn about; the slower server's TPOT is worse.
+    expect(await page.getByTestId('compare-workload-diff').count()).toBe(0);
+    const tpot = page.locator('[data-testid="compare-table"] tr[data-row="tpot-p50"] td.compare-rel');
+    expect(await tpot.getAttribute('data-verdict')).toBe('worse');
+    await shot(page, 'run-sequence-compare');
   });
 });

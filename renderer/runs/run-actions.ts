@@ -2,7 +2,7 @@
  * What the user does with runs: start, cancel, open, rename, delete, export, import, reveal.
  * Results go to the run store; nothing throws (the API returns Result values).
  */
-import type { ExportFormat, RunExport } from '../../shared/runs-api.ts';
+import type { ExportFormat, RunExport, RunFinished } from '../../shared/runs-api.ts';
 import { api } from '../api.ts';
 import { useAppStore, pickTarget } from '../stores/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
@@ -24,10 +24,17 @@ export function formTarget() {
   return targets.find((t) => t.id === own) ?? pickTarget(targets, selectedTargetId);
 }
 
+/** The targets ticked under "also run on", after the form's own (unknown and duplicate ones dropped). */
+export function alsoTargets(first: { id: string } | null | undefined) {
+  const { targets } = useAppStore.getState();
+  const ids = useRunsStore.getState().alsoTargetIds;
+  return targets.filter((t) => t.id !== first?.id && ids.includes(t.id)).slice(0, MAX_COMPARED - 1);
+}
+
 export async function startRun(): Promise<boolean> {
-  const { draft, starting, live } = useRunsStore.getState();
+  const { draft, starting, live, sequence } = useRunsStore.getState();
   if (starting) return false;
-  if (live && !live.finished) {
+  if ((live && !live.finished) || sequence) {
     useRunsStore.setState({
       startIssues: [{ path: '', message: 'A run is going on: cancel it or wait for it to finish.' }],
     });
@@ -42,6 +49,22 @@ export async function startRun(): Promise<boolean> {
   if (issues.length) {
     useRunsStore.setState({ startIssues: issues });
     return false;
+  }
+  const also = alsoTargets(target);
+  if (also.length > 0) {
+    useRunsStore.setState({
+      sequence: {
+        targets: [target, ...also].map((t) => ({ id: t.id, name: t.name })),
+        index: 0,
+        runIds: [],
+        keys: [],
+        workload: draftToWorkload(draft),
+        name: draft.name.trim(),
+        model: draft.model.trim(),
+        serverMetrics: draft.serverMetrics,
+      },
+    });
+    return startSequenceRun(0);
   }
   useRunsStore.setState({ starting: true, startIssues: [], message: null });
   const r = await api.startRun({
@@ -58,6 +81,77 @@ export async function startRun(): Promise<boolean> {
   ensureLive(r.value.runId, r.value.key);
   useRunsStore.setState({ starting: false, view: { kind: 'live' } });
   return true;
+}
+
+/**
+ * The model for a later target of a sequence: the one the user picked when that server lists it
+ * too (two servers of the same model is the usual comparison), else the target's own default
+ * (the core falls back to the first model it lists).
+ */
+async function modelOn(targetId: string, picked: string): Promise<string | undefined> {
+  if (!picked) return undefined;
+  const r = await api.listModels(targetId);
+  return r.ok && r.value.models.includes(picked) ? picked : undefined;
+}
+
+/** Starts run `i` of the sequence; on failure the sequence ends, saying why. */
+async function startSequenceRun(i: number): Promise<boolean> {
+  const q = useRunsStore.getState().sequence;
+  if (!q) return false;
+  const t = q.targets[i]!;
+  useRunsStore.setState({ starting: true, startIssues: [], message: null });
+  const r = await api.startRun({
+    targetId: t.id,
+    model: i === 0 ? q.model || undefined : await modelOn(t.id, q.model),
+    name: q.name ? `${q.name} · ${t.name}` : t.name,
+    workload: q.workload,
+    serverMetrics: q.serverMetrics,
+  });
+  if (!r.ok) {
+    useRunsStore.setState({ starting: false, sequence: null });
+    if (i === 0) useRunsStore.setState({ startIssues: issuesOfMessage(r.error.message) });
+    else
+      setRunsMessage({
+        tone: 'error',
+        text: `The run on ${t.name} (${i + 1} of ${q.targets.length}) did not start: ${r.error.message}`,
+      });
+    return false;
+  }
+  useRunsStore.setState({ sequence: { ...q, index: i, runIds: [...q.runIds.slice(0, i), r.value.runId] } });
+  ensureLive(r.value.runId, r.value.key);
+  useRunsStore.setState({ starting: false, view: { kind: 'live' } });
+  return true;
+}
+
+/**
+ * A run ended: when it is the current run of a sequence, start the next target's run, or open
+ * them all side by side after the last. A cancelled or failed run ends the sequence there.
+ */
+export async function sequenceRunFinished(f: RunFinished): Promise<void> {
+  const q = useRunsStore.getState().sequence;
+  if (!q || q.runIds[q.index] !== f.runId) return;
+  const n = q.targets.length;
+  if (f.cancelled || f.error || !f.summary) {
+    useRunsStore.setState({ sequence: null });
+    setRunsMessage({
+      tone: f.cancelled ? 'info' : 'error',
+      text: `Stopped after ${q.index + 1} of ${n} runs (${
+        f.cancelled ? 'cancelled' : (f.error ?? 'no summary')
+      }): ${q.targets
+        .slice(q.index + 1)
+        .map((t) => t.name)
+        .join(', ')} not run.`,
+    });
+    return;
+  }
+  const keys = [...q.keys, f.key];
+  if (q.index + 1 < n) {
+    useRunsStore.setState({ sequence: { ...q, keys } });
+    await startSequenceRun(q.index + 1);
+    return;
+  }
+  useRunsStore.setState({ sequence: null, compareKeys: keys });
+  await showCompare();
 }
 
 export async function cancelRun(): Promise<void> {

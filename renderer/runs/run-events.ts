@@ -7,7 +7,7 @@ import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { onEvent } from '../api.ts';
 import { liveLanes } from './lane-store.ts';
 import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';
-import { newLiveRun, useRunsStore, type LiveRun } from './run-store.ts';
+import { newLiveRun, sequenceOwns, useRunsStore, type LiveRun } from './run-store.ts';
 
 /** Progress samples kept for the concurrency chart (at 4 Hz: 2 hours). */
 const MAX_SAMPLES = 28_800;
@@ -105,20 +105,28 @@ export function handleFinished(f: RunFinished, open: (key: string) => void): voi
     },
   });
   // The whole-run summary with every chart, from the run file: only if the user is watching.
+  // (A run of a sequence on several targets: the sequence shows the next run, or the comparison.)
   const view = useRunsStore.getState().view;
-  if (view.kind === 'live' && f.summary && !f.error) open(f.key);
+  if (view.kind === 'live' && f.summary && !f.error && !sequenceOwns(f)) open(f.key);
 }
 
 export function handleList(l: RunList): void {
   useRunsStore.setState({ runs: l.runs, dir: l.dir, skipped: l.skipped, listError: null, listLoaded: true });
 }
 
-export function subscribeRunEvents(open: (key: string) => void): (() => void)[] {
+/** `finished` runs after the run store has the finished run (a sequence starts its next run there). */
+export function subscribeRunEvents(
+  open: (key: string) => void,
+  finished?: (f: RunFinished) => void,
+): (() => void)[] {
   return [
     onEvent('onRunStarted', handleStarted),
     onEvent('onRunProgress', handleProgress),
     onEvent('onRunLanes', handleLanes),
-    onEvent('onRunFinished', (f) => handleFinished(f, open)),
+    onEvent('onRunFinished', (f) => {
+      handleFinished(f, open);
+      finished?.(f);
+    }),
     onEvent('onRunsChanged', handleList),
   ];
 }

@@ -48,6 +48,24 @@ export interface LiveCharts {
   xMax: number;
 }
 
+/**
+ * One workload run on several targets in turn (the form's "also run on"), then opened side by
+ * side. The runs are ordinary runs; this only chains them and remembers their keys.
+ */
+export interface RunSequence {
+  targets: { id: string; name: string }[];
+  /** The run going on (or starting): an index into targets. */
+  index: number;
+  /** The runs so far, in order (runIds[index] is the current one once started). */
+  runIds: string[];
+  keys: string[];
+  workload: Record<string, unknown>;
+  /** What the user typed ('' = none): each run is named after it and its target. */
+  name: string;
+  model: string;
+  serverMetrics: boolean;
+}
+
 export interface OpenedRun {
   key: string;
   loading: boolean;
@@ -70,6 +88,9 @@ export interface RunsState {
   draft: WorkloadDraft;
   /** The form's target (null: the app's selected target). */
   targetId: string | null;
+  /** Other targets the form's workload runs on after the first, one after another, then compared. */
+  alsoTargetIds: string[];
+  sequence: RunSequence | null;
   starting: boolean;
   startIssues: WorkloadIssue[];
   /** One line about the last action (export saved, folder path, import warnings…). */
@@ -89,10 +110,21 @@ export const useRunsStore = create<RunsState>(() => ({
   compared: null,
   draft: defaultDraft(),
   targetId: null,
+  alsoTargetIds: [],
+  sequence: null,
   starting: false,
   startIssues: [],
   message: null,
 }));
+
+/**
+ * Whether a finished run belongs to the sequence going on, which then decides what is shown next
+ * (the next run live, or the comparison at the end) instead of the run's own summary.
+ */
+export function sequenceOwns(f: RunFinished): boolean {
+  const q = useRunsStore.getState().sequence;
+  return q !== null && q.runIds[q.index] === f.runId && !f.cancelled && !f.error;
+}
 
 export function setDraft(patch: Partial<WorkloadDraft>): void {
   useRunsStore.setState((s) => ({ draft: { ...s.draft, ...patch } }));

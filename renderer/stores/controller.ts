@@ -9,7 +9,7 @@ import { api, getTransport, markReady, onEvent } from '../api.ts';
 import { liveStore, type LiveRequest } from '../live/live-store.ts';
 import { digestOf, recordView } from '../live/record-view.ts';
 import { subscribeMetricsEvents } from '../metrics/metrics-events.ts';
-import { openRun, refreshRuns } from '../runs/run-actions.ts';
+import { openRun, refreshRuns, sequenceRunFinished } from '../runs/run-actions.ts';
 import { subscribeRunEvents } from '../runs/run-events.ts';
 import { setNotice, setTargets, useAppStore } from './app-store.ts';
 import {
@@ -119,7 +119,10 @@ export function startController(): () => void {
     }),
     onEvent('onTargetsChanged', (targets) => setTargets(targets)),
     ...subscribeMetricsEvents(),
-    ...subscribeRunEvents((key) => void openRun(key, true)),
+    ...subscribeRunEvents(
+      (key) => void openRun(key, true),
+      (f) => void sequenceRunFinished(f),
+    ),
   ];
   const t = getTransport();
   let reconnects = t.connection().reconnects;

@@ -110,6 +110,22 @@ function progressText(p: RunProgress | null): string {
   return `${done} requests`;
 }
 
+/** Where a run on several targets in turn stands: this one, the ones before and after. */
+function SequenceLine() {
+  const q = useRunsStore((s) => s.sequence);
+  if (!q) return null;
+  return (
+    <ol className="run-sequence" data-testid="run-sequence" aria-label="Runs on several targets">
+      {q.targets.map((t, i) => (
+        <li key={t.id} className={i < q.index ? 'done' : i === q.index ? 'now' : 'next'}>
+          {i + 1}. {t.name}
+        </li>
+      ))}
+      <li className="then">then side by side</li>
+    </ol>
+  );
+}
+
 function LiveHeader({ live }: { live: LiveRun }) {
   const p = live.progress;
   const phase = phaseOf(live);
@@ -158,12 +174,14 @@ function LiveHeader({ live }: { live: LiveRun }) {
         data-fraction={p?.fraction ?? 0}
         data-done={p ? p.completed + p.failed : 0}
       >
-        <div className={`run-progress-bar ${phase}`} style={{ width: `${pct}%` }} />
+        {/* Keyed by run: the next run of a sequence starts from 0, not sliding down from 100 %. */}
+        <div key={live.runId} className={`run-progress-bar ${phase}`} style={{ width: `${pct}%` }} />
         <span className="run-progress-text">
           {pct.toFixed(pct < 10 ? 1 : 0)} % · {progressText(p)}
           {going && p && p.phase !== 'warmup' && <> · ETA {fmtEta(p.etaMs)}</>}
         </span>
       </div>
+      <SequenceLine />
       {live.finished?.error && <p className="field-error">The run failed: {live.finished.error}</p>}
       {live.finished?.fileError && (
         <p className="field-error">The run file could not be written completely: {live.finished.fileError}</p>

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TargetView } from '../../../shared/api.ts';
 import type { RunProgress } from '../../../shared/runs/run-types.ts';
 import { setTransport } from '../../api.ts';
-import { handleProgress, handleStarted } from '../../runs/run-events.ts';
+import type { RunFinished } from '../../../shared/runs-api.ts';
+import { openRun, sequenceRunFinished } from '../../runs/run-actions.ts';
+import { handleFinished, handleProgress, handleStarted } from '../../runs/run-events.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { defaultDraft } from '../../runs/workload-draft.ts';
 import { useAppStore } from '../../stores/app-store.ts';
@@ -22,6 +24,8 @@ const SIM: TargetView = {
   hasApiKey: false,
   builtin: true,
 };
+
+type StartArgs = { targetId: string; model?: string; name?: string; workload: Record<string, unknown> };
 
 let fake: FakeTransport;
 beforeEach(() => {
@@ -91,6 +95,95 @@ describe('WorkloadForm', () => {
     await screen.findByTestId('run-issues');
     expect(fake.calls.some((c) => c.method === 'startRun')).toBe(false);
     expect(screen.getByTestId('run-requests').getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('one workload on several targets in turn', () => {
+  const B: TargetView = {
+    ...SIM,
+    id: 'gpu-b',
+    name: 'GPU box B',
+    baseUrl: 'http://10.0.0.2:8000',
+    builtin: false,
+  };
+  const finished = (runId: string, key: string, patch: Partial<RunFinished> = {}): RunFinished => ({
+    runId,
+    key,
+    summary: runDetail(3).summary,
+    cancelled: false,
+    fileError: null,
+    error: null,
+    ...patch,
+  });
+  const end = async (f: RunFinished) => {
+    handleFinished(f, (key) => void openRun(key, true));
+    await sequenceRunFinished(f);
+  };
+
+  beforeEach(() => {
+    useAppStore.setState({ targets: [SIM, B] });
+    useRunsStore.setState({
+      alsoTargetIds: [],
+      sequence: null,
+      compareKeys: [],
+      compared: null,
+      message: null,
+    });
+    let n = 0;
+    fake.handlers.startRun = () => ({ ok: true, value: { runId: `run-${++n}`, key: `k${n}.jsonl` } });
+    fake.handlers.openRun = () => ({ ok: true, value: runDetail(3) });
+    // B serves another model: the picked one is not sent to it (the core takes B's own).
+    fake.handlers.listModels = (id) =>
+      id === 'gpu-b'
+        ? { ok: true, value: { models: ['other-model'], source: '/v1/models' } }
+        : { ok: true, value: { models: ['tokenscope-sim'], source: '/v1/models' } };
+  });
+
+  it('runs on each ticked target after the first, then opens them side by side', async () => {
+    render(<WorkloadForm />);
+    await waitFor(() => expect(useRunsStore.getState().draft.model).toBe('tokenscope-sim'));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'same load' } });
+    fireEvent.click(screen.getByText(/Also run on other targets/));
+    fireEvent.click(screen.getByTestId('run-also-target'));
+    expect(screen.getByTestId('run-start').textContent).toBe('Start 2 runs');
+    expect(screen.getByTestId('run-against').textContent).toBe('against Built-in simulator, then GPU box B');
+    fireEvent.click(screen.getByTestId('run-start'));
+    await waitFor(() => expect(useRunsStore.getState().live?.runId).toBe('run-1'));
+    const starts = () => fake.calls.filter((c) => c.method === 'startRun').map((c) => c.args[0] as StartArgs);
+    expect(starts()).toHaveLength(1);
+    expect(starts()[0]).toMatchObject({
+      targetId: 'builtin-sim',
+      model: 'tokenscope-sim',
+      name: 'same load · Built-in simulator',
+    });
+    // The first run ends: the second starts on B with the same workload, the view stays live.
+    await act(() => end(finished('run-1', 'k1.jsonl')));
+    expect(starts()).toHaveLength(2);
+    expect(starts()[1]).toMatchObject({ targetId: 'gpu-b', model: undefined, name: 'same load · GPU box B' });
+    expect(starts()[1]!.workload).toEqual(starts()[0]!.workload);
+    expect(useRunsStore.getState().view).toEqual({ kind: 'live' });
+    expect(useRunsStore.getState().sequence?.index).toBe(1);
+    // Another start is refused while the sequence goes on.
+    expect(screen.getByTestId('run-start').textContent).toBe('A run is going on');
+    await act(() => end(finished('run-2', 'k2.jsonl')));
+    expect(useRunsStore.getState().sequence).toBeNull();
+    expect(useRunsStore.getState().compareKeys).toEqual(['k1.jsonl', 'k2.jsonl']);
+    await waitFor(() => expect(useRunsStore.getState().compared?.loading).toBe(false));
+    expect(useRunsStore.getState().view).toEqual({ kind: 'compare' });
+  });
+
+  it('a cancelled run ends the sequence there and says what was not run', async () => {
+    useRunsStore.setState({ alsoTargetIds: ['gpu-b'] });
+    render(<WorkloadForm />);
+    fireEvent.click(screen.getByTestId('run-start'));
+    await waitFor(() => expect(useRunsStore.getState().live?.runId).toBe('run-1'));
+    await act(() => end(finished('run-1', 'k1.jsonl', { cancelled: true })));
+    expect(fake.calls.filter((c) => c.method === 'startRun')).toHaveLength(1);
+    expect(useRunsStore.getState().sequence).toBeNull();
+    expect(useRunsStore.getState().message?.text).toBe(
+      'Stopped after 1 of 2 runs (cancelled): GPU box B not run.',
+    );
+    expect(useRunsStore.getState().view.kind).not.toBe('compare');
   });
 });
 

@@ -6,7 +6,14 @@
  */
 import { useRef, type ReactNode } from 'react';
 import { selectTarget, useAppStore } from '../../stores/app-store.ts';
-import { formTarget, loadWorkloadFile, saveWorkloadFile, startRun } from '../../runs/run-actions.ts';
+import {
+  alsoTargets,
+  formTarget,
+  loadWorkloadFile,
+  saveWorkloadFile,
+  startRun,
+} from '../../runs/run-actions.ts';
+import { MAX_COMPARED } from '../../runs/run-compare.ts';
 import { setDraft, useRunsStore } from '../../runs/run-store.ts';
 import { fieldOfPath, isInfRate, type LenDraft, type WorkloadDraft } from '../../runs/workload-draft.ts';
 import { ModelPicker } from '../ModelPicker.tsx';
@@ -124,11 +131,14 @@ export function WorkloadForm() {
   const d = useRunsStore((s) => s.draft);
   const starting = useRunsStore((s) => s.starting);
   const issues = useRunsStore((s) => s.startIssues);
-  const going = useRunsStore((s) => !!s.live && !s.live.finished);
+  const going = useRunsStore((s) => (!!s.live && !s.live.finished) || s.sequence !== null);
   const targets = useAppStore((s) => s.targets);
   useAppStore((s) => s.selectedTargetId);
   useRunsStore((s) => s.targetId);
+  const alsoIds = useRunsStore((s) => s.alsoTargetIds);
   const target = formTarget();
+  const also = alsoTargets(target);
+  const others = targets.filter((t) => t.id !== target?.id);
   const errors = useFieldErrors();
   const fileRef = useRef<HTMLInputElement>(null);
   return (
@@ -189,6 +199,47 @@ export function WorkloadForm() {
             ))}
           </select>
         </Field>
+        {others.length > 0 && (
+          <details className="sub also-targets" open={also.length > 0 || undefined}>
+            <summary>
+              Also run on other targets{also.length > 0 ? ` (${also.length})` : ''}, then compare
+            </summary>
+            <p className="field-hint wrap">
+              The same workload (same seed: same prompts and schedule) runs on each ticked target after the
+              first, one after another, and the runs open side by side.
+            </p>
+            <ul className="also-list" data-testid="run-also-targets">
+              {others.map((t) => {
+                const on = alsoIds.includes(t.id);
+                const full = !on && also.length >= MAX_COMPARED - 1;
+                return (
+                  <li key={t.id}>
+                    <label
+                      className="check"
+                      title={full ? `At most ${MAX_COMPARED} runs side by side` : undefined}
+                    >
+                      <input
+                        type="checkbox"
+                        checked={on}
+                        disabled={full}
+                        data-testid="run-also-target"
+                        data-target-id={t.id}
+                        onChange={(e) =>
+                          useRunsStore.setState({
+                            alsoTargetIds: e.target.checked
+                              ? [...alsoIds, t.id]
+                              : alsoIds.filter((x) => x !== t.id),
+                          })
+                        }
+                      />{' '}
+                      {t.name} <span className="muted mono">{t.baseUrl}</span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </details>
+        )}
         <Field label="Model">
           <ModelPicker
             target={target}
@@ -422,9 +473,17 @@ export function WorkloadForm() {
             data-testid="run-start"
             disabled={starting || going || !target}
           >
-            {starting ? 'Starting…' : going ? 'A run is going on' : 'Start run'}
+            {starting
+              ? 'Starting…'
+              : going
+                ? 'A run is going on'
+                : also.length > 0
+                  ? `Start ${also.length + 1} runs`
+                  : 'Start run'}
           </button>
-          <span className="muted">{target ? `against ${target.name}` : 'no target'}</span>
+          <span className="muted" data-testid="run-against">
+            {target ? `against ${[target, ...also].map((t) => t.name).join(', then ')}` : 'no target'}
+          </span>
         </div>
       </form>
     </section>
