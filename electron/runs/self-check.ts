@@ -19,6 +19,8 @@ import type { SelfCheck } from '../../shared/runs/run-types.ts';
 
 export const SELF_CHECK_THRESHOLDS = { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 } as const;
 const RESOLUTION_MS = 5;
+/** The live CPU figure needs at least this much wall time behind it. */
+export const LIVE_CPU_MIN_MS = 1000;
 
 export class SelfCheckMonitor {
   private eld: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -56,13 +58,17 @@ export class SelfCheckMonitor {
     return Math.max(0, this.eld.percentile(p) / 1e6 - RESOLUTION_MS);
   }
 
-  /** Cheap live view for progress events. */
-  live(): { eventLoopDelayP99Ms: number; cpuPct: number } {
+  /**
+   * Cheap live view for progress events. CPU is the mean since the run began, and null for the
+   * first second: over a few ms, starting the run itself (prompts, connections) reads as 90 % and
+   * would raise a false "client overloaded" at every start.
+   */
+  live(): { eventLoopDelayP99Ms: number; cpuPct: number | null } {
     const t = performance.now();
     const c = process.cpuUsage(this.cpu0);
     return {
       eventLoopDelayP99Ms: this.eldMs(99),
-      cpuPct: t > this.t0 ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : 0,
+      cpuPct: t - this.t0 >= LIVE_CPU_MIN_MS ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : null,
     };
   }
 

@@ -273,7 +273,8 @@ export interface RunProgress {
   fraction: number;
   etaMs: number | null;
   live: LiveSnapshot;
-  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number };
+  /** cpuPct: mean since the run began; null for its first second (too short a window to mean anything). */
+  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number | null };
 }
 
 /** A request was sent (the swimlane opens a lane). */

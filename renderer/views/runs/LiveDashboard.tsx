@@ -231,7 +231,7 @@ function SelfCheckLive({ live }: { live: LiveRun }) {
   const th = live.thresholds;
   if (!sc) return null;
   const eldBad = th ? sc.eventLoopDelayP99Ms > th.eventLoopDelayP99Ms : false;
-  const cpuBad = th ? sc.cpuPct > th.cpuMeanPct : false;
+  const cpuBad = th && sc.cpuPct !== null ? sc.cpuPct > th.cpuMeanPct : false;
   return (
     <>
       {(eldBad || cpuBad) && (
@@ -239,7 +239,7 @@ function SelfCheckLive({ live }: { live: LiveRun }) {
           <b>Client overloaded — timings may be late.</b>{' '}
           {eldBad &&
             `Event-loop delay p99 ${sc.eventLoopDelayP99Ms.toFixed(1)} ms > ${th!.eventLoopDelayP99Ms} ms. `}
-          {cpuBad && `Client CPU ${sc.cpuPct.toFixed(0)} % > ${th!.cpuMeanPct} % of a core. `}
+          {cpuBad && `Client CPU ${sc.cpuPct!.toFixed(0)} % > ${th!.cpuMeanPct} % of a core. `}
           Lower the concurrency or rate, or close other work on this machine; the run will be flagged.
         </div>
       )}
@@ -247,8 +247,14 @@ function SelfCheckLive({ live }: { live: LiveRun }) {
         Client self-check: event-loop delay p99{' '}
         <b className={eldBad ? 'danger-text' : ''}>{sc.eventLoopDelayP99Ms.toFixed(2)} ms</b>
         {th && ` (limit ${th.eventLoopDelayP99Ms} ms)`} · CPU{' '}
-        <b className={cpuBad ? 'danger-text' : ''}>{sc.cpuPct.toFixed(0)} %</b>
-        {th && ` of a core (limit ${th.cpuMeanPct} %)`}
+        {sc.cpuPct === null ? (
+          <span title="The mean needs a second of the run behind it">measuring…</span>
+        ) : (
+          <>
+            <b className={cpuBad ? 'danger-text' : ''}>{sc.cpuPct.toFixed(0)} %</b>
+            {th && ` of a core (limit ${th.cpuMeanPct} %)`}
+          </>
+        )}
       </p>
     </>
   );

@@ -251,6 +251,11 @@ describe('LiveDashboard', () => {
     expect(screen.queryByTestId('selfcheck-warning')).toBeNull();
     act(() => handleProgress(p({ selfCheck: { eventLoopDelayP99Ms: 12.5, cpuPct: 40 } })));
     expect(screen.getByTestId('selfcheck-warning').textContent).toContain('12.5 ms > 5 ms');
+
+    // The run's first second has no CPU figure yet: no warning from the start-up burst.
+    act(() => handleProgress(p({ selfCheck: { eventLoopDelayP99Ms: 0.2, cpuPct: null } })));
+    expect(screen.queryByTestId('selfcheck-warning')).toBeNull();
+    expect(screen.getByTestId('selfcheck-live').textContent).toContain('CPU measuring…');
   });
 });
 

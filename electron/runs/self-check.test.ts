@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { LIVE_CPU_MIN_MS, SelfCheckMonitor } from './self-check.ts';
+
+describe('SelfCheckMonitor', () => {
+  it('gives no live CPU figure until a second of the run is behind it, then the mean so far', async () => {
+    const m = new SelfCheckMonitor();
+    try {
+      // Start-up work a few ms into a run would read as ~100 % of a core: not reported.
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+      expect(m.live().cpuPct).toBeNull();
+      await new Promise((r) => setTimeout(r, LIVE_CPU_MIN_MS + 50));
+      const cpu = m.live().cpuPct;
+      expect(cpu).not.toBeNull();
+      // 20 ms busy in ~1.07 s, plus the test runner's own work: far from a full core.
+      expect(cpu!).toBeGreaterThan(0);
+      expect(cpu!).toBeLessThan(80);
+    } finally {
+      m.stop();
+    }
+  });
+});
