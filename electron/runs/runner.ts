@@ -11,6 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { RequestRecord } from '../../shared/record.ts';
 import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs/arrivals.ts';
@@ -134,6 +135,9 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   if (o.signal?.aborted) ac.abort();
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const signal = ac.signal;
+  // Every request in flight (and every queued one) listens on this one signal while it lasts:
+  // hundreds at a time is the point, not a leak (each removes its listener when it ends).
+  setMaxListeners(0, signal);
 
   const C = w.maxConcurrency ?? Infinity;
   const agentOpts = { keepAlive: true, maxSockets: C, keepAliveMsecs: 10_000 };
