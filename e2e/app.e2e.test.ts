@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { computeRequestStats } from '../shared/stats/request-stats.ts';
+import { startSim, type SimServer } from '../electron/sim/index.ts';
 
 // The stream debugger end to end: web mode started by the test (with its embedded simulator),
 // Debian's Chromium, waits on the app's own state attributes, never on sleeps.
@@ -11,6 +12,7 @@ let server: WebServer;
 let page: Page;
 const consoleErrors: string[] = [];
 let app: OpenApp | undefined;
+let slow: SimServer | undefined;
 
 const state = () => page.getByTestId('request-state');
 
@@ -53,6 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeApp(app);
+  await slow?.close();
 });
 
 describe('stream debugger in Chromium', () => {
@@ -141,6 +144,50 @@ describe('stream debugger in Chromium', () => {
     await page.getByTestId('compare-view').waitFor();
     await shot(page, 'debugger-compare');
     expect(await page.getByTestId('compare-canvas').count()).toBeGreaterThan(0);
+  });
+
+  it('sends the same request to two servers at once; both stream side by side on one axis', async () => {
+    // A second server: another simulator, its decode step twice as slow.
+    slow = await startSim({ port: 0, decodeStepMs: 40, seed: 2 });
+    const saved = await server.core.handlers.saveTarget({
+      name: 'slow sim',
+      baseUrl: slow.url,
+      dialect: 'openai-chat',
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    await page
+      .locator('[data-testid="side-by-side-select"] option', { hasText: 'slow sim' })
+      .waitFor({ state: 'attached' });
+    await page.getByTestId('side-by-side-select').selectOption(saved.value.id);
+    expect(await page.getByTestId('composer-send').textContent()).toMatch(/^Send to both/);
+    await setField('max-tokens', '24');
+    const a = await send();
+    await page.getByTestId('compare-view').waitFor();
+    await waitState('done');
+    const list = await server.core.handlers.listHistory();
+    if (!list.ok) throw new Error(list.error.message);
+    const byId = new Map(list.value.map((r) => [r.id, r]));
+    const ra = byId.get(a)!;
+    const pair = list.value.filter((r) => r.id !== a && Math.abs(r.startedAtWall - ra.startedAtWall) < 250);
+    // The other request went to the slow simulator, at the same moment (one click, two calls).
+    expect(pair.map((r) => r.targetName)).toEqual(['slow sim']);
+    await expect
+      .poll(async () => {
+        const l = await server.core.handlers.listHistory();
+        return l.ok ? l.value.find((r) => r.id === pair[0]!.id)?.state : null;
+      })
+      .toBe('done');
+    expect(ra.targetName).toBe('Built-in simulator');
+    // Both lanes are drawn on the comparison's one time axis, and the table has both TTFTs.
+    expect(await page.getByTestId('compare-view').textContent()).toMatch(
+      /A: Built-in simulator.*B: slow sim/s,
+    );
+    const ttftRow = page.locator('[data-testid="compare-view"] table tr', { hasText: /^TTFT/ }).first();
+    expect(await ttftRow.textContent()).toMatch(/^TTFT[\d.]+ ms[\d.]+ ms/);
+    await page.getByTestId('compare-view').scrollIntoViewIfNeeded();
+    await shot(page, 'debugger-side-by-side');
+    await page.getByTestId('side-by-side-select').selectOption('');
+    expect(await page.getByTestId('composer-send').textContent()).toMatch(/^Send /);
   });
 
   it('logged no page errors', () => {

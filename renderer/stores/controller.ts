@@ -163,11 +163,36 @@ export async function fire(input: FireInput): Promise<boolean> {
   return true;
 }
 
+/**
+ * The same request at two servers at the same moment (both calls go out together): `a` becomes
+ * the request on screen and `b` its comparison, both drawing live on one time axis. When one
+ * cannot start, the other still runs and the error says which.
+ */
+export async function fireSideBySide(a: FireInput, b: FireInput, names: [string, string]): Promise<boolean> {
+  useRequestStore.setState({ firing: true, fireError: null });
+  const [ra, rb] = await Promise.all([api.fireRequest(a), api.fireRequest(b)]);
+  const errors = [ra, rb].flatMap((r, i) => (r.ok ? [] : [`${names[i]}: ${r.error.message}`]));
+  if (ra.ok) liveStore.setInput(ra.value.requestId, a);
+  if (rb.ok) liveStore.setInput(rb.value.requestId, b);
+  const first = ra.ok ? ra.value.requestId : rb.ok ? rb.value.requestId : null;
+  const second = ra.ok && rb.ok ? rb.value.requestId : null;
+  useRequestStore.setState({
+    firing: false,
+    fireError: errors.length ? errors.join('; ') : null,
+    ...(first ? { current: deriveSlot(first), compare: second ? deriveSlot(second) : EMPTY_SLOT } : {}),
+  });
+  pin();
+  return errors.length === 0;
+}
+
+/** Cancel the request on screen, and its comparison too when that one is still streaming. */
 export async function cancelCurrent(): Promise<void> {
-  const { current } = useRequestStore.getState();
-  if (!current.id || current.state !== 'running') return;
-  const r = await api.cancelRequest(current.id);
-  if (!r.ok) setNotice({ tone: 'error', text: `Cancel failed: ${r.error.message}` });
+  const { current, compare } = useRequestStore.getState();
+  const ids = [current, compare].filter((s) => s.id && s.state === 'running').map((s) => s.id!);
+  if (current.state !== 'running') return;
+  const results = await Promise.all(ids.map((id) => api.cancelRequest(id)));
+  const failed = results.find((r) => !r.ok);
+  if (failed && !failed.ok) setNotice({ tone: 'error', text: `Cancel failed: ${failed.error.message}` });
 }
 
 /** Show a request of this session (running or finished) as the current one. */

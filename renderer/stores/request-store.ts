@@ -37,6 +37,8 @@ export interface RequestStoreState {
   /** fireRequest is on its way (Send disabled). */
   firing: boolean;
   fireError: string | null;
+  /** Send also fires the same request at this target, at the same moment, shown as the comparison. */
+  sideBySideTargetId: string | null;
 }
 
 export const useRequestStore = create<RequestStoreState>(() => ({
@@ -45,6 +47,7 @@ export const useRequestStore = create<RequestStoreState>(() => ({
   history: [],
   firing: false,
   fireError: null,
+  sideBySideTargetId: null,
 }));
 
 /** Insert or update one summary, newest first (running requests stay on top by start time). */

@@ -3,13 +3,14 @@
  * sampling parameters, stream options, extra body JSON and headers. Ctrl/Cmd+Enter sends.
  */
 import { useCallback, useEffect, useState } from 'react';
+import type { FireInput, TargetView } from '../../shared/api.ts';
 import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialects.ts';
 import { api } from '../api.ts';
 import { isChatDialect } from '../forms/dialect-ui.ts';
 import { buildFireInput, parseExtraBody, type ComposerForm, type FieldErrors } from '../forms/fire-input.ts';
 import { setNotice, useAppStore, useSelectedTarget } from '../stores/app-store.ts';
 import { patchForm, switchTarget, useComposerStore } from '../stores/composer-store.ts';
-import { cancelCurrent, fire } from '../stores/controller.ts';
+import { cancelCurrent, fire, fireSideBySide } from '../stores/controller.ts';
 import { useRequestStore } from '../stores/request-store.ts';
 import { CurlDialog } from './CurlDialog.tsx';
 import { ComposerParams } from './ComposerParams.tsx';
@@ -17,11 +18,33 @@ import { HeadersEditor } from './HeadersEditor.tsx';
 import { MessagesEditor } from './MessagesEditor.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
 
+/**
+ * The composer's request for the other server of a side-by-side send: the same form, its own
+ * dialect (unless the form overrides it), and the same model when that server lists it, else its
+ * default model or the first it lists.
+ */
+async function sideInput(
+  form: ComposerForm,
+  t: TargetView,
+): Promise<{ input: FireInput } | { error: string }> {
+  const r = await api.listModels(t.id);
+  const listed = r.ok ? r.value.models : [];
+  const model = listed.includes(form.model.trim()) ? form.model : (t.defaultModel ?? listed[0] ?? '');
+  if (!model)
+    return {
+      error: `no model: it lists none${r.ok ? '' : ` (${r.error.message})`}; set a default model in the target`,
+    };
+  const b = buildFireInput({ ...form, model }, t.id, t.dialect);
+  return b.ok ? { input: b.input } : { error: Object.values(b.errors).join(' ') };
+}
+
 export function Composer() {
   const targets = useAppStore((s) => s.targets);
   const target = useSelectedTarget();
   const form = useComposerStore();
   const running = useRequestStore((s) => s.current.state === 'running');
+  const sideId = useRequestStore((s) => s.sideBySideTargetId);
+  const side = targets.find((t) => t.id === sideId && t.id !== target?.id) ?? null;
   const firing = useRequestStore((s) => s.firing);
   const fireError = useRequestStore((s) => s.fireError);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -48,8 +71,18 @@ export function Composer() {
   const send = useCallback(async () => {
     if (useRequestStore.getState().firing) return;
     const input = build();
-    if (input) await fire(input);
-  }, [build]);
+    if (!input || !target) return;
+    if (!side) {
+      await fire(input);
+      return;
+    }
+    const other = await sideInput(useComposerStore.getState(), side);
+    if ('error' in other) {
+      useRequestStore.setState({ fireError: `${side.name}: ${other.error}` });
+      return;
+    }
+    await fireSideBySide(input, other.input, [target.name, side.name]);
+  }, [build, side, target]);
 
   const copyCurl = async (): Promise<void> => {
     const input = build();
@@ -211,7 +244,7 @@ export function Composer() {
           disabled={firing || !target}
           title="Send (Ctrl/Cmd+Enter)"
         >
-          {firing ? 'Sending…' : 'Send'} <kbd>⌘↵</kbd>
+          {firing ? 'Sending…' : side ? 'Send to both' : 'Send'} <kbd>⌘↵</kbd>
         </button>
         <button
           type="button"
@@ -232,6 +265,27 @@ export function Composer() {
           {copied ? 'Copied ✓' : 'Copy as curl'}
         </button>
       </div>
+      {targets.length > 1 && (
+        <div className="field side-by-side">
+          <label htmlFor="side-by-side-select">Side by side with</label>
+          <select
+            id="side-by-side-select"
+            data-testid="side-by-side-select"
+            value={side?.id ?? ''}
+            title="Send also fires the same request at this target, at the same moment; both stream live on one time axis"
+            onChange={(e) => useRequestStore.setState({ sideBySideTargetId: e.target.value || null })}
+          >
+            <option value="">— nobody: this target only</option>
+            {targets
+              .filter((t) => t.id !== target?.id)
+              .map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+          </select>
+        </div>
+      )}
       {fireError && (
         <p className="field-error" data-testid="fire-error">
           {fireError}
