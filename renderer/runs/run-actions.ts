@@ -118,8 +118,11 @@ async function startSequenceRun(i: number): Promise<boolean> {
     return false;
   }
   useRunsStore.setState({ sequence: { ...q, index: i, runIds: [...q.runIds.slice(0, i), r.value.runId] } });
-  ensureLive(r.value.runId, r.value.key);
+  const live = ensureLive(r.value.runId, r.value.key);
   useRunsStore.setState({ starting: false, view: { kind: 'live' } });
+  // A run that ended before its start was answered (every request refused at once) already had
+  // its finished event: go on from it now, or the sequence would wait forever.
+  if (live.finished) await sequenceRunFinished(live.finished);
   return true;
 }
 
@@ -133,14 +136,12 @@ export async function sequenceRunFinished(f: RunFinished): Promise<void> {
   const n = q.targets.length;
   if (f.cancelled || f.error || !f.summary) {
     useRunsStore.setState({ sequence: null });
+    const left = q.targets.slice(q.index + 1).map((t) => t.name);
     setRunsMessage({
       tone: f.cancelled ? 'info' : 'error',
-      text: `Stopped after ${q.index + 1} of ${n} runs (${
-        f.cancelled ? 'cancelled' : (f.error ?? 'no summary')
-      }): ${q.targets
-        .slice(q.index + 1)
-        .map((t) => t.name)
-        .join(', ')} not run.`,
+      text: `Stopped at run ${q.index + 1} of ${n} (${f.cancelled ? 'cancelled' : (f.error ?? 'no summary')})${
+        left.length ? `: ${left.join(', ')} not run` : ''
+      }; the runs that finished are in the history.`,
     });
     return;
   }

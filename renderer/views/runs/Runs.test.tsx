@@ -181,9 +181,26 @@ describe('one workload on several targets in turn', () => {
     expect(fake.calls.filter((c) => c.method === 'startRun')).toHaveLength(1);
     expect(useRunsStore.getState().sequence).toBeNull();
     expect(useRunsStore.getState().message?.text).toBe(
-      'Stopped after 1 of 2 runs (cancelled): GPU box B not run.',
+      'Stopped at run 1 of 2 (cancelled): GPU box B not run; the runs that finished are in the history.',
     );
     expect(useRunsStore.getState().view.kind).not.toBe('compare');
+  });
+
+  it('goes on when a run ends before its start was even answered', async () => {
+    useRunsStore.setState({ alsoTargetIds: ['gpu-b'] });
+    // B's run finishes (every request refused at once) before startRun's answer arrives.
+    let n = 0;
+    fake.handlers.startRun = () => {
+      n++;
+      if (n === 2) handleFinished(finished('run-2', 'k2.jsonl'), (key) => void openRun(key, true));
+      return { ok: true, value: { runId: `run-${n}`, key: `k${n}.jsonl` } };
+    };
+    render(<WorkloadForm />);
+    fireEvent.click(screen.getByTestId('run-start'));
+    await waitFor(() => expect(useRunsStore.getState().live?.runId).toBe('run-1'));
+    await act(() => end(finished('run-1', 'k1.jsonl')));
+    await waitFor(() => expect(useRunsStore.getState().compareKeys).toEqual(['k1.jsonl', 'k2.jsonl']));
+    expect(useRunsStore.getState().sequence).toBeNull();
   });
 });
 
