@@ -177,9 +177,12 @@ export async function openRun(key: string, quiet = false): Promise<void> {
   });
   const r = await api.openRun(key);
   if (useRunsStore.getState().opened?.key !== key) return; // the user opened another meanwhile
+  // Quiet (a live run just ended): switch to its summary only if the live view is still shown,
+  // not when the user (or a run sequence) moved on meanwhile.
+  const stillLive = useRunsStore.getState().view.kind === 'live';
   useRunsStore.setState({
     opened: { key, loading: false, detail: r.ok ? r.value : keep, error: r.ok ? null : r.error.message },
-    ...(quiet ? { view: { kind: 'run', key } } : {}),
+    ...(quiet && stillLive ? { view: { kind: 'run', key } } : {}),
   });
 }
 

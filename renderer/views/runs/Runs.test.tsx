@@ -201,6 +201,10 @@ describe('one workload on several targets in turn', () => {
     await act(() => end(finished('run-1', 'k1.jsonl')));
     await waitFor(() => expect(useRunsStore.getState().compareKeys).toEqual(['k1.jsonl', 'k2.jsonl']));
     expect(useRunsStore.getState().sequence).toBeNull();
+    // The early finish had asked for its summary; the comparison stays on screen all the same.
+    await waitFor(() => expect(useRunsStore.getState().compared?.loading).toBe(false));
+    await waitFor(() => expect(useRunsStore.getState().opened?.loading).toBe(false));
+    expect(useRunsStore.getState().view).toEqual({ kind: 'compare' });
   });
 });
 
