@@ -8,7 +8,7 @@ import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
 import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
 import { runServe, type ServeCliOptions } from './cli/serve.ts';
 import { runFleet, type FleetCliOptions } from './cli/fleet.ts';
-import { runRunCommand, type RunCliOptions } from './cli/run.ts';
+import { runRunTargets, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 import { runCompare, type CompareCliOptions } from './cli/compare.ts';
 
@@ -130,10 +130,15 @@ export function buildProgram(): Command {
       'A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.',
     )
     .argument('[workload]', 'workload JSON file (flags override its fields)')
-    .option('--target <url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
+    .option(
+      '--target <url>',
+      'server base URL (the dialect picks the path) or a full endpoint URL; repeat it (up to 4) to run the same workload on each in turn and compare them',
+      collect,
+      [],
+    )
     .option(
       '--out <file>',
-      "run file to write (default: the app's runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux)",
+      "run file to write (default: the app's runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux); with several targets, FILE.1.jsonl, FILE.2.jsonl…",
     )
     .option('-m, --model <name>', 'model name (default: the first model the server lists)')
     .addOption(
@@ -190,8 +195,9 @@ export function buildProgram(): Command {
     .option('--insecure', 'skip TLS certificate verification')
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
-    .action(async (workload: string | undefined, o: RunCliOptions) => {
-      process.exitCode = await runRunCommand(workload, o);
+    .action(async (workload: string | undefined, o: Omit<RunCliOptions, 'target'> & { target: string[] }) => {
+      const { target, ...rest } = o;
+      process.exitCode = await runRunTargets(workload, target, rest);
     });
 
   program

@@ -1,5 +1,5 @@
 /**
- * `tokenscope run [WORKLOAD] --target URL` — a load run headless, as `vllm bench serve` users
+ * `tokenscope run [WORKLOAD] --target URL [--target URL…]` — a load run headless, as `vllm bench serve` users
  * expect: flags stand in for or override the workload file, a progress line on stderr (redrawn on a
  * TTY, plain lines every few seconds otherwise), the run file written as it goes, then the summary
  * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
@@ -20,6 +20,8 @@ import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../paths.ts';
 import { runWorkload } from '../runs/runner.ts';
+import { MAX_COMPARED } from '../../shared/runs/compare.ts';
+import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
 
 export interface RunCliOptions {
@@ -128,7 +130,66 @@ function parseHeaders(list: string[]): Record<string, string> | string {
   return h;
 }
 
-export async function runRunCommand(workloadFile: string | undefined, o: RunCliOptions): Promise<number> {
+/** `ab.jsonl`, 2 → `ab.2.jsonl`: one run file per target of a multi-target run. */
+export function numberedFile(file: string, n: number): string {
+  const ext = path.extname(file);
+  return `${file.slice(0, file.length - ext.length)}.${n}${ext || '.jsonl'}`;
+}
+
+/**
+ * `--target` given several times: the same workload (same seed: same prompts, same schedule) on
+ * each server in turn, each summary as usual, then `tokenscope compare` of the runs. Stops at a
+ * cancel (130) or a bad workload (2); otherwise the exit code is the worst of the runs'.
+ */
+export async function runRunTargets(
+  workloadFile: string | undefined,
+  targets: readonly string[],
+  o: RunCliOptions,
+): Promise<number> {
+  if (targets.length <= 1) return runRunCommand(workloadFile, { ...o, target: targets[0] });
+  const err = (msg: string): number => {
+    if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
+    else process.stderr.write(`error: ${msg}\n`);
+    return 2;
+  };
+  if (targets.length > MAX_COMPARED)
+    return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
+  if (o.metricsUrl !== undefined)
+    return err('--metrics-url names one server: give it with a single --target, or leave it out');
+  const files: string[] = [];
+  let worst = 0;
+  for (const [i, url] of targets.entries()) {
+    let host = url;
+    try {
+      host = new URL(url).host;
+    } catch {
+      // not a URL: the workload check reports it
+    }
+    if (!o.quiet && !o.json)
+      process.stderr.write(`${i ? '\n' : ''}run ${i + 1} of ${targets.length}: ${url}\n`);
+    const code = await runRunCommand(
+      workloadFile,
+      {
+        ...o,
+        target: url,
+        out: o.out === undefined ? undefined : numberedFile(o.out, i + 1),
+        name: o.name ? `${o.name} · ${host}` : host,
+      },
+      (file) => files.push(file),
+    );
+    if (code === 130 || code === 2) return code;
+    worst = Math.max(worst, code);
+  }
+  if (!o.json) process.stdout.write('\n');
+  const c = await runCompare(files, { json: o.json });
+  return Math.max(worst, c);
+}
+
+export async function runRunCommand(
+  workloadFile: string | undefined,
+  o: RunCliOptions,
+  onFile?: (file: string) => void,
+): Promise<number> {
   const err = (msg: string, code = 2): number => {
     if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
     else process.stderr.write(`error: ${msg}\n`);
@@ -233,6 +294,7 @@ export async function runRunCommand(workloadFile: string | undefined, o: RunCliO
     if (tty) process.stderr.write('\n');
   }
   const s = result.summary;
+  if (result.path) onFile?.(result.path);
   if (o.json)
     process.stdout.write(
       JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n',

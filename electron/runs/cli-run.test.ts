@@ -187,6 +187,59 @@ describe('tokenscope run (CLI)', () => {
     expect(bare.stdout).not.toContain('Server Side');
   });
 
+  it('--target twice: the same workload on each server in turn, then the two compared', async () => {
+    const slow = await startSim({ port: 0, decodeStepMs: 12, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
+    try {
+      const out = path.join(dir, 'ab.jsonl');
+      const host = (u: string) => new URL(u).host;
+      const r = await cli([
+        '--target',
+        sim.url,
+        '--target',
+        slow.url,
+        '-m',
+        'tokenscope-sim',
+        '-n',
+        '4',
+        '--output-len',
+        '8',
+        '--name',
+        'ab',
+        '--out',
+        out,
+      ]).done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`run 1 of 2: ${sim.url}`);
+      expect(r.stderr).toContain(`run 2 of 2: ${slow.url}`);
+      // Two summaries, then the comparison of the two run files (numbered after --out).
+      expect(r.stdout.match(/Serving Benchmark Result/g)).toHaveLength(2);
+      const a = path.join(dir, 'ab.1.jsonl');
+      const b = path.join(dir, 'ab.2.jsonl');
+      expect(r.stdout).toContain(`A  ab · ${host(sim.url)} · tokenscope-sim · ${sim.url}`);
+      expect(r.stdout).toContain(`B  ab · ${host(slow.url)} · tokenscope-sim · ${slow.url}`);
+      const [ra, rb] = await Promise.all([readRunFile(a), readRunFile(b)]);
+      if (!ra.ok || !rb.ok) throw new Error('run files unreadable');
+      // Same seed, same workload: the very same prompts were sent to both.
+      const same = (w: Record<string, unknown>) => ({ ...w, target: undefined, name: undefined });
+      expect(same(rb.run.header.workload)).toEqual(same(ra.run.header.workload));
+      expect([ra.run.header.target.url, rb.run.header.target.url]).toEqual(
+        [sim.url, slow.url].map((u) => expect.stringContaining(host(u))),
+      );
+      // Three times the decode step: TPOT worse on B, and the comparison says so.
+      const tpot = r.stdout.split('\n').find((l) => l.trimStart().startsWith('TPOT p50')) ?? '';
+      expect(tpot).toMatch(/\+\d[\d.]*%\s+↓ worse$/);
+      // --metrics-url names one server; more than four targets cannot be compared.
+      const bad = await cli(['--target', sim.url, '--target', slow.url, '--metrics-url', sim.url]).done;
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--metrics-url names one server/);
+      const many = await cli(Array.from({ length: 5 }, () => ['--target', sim.url]).flat()).done;
+      expect(many.code).toBe(2);
+      expect(many.stderr).toMatch(/at most 4 times/);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
   it('exit 2 on a bad workload, with the path of what is wrong', async () => {
     const wl = path.join(dir, 'bad.json');
     writeFileSync(
