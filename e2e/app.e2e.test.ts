@@ -190,6 +190,48 @@ describe('stream debugger in Chromium', () => {
     expect(await page.getByTestId('composer-send').textContent()).toMatch(/^Send /);
   });
 
+  it('server metrics of both servers side by side, one column each', async () => {
+    await page.getByTestId('metrics-tab').click();
+    await page.getByTestId('metrics-compare-select').selectOption({ label: 'slow sim' });
+    // Both scraped: each column's status turns ok with the vLLM profile detected.
+    await page.waitForFunction(
+      () => {
+        const cols = [...document.querySelectorAll('[data-testid="metrics-column"]')];
+        return (
+          cols.length === 2 &&
+          cols.every(
+            (c) => c.querySelector('[data-testid="metrics-status"]')?.getAttribute('data-status') === 'ok',
+          )
+        );
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    const names = await page.locator('.metrics-column-head').allTextContents();
+    expect(names.map((n) => n.trim())).toEqual(['A Built-in simulator', 'B slow sim']);
+    for (const col of await page.getByTestId('metrics-column').all()) {
+      expect(await col.getByTestId('metrics-status').getAttribute('data-profile')).toBe('vllm-v1');
+      expect(await col.getByTestId('metrics-running-chart').count()).toBe(1);
+    }
+    // The same long request at both, sent from the composer beside the panel: each server's own
+    // gauge (the legend of its Requests card) shows it running, at the same moment.
+    await page.getByTestId('side-by-side-select').selectOption({ label: 'slow sim' });
+    await setField('max-tokens', '150');
+    await page.getByTestId('composer-send').click();
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid="metrics-column"] [data-testid="metrics-running-chart"]')]
+          .map((c) => /running\s*1(?!\d)/.test(c.closest('.card')?.textContent ?? ''))
+          .filter(Boolean).length === 2,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await shot(page, 'metrics-side-by-side');
+    await page.getByTestId('side-by-side-select').selectOption('');
+    await page.getByTestId('metrics-compare-select').selectOption('');
+    await page.getByTestId('request-tab').click();
+  });
+
   it('logged no page errors', () => {
     expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
   });

@@ -13,12 +13,14 @@ export interface PanelState {
   tab: MainTab;
   window: WindowId;
   cvsWindow: CvsWindow;
+  /** A second target whose metrics are shown beside the selected one's (null: one target). */
+  compareTargetId: string | null;
 }
 
 const KEY = 'tokenscope.metricsPanel.v1';
 
 function load(): PanelState {
-  const d: PanelState = { tab: 'request', window: '1m', cvsWindow: '1m' };
+  const d: PanelState = { tab: 'request', window: '1m', cvsWindow: '1m', compareTargetId: null };
   try {
     const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
     if (!raw) return d;
@@ -27,6 +29,7 @@ function load(): PanelState {
       tab: v.tab === 'metrics' || v.tab === 'runs' ? v.tab : 'request',
       window: v.window === '5m' || v.window === '15m' ? v.window : '1m',
       cvsWindow: v.cvsWindow === '5m' || v.cvsWindow === 'all' ? v.cvsWindow : '1m',
+      compareTargetId: typeof v.compareTargetId === 'string' ? v.compareTargetId : null,
     };
   } catch {
     return d;

@@ -175,6 +175,49 @@ describe('MetricsPanel', () => {
     expect(screen.getByTestId('cvs-server-tokens').textContent).toBe('60 generated');
   });
 
+  it('side by side with a second target: both watched, one column each, the same charts', async () => {
+    const a = useAppStore.getState().targets[0]!;
+    const b = { ...a, id: 'gpu-b', name: 'GPU box B', baseUrl: 'http://10.0.0.2:8000', builtin: false };
+    useAppStore.setState({ targets: [a, b] });
+    render(<MetricsPanel chartWidth={W} />);
+    await act(async () => {});
+    fireEvent.change(screen.getByTestId('metrics-compare-select'), { target: { value: 'gpu-b' } });
+    await act(async () => {});
+    expect(t.calls.filter((c) => c.method === 'watchMetrics').at(-1)!.args[0]).toEqual([
+      'builtin-sim',
+      'gpu-b',
+    ]);
+    await feed();
+    await act(async () => {
+      t.emit(
+        'onMetricsState',
+        state({
+          targetId: 'gpu-b',
+          url: 'http://10.0.0.2:8000/metrics',
+          status: 'failing',
+          lastError: { kind: 'network', message: 'connect ECONNREFUSED 10.0.0.2:8000' },
+          consecutiveFailures: 2,
+          profile: null,
+        }),
+      );
+      flushMetricsSummary();
+    });
+    const cols = screen.getAllByTestId('metrics-column');
+    expect(cols.map((c) => c.getAttribute('data-target-id'))).toEqual(['builtin-sim', 'gpu-b']);
+    // A has its charts; B says why it has none, with its own status and error.
+    expect(cols[0]!.querySelector('[data-testid="metrics-running-chart"]')).not.toBeNull();
+    expect(cols[1]!.querySelector('[data-testid="metrics-running-chart"]')).toBeNull();
+    expect(cols[1]!.querySelector('[data-testid="metrics-no-data"]')!.textContent).toContain('GPU box B');
+    expect(cols[1]!.querySelector('[data-testid="metrics-status"]')!.textContent).toContain('ECONNREFUSED');
+    expect(screen.queryByTestId('explorer-search')).toBeNull(); // the explorer is for one target
+    // Back to one target: only it is watched, and the explorer returns.
+    fireEvent.change(screen.getByTestId('metrics-compare-select'), { target: { value: '' } });
+    await act(async () => {});
+    expect(t.calls.filter((c) => c.method === 'watchMetrics').at(-1)!.args[0]).toEqual(['builtin-sim']);
+    expect(screen.queryByTestId('metrics-columns')).toBeNull();
+    expect(screen.getByTestId('explorer-search')).toBeTruthy();
+  });
+
   it('searches the explorer and plots a counter as a rate', async () => {
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {});

@@ -1,6 +1,6 @@
 /**
- * Scrape the given target while the calling view is mounted: watchMetrics([id]) on mount, on a
- * target change, when its URLs change (the core keeps a running scraper's URL, so it is stopped
+ * Scrape the given targets while the calling view is mounted: watchMetrics(ids) on mount, on a
+ * change of targets, when its URLs change (the core keeps a running scraper's URL, so it is stopped
  * and started again) and after the link to the core reconnects; watchMetrics([]) when the view
  * goes away, so nothing is scraped while nobody looks.
  */
@@ -8,13 +8,14 @@ import { useEffect } from 'react';
 import { watchMetrics } from '../../metrics/metrics-events.ts';
 import { useAppStore } from '../../stores/app-store.ts';
 
-export function useMetricsWatch(targetId: string | null, urls = ''): void {
+export function useMetricsWatch(targetIds: readonly string[], urls = ''): void {
   const reconnects = useAppStore((s) => s.connection.reconnects);
+  const key = targetIds.join('\n');
   useEffect(() => {
-    if (!targetId) return;
-    void watchMetrics([targetId]);
+    if (!key) return;
+    void watchMetrics(key.split('\n'));
     return () => {
       void watchMetrics([]);
     };
-  }, [targetId, urls, reconnects]);
+  }, [key, urls, reconnects]);
 }
