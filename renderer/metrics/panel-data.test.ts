@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSummary } from '../../shared/api.ts';
 import type { ScrapePoint } from './metrics-store.ts';
-import { clientE2ePoints, clientTtftPoints, inFlightSeries, panelData } from './panel-data.ts';
+import {
+  chartPeaks,
+  clientE2ePoints,
+  clientTtftPoints,
+  inFlightSeries,
+  maxPeaks,
+  panelData,
+} from './panel-data.ts';
 import { concepts, ttftHist } from './test-fixtures.ts';
 
 const pts: ScrapePoint[] = [
@@ -158,5 +165,21 @@ describe('client overlays', () => {
         5000,
       ),
     ).toEqual([{ t: 1700, v: 700 }]);
+  });
+});
+
+describe('shared scales side by side', () => {
+  it("takes each chart's peak, client series included, and the larger of two targets'", () => {
+    const d = panelData(pts, 500, 3000);
+    const a = chartPeaks(d, [req({ startedAtWall: 1000, e2eMs: 2000, ttftMs: 400 })], 'sim', 500, 5000);
+    expect(a.running).toBe(2); // the server's 2 running beats the client's 1 in flight
+    expect(a.throughput).toBe(100);
+    expect(a.kv).toBe(25);
+    expect(a.ttft).toBe(400); // the client's TTFT dot is above the server's p99 (247 ms)
+    expect(a.e2e).toBe(2000);
+    const quiet = chartPeaks(panelData(pts.slice(0, 1), 500, 3000), [], 'sim', 500, 5000);
+    expect(quiet.running).toBe(0);
+    expect(maxPeaks([a, { ...quiet, kv: 80 }])).toEqual({ ...a, kv: 80 });
+    expect(maxPeaks([a])).toBeUndefined(); // one target: each chart scales to itself
   });
 });

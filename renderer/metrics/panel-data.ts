@@ -219,3 +219,44 @@ export function clientE2ePoints(
   }
   return out.sort((a, b) => a.t - b.t);
 }
+
+/** The charts of the metrics panel whose y axis follows the data (the others have a fixed top). */
+export type PeakKey = 'running' | 'throughput' | 'kv' | LatencyKey;
+export type ChartPeaks = Record<PeakKey, number>;
+
+const peak = (...series: readonly (readonly SeriesPoint[])[]): number => {
+  let m = 0;
+  for (const s of series) for (const p of s) if (p.v !== null && Number.isFinite(p.v) && p.v > m) m = p.v;
+  return m;
+};
+
+/**
+ * The highest value each chart of one target draws (ms for latencies), its client's series
+ * included: the larger of two targets' peaks is the shared scale of their side-by-side charts.
+ */
+export function chartPeaks(
+  data: PanelData,
+  requests: readonly ClientReq[],
+  targetId: string,
+  startMs: number,
+  endMs: number,
+): ChartPeaks {
+  const l = data.latency;
+  return {
+    running: peak(data.running, data.waiting, inFlightSeries(requests, targetId, startMs, endMs)),
+    throughput: peak(data.promptTps, data.generationTps),
+    kv: peak(data.kv),
+    ttft: peak(l.ttft.p50, l.ttft.p99, clientTtftPoints(requests, targetId, startMs, endMs)),
+    itl: peak(l.itl.p50, l.itl.p99),
+    e2e: peak(l.e2e.p50, l.e2e.p99, clientE2ePoints(requests, targetId, startMs, endMs)),
+    queue: peak(l.queue.p50, l.queue.p99),
+  };
+}
+
+export function maxPeaks(all: readonly ChartPeaks[]): ChartPeaks | undefined {
+  if (all.length < 2) return undefined;
+  const out = { ...all[0]! };
+  for (const p of all.slice(1))
+    for (const k of Object.keys(out) as PeakKey[]) out[k] = Math.max(out[k], p[k]);
+  return out;
+}

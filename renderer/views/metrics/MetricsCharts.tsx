@@ -12,6 +12,7 @@ import {
   clientE2ePoints,
   clientTtftPoints,
   inFlightSeries,
+  type ChartPeaks,
   type LatencyKey,
   type PanelData,
 } from '../../metrics/panel-data.ts';
@@ -31,6 +32,8 @@ interface Props {
   /** The scraper is failing right now. */
   failing: boolean;
   chartWidth?: number;
+  /** Side by side with another target: each chart's y axis reaches both targets' peak (one scale). */
+  sharedPeaks?: ChartPeaks;
 }
 
 const LATENCY: Record<LatencyKey, { title: string; definition: string }> = {
@@ -69,6 +72,7 @@ export function MetricsCharts({
   scrapes,
   failing,
   chartWidth,
+  sharedPeaks,
 }: Props) {
   const [start, end] = domain;
   const inFlight = useMemo(
@@ -100,7 +104,8 @@ export function MetricsCharts({
     const l = data.latency[key];
     const w = l.window;
     // Seconds on the axis once values reach seconds ("5k ms" reads badly); tooltips keep ms/s text.
-    const peak = peakOf([{ data: l.p50 }, { data: l.p99 }, { data: client?.points ?? [] }]);
+    const shared = sharedPeaks?.[key] ?? 0;
+    const peak = Math.max(shared, peakOf([{ data: l.p50 }, { data: l.p99 }, { data: client?.points ?? [] }]));
     const inSeconds = peak >= 2000;
     const sc = (d: readonly SeriesPoint[]): SeriesPoint[] =>
       inSeconds ? d.map((p) => ({ t: p.t, v: p.v === null ? null : p.v / 1000 })) : (d as SeriesPoint[]);
@@ -163,6 +168,7 @@ export function MetricsCharts({
           {...common}
           lines={lines}
           yLabel={inSeconds ? 's' : 'ms'}
+          peakAtLeast={inSeconds ? shared / 1000 : shared}
           format={inSeconds ? (v) => fmtLatency(v * 1000) : fmtLatency}
           overlay={overlay}
           testId={`metrics-${key}-chart`}
@@ -175,7 +181,7 @@ export function MetricsCharts({
   const anyRequests = data.exposed.running || data.exposed.waiting;
   // 0–100 % once usage matters; below 20 % the axis zooms in, or a small cache fill is a flat line.
   const kvPeak = Math.max(0, ...data.kv.map((p) => p.v ?? 0));
-  const kvMax = kvPeak > 20 ? 100 : undefined;
+  const kvMax = Math.max(kvPeak, sharedPeaks?.kv ?? 0) > 20 ? 100 : undefined;
   return (
     <div className="mgrid">
       <ChartCard
@@ -209,6 +215,7 @@ export function MetricsCharts({
             },
           ]}
           yLabel="requests"
+          peakAtLeast={sharedPeaks?.running}
           integer
           format={(v) => fmtCompact(v)}
           overlay={!anyRequests ? notExposed : waitFirst}
@@ -237,6 +244,7 @@ export function MetricsCharts({
             { id: 'gen', name: 'generation', color: C.terminal, data: data.generationTps },
           ]}
           yLabel="tok/s"
+          peakAtLeast={sharedPeaks?.throughput}
           format={(v) => fmtWithUnit(v, 'tok/s')}
           overlay={!data.exposed.prompt && !data.exposed.generation ? notExposed : waitRate}
           ariaLabel="Prompt and generation tokens per second"
@@ -262,6 +270,7 @@ export function MetricsCharts({
           lines={[{ id: 'kv', name: 'KV cache used', color: C.usage, data: data.kv }]}
           yLabel="%"
           yMax={kvMax}
+          peakAtLeast={sharedPeaks?.kv}
           format={(v) => fmtWithUnit(v, '%')}
           overlay={!data.exposed.kv ? notExposed : waitFirst}
           ariaLabel="KV-cache usage in percent"

@@ -218,6 +218,44 @@ describe('MetricsPanel', () => {
     expect(screen.getByTestId('explorer-search')).toBeTruthy();
   });
 
+  it('side by side: each chart has one y scale for both targets', async () => {
+    const a = useAppStore.getState().targets[0]!;
+    const b = { ...a, id: 'gpu-b', name: 'GPU box B', baseUrl: 'http://10.0.0.2:8000', builtin: false };
+    useAppStore.setState({ targets: [a, b] });
+    setPanel({ compareTargetId: 'gpu-b' });
+    render(<MetricsPanel chartWidth={W} />);
+    await act(async () => {});
+    await feed(); // A: up to 3 running
+    await act(async () => {
+      for (let i = 0; i < 3; i++)
+        t.emit(
+          'onMetricsScrape',
+          scrape({
+            targetId: 'gpu-b',
+            t: T0 + i * 1000,
+            concepts: { requestsRunning: 1, requestsWaiting: 0 },
+          }),
+        );
+      t.emit('onMetricsState', state({ targetId: 'gpu-b' }));
+      flushMetricsSummary();
+    });
+    // The y scale as drawn: one horizontal grid line per y tick (happy-dom draws no tick labels).
+    const gridYs = (col: Element) =>
+      [
+        ...col.querySelectorAll(
+          '[data-testid="metrics-running-chart"] .recharts-cartesian-grid-horizontal line',
+        ),
+      ].map((e) => e.getAttribute('y1'));
+    const [ca, cb] = screen.getAllByTestId('metrics-column');
+    // A peaked at 3 running: ticks 0…4, five lines. B peaked at 1 but shares A's scale, so the
+    // same height is the same count in both columns (alone it would have had 0…1).
+    expect(gridYs(ca!)).toHaveLength(5);
+    expect(gridYs(cb!)).toEqual(gridYs(ca!));
+    setPanel({ compareTargetId: null });
+    await act(async () => {});
+    expect(screen.queryByTestId('metrics-columns')).toBeNull();
+  });
+
   it('searches the explorer and plots a counter as a rate', async () => {
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {});

@@ -11,8 +11,14 @@
 import { useMemo } from 'react';
 import type { TargetView } from '../../../shared/api.ts';
 import { comparisonFor } from '../../metrics/client-vs-server.ts';
-import { metricsStore } from '../../metrics/metrics-store.ts';
-import { panelData } from '../../metrics/panel-data.ts';
+import { metricsStore, type ScrapePoint } from '../../metrics/metrics-store.ts';
+import {
+  chartPeaks,
+  maxPeaks,
+  panelData,
+  type ChartPeaks,
+  type PanelData,
+} from '../../metrics/panel-data.ts';
 import { setPanel, usePanelStore } from '../../metrics/panel-store.ts';
 import { useMetricsStore } from '../../metrics/summary-store.ts';
 import { axisDomain, clockLabel, WINDOWS, windowMs } from '../../metrics/time-axis.ts';
@@ -46,7 +52,8 @@ export function MetricsPanel({ chartWidth }: Props) {
   // Each scrape re-renders the panel (and slides the axis); without scrapes (failing, starting)
   // a 1 s clock keeps the axis moving so the gap shows.
   const scraping = useMetricsStore((s) => ids.every((x) => s.targets[x]?.state?.status === 'ok'));
-  useMetricsStore((s) => ids.map((x) => s.targets[x]?.version ?? 0).join(','));
+  const versions = useMetricsStore((s) => ids.map((x) => s.targets[x]?.version ?? 0).join(','));
+  const history = useRequestStore((s) => s.history);
   useNow(1000, !scraping);
   // The axis ends "now" on the core's clock (the clock of scrape and request times).
   // Watching began inside the window: the axis starts there, not with a mostly empty minute.
@@ -56,8 +63,32 @@ export function MetricsPanel({ chartWidth }: Props) {
     windowMs(win),
     firsts.length ? Math.min(...firsts) : null,
   );
+  const idsKey = ids.join('\n');
+  // Each target's scrapes as chart data over the axis, recomputed when a scrape arrives.
+  const pointSets = useMemo(
+    () =>
+      (idsKey ? idsKey.split('\n') : []).map((x) => ({
+        id: x,
+        points: versions !== '' ? (metricsStore.get(x)?.scrapes.toArray() ?? []) : [],
+      })),
+    [idsKey, versions],
+  );
+  const views = useMemo(
+    () => pointSets.map((v) => ({ ...v, data: panelData(v.points, start, end) })),
+    [pointSets, start, end],
+  );
+  // Side by side: one y scale per chart across both targets.
+  const shared = useMemo(
+    () =>
+      views.length > 1
+        ? maxPeaks(views.map((v) => chartPeaks(v.data, history, v.id, start, end)))
+        : undefined,
+    [views, history, start, end],
+  );
   if (!target || !id) return <p className="empty">No target selected: pick or add one in the composer.</p>;
   const others = targets.filter((t) => t.id !== id);
+  const viewOf = (x: string) =>
+    views.find((v) => v.id === x) ?? { points: [], data: panelData([], start, end) };
   return (
     <div className="metrics-panel" data-testid="metrics-panel">
       {!other && <MetricsStatus target={target} />}
@@ -120,33 +151,48 @@ export function MetricsPanel({ chartWidth }: Props) {
                 <span className="mc-letter">{i === 0 ? 'A' : 'B'}</span> {t.name}
               </h3>
               <MetricsStatus target={t} />
-              <TargetMetrics target={t} start={start} end={end} chartWidth={chartWidth} />
+              <TargetMetrics
+                target={t}
+                {...viewOf(t.id)}
+                domain={[start, end]}
+                chartWidth={chartWidth}
+                sharedPeaks={shared}
+              />
             </section>
           ))}
         </div>
       ) : (
-        <TargetMetrics target={target} start={start} end={end} chartWidth={chartWidth} explorer />
+        <TargetMetrics
+          target={target}
+          {...viewOf(id)}
+          domain={[start, end]}
+          chartWidth={chartWidth}
+          explorer
+        />
       )}
     </div>
   );
 }
 
-/** One target's charts, client vs server and (alone) the explorer, over [start, end]. */
+/** One target's charts, client vs server and (alone) the explorer, over the panel's axis. */
 function TargetMetrics({
   target,
-  start,
-  end,
+  points,
+  data,
+  domain,
   chartWidth,
+  sharedPeaks,
   explorer = false,
 }: {
   target: TargetView;
-  start: number;
-  end: number;
+  points: ScrapePoint[];
+  data: PanelData;
+  domain: [number, number];
   chartWidth?: number;
+  sharedPeaks?: ChartPeaks;
   explorer?: boolean;
 }) {
   const id = target.id;
-  const version = useMetricsStore((s) => s.targets[id]?.version ?? 0);
   const profileName = useMetricsStore((s) => s.targets[id]?.meta?.profileName ?? '');
   const failing = useMetricsStore(
     (s) => s.targets[id]?.state?.status === 'failing' || !!s.targets[id]?.watchError,
@@ -154,9 +200,6 @@ function TargetMetrics({
   const cvsWin = usePanelStore((s) => s.cvsWindow);
   const history = useRequestStore((s) => s.history);
   const tm = metricsStore.get(id);
-  const domain: [number, number] = useMemo(() => [start, end], [start, end]);
-  const points = useMemo(() => (tm && version >= 0 ? tm.scrapes.toArray() : []), [tm, version]);
-  const data = useMemo(() => panelData(points, start, end), [points, start, end]);
   const comparison = useMemo(
     () =>
       tm
@@ -196,6 +239,7 @@ function TargetMetrics({
         scrapes={points.length}
         failing={failing}
         chartWidth={chartWidth}
+        sharedPeaks={sharedPeaks}
       />
       <ClientVsServer
         comparison={comparison}

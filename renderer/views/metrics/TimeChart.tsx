@@ -33,6 +33,11 @@ interface Props {
   /** Values in the tooltip, with their unit. */
   format: (v: number) => string;
   yMax?: number;
+  /**
+   * The y axis reaches at least this (two servers side by side share one scale per chart, so the
+   * same height means the same value in both columns).
+   */
+  peakAtLeast?: number;
   /** Whole-number ticks (counts of requests). */
   integer?: boolean;
   /** Centred over the plot when there is nothing to draw (the axes stay). */
@@ -95,6 +100,7 @@ export function TimeChart({
   yLabel,
   format,
   yMax,
+  peakAtLeast = 0,
   integer,
   overlay,
   testId,
@@ -104,7 +110,7 @@ export function TimeChart({
 }: Props) {
   const ticks = timeTicks(domain[0], domain[1], width && width < 420 ? 4 : 6);
   // A little headroom: a line or dot at the peak is not drawn on (and half cut by) the top edge.
-  const y = yAxis(peakOf(lines) * 1.04, { integer, max: yMax });
+  const y = yAxis(Math.max(peakOf(lines), peakAtLeast) * 1.04, { integer, max: yMax });
   // How far from the hovered time a point may be and still be "there" (steps are ≥ 1 s).
   const tolerance = Math.max(1500, (domain[1] - domain[0]) / 200);
   const chart = (
