@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { computeRequestStats } from '../shared/stats/request-stats.ts';
 import { startSim, type SimServer } from '../electron/sim/index.ts';
@@ -226,7 +228,10 @@ describe('stream debugger in Chromium', () => {
       undefined,
       { timeout: 20_000 },
     );
-    await shot(page, 'metrics-side-by-side');
+    const sideShot = await shot(page, 'metrics-side-by-side');
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1), so tests never dirty tracked files.
+    if (process.env.UPDATE_DOCS)
+      fs.copyFileSync(sideShot, path.join(repoRoot, 'docs/metrics-side-by-side.png'));
     await page.getByTestId('side-by-side-select').selectOption('');
     await page.getByTestId('metrics-compare-select').selectOption('');
     await page.getByTestId('request-tab').click();

@@ -63,6 +63,7 @@ export function MetricsPanel({ chartWidth }: Props) {
     windowMs(win),
     firsts.length ? Math.min(...firsts) : null,
   );
+  const domain: [number, number] = useMemo(() => [start, end], [start, end]);
   const idsKey = ids.join('\n');
   // Each target's scrapes as chart data over the axis, recomputed when a scrape arrives.
   const pointSets = useMemo(
@@ -154,7 +155,7 @@ export function MetricsPanel({ chartWidth }: Props) {
               <TargetMetrics
                 target={t}
                 {...viewOf(t.id)}
-                domain={[start, end]}
+                domain={domain}
                 chartWidth={chartWidth}
                 sharedPeaks={shared}
               />
@@ -162,13 +163,7 @@ export function MetricsPanel({ chartWidth }: Props) {
           ))}
         </div>
       ) : (
-        <TargetMetrics
-          target={target}
-          {...viewOf(id)}
-          domain={[start, end]}
-          chartWidth={chartWidth}
-          explorer
-        />
+        <TargetMetrics target={target} {...viewOf(id)} domain={domain} chartWidth={chartWidth} explorer />
       )}
     </div>
   );
