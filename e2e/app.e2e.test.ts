@@ -218,13 +218,24 @@ describe('stream debugger in Chromium', () => {
     // The same long request at both, sent from the composer beside the panel: each server's own
     // gauge (the legend of its Requests card) shows it running, at the same moment.
     await page.getByTestId('side-by-side-select').selectOption({ label: 'slow sim' });
-    await setField('max-tokens', '150');
+    await setField('max-tokens', '300');
     await page.getByTestId('composer-send').click();
     await page.waitForFunction(
       () =>
         [...document.querySelectorAll('[data-testid="metrics-column"] [data-testid="metrics-running-chart"]')]
           .map((c) => /running\s*1(?!\d)/.test(c.closest('.card')?.textContent ?? ''))
           .filter(Boolean).length === 2,
+      undefined,
+      { timeout: 20_000 },
+    );
+    // And both servers' generation counters turn into their rates (the slow one decodes at half
+    // the speed: 25 tok/s against 50).
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid="metrics-column"] .card')]
+          .filter((c) => /^Token throughput/i.test(c.querySelector('h3')?.textContent ?? ''))
+          .map((c) => Number(/generation\s*([\d.]+)\s*tok\/s/.exec(c.textContent ?? '')?.[1] ?? 0))
+          .filter((v) => v >= 20).length === 2,
       undefined,
       { timeout: 20_000 },
     );
