@@ -43,8 +43,11 @@ export function buildProgram(): Command {
 
   program
     .command('probe')
-    .description('Send one streaming request, print every event as it arrives, then a summary.')
+    .description(
+      'Send one streaming request, print every event as it arrives, then a summary; with two URLs, the same request to both at once, then side by side.',
+    )
     .argument('<url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
+    .argument('[url2]', 'a second server: the same request to both at the same moment, compared')
     .option('-m, --model <name>', 'model name (default: the first model the server lists)')
     .option('-p, --prompt <text>', 'prompt text', 'Explain in a few sentences why the sky is blue.')
     .option('--messages <json>', 'chat messages as a JSON array of {role, content} (chat dialects)')
@@ -71,8 +74,8 @@ export function buildProgram(): Command {
     .option('--raw', 'print the raw data of each event')
     .option('-q, --quiet', 'no live event lines, summary only')
     .option('--json', 'print one JSON object (summary, times, text, error) and nothing else')
-    .action(async (url: string, o: ProbeCliOptions) => {
-      process.exitCode = await runProbe(url, o);
+    .action(async (url: string, url2: string | undefined, o: ProbeCliOptions) => {
+      process.exitCode = await runProbe(url, o, url2);
     });
 
   program

@@ -44,7 +44,8 @@ function fail(json: boolean | undefined, kind: string, message: string): number 
   return 2;
 }
 
-export async function runProbe(url: string, o: ProbeCliOptions): Promise<number> {
+/** The request for `url`, or the exit code of why there is none (printed). */
+async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | number> {
   const headers: Record<string, string> = {};
   for (const h of o.header) {
     const i = h.indexOf(':');
@@ -67,11 +68,11 @@ export async function runProbe(url: string, o: ProbeCliOptions): Promise<number>
       return fail(
         o.json,
         r.ok ? 'client' : r.error.kind,
-        `no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`,
+        `no --model given and ${url} listed none${r.ok ? '' : `: ${r.error.message}`}`,
       );
     model = r.value.models[0]!;
   }
-  const spec: RequestSpec = {
+  return {
     url,
     dialect: o.dialect,
     model,
@@ -92,34 +93,115 @@ export async function runProbe(url: string, o: ProbeCliOptions): Promise<number>
     idleTimeoutMs: o.idleTimeout,
     insecureTls: o.insecure === true,
   };
+}
 
+/**
+ * One streaming request to `url`, or with `url2` the same request to two servers at the same
+ * moment: the events of both as they arrive (marked A and B), each summary, then the two side by
+ * side with the difference. Exit 1 when a request failed.
+ */
+export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): Promise<number> {
+  const specs: RequestSpec[] = [];
+  for (const u of url2 === undefined ? [url] : [url, url2]) {
+    const spec = await specFor(u, o);
+    if (typeof spec === 'number') return spec;
+    specs.push(spec);
+  }
+  const two = specs.length === 2;
   const live = !o.json && !o.quiet;
   const ac = new AbortController();
   const onSig = (): void => ac.abort();
   process.once('SIGINT', onSig);
-  let printed = 0;
-  let lastContentT: number | null = null;
-  if (live) process.stdout.write(`→ POST ${url} (${o.dialect}, model ${model})\n`);
-  const rec = await fireRequest(spec, {
-    signal: ac.signal,
-    onProgress: live
-      ? (r) => {
-          for (; printed < r.events.n; printed++) {
-            const line = eventLine(r, printed, lastContentT, o.raw === true);
-            if ((r.events.flags[printed]! & EV_CONTENT) !== 0) lastContentT = r.events.t[printed]!;
-            process.stdout.write(line + '\n');
-          }
-        }
-      : undefined,
-  });
+  const tag = (i: number) => (two ? `${LETTERS[i]} ` : '');
+  if (live)
+    specs.forEach((spec, i) =>
+      process.stdout.write(`${tag(i)}→ POST ${spec.url} (${spec.dialect}, model ${spec.model})\n`),
+    );
+  const recs = await Promise.all(
+    specs.map((spec, i) => {
+      let printed = 0;
+      let lastContentT: number | null = null;
+      return fireRequest(spec, {
+        signal: ac.signal,
+        onProgress: live
+          ? (r) => {
+              for (; printed < r.events.n; printed++) {
+                const line = eventLine(r, printed, lastContentT, o.raw === true);
+                if ((r.events.flags[printed]! & EV_CONTENT) !== 0) lastContentT = r.events.t[printed]!;
+                process.stdout.write(tag(i) + line + '\n');
+              }
+            }
+          : undefined,
+      });
+    }),
+  );
   process.removeListener('SIGINT', onSig);
 
   if (o.json) {
-    process.stdout.write(JSON.stringify(probeJson(rec, spec)) + '\n');
+    const objs = recs.map((rec, i) => probeJson(rec, specs[i]!));
+    process.stdout.write(JSON.stringify(two ? objs : objs[0]) + '\n');
+  } else if (two) {
+    recs.forEach((rec, i) => process.stdout.write(`\n${LETTERS[i]}: ${rec.url}` + summaryText(rec)));
+    process.stdout.write('\n' + sideBySideText(recs[0]!, recs[1]!));
   } else {
-    process.stdout.write(summaryText(rec));
+    process.stdout.write(summaryText(recs[0]!));
   }
-  return rec.error ? 1 : 0;
+  return recs.some((r) => r.error) ? 1 : 0;
+}
+
+const LETTERS = ['A', 'B'];
+
+/** Two requests' numbers in columns, with B − A (and the ratio, for latencies). */
+export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
+  const sa = computeRequestStats(a);
+  const sb = computeRequestStats(b);
+  const ia = summarize(sa.itlTokenMs);
+  const ib = summarize(sb.itlTokenMs);
+  const rows: [string, number | null | undefined, number | null | undefined, 'ms' | 'tok/s' | ''][] = [
+    ['first event', sa.firstEventMs, sb.firstEventMs, 'ms'],
+    ['TTFT', sa.ttftMs, sb.ttftMs, 'ms'],
+    ['ITL/token p50', ia?.median, ib?.median, 'ms'],
+    ['ITL/token p99', ia?.p99, ib?.p99, 'ms'],
+    ['TPOT', sa.tpotMs, sb.tpotMs, 'ms'],
+    ['E2E', sa.e2eMs, sb.e2eMs, 'ms'],
+    ['tok/s overall', sa.tokensPerSecond, sb.tokensPerSecond, 'tok/s'],
+    ['output tokens', sa.outputTokens, sb.outputTokens, ''],
+  ];
+  const val = (v: number | null | undefined, unit: string) =>
+    v === null || v === undefined || !Number.isFinite(v)
+      ? '—'
+      : unit === 'ms'
+        ? fmtMs(v)
+        : unit === 'tok/s'
+          ? `${fmtNum(v)} tok/s`
+          : String(v);
+  const diff = (x: number | null | undefined, y: number | null | undefined, unit: string) => {
+    if (x === null || x === undefined || y === null || y === undefined) return '';
+    const d = y - x;
+    const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
+    const abs =
+      unit === 'ms'
+        ? fmtMs(Math.abs(d))
+        : unit === 'tok/s'
+          ? `${fmtNum(Math.abs(d))} tok/s`
+          : String(Math.abs(d));
+    return x !== 0 ? `${sign}${abs} (${sign}${Math.abs((d / x) * 100).toFixed(0)} %)` : `${sign}${abs}`;
+  };
+  const table = [
+    ['', 'A', 'B', 'B − A'],
+    ...rows.map(([n, x, y, u]) => [n, val(x, u), val(y, u), diff(x, y, u)]),
+  ];
+  const w = [0, 1, 2, 3].map((c) => Math.max(...table.map((r) => r[c]!.length)));
+  return (
+    table
+      .map((r) =>
+        r
+          .map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+          .join('   ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw: boolean): string {
