@@ -63,6 +63,13 @@ describe('tokenscope probe', () => {
     const tpot = table.find((l) => l.startsWith('TPOT ')) ?? '';
     expect(tpot).toMatch(/^TPOT +[\d.]+ ms +[\d.]+ ms +\+[\d.]+ ms \(\+\d+ %\)$/);
     expect(table.find((l) => l.startsWith('output tokens '))).toMatch(/8 +8 +±0/);
+    expect(table.find((l) => l.startsWith('outcome '))).toMatch(/ok +ok$/);
+    // One of the two fails: its class is said, and no difference is computed against it.
+    const half = await runCli(['probe', fast.url, failing.url, '-m', 'tokenscope-sim', '-n', '4', '-q']);
+    expect(half.code).toBe(1);
+    const hl = half.stdout.split('\n');
+    expect(hl.find((l) => l.startsWith('outcome '))).toMatch(/ok +http\/status$/);
+    expect(hl.filter((l) => /^(E2E|TTFT|output tokens) /.test(l)).some((l) => /[+−±]/.test(l))).toBe(false);
     const j = JSON.parse(
       (await runCli(['probe', fast.url, slow.url, '-n', '4', '--json'])).stdout,
     ) as ProbeJson[];

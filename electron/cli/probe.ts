@@ -187,9 +187,13 @@ export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
           : String(Math.abs(d));
     return x !== 0 ? `${sign}${abs} (${sign}${Math.abs((d / x) * 100).toFixed(0)} %)` : `${sign}${abs}`;
   };
+  // A failed request's numbers (E2E to the failure, tokens before it) are not comparable.
+  const failed = a.error !== null || b.error !== null;
+  const outcome = (r: RequestRecord) => (r.error ? `${r.error.kind}/${r.error.code}` : 'ok');
   const table = [
     ['', 'A', 'B', 'B − A'],
-    ...rows.map(([n, x, y, u]) => [n, val(x, u), val(y, u), diff(x, y, u)]),
+    ['outcome', outcome(a), outcome(b), ''],
+    ...rows.map(([n, x, y, u]) => [n, val(x, u), val(y, u), failed ? '' : diff(x, y, u)]),
   ];
   const w = [0, 1, 2, 3].map((c) => Math.max(...table.map((r) => r[c]!.length)));
   return (

@@ -156,6 +156,15 @@ export async function runRunTargets(
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
   if (o.metricsUrl !== undefined)
     return err('--metrics-url names one server: give it with a single --target, or leave it out');
+  // Every target is checked before the first run starts: not a bad URL found after ten minutes.
+  const bad = targets.find((u) => {
+    try {
+      return !/^https?:$/.test(new URL(u).protocol);
+    } catch {
+      return true;
+    }
+  });
+  if (bad !== undefined) return err(`--target ${bad}: not an http(s) URL`);
   const files: string[] = [];
   let worst = 0;
   for (const [i, url] of targets.entries()) {

@@ -232,6 +232,18 @@ describe('tokenscope run (CLI)', () => {
       const bad = await cli(['--target', sim.url, '--target', slow.url, '--metrics-url', sim.url]).done;
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/--metrics-url names one server/);
+      // A bad second target is refused before the first run starts (no run file written).
+      const late = await cli([
+        '--target',
+        sim.url,
+        '--target',
+        'notaurl',
+        '--out',
+        path.join(dir, 'late.jsonl'),
+      ]).done;
+      expect(late.code).toBe(2);
+      expect(late.stderr).toMatch(/--target notaurl: not an http\(s\) URL/);
+      expect(existsSync(path.join(dir, 'late.1.jsonl'))).toBe(false);
       const many = await cli(Array.from({ length: 5 }, () => ['--target', sim.url]).flat()).done;
       expect(many.code).toBe(2);
       expect(many.stderr).toMatch(/at most 4 times/);
