@@ -1,6 +1,7 @@
 /**
- * `tokenscope run [WORKLOAD] --target URL [--target URL…]` — a load run headless, as `vllm bench serve` users
- * expect: flags stand in for or override the workload file, a progress line on stderr (redrawn on a
+ * `tokenscope run [WORKLOAD] --target URL [--target URL…]` — a load run headless, as
+ * `vllm bench serve` users expect (several targets: the same workload on each, then compared):
+ * flags stand in for or override the workload file, a progress line on stderr (redrawn on a
  * TTY, plain lines every few seconds otherwise), the run file written as it goes, then the summary
  * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
  * and is never written anywhere.
@@ -168,12 +169,7 @@ export async function runRunTargets(
   const files: string[] = [];
   let worst = 0;
   for (const [i, url] of targets.entries()) {
-    let host = url;
-    try {
-      host = new URL(url).host;
-    } catch {
-      // not a URL: the workload check reports it
-    }
+    const host = new URL(url).host; // checked above
     if (!o.quiet && !o.json)
       process.stderr.write(`${i ? '\n' : ''}run ${i + 1} of ${targets.length}: ${url}\n`);
     const code = await runRunCommand(
