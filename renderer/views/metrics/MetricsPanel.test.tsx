@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExplorerSeries } from '../../../shared/metrics-api.ts';
+import type { Concepts } from '../../../shared/metrics/concepts.ts';
 import type { RequestSummary } from '../../../shared/api.ts';
 import { setTransport } from '../../api.ts';
 import { metricsStore } from '../../metrics/metrics-store.ts';
@@ -134,6 +135,18 @@ async function feed(): Promise<void> {
 
 const W = 520;
 
+/** Three scrapes of `targetId`, a second apart from T0, with these concepts. */
+function emitScrapes(targetId: string, concepts: Partial<Concepts>): void {
+  for (let i = 0; i < 3; i++) t.emit('onMetricsScrape', scrape({ targetId, t: T0 + i * 1000, concepts }));
+}
+
+/** A second target, 'gpu-b', beside the built-in simulator. */
+function addSecondTarget(): void {
+  const a = useAppStore.getState().targets[0]!;
+  const b = { ...a, id: 'gpu-b', name: 'GPU box B', baseUrl: 'http://10.0.0.2:8000', builtin: false };
+  useAppStore.setState({ targets: [a, b] });
+}
+
 describe('MetricsPanel', () => {
   it('watches the selected target while shown and stops when hidden', async () => {
     const { unmount } = render(<MetricsPanel chartWidth={W} />);
@@ -176,9 +189,7 @@ describe('MetricsPanel', () => {
   });
 
   it('side by side with a second target: both watched, one column each, the same charts', async () => {
-    const a = useAppStore.getState().targets[0]!;
-    const b = { ...a, id: 'gpu-b', name: 'GPU box B', baseUrl: 'http://10.0.0.2:8000', builtin: false };
-    useAppStore.setState({ targets: [a, b] });
+    addSecondTarget();
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {});
     fireEvent.change(screen.getByTestId('metrics-compare-select'), { target: { value: 'gpu-b' } });
@@ -219,23 +230,13 @@ describe('MetricsPanel', () => {
   });
 
   it('side by side: each chart has one y scale for both targets', async () => {
-    const a = useAppStore.getState().targets[0]!;
-    const b = { ...a, id: 'gpu-b', name: 'GPU box B', baseUrl: 'http://10.0.0.2:8000', builtin: false };
-    useAppStore.setState({ targets: [a, b] });
+    addSecondTarget();
     setPanel({ compareTargetId: 'gpu-b' });
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {});
     await feed(); // A: up to 3 running
     await act(async () => {
-      for (let i = 0; i < 3; i++)
-        t.emit(
-          'onMetricsScrape',
-          scrape({
-            targetId: 'gpu-b',
-            t: T0 + i * 1000,
-            concepts: { requestsRunning: 1, requestsWaiting: 0 },
-          }),
-        );
+      emitScrapes('gpu-b', { requestsRunning: 1, requestsWaiting: 0 });
       t.emit('onMetricsState', state({ targetId: 'gpu-b' }));
       flushMetricsSummary();
     });
@@ -282,15 +283,7 @@ describe('MetricsPanel', () => {
     useRequestStore.setState({ history: [] });
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {
-      for (let i = 0; i < 3; i++)
-        t.emit(
-          'onMetricsScrape',
-          scrape({
-            targetId: 'builtin-sim',
-            t: T0 + i * 1000,
-            concepts: { ttftHistogram: ttftHist([1, 2, 2, 2, 2]) },
-          }),
-        );
+      emitScrapes('builtin-sim', { ttftHistogram: ttftHist([1, 2, 2, 2, 2]) });
       flushMetricsSummary();
     });
     const card = screen.getByTestId('metrics-ttft-chart-card');
