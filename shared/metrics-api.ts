@@ -59,4 +59,6 @@ export interface MetricsState {
   /** ms until the next attempt (backoff), null when stopped. */
   nextAttemptInMs: number | null;
   profile: ProfileId | null;
+  /** Prometheus source: its clock minus ours (ms), measured with `time()`; its points are moved by it. */
+  clockSkewMs?: number | null;
 }

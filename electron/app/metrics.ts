@@ -202,6 +202,7 @@ export class MetricsService {
       consecutiveFailures: s.consecutiveFailures,
       nextAttemptInMs: s.nextAttemptAt === null ? null : Math.max(0, s.nextAttemptAt - performance.now()),
       profile: s.profile?.id ?? null,
+      ...(s.clockSkewMs !== null ? { clockSkewMs: s.clockSkewMs } : {}),
     };
   }
 

@@ -179,3 +179,45 @@ describe('Scraper reading a Prometheus', () => {
     expect(queries).toBeLessThan(25);
   });
 });
+
+describe('Scraper reading a Prometheus whose clock is off', () => {
+  it("measures the offset with time() and dates every snapshot on this machine's clock", async () => {
+    const { default: http } = await import('node:http');
+    const { Scraper } = await import('./scraper.ts');
+    const AHEAD = 5000; // this Prometheus' host clock runs 5 s ahead of ours
+    const theirs = () => Date.now() + AHEAD;
+    const srv = http.createServer((req, res) => {
+      const q = new URL(req.url ?? '/', 'http://x').searchParams.get('query');
+      res.setHeader('content-type', 'application/json');
+      if (q === 'time()') {
+        const t = theirs() / 1000;
+        res.end(
+          JSON.stringify({ status: 'success', data: { resultType: 'scalar', result: [t, String(t)] } }),
+        );
+        return;
+      }
+      // It scraped the server just now (by its clock) and 300 ms before.
+      const times = [theirs() - 300, theirs()].map((t) => t / 1000);
+      const result = [
+        { metric: { __name__: 'vllm:num_requests_running', job: 'x' }, values: times.map((t) => [t, '1']) },
+      ];
+      res.end(JSON.stringify({ status: 'success', data: { resultType: 'matrix', result } }));
+    });
+    await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+    const port = (srv.address() as { port: number }).port;
+    const seen: { wallMs: number; at: number }[] = [];
+    const s = new Scraper(
+      { url: `http://127.0.0.1:${port}`, prometheus: { selector: '{job="x"}' }, intervalMs: 100 },
+      { onScrape: (r) => seen.push({ wallMs: r.wallMs, at: Date.now() }) },
+    );
+    s.start();
+    await new Promise((r) => setTimeout(r, 700));
+    s.stop();
+    await new Promise<void>((ok) => srv.close(() => ok()));
+    expect(seen.length).toBeGreaterThan(0);
+    // Without the correction each would be ~5 s in our future; with it, within a round trip of now.
+    for (const x of seen) expect(Math.abs(x.wallMs - x.at)).toBeLessThan(250);
+    expect(s.state.clockSkewMs).toBeGreaterThan(AHEAD - 100);
+    expect(s.state.clockSkewMs).toBeLessThan(AHEAD + 100);
+  });
+});

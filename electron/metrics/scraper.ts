@@ -50,6 +50,8 @@ export interface ScrapeState {
   profile: ServerProfile | null;
   scrapes: number;
   failures: number;
+  /** Prometheus source: its clock minus ours (ms), as last measured; null until then. */
+  clockSkewMs: number | null;
 }
 
 export interface ScrapeResult {
@@ -97,6 +99,9 @@ export function deriveMetricsUrl(base: string, override?: string): URL {
   return u;
 }
 
+/** Prometheus' clock offset is measured again this often. */
+const SKEW_EVERY_MS = 5 * 60_000;
+
 export class Scraper {
   readonly url: URL;
   private readonly intervalMs: number;
@@ -112,6 +117,9 @@ export class Scraper {
     /** Prometheus' scrape interval for these servers, once seen; and when its last new scrape came in. */
     intervalMs: number | null;
     newAt: number;
+    /** Prometheus' clock minus ours (ms), from `time()`; when it was last measured (performance.now()). */
+    skewMs: number;
+    skewAt: number;
   } | null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private inflight: AbortController | null = null;
@@ -128,6 +136,7 @@ export class Scraper {
     profile: null,
     scrapes: 0,
     failures: 0,
+    clockSkewMs: null,
   };
 
   /** Throws only for a target that can never work (invalid URL or interval). */
@@ -148,7 +157,16 @@ export class Scraper {
         },
         deps.fetch ?? fetchMetrics,
       );
-      this.prom = { client, matchers, lastMs: -Infinity, windowS: 60, intervalMs: null, newAt: -Infinity };
+      this.prom = {
+        client,
+        matchers,
+        lastMs: -Infinity,
+        windowS: 60,
+        intervalMs: null,
+        newAt: -Infinity,
+        skewMs: 0,
+        skewAt: -Infinity,
+      };
       this.url = new URL(target.url);
     } else {
       this.prom = null;
@@ -269,6 +287,22 @@ export class Scraper {
     };
   }
 
+  /**
+   * How far Prometheus' clock is from ours: `time()` is its "now", taken between our send and our
+   * receipt, so the error is at most half the round trip. A failed or odd answer keeps the last
+   * estimate (0 at first): the snapshot query itself says what is wrong.
+   */
+  private async measureSkew(prom: NonNullable<Scraper['prom']>, signal: AbortSignal): Promise<void> {
+    const sent = performance.now();
+    const r = await prom.client.query('time()', undefined, signal);
+    const got = performance.now();
+    prom.skewAt = got;
+    const v = r.ok && r.value.resultType === 'scalar' ? r.value.series[0]?.points[0]?.v : undefined;
+    if (v === undefined || !Number.isFinite(v)) return;
+    prom.skewMs = v * 1000 - (performance.timeOrigin + (sent + got) / 2);
+    this.st.clockSkewMs = prom.skewMs;
+  }
+
   /** One `{selector}[window]` query; a new snapshot only when Prometheus has scraped since the last. */
   private async attemptPrometheus(
     prom: NonNullable<Scraper['prom']>,
@@ -278,6 +312,7 @@ export class Scraper {
     // Nothing new can be there before Prometheus' next scrape: a fleet's query is not free (every
     // series of every instance), so polls until 80 % of its interval are answered here.
     if (prom.intervalMs !== null && performance.now() < prom.newAt + 0.8 * prom.intervalMs) return null;
+    if (performance.now() - prom.skewAt > SKEW_EVERY_MS) await this.measureSkew(prom, signal);
     const r = await prom.client.query(snapshotQuery(prom.matchers, prom.windowS), undefined, signal);
     if (!r.ok) return r.error;
     let snap;
@@ -303,14 +338,17 @@ export class Scraper {
     prom.newAt = performance.now();
     const parsed = parsePrometheus(snap.text, { format: 'text' });
     if (this.st.profile === null || this.st.profile.id === 'unknown') this.st.profile = detectProfile(parsed);
-    // Dated by Prometheus' scrape (its clock), on our monotonic axis.
-    const monoMs = snap.lastMs - performance.timeOrigin;
+    // Dated by Prometheus' scrape, moved from its clock to ours (a skewed Prometheus host would
+    // otherwise shift every point against this client's requests, and a run's window), on our
+    // monotonic axis.
+    const wallMs = snap.lastMs - prom.skewMs;
+    const monoMs = wallMs - performance.timeOrigin;
     return {
       url: this.url.href,
       parsed,
       profile: this.st.profile ?? PROFILES.unknown,
       monoMs,
-      wallMs: snap.lastMs,
+      wallMs,
       durationMs: performance.now() - started,
       status: 200,
       contentType: 'application/json',

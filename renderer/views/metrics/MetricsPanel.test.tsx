@@ -257,6 +257,29 @@ describe('MetricsPanel', () => {
     expect(screen.queryByTestId('metrics-columns')).toBeNull();
   });
 
+  it("says when Prometheus' clock is off from ours, and by how much", async () => {
+    render(<MetricsPanel chartWidth={W} />);
+    await act(async () => {});
+    const prom = (clockSkewMs: number) =>
+      state({
+        targetId: 'builtin-sim',
+        source: 'prometheus',
+        selector: '{job="sim"}',
+        url: 'http://prom:9090/',
+        clockSkewMs,
+      });
+    await act(async () => {
+      t.emit('onMetricsState', prom(2100));
+      flushMetricsSummary();
+    });
+    expect(screen.getByTestId('metrics-clock-skew').textContent).toMatch(/2\.1 s ahead of this machine/);
+    await act(async () => {
+      t.emit('onMetricsState', prom(-40)); // within a round trip: nothing to say
+      flushMetricsSummary();
+    });
+    expect(screen.queryByTestId('metrics-clock-skew')).toBeNull();
+  });
+
   it('searches the explorer and plots a counter as a rate', async () => {
     render(<MetricsPanel chartWidth={W} />);
     await act(async () => {});

@@ -18,6 +18,9 @@ function noMetricsHint(target: TargetView, status: number | undefined): string |
     : 'The server answered 404 for /metrics: it may not expose Prometheus metrics (Ollama, LM Studio), or they live elsewhere (Triton: port 8002; vLLM behind a proxy: another path). Set the metrics URL in the target.';
 }
 
+/** A clock offset worth telling (smaller ones are within a round trip, or a chart pixel). */
+const SKEW_NOTE_MS = 250;
+
 export function MetricsStatus({ target }: { target: TargetView }) {
   const sum = useMetricsStore((s) => s.targets[target.id]);
   const now = useNow(500);
@@ -107,6 +110,13 @@ export function MetricsStatus({ target }: { target: TargetView }) {
             : `${viaProm ? 'Prometheus scraped' : 'last scrape'} ${fmtAge(age)} ago`}
         </span>
       </div>
+      {viaProm && state?.clockSkewMs != null && Math.abs(state.clockSkewMs) >= SKEW_NOTE_MS && (
+        <p className="mstatus-note" data-testid="metrics-clock-skew">
+          Prometheus&apos; clock is {fmtAge(Math.abs(state.clockSkewMs))}{' '}
+          {state.clockSkewMs > 0 ? 'ahead of' : 'behind'} this machine&apos;s: its samples are moved onto this
+          machine&apos;s clock, so they line up with this client&apos;s requests.
+        </p>
+      )}
       {meta?.profile === 'unknown' && !failing && (
         <p className="mstatus-note">
           Unknown server: no concepts are mapped for it, so the charts stay empty; every raw series is in the
