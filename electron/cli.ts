@@ -180,7 +180,12 @@ export function buildProgram(): Command {
       collect,
       [],
     )
-    .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written')
+    .option(
+      '--api-key <key>',
+      'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written. With several --target: once for all, or once per target in the same order',
+      collect,
+      [],
+    )
     .option('--name <name>', 'name of the run')
     .option(
       '--continuous-usage',
@@ -198,10 +203,15 @@ export function buildProgram(): Command {
     .option('--insecure', 'skip TLS certificate verification')
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
-    .action(async (workload: string | undefined, o: Omit<RunCliOptions, 'target'> & { target: string[] }) => {
-      const { target, ...rest } = o;
-      process.exitCode = await runRunTargets(workload, target, rest);
-    });
+    .action(
+      async (
+        workload: string | undefined,
+        o: Omit<RunCliOptions, 'target' | 'apiKey'> & { target: string[]; apiKey: string[] },
+      ) => {
+        const { target, apiKey, ...rest } = o;
+        process.exitCode = await runRunTargets(workload, target, rest, apiKey);
+      },
+    );
 
   program
     .command('compare')

@@ -146,13 +146,20 @@ export async function runRunTargets(
   workloadFile: string | undefined,
   targets: readonly string[],
   o: RunCliOptions,
+  apiKeys: readonly string[] = o.apiKey === undefined ? [] : [o.apiKey],
 ): Promise<number> {
-  if (targets.length <= 1) return runRunCommand(workloadFile, { ...o, target: targets[0] });
   const err = (msg: string): number => {
     if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
     else process.stderr.write(`error: ${msg}\n`);
     return 2;
   };
+  // One key for every target, or one per target in order (a hosted API beside a local server).
+  if (apiKeys.length > 1 && apiKeys.length !== targets.length)
+    return err(
+      `--api-key given ${apiKeys.length} times for ${targets.length} targets: give it once, or once per --target`,
+    );
+  const keyOf = (i: number): string | undefined => (apiKeys.length > 1 ? apiKeys[i] : apiKeys[0]);
+  if (targets.length <= 1) return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
   if (targets.length > MAX_COMPARED)
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
   if (o.metricsUrl !== undefined)
@@ -177,6 +184,7 @@ export async function runRunTargets(
       {
         ...o,
         target: url,
+        apiKey: keyOf(i),
         out: o.out === undefined ? undefined : numberedFile(o.out, i + 1),
         name: o.name ? `${o.name} · ${host}` : host,
       },

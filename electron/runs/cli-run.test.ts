@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { until } from '../sim/test-helpers.ts';
+import { numberedFile } from '../cli/run.ts';
 import { readRunFile } from './run-file.ts';
 import { tmpDir } from './test-helpers.ts';
 
@@ -249,6 +252,54 @@ describe('tokenscope run (CLI)', () => {
       expect(many.stderr).toMatch(/at most 4 times/);
     } finally {
       await slow.close();
+    }
+  }, 60_000);
+
+  it('--api-key once per --target: each server gets its own key, none is written', async () => {
+    // Two recording proxies in front of the simulator: which Authorization each was sent.
+    const seen = { a: new Set<string>(), b: new Set<string>() };
+    const proxy = (name: 'a' | 'b') =>
+      http.createServer((req, res) => {
+        seen[name].add(String(req.headers.authorization));
+        const up = http.request(
+          new URL(req.url ?? '/', sim.url),
+          { method: req.method, headers: { ...req.headers, host: new URL(sim.url).host } },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
+        req.pipe(up);
+      });
+    const [pa, pb] = [proxy('a'), proxy('b')];
+    await Promise.all([pa, pb].map((p) => new Promise<void>((ok) => p.listen(0, '127.0.0.1', ok))));
+    const url = (p: http.Server) => `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
+    try {
+      const out = path.join(dir, 'keys.jsonl');
+      const args = [
+        '--target',
+        url(pa),
+        '--target',
+        url(pb),
+        '-m',
+        'tokenscope-sim',
+        '-n',
+        '2',
+        '--output-len',
+        '2',
+      ];
+      const r = await cli([...args, '--api-key', 'sk-for-a', '--api-key', 'sk-for-b', '--out', out, '-q'])
+        .done;
+      expect(r.code, r.stderr).toBe(0);
+      expect([...seen.a]).toEqual(['Bearer sk-for-a']);
+      expect([...seen.b]).toEqual(['Bearer sk-for-b']);
+      for (const f of [numberedFile(out, 1), numberedFile(out, 2)])
+        expect(readFileSync(f, 'utf8')).not.toMatch(/sk-for-[ab]/);
+      const wrong = await cli([...args, '--api-key', 'k1', '--api-key', 'k2', '--api-key', 'k3']).done;
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(/--api-key given 3 times for 2 targets/);
+    } finally {
+      await Promise.all([pa, pb].map((p) => new Promise<void>((ok) => p.close(() => ok()))));
     }
   }, 60_000);
 
