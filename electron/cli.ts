@@ -31,7 +31,8 @@ function dialect(v: string): DialectId {
   if (!isDialectId(v)) throw new InvalidArgumentError(`unknown dialect; one of: ${DIALECT_IDS.join(', ')}`);
   return v;
 }
-function collect(v: string, prev: string[]): string[] {
+/** A repeatable option's values in order (no default: `--help` would print "(default: [])"). */
+function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
 }
 
@@ -61,7 +62,7 @@ export function buildProgram(): Command {
     .option('--ignore-eos', 'ask the server to ignore EOS (vLLM, llama.cpp)')
     .option('--min-tokens <n>', 'minimum tokens (vLLM)', int('--min-tokens'))
     .option('--extra-body <json>', 'JSON merged last into the request body')
-    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
+    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect)
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
     .option('--no-include-usage', 'do not inject stream_options.include_usage (OpenAI dialects)')
     .option(
@@ -137,7 +138,6 @@ export function buildProgram(): Command {
       '--target <url>',
       'server base URL (the dialect picks the path) or a full endpoint URL; repeat it (up to 4) to run the same workload on each in turn and compare them',
       collect,
-      [],
     )
     .option(
       '--out <file>',
@@ -178,13 +178,11 @@ export function buildProgram(): Command {
       '-H, --header <k:v>',
       'extra HTTP header (repeatable; values are not written to the run file)',
       collect,
-      [],
     )
     .option(
       '--api-key <key>',
       'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written. With several --target: once for all, or once per target in the same order',
       collect,
-      [],
     )
     .option('--name <name>', 'name of the run')
     .option(
@@ -206,10 +204,10 @@ export function buildProgram(): Command {
     .action(
       async (
         workload: string | undefined,
-        o: Omit<RunCliOptions, 'target' | 'apiKey'> & { target: string[]; apiKey: string[] },
+        o: Omit<RunCliOptions, 'target' | 'apiKey'> & { target?: string[]; apiKey?: string[] },
       ) => {
         const { target, apiKey, ...rest } = o;
-        process.exitCode = await runRunTargets(workload, target, rest, apiKey);
+        process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
       },
     );
 
@@ -256,7 +254,7 @@ export function buildProgram(): Command {
       'scrape every --interval until Ctrl-C; rates and window quantiles from the second scrape on',
     )
     .option('--interval <ms>', 'scrape interval in ms (with --watch)', int('--interval'), 1000)
-    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect, [])
+    .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect)
     .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
     .option('-m, --model <name>', "only this model's series (servers that label them)")
     .option(

@@ -16,7 +16,7 @@ export interface FleetCliOptions {
   profile?: string;
   model?: string;
   json?: boolean;
-  header: string[];
+  header?: string[];
   timeout?: number;
   insecure?: boolean;
 }
@@ -117,7 +117,7 @@ export async function runFleet(
   if (o.profile !== undefined && !(o.profile in PROFILES))
     return fail(2, 'client', `--profile: one of ${Object.keys(PROFILES).join(', ')}`);
   const headers: Record<string, string> = {};
-  for (const h of o.header) {
+  for (const h of o.header ?? []) {
     const i = h.indexOf(':');
     if (i <= 0) return fail(2, 'client', `--header must be "Name: value", got "${h}"`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();

@@ -13,7 +13,7 @@ export interface MetricsCliOptions {
   json?: boolean;
   watch?: boolean;
   interval: number;
-  header: string[];
+  header?: string[];
   apiKey?: string;
   model?: string;
   timeout?: number;
@@ -58,7 +58,7 @@ function emptyError(r: ScrapeResult): RequestError | null {
 
 export async function runMetrics(url: string, o: MetricsCliOptions): Promise<number> {
   const headers: Record<string, string> = {};
-  for (const h of o.header) {
+  for (const h of o.header ?? []) {
     const i = h.indexOf(':');
     if (i <= 0) return usage(o.json, `--header must be "Name: value", got "${h}"`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();

@@ -26,7 +26,7 @@ export interface ProbeCliOptions {
   ignoreEos?: boolean;
   minTokens?: number;
   extraBody?: string;
-  header: string[];
+  header?: string[];
   apiKey?: string;
   includeUsage: boolean;
   continuousUsage?: boolean;
@@ -47,7 +47,7 @@ function fail(json: boolean | undefined, kind: string, message: string): number 
 /** The request for `url`, or the exit code of why there is none (printed). */
 async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | number> {
   const headers: Record<string, string> = {};
-  for (const h of o.header) {
+  for (const h of o.header ?? []) {
     const i = h.indexOf(':');
     if (i <= 0) return fail(o.json, 'client', `--header must be "Name: value", got "${h}"`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();

@@ -43,7 +43,7 @@ export interface RunCliOptions {
   sloTpot?: number;
   sloE2el?: number;
   apiKey?: string;
-  header: string[];
+  header?: string[];
   name?: string;
   continuousUsage?: boolean;
   saveText?: boolean;
@@ -222,7 +222,7 @@ export async function runRunCommand(
   if (!parsed.ok) return err(`bad workload:\n${formatIssues(parsed.issues)}`);
   const w = parsed.workload;
   if (!w.target) return err('no target: give --target URL or "target": {"url": …} in the workload');
-  const headers = parseHeaders(o.header);
+  const headers = parseHeaders(o.header ?? []);
   if (typeof headers === 'string') return err(headers);
   const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
   const allHeaders = { ...(w.target.headers ?? {}), ...headers };
