@@ -164,7 +164,7 @@ describe('one workload on several targets in turn', () => {
     expect(useRunsStore.getState().view).toEqual({ kind: 'live' });
     expect(useRunsStore.getState().sequence?.index).toBe(1);
     // Another start is refused while the sequence goes on.
-    expect(screen.getByTestId('run-start').textContent).toBe('A run is going on');
+    expect(screen.getByTestId('run-start').textContent).toBe('Run 2 of 2 going on');
     await act(() => end(finished('run-2', 'k2.jsonl')));
     expect(useRunsStore.getState().sequence).toBeNull();
     expect(useRunsStore.getState().compareKeys).toEqual(['k1.jsonl', 'k2.jsonl']);

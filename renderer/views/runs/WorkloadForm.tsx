@@ -136,6 +136,7 @@ export function WorkloadForm() {
   useAppStore((s) => s.selectedTargetId);
   useRunsStore((s) => s.targetId);
   const alsoIds = useRunsStore((s) => s.alsoTargetIds);
+  const sequence = useRunsStore((s) => s.sequence);
   const target = formTarget();
   const also = alsoTargets(target);
   const others = targets.filter((t) => t.id !== target?.id);
@@ -475,11 +476,13 @@ export function WorkloadForm() {
           >
             {starting
               ? 'Starting…'
-              : going
-                ? 'A run is going on'
-                : also.length > 0
-                  ? `Start ${also.length + 1} runs`
-                  : 'Start run'}
+              : sequence
+                ? `Run ${sequence.index + 1} of ${sequence.targets.length} going on`
+                : going
+                  ? 'A run is going on'
+                  : also.length > 0
+                    ? `Start ${also.length + 1} runs`
+                    : 'Start run'}
           </button>
           <span className="muted" data-testid="run-against">
             {target ? `against ${[target, ...also].map((t) => t.name).join(', then ')}` : 'no target'}
