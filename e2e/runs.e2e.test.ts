@@ -248,6 +248,31 @@ describe('load runs in Chromium', () => {
       );
     }
     expect(await page.getByTestId('run-compare').textContent()).not.toMatch(/NaN|Infinity|undefined/);
+    // The table leaves as CSV for a spreadsheet: the same numbers the table shows.
+    const [csvDl] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('compare-csv').click(),
+    ]);
+    expect(csvDl.suggestedFilename()).toBe('comparison.csv');
+    const csvPath = path.join(userData, 'comparison.csv');
+    await csvDl.saveAs(csvPath);
+    const csvLines = fs.readFileSync(csvPath, 'utf8').trimEnd().split('\r\n');
+    expect(csvLines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
+    const completedRow = csvLines.find((l) => l.startsWith('completed,'))!.split(',');
+    expect(completedRow.slice(4, 6)).toEqual([String(REQUESTS), '30']);
+    expect(csvLines.find((l) => l.startsWith('out-tput,'))!.split(',')[7]).toBe('worse');
+    // And as Markdown to the clipboard (granted here), ready to paste into an issue.
+    await app!.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('compare-copy-md').click();
+    await page.waitForFunction(() =>
+      /Copied the comparison as Markdown/.test(
+        document.querySelector('[data-testid="runs-message"]')?.textContent ?? '',
+      ),
+    );
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    expect(md).toMatch(
+      /^\| Output token throughput \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| −[\d.]+% \(worse\) \|$/m,
+    );
     const compareShot = await shot(page, 'run-compare');
     if (process.env.UPDATE_DOCS) fs.copyFileSync(compareShot, path.join(repoRoot, 'docs/run-compare.png'));
     await row('srv-preempt').scrollIntoViewIfNeeded();

@@ -218,6 +218,8 @@ export function buildProgram(): Command {
     )
     .argument('<files...>', '2 to 4 run files (.jsonl) or vLLM --save-result / SGLang result files')
     .option('--json', 'one JSON object: runs, rows (values, relative change, verdict), workload differences')
+    .option('--markdown', 'a Markdown table to paste into an issue or a doc')
+    .option('--csv', 'CSV for a spreadsheet: numbers with their unit column, change in %, verdicts')
     .option(
       '--max-regression <pct>',
       'exit 1 when any metric is worse than the first run by more than this percentage (a CI gate)',

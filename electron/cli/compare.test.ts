@@ -109,6 +109,24 @@ describe('tokenscope compare', () => {
     expect(row('srv-queue-p50').verdict).toEqual([null, 'same', null]);
   }, 20_000);
 
+  it('--markdown and --csv: the same rows to paste into an issue or load into a spreadsheet', async () => {
+    const md = await runCli(['compare', fast, slow, '--markdown']);
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toMatch(/^- \*\*A\*\* \(baseline\): eight at once · `tokenscope-sim` · http/m);
+    expect(md.stdout).toContain('> The workloads differ: max concurrency 8 vs 2.');
+    expect(md.stdout).toMatch(/^\| TPOT p50 \| [\d.]+ ms \| [\d.]+ ms \| −[\d.]+% \(better\) \|$/m);
+    const csv = await runCli(['compare', fast, slow, '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    const lines = csv.stdout.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
+    const tput = lines.find((l) => l.startsWith('out-tput,'))!.split(',');
+    // Numbers as numbers: B's change is its own value against A's, in percent.
+    expect(Number(tput[6])).toBeCloseTo(((Number(tput[5]) - Number(tput[4])) / Number(tput[4])) * 100, 4);
+    expect(tput[7]).toBe('worse');
+    const both = await runCli(['compare', fast, slow, '--csv', '--json']);
+    expect(both.code).toBe(2);
+  }, 20_000);
+
   it('--max-regression gates: exit 1 naming what regressed, 0 within the bound', async () => {
     const strict = await runCli(['compare', fast, slow, '--max-regression', '5', '--json']);
     expect(strict.code).toBe(1);

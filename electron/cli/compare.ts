@@ -9,13 +9,19 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  bucketChangeText,
   compareRows,
   MAX_COMPARED,
   workloadDifferences,
   type CompareRow,
 } from '../../shared/runs/compare.ts';
-import { bucketText } from '../../shared/runs/server-quantile.ts';
+import {
+  compareCell,
+  compareCsv,
+  compareMarkdown,
+  fmtRelChange,
+  LETTERS,
+  relCell,
+} from '../../shared/runs/compare-export.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
 import type { RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
@@ -23,6 +29,10 @@ import { importVllmText } from '../../shared/runs/vllm-format.ts';
 
 export interface CompareCliOptions {
   json?: boolean;
+  /** A Markdown table (issues, docs) instead of the terminal table. */
+  markdown?: boolean;
+  /** CSV (spreadsheets) instead of the terminal table. */
+  csv?: boolean;
   maxRegression?: number;
 }
 
@@ -34,8 +44,6 @@ export interface LoadedRun {
   header: RunHeader | null;
   summary: RunSummary;
 }
-
-const LETTERS = ['A', 'B', 'C', 'D'];
 
 /** A run file or a vLLM/SGLang result (its first result), or why it cannot be read. */
 export async function loadRun(file: string): Promise<LoadedRun | string> {
@@ -77,20 +85,6 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
   return `${file}: not a Tokenscope run file, nor a vLLM or SGLang result`;
 }
 
-function fmt(v: number | null, unit: CompareRow['def']['unit']): string {
-  if (v === null) return '—';
-  if (unit === 'count') return v.toLocaleString('en-US');
-  if (unit === 's') return `${v.toFixed(2)} s`;
-  const digits = Math.abs(v) >= 100 ? 1 : 2;
-  return `${v.toFixed(digits)} ${unit}`;
-}
-
-function fmtRel(r: number | null): string {
-  if (r === null) return '';
-  const pct = r * 100;
-  return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(Math.abs(pct) >= 10 ? 1 : 2)}%`;
-}
-
 const MARK = { better: '↑ better', worse: '↓ worse', same: '= same' } as const;
 
 export function compareText(
@@ -113,17 +107,10 @@ export function compareText(
       group = row.def.group;
       table.push([`${group}`]);
     }
-    const value = (i: number) => {
-      const v = row.values[i] ?? null;
-      const range = row.ranges[i] ?? null;
-      return range && v !== null ? `${bucketText(range)} ${row.def.unit}` : fmt(v, row.def.unit);
-    };
-    const cells = [`  ${row.def.label}`, value(0)];
+    const cells = [`  ${row.def.label}`, compareCell(row, 0)];
     for (let i = 1; i < runs.length; i++) {
       const v = row.verdict[i];
-      const bucketed = row.byBucket[i] === true;
-      const rel = bucketed ? bucketChangeText(row, i) : fmtRel(row.rel[i] ?? null);
-      cells.push(value(i), rel, v ? MARK[v] : '');
+      cells.push(compareCell(row, i), relCell(row, i), v ? MARK[v] : '');
     }
     table.push(cells);
   }
@@ -151,6 +138,8 @@ export async function runCompare(
   };
   if (files.length < 2 || files.length > MAX_COMPARED)
     return fail(`compare takes 2 to ${MAX_COMPARED} run or result files, got ${files.length}`);
+  if ([o.json, o.markdown, o.csv].filter(Boolean).length > 1)
+    return fail('give one of --json, --markdown, --csv');
   if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
     return fail('--max-regression must be a percentage ≥ 0');
   const loaded = await Promise.all(files.map((f) => loadRun(f)));
@@ -196,13 +185,15 @@ export async function runCompare(
         ...(limit !== null ? { maxRegressionPct: o.maxRegression, regressions } : {}),
       }) + '\n',
     );
+  } else if (o.csv) {
+    write(compareCsv(runs, rows));
   } else {
-    write(compareText(runs, rows, diffs));
+    write(o.markdown ? compareMarkdown(runs, rows, diffs) : compareText(runs, rows, diffs));
     if (limit !== null)
       write(
         regressions.length
           ? `\n${regressions.length} regression(s) beyond ${o.maxRegression}%: ${regressions
-              .map((x) => `${x.run} ${x.label} ${fmtRel(x.change)}`)
+              .map((x) => `${x.run} ${x.label} ${fmtRelChange(x.change)}`)
               .join(', ')}\n`
           : `\nNo metric worse than A by more than ${o.maxRegression}%.\n`,
       );

@@ -8,7 +8,8 @@
 import { Fragment, useMemo } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
-import { showNewRun, toggleCompare } from '../../runs/run-actions.ts';
+import { download, showNewRun, toggleCompare } from '../../runs/run-actions.ts';
+import { compareCsv, compareMarkdown } from '../../../shared/runs/compare-export.ts';
 import {
   bucketChangeText,
   cdfFromValues,
@@ -19,7 +20,7 @@ import {
 } from '../../runs/run-compare.ts';
 import { outcomesOf } from '../../runs/run-detail.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
-import { useRunsStore } from '../../runs/run-store.ts';
+import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
 import { fmtBucket } from './ServerSideCard.tsx';
 import type { QuantileBucket } from '../../../shared/runs/server-quantile.ts';
@@ -59,6 +60,10 @@ export function RunCompareView() {
   const rows = useMemo(() => (ready ? compareRows(details.map((d) => d.summary)) : []), [ready, details]);
   const outcomes = useMemo(() => (ready ? details.map((d) => outcomesOf(d)) : []), [ready, details]);
   const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
+  const labels = useMemo(
+    () => details.map((d) => ({ label: d.entry.name || 'Load run', model: d.entry.model, url: d.entry.url })),
+    [details],
+  );
   // Each metric's values pooled and sorted once per comparison, not on every render (ITL pools
   // every token gap of every request).
   const cdfs = useMemo(
@@ -98,6 +103,34 @@ export function RunCompareView() {
             each against A, the first picked · green better, red worse, grey within 1 %
           </span>
           <span className="spacer" />
+          {ready && (
+            <>
+              <button
+                type="button"
+                className="btn tiny"
+                data-testid="compare-copy-md"
+                title="Copy the table as Markdown (for an issue, a doc, a chat)"
+                onClick={() => void copyMarkdown(compareMarkdown(labels, rows, diffs))}
+              >
+                Copy as Markdown
+              </button>
+              <button
+                type="button"
+                className="btn tiny"
+                data-testid="compare-csv"
+                title="Download the table as CSV (numbers with a unit column, change in %, verdicts)"
+                onClick={() =>
+                  download({
+                    filename: 'comparison.csv',
+                    mime: 'text/csv',
+                    content: compareCsv(labels, rows),
+                  })
+                }
+              >
+                CSV
+              </button>
+            </>
+          )}
           <button type="button" className="btn tiny ghost" onClick={() => showNewRun()}>
             Close
           </button>
@@ -230,6 +263,20 @@ function CompareTableRow({ row }: { row: CompareRow }) {
       </tr>
     </>
   );
+}
+
+/** To the clipboard; where the page may not write it (no permission), as a file instead. */
+async function copyMarkdown(md: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(md);
+    setRunsMessage({ tone: 'info', text: 'Copied the comparison as Markdown.' });
+  } catch {
+    download({ filename: 'comparison.md', mime: 'text/markdown', content: md });
+    setRunsMessage({
+      tone: 'info',
+      text: 'The clipboard is not available here: saved comparison.md instead.',
+    });
+  }
 }
 
 function bucketTitle(v: number | null, range: QuantileBucket | null, bucket: QuantileBucket | null) {

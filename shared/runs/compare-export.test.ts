@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { compareRows } from './compare.ts';
+import { compareCsv, compareMarkdown } from './compare-export.ts';
+import type { MetricStats, RunSummary } from './run-types.ts';
+
+const stats = (median: number, p99: number): MetricStats => ({
+  count: 10,
+  mean: median,
+  median,
+  std: 1,
+  min: 1,
+  max: p99,
+  p90: p99,
+  p95: p99,
+  p99,
+  p999: p99,
+});
+
+function run(tput: number, ttft: [number, number], queueP99: number): RunSummary {
+  return {
+    vllm: {
+      completed: 10,
+      failed: 0,
+      duration: 5,
+      total_input_tokens: 100,
+      total_output_tokens: 200,
+      request_throughput: 2,
+      request_goodput: null,
+      output_throughput: tput,
+      total_token_throughput: tput + 20,
+      max_output_tokens_per_s: null,
+      max_concurrent_requests: 4,
+    },
+    stats: {
+      ttft: stats(...ttft),
+      tpot: null,
+      itl: null,
+      e2el: null,
+      itl_per_token: null,
+      client_queue_time: null,
+      first_event: null,
+    },
+    server: {
+      ttft: null,
+      e2e: null,
+      queueTime: {
+        count: 5,
+        mean: 1,
+        p50: 100,
+        p90: 200,
+        p99: queueP99,
+        p50Bucket: [0, 300],
+        p99Bucket: [0, 300],
+      },
+      peak: { running: 1, waiting: 0, kvCacheUsage: null },
+      delta: { generationTokens: 200, promptTokens: 100, preemptions: null },
+    },
+  } as unknown as RunSummary;
+}
+
+const runs = [
+  { label: 'vllm | main', model: 'qwen', url: 'http://a:8000/' },
+  { label: 'sglang', model: 'qwen', url: 'http://b:30000/' },
+];
+const rows = compareRows([run(100, [50, 80], 297), run(150, [40, 120], 290)]);
+
+describe('comparison export', () => {
+  it('Markdown: legend, workload note, one row per metric with value, change and verdict', () => {
+    const md = compareMarkdown(runs, rows, ['max concurrency 8 vs 16']);
+    expect(md).toContain('- **A** (baseline): vllm \\| main · `qwen` · http://a:8000/');
+    expect(md).toContain('> The workloads differ: max concurrency 8 vs 16.');
+    expect(md).toContain('| metric | A | B | vs A |');
+    expect(md).toContain('| Output token throughput | 100.0 tok/s | 150.0 tok/s | +50.0% (better) |');
+    expect(md).toContain('| TTFT p99 | 80.00 ms | 120.0 ms | +50.0% (worse) |');
+    // A server quantile only known as its bucket: the bucket, and "same bucket", never a percentage.
+    expect(md).toContain('| Server queue time p99 | 0–300 ms | 0–300 ms | same bucket (same) |');
+    // Every table line has the same number of cells.
+    const cells = md
+      .split('\n')
+      .filter((l) => l.startsWith('|'))
+      .map((l) => l.replace(/\\\|/g, '').split('|').length);
+    expect(new Set(cells).size).toBe(1);
+  });
+
+  it('CSV: numbers as numbers, the change in %, verdicts; quoted where needed', () => {
+    const csv = compareCsv(runs, rows);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
+    expect(lines).toContain('out-tput,Output token throughput,tok/s,higher,100,150,50,better');
+    expect(lines).toContain('ttft-p99,TTFT p99,ms,lower,80,120,50,worse');
+    expect(lines).toContain('srv-queue-p99,Server queue time p99,ms,lower,0–300,0–300,,same');
+    for (const l of lines) expect(l.split(',').length).toBe(8);
+  });
+});
