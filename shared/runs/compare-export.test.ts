@@ -1,45 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compareRows } from './compare.ts';
 import { compareCsv, compareMarkdown } from './compare-export.ts';
-import type { MetricStats, RunSummary } from './run-types.ts';
-
-const stats = (median: number, p99: number): MetricStats => ({
-  count: 10,
-  mean: median,
-  median,
-  std: 1,
-  min: 1,
-  max: p99,
-  p90: p99,
-  p95: p99,
-  p99,
-  p999: p99,
-});
+import type { RunSummary } from './run-types.ts';
+import { summary } from './test-summary.ts';
 
 function run(tput: number, ttft: [number, number], queueP99: number): RunSummary {
   return {
-    vllm: {
-      completed: 10,
-      failed: 0,
-      duration: 5,
-      total_input_tokens: 100,
-      total_output_tokens: 200,
-      request_throughput: 2,
-      request_goodput: null,
-      output_throughput: tput,
-      total_token_throughput: tput + 20,
-      max_output_tokens_per_s: null,
-      max_concurrent_requests: 4,
-    },
-    stats: {
-      ttft: stats(...ttft),
-      tpot: null,
-      itl: null,
-      e2el: null,
-      itl_per_token: null,
-      client_queue_time: null,
-      first_event: null,
-    },
+    ...summary({ tput, ttft }),
     server: {
       ttft: null,
       e2e: null,
