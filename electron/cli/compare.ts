@@ -21,6 +21,7 @@ import {
   fmtRelChange,
   LETTERS,
   relCell,
+  runLegend,
 } from '../../shared/runs/compare-export.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
 import type { RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
@@ -93,11 +94,7 @@ export function compareText(
   diffs: readonly string[],
 ): string {
   const out: string[] = [];
-  runs.forEach((r, i) =>
-    out.push(
-      `${LETTERS[i]}  ${r.label}${r.model ? ` · ${r.model}` : ''}${r.url ? ` · ${r.url}` : ''}  (${r.file})`,
-    ),
-  );
+  runs.forEach((r, i) => out.push(`${LETTERS[i]}  ${runLegend(r)}  (${r.file})`));
   if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
   const head = ['', 'A (baseline)', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, `vs A`, ''])];
   const table: string[][] = [];

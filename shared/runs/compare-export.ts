@@ -15,6 +15,11 @@ export interface ComparedRunLabel {
   url: string | null;
 }
 
+/** "label · model · url", what is known of a compared run; `code` marks up the model name. */
+export function runLegend(r: ComparedRunLabel, code: (model: string) => string = (m) => m): string {
+  return [r.label, r.model && code(r.model), r.url].filter(Boolean).join(' · ');
+}
+
 /** A value with its unit, as the terminal and Markdown show it ("55.54 ms", "0–300 ms", "1,024"). */
 export function compareCell(row: CompareRow, i: number): string {
   const v = row.values[i] ?? null;
@@ -52,7 +57,7 @@ export function compareMarkdown(
   const out: string[] = [];
   runs.forEach((r, i) =>
     out.push(
-      `- **${LETTERS[i]}**${i === 0 ? ' (baseline)' : ''}: ${mdEscape(r.label)}${r.model ? ` · \`${r.model}\`` : ''}${r.url ? ` · ${r.url}` : ''}`,
+      `- **${LETTERS[i]}**${i === 0 ? ' (baseline)' : ''}: ${runLegend({ ...r, label: mdEscape(r.label) }, (m) => `\`${m}\``)}`,
     ),
   );
   if (diffs.length) out.push('', `> The workloads differ: ${mdEscape(diffs.join(' · '))}.`);
