@@ -3,7 +3,7 @@
  * one): the numbers `vllm bench serve` reports and ours, each against the first run (the
  * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
  */
-import type { MetricStats, RunHeader, RunSummary, StatMetric } from './run-types.ts';
+import type { MetricStats, RunHeader, RunSummary, StatMetric, VllmMetrics } from './run-types.ts';
 import { compareBuckets, serverQuantileRange, type QuantileBucket } from './server-quantile.ts';
 import { statsOf } from './stats-of.ts';
 
@@ -69,52 +69,26 @@ function serverRow(h: 'ttft' | 'queueTime' | 'e2e', q: 'p50' | 'p99', label: str
   };
 }
 
+/** A row read straight from the vLLM-named numbers. */
+function vllmRow(
+  id: string,
+  label: string,
+  unit: CompareRowDef['unit'],
+  better: CompareRowDef['better'],
+  key: keyof VllmMetrics,
+): CompareRowDef {
+  return { id, label, unit, better, get: (s) => num(s.vllm[key]) };
+}
+
 export const COMPARE_ROWS: CompareRowDef[] = [
-  {
-    id: 'completed',
-    label: 'Successful requests',
-    unit: 'count',
-    better: null,
-    get: (s) => s.vllm.completed,
-    group: 'Throughput',
-  },
-  { id: 'failed', label: 'Failed requests', unit: 'count', better: 'lower', get: (s) => s.vllm.failed },
-  { id: 'duration', label: 'Benchmark duration', unit: 's', better: null, get: (s) => num(s.vllm.duration) },
-  {
-    id: 'req-tput',
-    label: 'Request throughput',
-    unit: 'req/s',
-    better: 'higher',
-    get: (s) => num(s.vllm.request_throughput),
-  },
-  {
-    id: 'goodput',
-    label: 'Request goodput',
-    unit: 'req/s',
-    better: 'higher',
-    get: (s) => num(s.vllm.request_goodput),
-  },
-  {
-    id: 'out-tput',
-    label: 'Output token throughput',
-    unit: 'tok/s',
-    better: 'higher',
-    get: (s) => num(s.vllm.output_throughput),
-  },
-  {
-    id: 'peak-tput',
-    label: 'Peak output token throughput',
-    unit: 'tok/s',
-    better: 'higher',
-    get: (s) => num(s.vllm.max_output_tokens_per_s),
-  },
-  {
-    id: 'total-tput',
-    label: 'Total token throughput',
-    unit: 'tok/s',
-    better: 'higher',
-    get: (s) => num(s.vllm.total_token_throughput),
-  },
+  { ...vllmRow('completed', 'Successful requests', 'count', null, 'completed'), group: 'Throughput' },
+  vllmRow('failed', 'Failed requests', 'count', 'lower', 'failed'),
+  vllmRow('duration', 'Benchmark duration', 's', null, 'duration'),
+  vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput'),
+  vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput'),
+  vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'),
+  vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
+  vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
   ...latencyRows('ttft', 'TTFT'),
   ...latencyRows('tpot', 'TPOT'),
   ...latencyRows('itl', 'ITL per chunk'),
