@@ -8,11 +8,11 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fireRequest } from '../electron/engine/client.ts';
+import { io } from '../electron/engine/io/io-engine.ts';
 import { EV_COALESCED } from '../shared/request.ts';
 import { summarize } from '../shared/stats/summary.ts';
 import type { RequestRecord } from '../shared/record.ts';
@@ -60,7 +60,7 @@ export async function benchItlAccuracy(
     });
     child.once('exit', () => reject(new Error('sim exited')));
   });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const pool = io().createPool({ mode: 'keep-alive', maxSockets: Infinity });
   // The client checks itself: event-loop delay explains timing error (a busy loop stamps late).
   const eld = monitorEventLoopDelay({ resolution: 1 });
   eld.enable();
@@ -77,14 +77,14 @@ export async function benchItlAccuracy(
           params: { maxTokens: tokens, ignoreEos: true },
           continuousUsage: true,
         },
-        { agent, keepRaw: false },
+        { pool, keepRaw: false },
       ),
     ),
   );
   const wallMs = performance.now() - t0;
   eld.disable();
   const cpu = process.cpuUsage(cpu0);
-  agent.destroy();
+  io().closePool(pool);
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
 

@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'timeout'
   | 'idle-timeout'
   | 'cancelled'
-  | 'invalid-request';
+  | 'invalid-request'
+  // client: the stream-I/O thread that owned the connection stopped
+  | 'io-thread';
 
 export interface RequestError {
   kind: ErrorKind;

@@ -33,6 +33,24 @@ export interface RequestRecord {
   /** The stream ended with the dialect's proper terminator. */
   terminated: boolean;
   error: RequestError | null;
+  /**
+   * performance.now() of the measuring process when the request was started on its connection:
+   * the zero of every time above (absent in records rebuilt from files or imports).
+   */
+  startMono?: number;
+  /** How its connection went (absent where not known). */
+  connection?: ConnectionInfo;
+}
+
+export interface ConnectionInfo {
+  /** It was sent on a pooled connection that an earlier request had used. */
+  reused: boolean;
+  /**
+   * Sent again on a new connection because the reused one failed before any response byte (the
+   * server had closed it): 0 or 1. The first attempt's failure is in `retryReason`.
+   */
+  retries: number;
+  retryReason: string | null;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface RunCliOptions {
   name?: string;
   continuousUsage?: boolean;
   saveText?: boolean;
+  /** keep-alive (pooled, a closed reused connection retried once) or close (one per request). */
+  connection?: string;
   insecure?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -92,6 +94,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.name !== undefined) w.name = o.name;
   if (o.continuousUsage) w.continuousUsage = true;
   if (o.saveText) w.saveText = true;
+  if (o.connection !== undefined) w.connection = o.connection;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
       ...obj(w.slo),

@@ -62,8 +62,10 @@ async function sidecarName(file: string): Promise<string | null> {
   }
 }
 
-async function entryOf(file: string): Promise<RunListEntry> {
+async function entryOf(file: string): Promise<RunListEntry | null> {
   const size = (await stat(file)).size;
+  // A run in its warm-up: the file exists, its header comes when the run clock starts.
+  if (size === 0) return null;
   const { first, last } = await headAndTail(file, size);
   let text = first + '\n';
   let summaryLine: { type?: string; summary?: RunSummary } | null = null;
@@ -111,7 +113,8 @@ export async function listRuns(
   for (const n of names.filter((x) => x.endsWith('.jsonl')).sort()) {
     const file = path.join(dir, n);
     try {
-      runs.push(await entryOf(file));
+      const e = await entryOf(file);
+      if (e) runs.push(e);
     } catch (e) {
       skipped.push({ path: file, error: (e as Error).message });
     }

@@ -22,6 +22,8 @@ export class RunFileWriter {
   private timer: NodeJS.Timeout;
   private closed = false;
   private writeError: Error | null = null;
+  /** Lines wait in the buffer until the header is written (see open/start). */
+  private headerWritten = false;
 
   private constructor(
     readonly path: string,
@@ -33,10 +35,32 @@ export class RunFileWriter {
 
   /** Creates the file (and its folder) and writes the header line at once. Fails if the file exists. */
   static async create(file: string, header: RunHeader): Promise<RunFileWriter> {
+    const w = await RunFileWriter.open(file);
+    await w.start(header);
+    return w;
+  }
+
+  /**
+   * Creates the file (and its folder), empty: it fails now if it exists or cannot be written, but
+   * the header comes later (`start`), when the run clock's zero it records is known. Lines
+   * appended before then wait for it.
+   */
+  static async open(file: string): Promise<RunFileWriter> {
     await mkdir(path.dirname(file), { recursive: true });
     const fh = await open(file, 'wx');
-    await fh.write(JSON.stringify(header) + '\n');
     return new RunFileWriter(file, fh);
+  }
+
+  get started(): boolean {
+    return this.headerWritten;
+  }
+
+  /** Writes the header line, then whatever was appended before it. */
+  async start(header: RunHeader): Promise<void> {
+    if (this.headerWritten || this.closed) return;
+    this.headerWritten = true;
+    this.buf.unshift(JSON.stringify(header) + '\n');
+    await this.flush();
   }
 
   append(line: RunRequestLine): void {
@@ -49,7 +73,7 @@ export class RunFileWriter {
 
   /** Writes whatever is buffered; resolves when it is on its way to the OS. */
   flush(): Promise<void> {
-    if (this.buf.length === 0) return this.chain;
+    if (this.buf.length === 0 || !this.headerWritten) return this.chain;
     const data = this.buf.join('');
     this.buf = [];
     this.bufBytes = 0;
@@ -64,9 +88,9 @@ export class RunFileWriter {
     return this.chain;
   }
 
-  /** Appends the summary line and closes. */
+  /** Appends the summary line and closes (the header must have been written). */
   async finish(summary: RunSummary): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || !this.headerWritten) return;
     this.buf.push(JSON.stringify({ type: 'summary', summary }) + '\n');
     await this.close();
   }

@@ -6,10 +6,14 @@
  * exact summary (shared/runs/summary.ts). Cancellable with an AbortSignal. No Electron imports.
  *
  * Clock: offsets are ms since the measured part began (t0, after warm-up), on the engine's
- * monotonic clock. Duration (vLLM's): t0 → the last request done.
+ * monotonic clock; the header, written at t0, records t0 as wall time (`clockZeroWall`) and each
+ * line its send time on that clock (`sentMs`), so a run file lines up with a server's log.
+ * Duration (vLLM's): t0 → the last request done.
+ *
+ * Sockets and timestamps live on the stream-I/O thread (engine/io/); the bookkeeping of a finished
+ * request (its line, statistics, live histograms, file buffer) runs here, in slices (see
+ * `finishQueue`), so requests that end together never hold this thread for long.
  */
-import http from 'node:http';
-import https from 'node:https';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -17,7 +21,7 @@ import type { RequestRecord } from '../../shared/record.ts';
 import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs/arrivals.ts';
 import { LiveStats } from '../../shared/runs/live-stats.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import { recordToLine } from '../../shared/runs/record-line.ts';
+import { ms3, recordToLine } from '../../shared/runs/record-line.ts';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -32,6 +36,7 @@ import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
 import { fireRequest } from '../engine/client.ts';
 import { now, wallNow } from '../engine/clock.ts';
+import { io } from '../engine/io/io-engine.ts';
 import type { PromptProvider } from './prompt-items.ts';
 import { buildSpec, publicTarget, type RunTargetSpec } from './request-spec.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
@@ -39,6 +44,7 @@ import { RunFileWriter } from './run-file.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots } from './slots.ts';
+import { FinishQueue } from './finish-queue.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
 
@@ -121,7 +127,9 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     startedAtWall: wall,
     startedAt: new Date(wall).toISOString(),
   };
-  const writer = o.outFile ? await RunFileWriter.create(o.outFile, header) : null;
+  // The file is created now (a name taken or a folder not writable fails the run before it starts);
+  // its header is written when the run clock starts, with that instant as wall time.
+  const writer = o.outFile ? await RunFileWriter.open(o.outFile) : null;
   let watch: ServerWatch | null = null;
   if (o.serverMetrics) {
     try {
@@ -140,8 +148,10 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   setMaxListeners(0, signal);
 
   const C = w.maxConcurrency ?? Infinity;
-  const agentOpts = { keepAlive: true, maxSockets: C, keepAliveMsecs: 10_000 };
-  const agent = o.target.url.startsWith('https:') ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
+  const engine = io();
+  const pool = engine.createPool({ mode: w.connection, maxSockets: C });
+  await engine.ready(); // the stream-I/O thread(s) started before anything is sent
+  const conns = { mode: w.connection, opened: 0, reused: 0, retried: 0 };
   const live = new LiveStats();
   const callbackErrors: string[] = [];
   // A UI callback that throws must not stop a run or lose its data: keep the error, go on.
@@ -160,6 +170,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const onProgress = safe(o.onProgress);
   safe(o.onStarted)?.(header);
   const lines: RunRequestLine[] = [];
+  const finishQueue = new FinishQueue();
   const c = {
     arrived: 0,
     started: 0,
@@ -210,32 +221,49 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     const rec = await fireRequest(spec, {
       signal,
       keepRaw: false,
-      agent,
+      pool,
       id,
       onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined,
     });
     c.inFlight--;
     slots.release();
-    const line = recordToLine(rec, {
-      seq,
-      warmup,
-      scheduledMs,
-      arrivedMs,
-      startedMs,
-      inputTokensEstimate: item.inputTokens,
-      expectedOutputTokens: spec.params?.maxTokens ?? null,
-      saveText: w.saveText,
-    });
-    lines.push(line);
-    writer?.append(line);
-    if (warmup) c.warmupDone++;
-    else if (!isCancelledLine(line)) {
-      if (line.status === 'ok') c.completed++;
-      else c.failed++;
-      c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
-      live.add(outcomeOfLine(line));
+    const cn = rec.connection;
+    if (cn && rec.startMono !== undefined) {
+      if (cn.reused && cn.retries === 0) conns.reused++;
+      else conns.opened++;
+      if (cn.retries > 0) conns.retried++;
     }
-    onDone?.(line, rec);
+    finishQueue.push(() => {
+      const line = recordToLine(rec, {
+        seq,
+        warmup,
+        scheduledMs,
+        arrivedMs,
+        startedMs,
+        inputTokensEstimate: item.inputTokens,
+        expectedOutputTokens: spec.params?.maxTokens ?? null,
+        saveText: w.saveText,
+      });
+      // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
+      if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - origin);
+      if (cn) {
+        line.connection = {
+          reused: cn.reused,
+          retried: cn.retries > 0,
+          ...(cn.retryReason ? { retryReason: cn.retryReason } : {}),
+        };
+      }
+      lines.push(line);
+      writer?.append(line);
+      if (warmup) c.warmupDone++;
+      else if (!isCancelledLine(line)) {
+        if (line.status === 'ok') c.completed++;
+        else c.failed++;
+        c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
+        live.add(outcomeOfLine(line));
+      }
+      onDone?.(line, rec);
+    });
   };
 
   const progress = (): RunProgress => {
@@ -306,8 +334,10 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
       await watch.scrapeNow();
       watch.start();
     }
-    monitor = new SelfCheckMonitor();
+    monitor = new SelfCheckMonitor(engine);
     t0 = now();
+    header.clockZeroWall = performance.timeOrigin + t0;
+    await writer?.start(header);
     emit();
     for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
       const prepared = prepare(i, false);
@@ -333,9 +363,11 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     if (!signal.aborted) phase = 'draining';
     await Promise.all(tasks);
     const durationS = (now() - t0) / 1000;
+    await finishQueue.idle();
+    if (finishQueue.error && callbackErrors.length < 5) callbackErrors.push(finishQueue.error.message);
     const cancelled = signal.aborted;
     phase = cancelled ? 'cancelled' : 'done';
-    const selfCheck = monitor.stop();
+    const selfCheck = await monitor.stop({ ...conns });
     monitor = null;
     lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const summary = summarizeRunLines(header, lines, { durationS, cancelled, selfCheck });
@@ -350,9 +382,11 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     return { header, lines, summary, path: writer?.path ?? null, cancelled, fileError, callbackErrors };
   } finally {
     clearInterval(ticker);
-    monitor?.stop();
+    monitor?.dispose();
     o.signal?.removeEventListener('abort', onOuterAbort);
-    agent.destroy();
+    engine.closePool(pool);
+    // Cancelled before the run clock started (in warm-up): the header still goes first.
+    if (writer && !writer.started) await writer.start(header).catch(() => undefined);
     live.destroy();
     watch?.stop();
     await writer?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error

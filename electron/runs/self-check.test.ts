@@ -16,7 +16,7 @@ describe('SelfCheckMonitor', () => {
       expect(cpu!).toBeGreaterThan(0);
       expect(cpu!).toBeLessThan(80);
     } finally {
-      m.stop();
+      m.dispose();
     }
   });
 });

@@ -32,6 +32,7 @@ const HeaderSchema = z.object({
   platform: z.string(),
   startedAtWall: z.number(),
   startedAt: z.string(),
+  clockZeroWall: z.number().optional(),
 });
 
 const RequestSchema = z.object({
@@ -43,6 +44,10 @@ const RequestSchema = z.object({
   arrivedMs: z.number(),
   startedMs: z.number(),
   queueMs: z.number(),
+  sentMs: z.number().optional(),
+  connection: z
+    .object({ reused: z.boolean(), retried: z.boolean(), retryReason: z.string().optional() })
+    .optional(),
   inputTokens: numN,
   inputTokensSource: z.enum(['usage', 'estimated']),
   expectedOutputTokens: numN,

@@ -40,6 +40,12 @@ export interface RunHeader {
   /** Wall clock at the start (labels only; every duration is monotonic). */
   startedAtWall: number;
   startedAt: string;
+  /**
+   * The run clock's zero (the measured part's start) as wall-clock epoch ms, sampled with the
+   * monotonic clock at that instant: a request's wall time is clockZeroWall + sentMs + an event's t.
+   * Absent in files written before it existed.
+   */
+  clockZeroWall?: number;
 }
 
 /**
@@ -60,6 +66,13 @@ export interface RunRequestLine {
   startedMs: number;
   /** startedMs − arrivedMs: waiting for a slot (vLLM's client_queue_time), not part of TTFT. */
   queueMs: number;
+  /**
+   * When the stream-I/O thread began sending it, on the run clock (the zero of its event and phase
+   * times; warm-up lines: on the warm-up's clock). Absent in older files.
+   */
+  sentMs?: number;
+  /** Its connection: reused from the pool, and whether it was retried after a closed reused one. */
+  connection?: { reused: boolean; retried: boolean; retryReason?: string };
   /** Prompt tokens: the server's usage when it reported them, else the workload's estimate. */
   inputTokens: number | null;
   inputTokensSource: 'usage' | 'estimated';
@@ -177,6 +190,40 @@ export interface SelfCheck {
   flagged: boolean;
   reasons: string[];
   thresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number };
+  /**
+   * The stream-I/O thread(s) that stamped every read (absent in older files; null when the run
+   * stamped inline, `--io-threads 0`, where the figures above are the stamping loop's).
+   */
+  io?: IoSelfCheck | null;
+  /** Connections: opened, reused from the pool, retried after the server had closed a reused one. */
+  connections?: ConnectionStats;
+}
+
+export interface IoSelfCheck {
+  threads: number;
+  /** Event-loop delay of the I/O thread (the worst thread): how late a read could be stamped. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  /** Loop stalls over 5 ms and the time lost in them. */
+  stalls: number;
+  stallMs: number;
+  /** Garbage-collection pauses on the I/O thread. */
+  gcCount: number;
+  gcPauseMs: number;
+  gcMaxMs: number;
+  /** Busy share of the I/O thread's loop, % (event-loop utilization). */
+  cpuPct: number | null;
+  reads: number;
+}
+
+export interface ConnectionStats {
+  mode: 'keep-alive' | 'close';
+  /** Requests sent on a new connection (retries included). */
+  opened: number;
+  /** Requests sent on a pooled connection an earlier request had used. */
+  reused: number;
+  /** Requests whose reused connection failed before any response byte and were sent again. */
+  retried: number;
 }
 
 export interface RunSummary {

@@ -156,6 +156,11 @@ export const WorkloadSchema = z
     /** vLLM: exact tokens per event (stream_options.continuous_usage_stats). */
     continuousUsage: z.boolean().default(false),
     timeoutMs: z.number().int().min(100).default(300_000),
+    /**
+     * keep-alive: pooled connections reused across requests (a reused connection the server had
+     * closed is retried once on a new one); close: a new connection per request.
+     */
+    connection: z.enum(['keep-alive', 'close']).default('keep-alive'),
     /** Goodput SLOs (vLLM --goodput ttft:… tpot:… e2el:…), milliseconds. */
     slo: Slo.optional(),
     /** Keep every response's text in the run file (large). */

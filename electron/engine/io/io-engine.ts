@@ -1,0 +1,383 @@
+/**
+ * The measuring side of stream I/O (docs/ARCHITECTURE.md "Stream I/O"): sends each request to a
+ * stream-I/O thread, takes back its stamped reads in batches and hands them, moved onto this
+ * thread's clock, to the request's handler (client.ts: framing, decoding, the record). So JSON,
+ * statistics, run files, IPC and metrics scraping, which all run here, never delay a timestamp.
+ *
+ * Threads: `--io-threads N` (TOKENSCOPE_IO_THREADS), default one per core but one, at least one,
+ * at most four; requests go to the thread with the fewest in flight. 0 runs the same driver inline
+ * in this thread (the way it worked before; kept for comparison and as the fallback when a thread
+ * cannot start). A thread holds the process open only while it has requests in flight.
+ */
+import os from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { RequestError } from '../../../shared/errors.ts';
+import { startWorker } from '../../workers/spawn.ts';
+import { ConnectionDriver } from './driver.ts';
+import { LoopMonitor } from './loop-monitor.ts';
+import {
+  META_STRIDE,
+  type FromIo,
+  type IoCtrl,
+  type IoLoopStats,
+  type IoPoolOptions,
+  type IoRequest,
+  type IoSink,
+  type ToIo,
+} from './protocol.ts';
+
+/** What a request's owner gets: times on this thread's performance.now() clock. */
+export interface IoHandler {
+  /** `chunk` is valid only during the call (its memory goes back to the I/O thread): copy what is kept. */
+  read(t: number, chunk: Buffer): void;
+  ctrl(ev: IoCtrl): void;
+}
+
+export interface IoThreadsStats {
+  threads: number;
+  /** The worst thread's figures (loop delay, stalls, GC); reads and batches summed. */
+  io: IoLoopStats | null;
+}
+
+export const MAX_IO_THREADS = 4;
+
+export function defaultIoThreads(): number {
+  const env = process.env.TOKENSCOPE_IO_THREADS;
+  if (env !== undefined && env !== '' && Number.isInteger(Number(env))) {
+    return Math.max(0, Math.min(MAX_IO_THREADS, Number(env)));
+  }
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(MAX_IO_THREADS, cores - 1));
+}
+
+interface Thread {
+  worker: Worker;
+  active: number;
+  offset: number | null;
+  /** Batches that arrived before the clock offset (cannot happen: hello comes first; kept safe). */
+  alive: boolean;
+  lastStats: IoLoopStats | null;
+  waiters: Map<number, (s: IoLoopStats) => void>;
+  refd: boolean;
+  /** Resolves when the thread said hello (started, clock measured) or died. */
+  ready: Promise<void>;
+  onReady: () => void;
+}
+
+interface Slot {
+  handler: IoHandler;
+  thread: Thread | null;
+}
+
+/** The offset to add to the other thread's times: min-width sample pair. */
+function clockOffset(samples: [number, number, number][]): number {
+  let best = Infinity;
+  let off = 0;
+  const t = performance.now();
+  const hr = Number(process.hrtime.bigint()) / 1e6;
+  const here = hr - t; // hr = now + here
+  for (const [a, h, b] of samples) {
+    if (b - a < best) {
+      best = b - a;
+      off = h - (a + b) / 2; // hr = their now + off
+    }
+  }
+  return off - here; // ours = theirs + off − here
+}
+
+export class IoEngine {
+  private readonly threads: Thread[] = [];
+  private readonly slots = new Map<number, Slot>();
+  private nextSlot = 1;
+  private nextPool = 1;
+  private nextToken = 1;
+  private readonly pools = new Map<number, IoPoolOptions>();
+  private inline: ConnectionDriver | null = null;
+  private inlineMon: LoopMonitor | null = null;
+  private failedToStart: string | null = null;
+
+  constructor(readonly threadCount: number = defaultIoThreads()) {
+    for (let i = 0; i < threadCount; i++) {
+      try {
+        this.threads.push(this.spawn());
+      } catch (e) {
+        this.failedToStart = (e as Error).message;
+        break;
+      }
+    }
+  }
+
+  /** Where requests actually run: threads alive, or 0 = inline. */
+  get mode(): { threads: number; note: string | null } {
+    const alive = this.threads.filter((t) => t.alive).length;
+    return { threads: alive, note: this.failedToStart };
+  }
+
+  private spawn(): Thread {
+    const worker = startWorker('io-worker', null);
+    let onReady = (): void => {};
+    const ready = new Promise<void>((r) => (onReady = r));
+    const th: Thread = {
+      worker,
+      active: 0,
+      offset: null,
+      alive: true,
+      lastStats: null,
+      waiters: new Map(),
+      refd: true,
+      ready,
+      onReady,
+    };
+    worker.unref();
+    th.refd = false;
+    worker.on('message', (m: FromIo) => this.onMessage(th, m));
+    const died = (why: string): void => {
+      if (!th.alive) return;
+      th.alive = false;
+      this.failedToStart ??= why;
+      // Every request on it fails, classified; what arrived before stays with its owner.
+      for (const [slot, s] of this.slots) {
+        if (s.thread !== th) continue;
+        this.slots.delete(slot);
+        const error: RequestError = {
+          kind: 'client',
+          code: 'io-thread',
+          message: `The stream-I/O thread stopped: ${why}`,
+        };
+        s.handler.ctrl({ k: 'error', t: performance.now(), error });
+      }
+      for (const w of th.waiters.values()) w(emptyStats());
+      th.waiters.clear();
+      th.onReady();
+    };
+    worker.on('error', (e) => died(e.message));
+    worker.on('exit', (code) => died(`exited with code ${code}`));
+    for (const [id, opts] of this.pools) worker.postMessage({ op: 'pool', id, opts } satisfies ToIo);
+    return th;
+  }
+
+  private onMessage(th: Thread, m: FromIo): void {
+    switch (m.op) {
+      case 'hello':
+        th.offset = clockOffset(m.samples);
+        th.onReady();
+        break;
+      case 'stats': {
+        th.lastStats = m.stats;
+        const w = th.waiters.get(m.token);
+        if (w) {
+          th.waiters.delete(m.token);
+          w(m.stats);
+        }
+        break;
+      }
+      case 'batch':
+        this.onBatch(th, m);
+        break;
+    }
+  }
+
+  private onBatch(th: Thread, m: Extract<FromIo, { op: 'batch' }>): void {
+    const off = th.offset ?? 0;
+    const meta = new Float64Array(m.meta);
+    const bytes = Buffer.from(m.bytes);
+    let ci = 0;
+    const nCtrl = m.ctrl.length;
+    let pos = 0;
+    for (let r = 0; r <= m.nReads; r++) {
+      while (ci < nCtrl && m.ctrlAt[ci] === r) {
+        const slot = m.ctrlSlot[ci]!;
+        const ev = m.ctrl[ci]!;
+        ci++;
+        ev.t += off;
+        this.deliverCtrl(slot, ev, th);
+      }
+      if (r === m.nReads) break;
+      const k = r * META_STRIDE;
+      const len = meta[k + 2]!;
+      const s = this.slots.get(meta[k]!);
+      if (s) s.handler.read(meta[k + 1]! + off, bytes.subarray(pos, pos + len));
+      pos += len;
+    }
+    th.worker.postMessage({ op: 'recycle', bytes: m.bytes, meta: m.meta } satisfies ToIo, [m.bytes, m.meta]);
+  }
+
+  private deliverCtrl(slot: number, ev: IoCtrl, th: Thread | null): void {
+    const s = this.slots.get(slot);
+    if (!s) return;
+    if (ev.k === 'end' || ev.k === 'error') {
+      this.slots.delete(slot);
+      if (th) {
+        th.active--;
+        if (th.active === 0 && th.refd) {
+          th.worker.unref();
+          th.refd = false;
+        }
+      }
+    }
+    s.handler.ctrl(ev);
+  }
+
+  private pick(): Thread | null {
+    let best: Thread | null = null;
+    for (const t of this.threads) if (t.alive && (!best || t.active < best.active)) best = t;
+    return best;
+  }
+
+  private inlineDriver(): ConnectionDriver {
+    if (!this.inline) {
+      const sink: IoSink = {
+        read: (slot, t, chunk) => this.slots.get(slot)?.handler.read(t, chunk),
+        ctrl: (slot, ev) => this.deliverCtrl(slot, ev, null),
+      };
+      this.inline = new ConnectionDriver(sink);
+      this.inlineMon = new LoopMonitor();
+      for (const [id, opts] of this.pools) this.inline.pool(id, opts);
+    }
+    return this.inline;
+  }
+
+  /**
+   * Resolves when every thread has started (its code loaded, its clock measured): a run waits for
+   * it before its clock starts, so no request's send waits for a thread to start.
+   */
+  async ready(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.ready));
+  }
+
+  /** Sends a request; returns its cancel. Every request ends with exactly one 'end' or 'error'. */
+  fire(req: IoRequest, handler: IoHandler): () => void {
+    const slot = this.nextSlot++;
+    const th = this.pick();
+    this.slots.set(slot, { handler, thread: th });
+    if (th) {
+      th.active++;
+      if (!th.refd) {
+        th.worker.ref();
+        th.refd = true;
+      }
+      th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo);
+      return () => {
+        if (this.slots.has(slot) && th.alive) th.worker.postMessage({ op: 'cancel', slot } satisfies ToIo);
+      };
+    }
+    const d = this.inlineDriver();
+    d.fire(slot, req);
+    return () => d.cancel(slot);
+  }
+
+  /** A connection pool shared by the requests that name it (a load run's keep-alive pool). */
+  createPool(opts: IoPoolOptions): number {
+    const id = this.nextPool++;
+    this.pools.set(id, opts);
+    for (const t of this.threads) if (t.alive) t.worker.postMessage({ op: 'pool', id, opts } satisfies ToIo);
+    this.inline?.pool(id, opts);
+    return id;
+  }
+
+  closePool(id: number): void {
+    this.pools.delete(id);
+    for (const t of this.threads) if (t.alive) t.worker.postMessage({ op: 'pool-close', id } satisfies ToIo);
+    this.inline?.closePool(id);
+  }
+
+  /** Starts the loop figures afresh (a run's measured part begins). */
+  resetStats(): void {
+    for (const t of this.threads) {
+      if (t.alive) t.worker.postMessage({ op: 'stats-reset' } satisfies ToIo);
+      t.lastStats = null;
+    }
+    this.inlineMon?.reset();
+  }
+
+  /** The last figures each thread pushed (at most ~1 s old): for live views. */
+  statsNow(): IoThreadsStats {
+    const list = this.threads.filter((t) => t.alive && t.lastStats).map((t) => t.lastStats!);
+    if (this.inlineMon) list.push(this.inlineMon.stats());
+    return { threads: this.mode.threads, io: combine(list) };
+  }
+
+  /** Fresh figures from every thread. */
+  async stats(): Promise<IoThreadsStats> {
+    const asks = this.threads
+      .filter((t) => t.alive)
+      .map(
+        (t) =>
+          new Promise<IoLoopStats>((resolve) => {
+            const token = this.nextToken++;
+            const timer = setTimeout(() => {
+              t.waiters.delete(token);
+              resolve(t.lastStats ?? emptyStats());
+            }, 2000);
+            t.waiters.set(token, (s) => {
+              clearTimeout(timer);
+              resolve(s);
+            });
+            t.worker.postMessage({ op: 'stats', token } satisfies ToIo);
+          }),
+      );
+    const list = await Promise.all(asks);
+    if (this.inlineMon) list.push(this.inlineMon.stats());
+    return { threads: this.mode.threads, io: combine(list) };
+  }
+
+  async close(): Promise<void> {
+    this.inline?.destroy();
+    this.inlineMon?.stop();
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+}
+
+function emptyStats(): IoLoopStats {
+  return {
+    spanMs: 0,
+    loopDelayP99Ms: 0,
+    loopDelayMaxMs: 0,
+    stalls: 0,
+    stallMs: 0,
+    gcCount: 0,
+    gcPauseMs: 0,
+    gcMaxMs: 0,
+    cpuPct: null,
+    reads: 0,
+    batches: 0,
+  };
+}
+
+/** Several threads' figures as one: the worst delay, stalls and GC of any; reads summed. */
+function combine(list: IoLoopStats[]): IoLoopStats | null {
+  if (list.length === 0) return null;
+  const out = emptyStats();
+  for (const s of list) {
+    out.spanMs = Math.max(out.spanMs, s.spanMs);
+    out.loopDelayP99Ms = Math.max(out.loopDelayP99Ms, s.loopDelayP99Ms);
+    out.loopDelayMaxMs = Math.max(out.loopDelayMaxMs, s.loopDelayMaxMs);
+    out.stalls += s.stalls;
+    out.stallMs = Math.max(out.stallMs, s.stallMs);
+    out.gcCount += s.gcCount;
+    out.gcPauseMs = Math.max(out.gcPauseMs, s.gcPauseMs);
+    out.gcMaxMs = Math.max(out.gcMaxMs, s.gcMaxMs);
+    out.cpuPct = s.cpuPct === null ? out.cpuPct : Math.max(out.cpuPct ?? 0, s.cpuPct);
+    out.reads += s.reads;
+    out.batches += s.batches;
+  }
+  return out;
+}
+
+let engine: IoEngine | null = null;
+let configured: number | null = null;
+
+/** Sets the number of stream-I/O threads before the first request (CLI `--io-threads`). */
+export function configureIo(threads: number): void {
+  if (engine && engine.threadCount === threads) return;
+  const old = engine;
+  engine = null;
+  configured = Math.max(0, Math.min(MAX_IO_THREADS, Math.floor(threads)));
+  void old?.close();
+}
+
+/** The process's stream-I/O engine, started on first use. */
+export function io(): IoEngine {
+  engine ??= new IoEngine(configured ?? defaultIoThreads());
+  return engine;
+}

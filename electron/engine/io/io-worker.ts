@@ -1,0 +1,141 @@
+/**
+ * The stream-I/O thread (docs/ARCHITECTURE.md "Stream I/O"). Its event loop does only socket work:
+ * the ConnectionDriver opens connections, writes requests and stamps reads; this file copies each
+ * read into a preallocated batch buffer and hands the batch to the measuring thread once per loop
+ * turn (setImmediate, after the poll phase: every socket readable in one turn is stamped first),
+ * transferring the buffers (no copy) and taking them back once decoded. No JSON, no statistics,
+ * no framing here.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ConnectionDriver } from './driver.ts';
+import { LoopMonitor } from './loop-monitor.ts';
+import { META_STRIDE, type FromIo, type IoCtrl, type IoSink, type ToIo } from './protocol.ts';
+
+const port = parentPort!;
+const BATCH_BYTES = 256 * 1024;
+const BATCH_READS = 4096;
+
+class Batcher implements IoSink {
+  private bytes = new ArrayBuffer(BATCH_BYTES);
+  private u8 = new Uint8Array(this.bytes);
+  private meta = new Float64Array(BATCH_READS * META_STRIDE);
+  private off = 0;
+  private n = 0;
+  private ctrlEvents: IoCtrl[] = [];
+  private ctrlSlot: number[] = [];
+  private ctrlAt: number[] = [];
+  private scheduled = false;
+  private readonly free: { bytes: ArrayBuffer; meta: ArrayBuffer }[] = [];
+
+  constructor(private readonly mon: LoopMonitor) {}
+
+  read(slot: number, t: number, chunk: Buffer): void {
+    const len = chunk.length;
+    if (this.n === BATCH_READS || this.off + len > this.u8.length) {
+      this.flush();
+      if (len > this.u8.length) this.fresh(len);
+    }
+    chunk.copy(this.u8, this.off);
+    const m = this.n * META_STRIDE;
+    this.meta[m] = slot;
+    this.meta[m + 1] = t;
+    this.meta[m + 2] = len;
+    this.off += len;
+    this.n++;
+    this.mon.reads++;
+    this.schedule();
+  }
+
+  ctrl(slot: number, ev: IoCtrl): void {
+    this.ctrlEvents.push(ev);
+    this.ctrlSlot.push(slot);
+    this.ctrlAt.push(this.n);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Takes a returned buffer set, or a new one (of at least `min` bytes). */
+  private fresh(min = BATCH_BYTES): void {
+    const reuse = min <= BATCH_BYTES ? this.free.pop() : undefined;
+    this.bytes = reuse?.bytes ?? new ArrayBuffer(Math.max(min, BATCH_BYTES));
+    this.u8 = new Uint8Array(this.bytes);
+    this.meta = reuse ? new Float64Array(reuse.meta) : new Float64Array(BATCH_READS * META_STRIDE);
+  }
+
+  recycle(bytes: ArrayBuffer, meta: ArrayBuffer): void {
+    if (bytes.byteLength === BATCH_BYTES && this.free.length < 8) this.free.push({ bytes, meta });
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.n === 0 && this.ctrlEvents.length === 0) return;
+    const msg: FromIo = {
+      op: 'batch',
+      bytes: this.bytes,
+      meta: this.meta.buffer as ArrayBuffer,
+      nReads: this.n,
+      ctrl: this.ctrlEvents,
+      ctrlSlot: this.ctrlSlot,
+      ctrlAt: this.ctrlAt,
+    };
+    port.postMessage(msg, [this.bytes, this.meta.buffer as ArrayBuffer]);
+    this.mon.batches++;
+    this.off = 0;
+    this.n = 0;
+    this.ctrlEvents = [];
+    this.ctrlSlot = [];
+    this.ctrlAt = [];
+    this.fresh();
+  }
+}
+
+const mon = new LoopMonitor();
+const batcher = new Batcher(mon);
+const driver = new ConnectionDriver(batcher);
+
+// Clock samples for the offset between this thread's performance.now() and the main thread's.
+const samples: [number, number, number][] = [];
+for (let i = 0; i < 20; i++) {
+  const a = performance.now();
+  const hr = Number(process.hrtime.bigint()) / 1e6;
+  samples.push([a, hr, performance.now()]);
+}
+port.postMessage({ op: 'hello', samples } satisfies FromIo);
+
+// Loop figures once a second, so the measuring side always has recent ones without asking.
+const statsTimer = setInterval(
+  () => port.postMessage({ op: 'stats', stats: mon.stats(), token: 0 } satisfies FromIo),
+  1000,
+);
+statsTimer.unref();
+
+port.on('message', (m: ToIo) => {
+  switch (m.op) {
+    case 'fire':
+      driver.fire(m.slot, m.req);
+      break;
+    case 'cancel':
+      driver.cancel(m.slot);
+      break;
+    case 'pool':
+      driver.pool(m.id, m.opts);
+      break;
+    case 'pool-close':
+      driver.closePool(m.id);
+      break;
+    case 'stats-reset':
+      mon.reset();
+      break;
+    case 'stats':
+      port.postMessage({ op: 'stats', stats: mon.stats(), token: m.token } satisfies FromIo);
+      break;
+    case 'recycle':
+      batcher.recycle(m.bytes, m.meta);
+      break;
+  }
+});

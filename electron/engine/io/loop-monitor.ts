@@ -1,0 +1,111 @@
+/**
+ * How one thread's event loop fares while it stamps reads: what can make a timestamp late.
+ * - Loop delay: a 5-ms probe timer; its lateness is how long a read that became readable at that
+ *   moment waited for its callback. Kept in a fixed 0.1-ms-bucket histogram (no allocation per
+ *   probe) for p99 and max, and counted as a stall when over 5 ms.
+ * - GC pauses: PerformanceObserver 'gc' entries of this thread.
+ * - Busy share: event-loop utilization (time not idle in the poller), the thread's own CPU.
+ */
+import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
+import type { IoLoopStats } from './protocol.ts';
+
+const PROBE_MS = 5;
+export const STALL_MS = 5;
+const BUCKET_MS = 0.1;
+const BUCKETS = 2000; // 0–200 ms; beyond counts in the last bucket (max is kept exactly)
+
+export class LoopMonitor {
+  private hist = new Uint32Array(BUCKETS);
+  private count = 0;
+  private max = 0;
+  private stalls = 0;
+  private stallMs = 0;
+  private gcCount = 0;
+  private gcMs = 0;
+  private gcMax = 0;
+  private since = performance.now();
+  private elu = perf.eventLoopUtilization();
+  private last = performance.now();
+  private timer: NodeJS.Timeout;
+  private obs: PerformanceObserver | null = null;
+  reads = 0;
+  batches = 0;
+
+  constructor() {
+    this.timer = setInterval(() => this.probe(), PROBE_MS);
+    this.timer.unref();
+    try {
+      this.obs = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          this.gcCount++;
+          this.gcMs += e.duration;
+          if (e.duration > this.gcMax) this.gcMax = e.duration;
+        }
+      });
+      this.obs.observe({ entryTypes: ['gc'] });
+    } catch {
+      this.obs = null; // no gc entries here: reported as 0
+    }
+  }
+
+  private probe(): void {
+    const t = performance.now();
+    const late = Math.max(0, t - this.last - PROBE_MS);
+    this.last = t;
+    this.count++;
+    if (late > this.max) this.max = late;
+    this.hist[Math.min(BUCKETS - 1, Math.floor(late / BUCKET_MS))]!++;
+    if (late > STALL_MS) {
+      this.stalls++;
+      this.stallMs += late;
+    }
+  }
+
+  reset(): void {
+    this.hist.fill(0);
+    this.count = 0;
+    this.max = 0;
+    this.stalls = 0;
+    this.stallMs = 0;
+    this.gcCount = 0;
+    this.gcMs = 0;
+    this.gcMax = 0;
+    this.reads = 0;
+    this.batches = 0;
+    this.since = performance.now();
+    this.elu = perf.eventLoopUtilization();
+  }
+
+  private quantile(q: number): number {
+    if (this.count === 0) return 0;
+    const rank = Math.ceil(q * this.count);
+    let acc = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      acc += this.hist[i]!;
+      if (acc >= rank) return Math.min(this.max, (i + 1) * BUCKET_MS);
+    }
+    return this.max;
+  }
+
+  stats(): IoLoopStats {
+    const elu = perf.eventLoopUtilization(this.elu);
+    return {
+      spanMs: performance.now() - this.since,
+      loopDelayP99Ms: this.quantile(0.99),
+      loopDelayMaxMs: this.max,
+      stalls: this.stalls,
+      stallMs: this.stallMs,
+      gcCount: this.gcCount,
+      gcPauseMs: this.gcMs,
+      gcMaxMs: this.gcMax,
+      cpuPct: Number.isFinite(elu.utilization) ? elu.utilization * 100 : null,
+      reads: this.reads,
+      batches: this.batches,
+    };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.obs?.disconnect();
+  }
+}

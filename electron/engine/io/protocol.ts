@@ -1,0 +1,116 @@
+/**
+ * What the stream-I/O thread and the measuring side say to each other (docs/ARCHITECTURE.md
+ * "Stream I/O"). The I/O side owns the sockets: it opens connections, writes requests, stamps
+ * every socket read with the monotonic clock the moment its callback runs and hands the raw bytes
+ * on, with a few control events per request (socket, headers, end, error, retry). Everything
+ * after the stamp (framing, JSON, dialects, statistics, run files, IPC) happens on the other side.
+ *
+ * Times are absolute `performance.now()` values of the thread that took them; the receiving side
+ * moves them onto its own clock with the offset measured at start (the same CLOCK_MONOTONIC
+ * underneath, so the offset is ~0, but it is measured rather than assumed).
+ */
+import type { RequestError } from '../../../shared/errors.ts';
+
+/** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
+export interface IoRequest {
+  url: string;
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body: string;
+  /** Abort with client/timeout after this long without a complete response. */
+  timeoutMs: number;
+  /** Abort with client/idle-timeout when no byte arrives for this long (0 = never). */
+  idleTimeoutMs: number;
+  insecureTls: boolean;
+  /** A keep-alive pool (see IoPoolOptions) or null: a fresh connection closed after the response. */
+  pool: number | null;
+}
+
+export type ConnectionMode = 'keep-alive' | 'close';
+
+export interface IoPoolOptions {
+  /** keep-alive: pooled connections reused across requests; close: one connection per request. */
+  mode: ConnectionMode;
+  maxSockets: number;
+}
+
+/** Control events of one request, in the order they happened. `t`: the I/O thread's clock. */
+export type IoCtrl =
+  /** The request is being started: the zero of its times. */
+  | { k: 'start'; t: number }
+  /** It got a socket: `reused` a pooled one, else `connecting` a new one. */
+  | { k: 'socket'; t: number; reused: boolean; connecting: boolean }
+  | { k: 'connected'; t: number }
+  | { k: 'written'; t: number }
+  | { k: 'headers'; t: number; status: number; contentType: string | null; requestId: string | null }
+  /**
+   * A reused connection failed before any response byte (the server had closed it): the request
+   * is sent again once on a new connection. Not a server failure; counted apart.
+   */
+  | { k: 'retry'; t: number; error: RequestError }
+  /** The response ended cleanly. */
+  | { k: 'end'; t: number }
+  /** The request failed (socket error, timeout, cancel). Its last event. */
+  | { k: 'error'; t: number; error: RequestError };
+
+/** Where the connection driver reports to: the worker's batcher, or the engine directly (inline). */
+export interface IoSink {
+  /** One socket read. `chunk` is only valid during the call: copy what is kept. */
+  read(slot: number, t: number, chunk: Buffer): void;
+  ctrl(slot: number, ev: IoCtrl): void;
+}
+
+/** How the I/O thread's own event loop fared: what can make its stamps late. */
+export interface IoLoopStats {
+  /** Wall time these figures cover, ms. */
+  spanMs: number;
+  /** Event-loop delay (excess over the 5-ms probe interval) p99 / max, ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  /** Probes that came more than 5 ms late, and the time lost in them. */
+  stalls: number;
+  stallMs: number;
+  /** Garbage-collection pauses in this thread. */
+  gcCount: number;
+  gcPauseMs: number;
+  gcMaxMs: number;
+  /** CPU time of this thread over the span, % of one core (null where not measurable). */
+  cpuPct: number | null;
+  reads: number;
+  batches: number;
+}
+
+/** Main → worker. */
+export type ToIo =
+  | { op: 'fire'; slot: number; req: IoRequest }
+  | { op: 'cancel'; slot: number }
+  | { op: 'pool'; id: number; opts: IoPoolOptions }
+  | { op: 'pool-close'; id: number }
+  | { op: 'stats-reset' }
+  /** Ask for the loop figures now; answered with the same token. */
+  | { op: 'stats'; token: number }
+  | { op: 'recycle'; bytes: ArrayBuffer; meta: ArrayBuffer };
+
+/** Worker → main. */
+export type FromIo =
+  /** Sent once at start: clock samples [before, hr, after] to measure the offset. */
+  | { op: 'hello'; samples: [number, number, number][] }
+  /**
+   * Reads and control events since the last batch. Read i: slot meta[3i], time meta[3i+1],
+   * length meta[3i+2], bytes at the running offset in `bytes`. Control event j happened before
+   * read `ctrlAt[j]` (== nReads: after the last one).
+   */
+  | {
+      op: 'batch';
+      bytes: ArrayBuffer;
+      meta: ArrayBuffer;
+      nReads: number;
+      ctrl: IoCtrl[];
+      ctrlSlot: number[];
+      ctrlAt: number[];
+    }
+  /** Loop figures: pushed once a second (token 0), or the answer to a request. */
+  | { op: 'stats'; stats: IoLoopStats; token: number };
+
+/** Fields of a batch's meta array per read. */
+export const META_STRIDE = 3;
