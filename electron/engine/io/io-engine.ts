@@ -227,7 +227,10 @@ export class IoEngine {
   private inlineDriver(): ConnectionDriver {
     if (!this.inline) {
       const sink: IoSink = {
-        read: (slot, t, chunk) => this.slots.get(slot)?.handler.read(t, chunk),
+        read: (slot, t, chunk) => {
+          this.inlineMon!.reads++;
+          this.slots.get(slot)?.handler.read(t, chunk);
+        },
         ctrl: (slot, ev) => this.deliverCtrl(slot, ev, null),
       };
       this.inline = new ConnectionDriver(sink);

@@ -1,0 +1,158 @@
+// The stream-I/O engine itself: bytes cross the thread boundary intact (reads bigger than a batch,
+// thousands of small ones), times land on this thread's clock, inline mode gives the same record,
+// and a thread that dies fails its requests with a classified error instead of hanging them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IoEngine, type IoHandler } from './io-engine.ts';
+import type { IoCtrl, IoRequest } from './protocol.ts';
+
+let srv: http.Server;
+let base = '';
+beforeAll(async () => {
+  srv = http.createServer((req, res) => {
+    req.resume();
+    const u = new URL(req.url ?? '/', 'http://x');
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    if (u.pathname === '/big') {
+      // 1.5 MiB in three writes: reads larger than one 256-KiB batch buffer.
+      const block = Buffer.alloc(512 * 1024);
+      for (let i = 0; i < block.length; i++) block[i] = (i * 31 + 7) & 0xff;
+      res.write(block);
+      res.write(block);
+      res.end(block);
+      return;
+    }
+    if (u.pathname === '/many') {
+      let i = 0;
+      const tick = (): void => {
+        res.write(`${String(i).padStart(6, '0')}\n`);
+        if (++i < 400) setImmediate(tick);
+        else res.end();
+      };
+      tick();
+      return;
+    }
+    if (u.pathname === '/hang') {
+      res.flushHeaders(); // headers sent, body never ends
+      return;
+    }
+    res.end('ok');
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  srv.closeAllConnections();
+  await new Promise((r) => srv.close(r));
+});
+
+const req = (path: string): IoRequest => ({
+  url: base + path,
+  method: 'GET',
+  headers: {},
+  body: '',
+  timeoutMs: 10_000,
+  idleTimeoutMs: 0,
+  insecureTls: false,
+  pool: null,
+});
+
+interface Got {
+  bytes: Buffer;
+  reads: number[];
+  ctrl: IoCtrl[];
+}
+
+function collect(engine: IoEngine, path: string, onCtrl?: (ev: IoCtrl) => void): Promise<Got> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    const got: Got = { bytes: Buffer.alloc(0), reads: [], ctrl: [] };
+    const h: IoHandler = {
+      read(t, chunk) {
+        got.reads.push(t);
+        parts.push(Buffer.from(chunk)); // a copy: the memory goes back to the I/O thread
+      },
+      ctrl(ev) {
+        got.ctrl.push(ev);
+        onCtrl?.(ev);
+        if (ev.k === 'end' || ev.k === 'error') {
+          got.bytes = Buffer.concat(parts);
+          resolve(got);
+        }
+      },
+    };
+    engine.fire(req(path), h);
+  });
+}
+
+describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
+  const engine = new IoEngine(threads);
+  afterAll(() => engine.close());
+
+  it('reads larger than a batch arrive whole and in order', async () => {
+    await engine.ready();
+    expect(engine.mode.threads).toBe(threads);
+    const got = await collect(engine, '/big');
+    expect(got.ctrl.at(-1)!.k).toBe('end');
+    expect(got.bytes.length).toBe(3 * 512 * 1024);
+    for (let i = 0; i < got.bytes.length; i += 4099)
+      expect(got.bytes[i]).toBe(((i % (512 * 1024)) * 31 + 7) & 0xff);
+  });
+
+  it('many small reads: every byte, times increasing, on this thread’s clock, between start and end', async () => {
+    const before = performance.now();
+    const got = await collect(engine, '/many');
+    const after = performance.now();
+    const text = got.bytes.toString('latin1');
+    expect(text.split('\n').filter(Boolean)).toEqual(
+      Array.from({ length: 400 }, (_, i) => String(i).padStart(6, '0')),
+    );
+    const start = got.ctrl.find((c) => c.k === 'start')!.t;
+    const end = got.ctrl.at(-1)!.t;
+    expect(start).toBeGreaterThanOrEqual(before);
+    expect(end).toBeLessThanOrEqual(after);
+    for (let i = 1; i < got.reads.length; i++)
+      expect(got.reads[i]!).toBeGreaterThanOrEqual(got.reads[i - 1]!);
+    expect(got.reads[0]!).toBeGreaterThanOrEqual(start);
+    expect(got.reads.at(-1)!).toBeLessThanOrEqual(end);
+    // The phases come in order: start, socket, connected, written, headers, …, end.
+    expect(got.ctrl.map((c) => c.k)).toEqual(['start', 'socket', 'connected', 'written', 'headers', 'end']);
+  });
+
+  it('the loop figures count the reads it stamped', async () => {
+    engine.resetStats();
+    await collect(engine, '/many');
+    const s = await engine.stats();
+    expect(s.threads).toBe(threads);
+    expect(s.io).not.toBeNull();
+    expect(s.io!.reads).toBeGreaterThan(0);
+    expect(s.io!.loopDelayMaxMs).toBeGreaterThanOrEqual(s.io!.loopDelayP99Ms);
+  });
+});
+
+describe('a stream-I/O thread that dies', () => {
+  it('fails the requests it held with client/io-thread; later requests still run', async () => {
+    const engine = new IoEngine(1);
+    try {
+      await engine.ready();
+      const hung = collect(engine, '/hang', (ev) => {
+        // Headers arrived: the thread holds an open stream. Kill it.
+        if (ev.k === 'headers')
+          void (
+            engine as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }
+          ).threads[0]!.worker.terminate();
+      });
+      const got = await hung;
+      const last = got.ctrl.at(-1)!;
+      expect(last.k).toBe('error');
+      expect(last.k === 'error' && last.error).toMatchObject({ kind: 'client', code: 'io-thread' });
+      expect(engine.mode.threads).toBe(0);
+      // With no thread left the engine runs requests inline.
+      const next = await collect(engine, '/');
+      expect(next.bytes.toString()).toBe('ok');
+    } finally {
+      await engine.close();
+    }
+  });
+});
