@@ -7,7 +7,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { main: resolve(__dirname, 'electron/main.ts') } },
+      rollupOptions: {
+        // Worker threads are entries of their own, loaded from beside main.js (electron/workers/spawn.ts).
+        input: {
+          main: resolve(__dirname, 'electron/main.ts'),
+          'sim-worker': resolve(__dirname, 'electron/sim/sim-worker.ts'),
+          'io-worker': resolve(__dirname, 'electron/engine/io/io-worker.ts'),
+        },
+        // Code shared by main and the workers (spawn.ts among it) goes to chunks beside them, not
+        // in chunks/: its import.meta.url-relative paths (`./sim-worker.js`) must resolve in out/main.
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

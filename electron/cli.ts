@@ -11,6 +11,7 @@ import { runFleet, type FleetCliOptions } from './cli/fleet.ts';
 import { runRunTargets, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 import { runCompare, type CompareCliOptions } from './cli/compare.ts';
+import { configureIo, MAX_IO_THREADS } from './engine/io/io-engine.ts';
 
 function int(name: string) {
   return (v: string): number => {
@@ -31,6 +32,12 @@ function dialect(v: string): DialectId {
   if (!isDialectId(v)) throw new InvalidArgumentError(`unknown dialect; one of: ${DIALECT_IDS.join(', ')}`);
   return v;
 }
+function ioThreads(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_IO_THREADS)
+    throw new InvalidArgumentError(`--io-threads must be an integer from 0 to ${MAX_IO_THREADS}.`);
+  return n;
+}
 /** A repeatable option's values in order (no default: `--help` would print "(default: [])"). */
 function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
@@ -40,7 +47,16 @@ export function buildProgram(): Command {
   const program = new Command('tokenscope')
     .description('See what your LLM inference servers really do: per-event stream timing, TTFT, ITL, E2E.')
     .showHelpAfterError()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .option(
+      '--io-threads <n>',
+      `stream-I/O threads that own the sockets and stamp every read (0–${MAX_IO_THREADS}; 0: in the main thread; default: cores − 1, at least 1)`,
+      ioThreads,
+    )
+    .hook('preAction', (cmd) => {
+      const n = cmd.opts<{ ioThreads?: number }>().ioThreads;
+      if (n !== undefined) configureIo(n);
+    });
 
   program
     .command('probe')
@@ -112,7 +128,7 @@ export function buildProgram(): Command {
     .option('--max-tokens <n>', 'default max tokens when a request sets none', int('--max-tokens'), 128)
     .option(
       '--fault <spec>',
-      'fault for every request (or a fraction of them with @rate, e.g. reset:20@0.1): http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]',
+      'fault for every request (or a fraction of them with @rate, e.g. reset:20@0.1): http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]|close-after-stream[:ms]',
     )
     .option(
       '--fault-rate <x>',
@@ -123,6 +139,16 @@ export function buildProgram(): Command {
     .option('--ground-truth <file>', 'append the exact send time of every chunk to this JSONL file')
     .option('--replay <file>', 'serve this captured body (e.g. from shared/corpus/sse) to every POST')
     .option('--replay-interval <ms>', 'gap between replayed events', num('--replay-interval'), 20)
+    .option(
+      '--close-after-stream',
+      "behave like llama.cpp's server: advertise Keep-Alive (timeout=5, max=100) but close the connection after every streamed response, so a pooled client reusing it is reset",
+    )
+    .option(
+      '--close-after-stream-ms <ms>',
+      'with --close-after-stream: how long after the last byte the connection is closed',
+      num('--close-after-stream-ms'),
+      5,
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       process.exitCode = await runSimCommand(o);
@@ -190,6 +216,10 @@ export function buildProgram(): Command {
       'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)',
     )
     .option('--save-text', 'keep every response text in the run file')
+    .option(
+      '--connection <mode>',
+      'keep-alive: pooled connections, one the server closed retried once on a new one (default); close: a new connection per request',
+    )
     .option(
       '--no-server-metrics',
       "do not watch the server's /metrics during the run (default: watched, summed up in the summary)",

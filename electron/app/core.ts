@@ -6,7 +6,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api.ts';
-import { startSim, type SimServer } from '../sim/index.ts';
+import type { SimServer } from '../sim/index.ts';
+import { startSimThread } from '../sim/thread.ts';
 import { createHandlers } from './handlers.ts';
 import { RequestService } from './requests.ts';
 import { MetricsService } from './metrics.ts';
@@ -46,7 +47,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   let sim: SimServer | null = null;
   if (o.startSimulator !== false) {
     try {
-      sim = await startSim({ port: o.simPort ?? 0, host: '127.0.0.1', jitter: 0.1, streamInterval: 1 });
+      // In its own thread: the simulator's work must never delay this thread's timestamps.
+      sim = await startSimThread({ port: o.simPort ?? 0, host: '127.0.0.1', jitter: 0.1, streamInterval: 1 });
       targets.simUrl = sim.url;
     } catch (e) {
       o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);

@@ -17,6 +17,8 @@ export interface SimCliOptions {
   groundTruth?: string;
   replay?: string;
   replayInterval: number;
+  closeAfterStream?: boolean;
+  closeAfterStreamMs: number;
   quiet?: boolean;
 }
 
@@ -37,6 +39,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     faultRate: o.faultRate,
     groundTruth: o.groundTruth ?? false,
     replay: o.replay ? { file: o.replay, intervalMs: o.replayInterval, timing: 'interval' } : null,
+    closeAfterStream: o.closeAfterStream ?? false,
+    closeAfterStreamMs: o.closeAfterStreamMs,
     log: o.quiet ? undefined : (line: string) => process.stderr.write(line + '\n'),
   };
   let sim;
@@ -53,6 +57,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...(sim.options.closeAfterStream
+        ? [
+            `  connections: closed ${sim.options.closeAfterStreamMs} ms after every streamed response, though keep-alive is advertised (as llama.cpp's server)`,
+          ]
+        : []),
       `Try:  npx tokenscope probe ${sim.url}`,
       'Ctrl-C to stop.',
       '',

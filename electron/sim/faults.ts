@@ -17,6 +17,9 @@
  * |                              | stop:true event, Ollama done:true line, response.completed)       |
  * | slow-first-byte[:ms]         | headers and first byte held back ms (default 2000)                |
  * | empty-first-chunk            | accepted, no effect: vLLM's role chunk already is one             |
+ * | close-after-stream[:ms]      | llama.cpp's keep-alive: `Keep-Alive: timeout=5, max=100` sent,    |
+ * |                              | the connection closed ms (default 5) after the stream's last byte |
+ * |                              | (close-after-stream.ts)                                           |
  *
  * afterTokens defaults to 5: at most that many tokens are delivered before the fault fires. A
  * stream shorter than that still gets its fault, just before its last token.
@@ -36,13 +39,14 @@ export const FAULT_KINDS = [
   'no-done',
   'slow-first-byte',
   'empty-first-chunk',
+  'close-after-stream',
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
-  /** afterTokens for mid-stream kinds, milliseconds for stall and slow-first-byte. */
+  /** afterTokens for mid-stream kinds, milliseconds for stall, slow-first-byte and close-after-stream. */
   param?: number;
   /** The fraction (0–1) of requests it applies to (`@rate`); absent: every one. */
   rate?: number;

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DialectId } from '../../shared/dialects.ts';
+import { closeAfterStream, DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { badJsonError, httpError, type HttpError } from './errors.ts';
 import {
   chooseFault,
@@ -102,6 +103,8 @@ export function acceptGeneration(
   }
   const fault = chooseFault(perRequest, o.fault, o.faultRate, core.faultRng);
   if (fault) res.setHeader('x-sim-fault', formatFault(fault));
+  if (fault?.kind === 'close-after-stream')
+    closeAfterStream(req, res, fault.param ?? DEFAULT_CLOSE_AFTER_STREAM_MS);
   let r: GenRequest;
   try {
     r = parseRequest(dialect, body);

@@ -4,6 +4,7 @@
  * prefill at 50k tokens/s. Values out of range are clamped rather than rejected, so a CLI flag
  * typo cannot take the demo target down.
  */
+import { DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { toFaultSpec } from './faults.ts';
 import type { ResolvedSimOptions, SimOptions } from './types.ts';
 
@@ -22,6 +23,7 @@ export const SIM_DEFAULTS = {
   defaultMaxTokens: 128,
   faultRate: 1,
   replayIntervalMs: 20,
+  closeAfterStreamMs: DEFAULT_CLOSE_AFTER_STREAM_MS,
 } as const;
 
 function num(v: number | undefined, dflt: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -53,6 +55,8 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
           timing: o.replay.timing ?? 'interval',
         }
       : null,
+    closeAfterStream: o.closeAfterStream ?? false,
+    closeAfterStreamMs: num(o.closeAfterStreamMs, d.closeAfterStreamMs, 0, 60_000),
     log: o.log ?? (() => {}),
   };
 }

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { DialectId } from '../../shared/dialects.ts';
+import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
 import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
 import { GroundTruthLog } from './ground-truth.ts';
 import { infoResponse } from './info.ts';
@@ -116,9 +117,12 @@ export class SimHttpServer implements SimServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    // A request on a connection being closed after a stream (llama.cpp mode) is never answered.
+    if (refuseOnClosing(req.socket)) return;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const requestId = requestIdFor(req, this.core.ids);
     res.setHeader('x-request-id', requestId);
+    if (this.options.closeAfterStream) closeAfterStream(req, res, this.options.closeAfterStreamMs);
     if (this.closing)
       return sendError(res, {
         status: 503,

@@ -45,6 +45,15 @@ export interface SimOptions {
   /** true: keep ground truth in memory; a string: also append JSONL to that path. */
   groundTruth?: boolean | string;
   replay?: ReplayOptions | null;
+  /**
+   * Behave like llama.cpp's server: advertise `Connection: keep-alive` and
+   * `Keep-Alive: timeout=5, max=100`, then close the connection after every streamed response,
+   * so a client that reuses the pooled socket is reset before any response byte (per request:
+   * the fault `close-after-stream[:ms]`).
+   */
+  closeAfterStream?: boolean;
+  /** How long after a stream's last byte its connection is closed (default 5 ms). */
+  closeAfterStreamMs?: number;
   log?: (line: string) => void;
 }
 
@@ -66,6 +75,8 @@ export interface ResolvedSimOptions {
   faultRate: number;
   groundTruth: boolean | string;
   replay: Required<ReplayOptions> | null;
+  closeAfterStream: boolean;
+  closeAfterStreamMs: number;
   log: (line: string) => void;
 }
 

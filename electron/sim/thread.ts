@@ -1,0 +1,244 @@
+/**
+ * The built-in simulator in a thread of its own (sim-worker.ts), so that its work — the engine
+ * loop, JSON, socket writes — never delays the event loop that timestamps the client's streams.
+ * The app (electron/app/core.ts) starts it this way; the CLI's `tokenscope sim` and the tests that
+ * want the simulator in-process keep startSim.
+ *
+ *   const sim = await startSimThread({ port: 0 });   // a SimServer: url, port, options, close()
+ *   await sim.fetchState();                          // exact state, asked from the thread
+ *   await sim.close();                               // the thread exits
+ *
+ * What crosses the thread boundary:
+ * - options go in as data; `log` (a function) stays here and receives the thread's lines by message;
+ * - state(): the sim thread writes its SimState into shared memory every STATE_EVERY_MS (and
+ *   before answering fetchState), so reading it costs this thread no message at all;
+ * - groundTruth(): with options.groundTruth on, the thread sends new records every
+ *   GROUND_TRUTH_EVERY_MS; fetchGroundTruth() asks for all of them now.
+ * A failure to start (port in use, a bad replay file, the thread crashing) rejects the start with
+ * the reason; the start never waits longer than START_TIMEOUT_MS.
+ */
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers/spawn.ts';
+import type {
+  EndReason,
+  GroundTruthRecord,
+  ResolvedSimOptions,
+  SimOptions,
+  SimServer,
+  SimState,
+} from './types.ts';
+
+export const STATE_EVERY_MS = 50;
+export const GROUND_TRUTH_EVERY_MS = 100;
+export const START_TIMEOUT_MS = 30_000;
+/** close(): how long the thread gets to close its server and exit before it is terminated. */
+export const CLOSE_TIMEOUT_MS = 5_000;
+
+// ---- protocol (sim-worker.ts speaks it too) ----
+
+export interface SimThreadInput {
+  options: Omit<SimOptions, 'log'>;
+  /** Forward log lines (the caller gave a log function). */
+  log: boolean;
+  /** Where the thread publishes its state (see SharedState). */
+  state: SharedArrayBuffer;
+}
+
+export type ToSimThread =
+  { op: 'close' } | { op: 'state'; token: number } | { op: 'groundTruth'; token: number };
+
+export type FromSimThread =
+  | { op: 'ready'; url: string; port: number; options: Omit<ResolvedSimOptions, 'log'> }
+  | { op: 'failed'; message: string; code: string | null }
+  | { op: 'log'; line: string }
+  | { op: 'state'; token: number; state: SimState }
+  | { op: 'groundTruth'; token: number; records: GroundTruthRecord[] }
+  | { op: 'newGroundTruth'; records: GroundTruthRecord[] }
+  | { op: 'closed' };
+
+// ---- SimState in shared memory: a sequence counter (odd while written), then the numbers ----
+
+const END_REASONS: readonly EndReason[] = ['stop', 'length', 'abort', 'error'];
+const SCALARS = [
+  'running',
+  'waiting',
+  'kvCacheUsage',
+  'kvReservedTokens',
+  'steps',
+  'requests',
+  'promptTokens',
+  'generationTokens',
+  'activeStreams',
+] as const satisfies readonly (keyof SimState)[];
+const STATE_NUMBERS = SCALARS.length + END_REASONS.length;
+
+export function sharedStateBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(8 + STATE_NUMBERS * 8);
+}
+
+export class SharedState {
+  private readonly seq: Int32Array;
+  private readonly nums: Float64Array;
+
+  constructor(buf: SharedArrayBuffer) {
+    this.seq = new Int32Array(buf, 0, 1);
+    this.nums = new Float64Array(buf, 8, STATE_NUMBERS);
+  }
+
+  /** The sim thread only (a single writer). */
+  write(s: SimState): void {
+    Atomics.add(this.seq, 0, 1);
+    SCALARS.forEach((k, i) => (this.nums[i] = s[k]));
+    END_REASONS.forEach((r, i) => (this.nums[SCALARS.length + i] = s.finished[r]));
+    Atomics.add(this.seq, 0, 1);
+  }
+
+  read(): SimState {
+    let v = Array.from(this.nums);
+    // Retry while a write is under way (bounded: a thread terminated mid-write never finishes it).
+    for (let tries = 0; tries < 10_000; tries++) {
+      const before = Atomics.load(this.seq, 0);
+      v = Array.from(this.nums);
+      if (before % 2 === 0 && Atomics.load(this.seq, 0) === before) break;
+    }
+    const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<SimState, 'finished'>;
+    const finished = Object.fromEntries(
+      END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
+    ) as SimState['finished'];
+    return { ...s, finished };
+  }
+}
+
+// ---- the main-thread side ----
+
+export interface SimThreadServer extends SimServer {
+  /** The state as last published by the thread (at most STATE_EVERY_MS old). */
+  state(): SimState;
+  /** The records the thread has sent so far (at most GROUND_TRUTH_EVERY_MS behind). */
+  groundTruth(): GroundTruthRecord[];
+  /** The state right now, asked from the thread. */
+  fetchState(): Promise<SimState>;
+  /** Every ground-truth record so far, asked from the thread. */
+  fetchGroundTruth(): Promise<GroundTruthRecord[]>;
+  readonly threadId: number;
+  /** Resolves with the thread's exit code once it has exited. */
+  readonly exited: Promise<number>;
+}
+
+export class SimThreadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = 'SimThreadError';
+  }
+}
+
+export function startSimThread(opts: SimOptions = {}): Promise<SimThreadServer> {
+  const { log, ...options } = opts;
+  const buf = sharedStateBuffer();
+  const input: SimThreadInput = { options, log: log !== undefined, state: buf };
+  let worker: Worker;
+  try {
+    worker = startWorker('sim-worker', input);
+  } catch (e) {
+    return Promise.reject(
+      new SimThreadError(`could not start the simulator thread: ${(e as Error).message}`),
+    );
+  }
+  const shared = new SharedState(buf);
+  const records: GroundTruthRecord[] = [];
+  const pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
+  let nextToken = 1;
+  let exitCode: number | null = null;
+  let crash: Error | null = null;
+  const exited = new Promise<number>((resolve) =>
+    worker.once('exit', (code) => {
+      exitCode = code;
+      const err = crash ?? new SimThreadError(`the simulator thread exited (code ${code})`);
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+      resolve(code);
+    }),
+  );
+  const ask = <T>(msg: ToSimThread & { token: number }): Promise<T> => {
+    if (exitCode !== null) return Promise.reject(new SimThreadError('the simulator thread has exited'));
+    return new Promise<T>((resolve, reject) => {
+      pending.set(msg.token, { resolve: resolve as (v: never) => void, reject });
+      worker.postMessage(msg);
+    });
+  };
+
+  return new Promise<SimThreadServer>((resolve, reject) => {
+    let started = false;
+    const fail = (err: Error): void => {
+      if (started) return;
+      started = true;
+      clearTimeout(timer);
+      reject(err);
+      void worker.terminate();
+    };
+    const timer = setTimeout(
+      () => fail(new SimThreadError(`the simulator thread did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    worker.on('error', (err) => {
+      crash = new SimThreadError(`the simulator thread failed: ${err.message}`);
+      if (started) log?.(`sim: ${crash.message}`);
+      fail(crash);
+    });
+    worker.once('exit', (code) =>
+      fail(new SimThreadError(`the simulator thread exited (code ${code}) before it was listening`)),
+    );
+    worker.on('message', (m: FromSimThread) => {
+      switch (m.op) {
+        case 'log':
+          log?.(m.line);
+          break;
+        case 'failed':
+          fail(new SimThreadError(m.message, m.code));
+          break;
+        case 'newGroundTruth':
+          for (const r of m.records) records.push(r);
+          break;
+        case 'state':
+        case 'groundTruth': {
+          const p = pending.get(m.token);
+          pending.delete(m.token);
+          if (m.op === 'groundTruth') records.splice(0, records.length, ...m.records);
+          p?.resolve((m.op === 'state' ? m.state : m.records.slice()) as never);
+          break;
+        }
+        case 'ready': {
+          if (started) break;
+          started = true;
+          clearTimeout(timer);
+          let closing: Promise<void> | null = null;
+          resolve({
+            url: m.url,
+            port: m.port,
+            options: { ...m.options, log: log ?? (() => {}) },
+            threadId: worker.threadId,
+            exited,
+            state: () => shared.read(),
+            groundTruth: () => records.slice(),
+            fetchState: () => ask<SimState>({ op: 'state', token: nextToken++ }),
+            fetchGroundTruth: () => ask<GroundTruthRecord[]>({ op: 'groundTruth', token: nextToken++ }),
+            close: () =>
+              (closing ??= (async () => {
+                if (exitCode !== null) return;
+                worker.postMessage({ op: 'close' } satisfies ToSimThread);
+                const t = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+                await exited;
+                clearTimeout(t);
+              })()),
+          });
+          break;
+        }
+        case 'closed':
+          break;
+      }
+    });
+  });
+}
