@@ -51,6 +51,8 @@ export interface WorkloadDraft {
   sloTpotMs: string;
   sloE2elMs: string;
   continuousUsage: boolean;
+  /** keep-alive: pooled connections (one the server closed is retried once); close: one per request. */
+  connection: 'keep-alive' | 'close';
   /** Extra request-body fields, as JSON text ('' = none): merged into every request. */
   extraBody: string;
   /** Watch the server's own metrics through the run (not a workload field: a run option). */
@@ -96,6 +98,7 @@ export function defaultDraft(): WorkloadDraft {
     sloTpotMs: '',
     sloE2elMs: '',
     continuousUsage: false,
+    connection: 'keep-alive',
     extraBody: '',
     serverMetrics: true,
     rest: {},
@@ -194,6 +197,7 @@ export function draftToWorkload(
   if (Object.keys(slo).length) w.slo = slo;
   else delete w.slo;
   w.continuousUsage = d.continuousUsage;
+  w.connection = d.connection;
   delete w.extraBody;
   const extra = extraBodyOf(d.extraBody);
   // Not JSON: left as text, so the schema refuses it at `extraBody` (validateDraft says why first).
@@ -264,6 +268,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.sloTpotMs = s(slo?.tpotMs, '');
   d.sloE2elMs = s(slo?.e2elMs, '');
   d.continuousUsage = raw.continuousUsage === true;
+  d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   d.rest = rest;
   return d;

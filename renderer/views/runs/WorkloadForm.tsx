@@ -420,6 +420,24 @@ export function WorkloadForm() {
               onChange={(e) => setDraft({ extraBody: e.target.value })}
             />
           </Field>
+          <Field
+            label="Connections"
+            hint={
+              d.connection === 'keep-alive'
+                ? 'reused across requests; one the server closed is retried once on a new connection'
+                : 'a new connection per request (servers that close after every stream)'
+            }
+          >
+            <select
+              aria-label="Connections"
+              data-testid="run-connection"
+              value={d.connection}
+              onChange={(e) => setDraft({ connection: e.target.value === 'close' ? 'close' : 'keep-alive' })}
+            >
+              <option value="keep-alive">keep-alive (pooled)</option>
+              <option value="close">close after each request</option>
+            </select>
+          </Field>
           <label className="check">
             <input
               type="checkbox"
