@@ -72,7 +72,7 @@ export class SelfCheckMonitor {
    * first second: over a few ms, starting the run itself (prompts, connections) reads as 90 % and
    * would raise a false "client overloaded" at every start.
    */
-  live(): { eventLoopDelayP99Ms: number; cpuPct: number | null } {
+  live(): { eventLoopDelayP99Ms: number; cpuPct: number | null; loop: 'io' | 'main' } {
     const t = performance.now();
     const c = process.cpuUsage(this.cpu0);
     const io = this.io && this.io.mode.threads > 0 ? this.io.statsNow().io : null;
@@ -81,11 +81,13 @@ export class SelfCheckMonitor {
       return {
         eventLoopDelayP99Ms: io.loopDelayP99Ms,
         cpuPct: t - this.t0 >= LIVE_CPU_MIN_MS ? io.cpuPct : null,
+        loop: 'io',
       };
     }
     return {
       eventLoopDelayP99Ms: this.eldMs(99),
       cpuPct: t - this.t0 >= LIVE_CPU_MIN_MS ? ((c.user + c.system) / 1000 / (t - this.t0)) * 100 : null,
+      loop: 'main',
     };
   }
 

@@ -321,7 +321,11 @@ export interface RunProgress {
   etaMs: number | null;
   live: LiveSnapshot;
   /** cpuPct: mean since the run began; null for its first second (too short a window to mean anything). */
-  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number | null };
+  /**
+   * The loop that stamps reads, live: the stream-I/O thread's (`loop: 'io'`: its loop delay and
+   * busy share) or, stamping inline, this process's (event-loop delay, CPU of one core).
+   */
+  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number | null; loop?: 'io' | 'main' };
 }
 
 /** A request was sent (the swimlane opens a lane). */

@@ -232,27 +232,33 @@ function SelfCheckLive({ live }: { live: LiveRun }) {
   if (!sc) return null;
   const eldBad = th ? sc.eventLoopDelayP99Ms > th.eventLoopDelayP99Ms : false;
   const cpuBad = th && sc.cpuPct !== null ? sc.cpuPct > th.cpuMeanPct : false;
+  // Threaded (the default): the figures are the stream-I/O thread's, the loop that stamps reads.
+  const io = sc.loop === 'io';
+  const delayName = io ? 'I/O thread loop delay' : 'Event-loop delay';
   return (
     <>
       {(eldBad || cpuBad) && (
         <div className="banner warn" role="alert" data-testid="selfcheck-warning">
           <b>Client overloaded — timings may be late.</b>{' '}
           {eldBad &&
-            `Event-loop delay p99 ${sc.eventLoopDelayP99Ms.toFixed(1)} ms > ${th!.eventLoopDelayP99Ms} ms. `}
-          {cpuBad && `Client CPU ${sc.cpuPct!.toFixed(0)} % > ${th!.cpuMeanPct} % of a core. `}
+            `${delayName} p99 ${sc.eventLoopDelayP99Ms.toFixed(1)} ms > ${th!.eventLoopDelayP99Ms} ms. `}
+          {cpuBad &&
+            (io
+              ? `I/O thread busy ${sc.cpuPct!.toFixed(0)} % > ${th!.cpuMeanPct} %. `
+              : `Client CPU ${sc.cpuPct!.toFixed(0)} % > ${th!.cpuMeanPct} % of a core. `)}
           Lower the concurrency or rate, or close other work on this machine; the run will be flagged.
         </div>
       )}
       <p className="run-selfcheck muted" data-testid="selfcheck-live">
-        Client self-check: event-loop delay p99{' '}
+        Client self-check: {io ? 'I/O thread loop delay' : 'event-loop delay'} p99{' '}
         <b className={eldBad ? 'danger-text' : ''}>{sc.eventLoopDelayP99Ms.toFixed(2)} ms</b>
-        {th && ` (limit ${th.eventLoopDelayP99Ms} ms)`} · CPU{' '}
+        {th && ` (limit ${th.eventLoopDelayP99Ms} ms)`} · {io ? 'busy' : 'CPU'}{' '}
         {sc.cpuPct === null ? (
           <span title="The mean needs a second of the run behind it">measuring…</span>
         ) : (
           <>
             <b className={cpuBad ? 'danger-text' : ''}>{sc.cpuPct.toFixed(0)} %</b>
-            {th && ` of a core (limit ${th.cpuMeanPct} %)`}
+            {th && (io ? ` (limit ${th.cpuMeanPct} %)` : ` of a core (limit ${th.cpuMeanPct} %)`)}
           </>
         )}
       </p>
