@@ -248,7 +248,7 @@ export class ConnectionDriver {
         // Stamp first: nothing before this line may depend on the chunk.
         const tr = performance.now();
         c.lastByte = tr;
-        sink.read(slot, tr, chunk);
+        sink.read(slot, tr, chunk, 0, chunk.length);
       });
       res.on('end', () => this.finish(c, { k: 'end', t: performance.now() }));
       res.on('aborted', () => {

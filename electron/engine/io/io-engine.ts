@@ -13,7 +13,7 @@ import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { RequestError } from '../../../shared/errors.ts';
 import { startWorker } from '../../workers/spawn.ts';
-import { ConnectionDriver } from './driver.ts';
+import { Drivers } from './raw-driver.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import {
   META_STRIDE,
@@ -92,7 +92,7 @@ export class IoEngine {
   private nextPool = 1;
   private nextToken = 1;
   private readonly pools = new Map<number, IoPoolOptions>();
-  private inline: ConnectionDriver | null = null;
+  private inline: Drivers | null = null;
   private inlineMon: LoopMonitor | null = null;
   private failedToStart: string | null = null;
 
@@ -105,6 +105,7 @@ export class IoEngine {
         break;
       }
     }
+    if (this.threads.length > 0) yieldToIoThreads();
   }
 
   /** Where requests actually run: threads alive, or 0 = inline. */
@@ -114,7 +115,7 @@ export class IoEngine {
   }
 
   private spawn(): Thread {
-    const worker = startWorker('io-worker', null);
+    const worker = startWorker('io-worker', null, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     let onReady = (): void => {};
     const ready = new Promise<void>((r) => (onReady = r));
     const th: Thread = {
@@ -224,16 +225,16 @@ export class IoEngine {
     return best;
   }
 
-  private inlineDriver(): ConnectionDriver {
+  private inlineDriver(): Drivers {
     if (!this.inline) {
       const sink: IoSink = {
-        read: (slot, t, chunk) => {
+        read: (slot, t, bytes, start, end) => {
           this.inlineMon!.reads++;
-          this.slots.get(slot)?.handler.read(t, chunk);
+          this.slots.get(slot)?.handler.read(t, bytes.subarray(start, end));
         },
         ctrl: (slot, ev) => this.deliverCtrl(slot, ev, null),
       };
-      this.inline = new ConnectionDriver(sink);
+      this.inline = new Drivers(sink);
       this.inlineMon = new LoopMonitor();
       for (const [id, opts] of this.pools) this.inline.pool(id, opts);
     }
@@ -367,6 +368,25 @@ function combine(list: IoLoopStats[]): IoLoopStats | null {
   return out;
 }
 
+/** The nice value this thread takes once I/O threads exist (see yieldToIoThreads). */
+export const MEASURING_THREAD_NICE = 10;
+
+/**
+ * On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
+ * back so that when both want the CPU — one core shared, a wave of requests ending — the kernel
+ * runs the I/O thread, whose stamps are the product, first. The I/O threads were created before
+ * (they keep nice 0). Elsewhere setpriority would lower the whole process, I/O threads included,
+ * so nothing is done. Not undone later: an unprivileged process cannot raise its priority back.
+ */
+function yieldToIoThreads(): void {
+  if (process.platform !== 'linux' || process.env.TOKENSCOPE_NO_NICE) return;
+  try {
+    if (os.getPriority(0) < MEASURING_THREAD_NICE) os.setPriority(0, MEASURING_THREAD_NICE);
+  } catch {
+    // not permitted here: the threads still run, only without the priority hint
+  }
+}
+
 let engine: IoEngine | null = null;
 let configured: number | null = null;
 
@@ -377,6 +397,13 @@ export function configureIo(threads: number): void {
   engine = null;
   configured = Math.max(0, Math.min(MAX_IO_THREADS, Math.floor(threads)));
   void old?.close();
+}
+
+/** Puts `e` in place of the process's engine (tests, benches); the old one is closed. */
+export function useIo(e: IoEngine): void {
+  const old = engine;
+  engine = e;
+  if (old && old !== e) void old.close();
 }
 
 /** The process's stream-I/O engine, started on first use. */

@@ -1,19 +1,22 @@
 /**
  * The stream-I/O thread (docs/ARCHITECTURE.md "Stream I/O"). Its event loop does only socket work:
- * the ConnectionDriver opens connections, writes requests and stamps reads; this file copies each
- * read into a preallocated batch buffer and hands the batch to the measuring thread once per loop
- * turn (setImmediate, after the poll phase: every socket readable in one turn is stamped first),
- * transferring the buffers (no copy) and taking them back once decoded. No JSON, no statistics,
- * no framing here.
+ * the drivers open connections, write requests and stamp reads; this file copies each read's body
+ * bytes into a preallocated batch buffer and hands the batch to the measuring thread at most every
+ * FLUSH_MS (the stamps are taken already: batching only delays delivery, and fewer messages mean
+ * less garbage on this thread), at once when a request ended (the runner may be waiting to send
+ * the next one), transferring the buffers (no copy) and taking them back once decoded. No JSON,
+ * no statistics, no framing here.
  */
 import { parentPort } from 'node:worker_threads';
-import { ConnectionDriver } from './driver.ts';
+import { Drivers } from './raw-driver.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import { META_STRIDE, type FromIo, type IoCtrl, type IoSink, type ToIo } from './protocol.ts';
 
 const port = parentPort!;
 const BATCH_BYTES = 256 * 1024;
 const BATCH_READS = 4096;
+/** Reads wait at most this long for their batch to leave. */
+const FLUSH_MS = 2;
 
 class Batcher implements IoSink {
   private bytes = new ArrayBuffer(BATCH_BYTES);
@@ -24,18 +27,19 @@ class Batcher implements IoSink {
   private ctrlEvents: IoCtrl[] = [];
   private ctrlSlot: number[] = [];
   private ctrlAt: number[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private immediate = false;
   private readonly free: { bytes: ArrayBuffer; meta: ArrayBuffer }[] = [];
 
   constructor(private readonly mon: LoopMonitor) {}
 
-  read(slot: number, t: number, chunk: Buffer): void {
-    const len = chunk.length;
+  read(slot: number, t: number, bytes: Buffer, start: number, end: number): void {
+    const len = end - start;
     if (this.n === BATCH_READS || this.off + len > this.u8.length) {
       this.flush();
       if (len > this.u8.length) this.fresh(len);
     }
-    chunk.copy(this.u8, this.off);
+    bytes.copy(this.u8, this.off, start, end);
     const m = this.n * META_STRIDE;
     this.meta[m] = slot;
     this.meta[m + 1] = t;
@@ -43,21 +47,22 @@ class Batcher implements IoSink {
     this.off += len;
     this.n++;
     this.mon.reads++;
-    this.schedule();
+    this.timer ??= setTimeout(this.flushNow, FLUSH_MS);
   }
 
   ctrl(slot: number, ev: IoCtrl): void {
     this.ctrlEvents.push(ev);
     this.ctrlSlot.push(slot);
     this.ctrlAt.push(this.n);
-    this.schedule();
+    if (ev.k === 'end' || ev.k === 'error') {
+      if (!this.immediate) {
+        this.immediate = true;
+        setImmediate(this.flushNow);
+      }
+    } else this.timer ??= setTimeout(this.flushNow, FLUSH_MS);
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
-  }
+  private readonly flushNow = (): void => this.flush();
 
   /** Takes a returned buffer set, or a new one (of at least `min` bytes). */
   private fresh(min = BATCH_BYTES): void {
@@ -72,7 +77,11 @@ class Batcher implements IoSink {
   }
 
   flush(): void {
-    this.scheduled = false;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.immediate = false;
     if (this.n === 0 && this.ctrlEvents.length === 0) return;
     const msg: FromIo = {
       op: 'batch',
@@ -96,7 +105,7 @@ class Batcher implements IoSink {
 
 const mon = new LoopMonitor();
 const batcher = new Batcher(mon);
-const driver = new ConnectionDriver(batcher);
+const driver = new Drivers(batcher);
 
 // Clock samples for the offset between this thread's performance.now() and the main thread's.
 const samples: [number, number, number][] = [];

@@ -55,8 +55,11 @@ export type IoCtrl =
 
 /** Where the connection driver reports to: the worker's batcher, or the engine directly (inline). */
 export interface IoSink {
-  /** One socket read. `chunk` is only valid during the call: copy what is kept. */
-  read(slot: number, t: number, chunk: Buffer): void;
+  /**
+   * One socket read's response-body bytes, bytes[start, end): only valid during the call (the
+   * memory is reused for the next read); copy what is kept.
+   */
+  read(slot: number, t: number, bytes: Buffer, start: number, end: number): void;
   ctrl(slot: number, ev: IoCtrl): void;
 }
 

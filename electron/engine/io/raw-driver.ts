@@ -1,0 +1,463 @@
+/**
+ * The connection driver for plain-HTTP targets (https goes through driver.ts, Node's client):
+ * HTTP/1.1 over `net` sockets read with `onread` into one preallocated buffer, so a socket read
+ * allocates nothing — no Buffer per read, no stream machinery, no 'data' event. Each read is
+ * stamped first, its body bytes decoded in place (http1.ts) and handed to the sink in one piece,
+ * so "one socket read, one stamp" holds exactly as with Node's client.
+ *
+ * Same contract as ConnectionDriver: pools (keep-alive, or close after each response), timeouts,
+ * cancel, and the retry rule — a request whose *reused* connection fails before any response
+ * byte is sent again once on a new connection; one that received any byte never is.
+ */
+import net from 'node:net';
+import type { RequestError } from '../../../shared/errors.ts';
+import { classifySocketError } from '../classify.ts';
+import { ConnectionDriver } from './driver.ts';
+import { Http1ResponseParser, type ParseOut } from './http1.ts';
+import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+
+const READ_BUFFER_BYTES = 64 * 1024;
+/** Header names and values: no CR, LF or NUL (request smuggling), as Node's client checks. */
+const BAD_HEADER = /[\r\n\0]/;
+
+interface RawConn {
+  key: string;
+  sock: net.Socket;
+  parser: Http1ResponseParser;
+  req: RawReq | null;
+  /** Responses completed on this connection. */
+  served: number;
+  connected: boolean;
+  dead: boolean;
+  pool: RawPool | null;
+}
+
+interface RawReq {
+  slot: number;
+  req: IoRequest;
+  url: URL;
+  key: string;
+  t0: number;
+  gotBytes: boolean;
+  retries: number;
+  ending: RequestError | null;
+  done: boolean;
+  conn: RawConn | null;
+  timer: NodeJS.Timeout | null;
+  idleTimer: NodeJS.Timeout | null;
+  lastByte: number;
+  /** Serialized request head + body, built once (a retry sends the same bytes). */
+  wire: string;
+}
+
+interface RawPool {
+  opts: IoPoolOptions;
+  free: Map<string, RawConn[]>;
+  open: Map<string, number>;
+  waiting: Map<string, RawReq[]>;
+}
+
+export class RawHttpDriver {
+  private readonly buf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  private readonly out: ParseOut = { headEnded: false, body: 0, used: 0 };
+  private readonly pools = new Map<number, RawPool>();
+  private readonly reqs = new Map<number, RawReq>();
+
+  constructor(private readonly sink: IoSink) {}
+
+  get active(): number {
+    return this.reqs.size;
+  }
+
+  pool(id: number, opts: IoPoolOptions): void {
+    this.pools.set(id, { opts, free: new Map(), open: new Map(), waiting: new Map() });
+  }
+
+  closePool(id: number): void {
+    const p = this.pools.get(id);
+    this.pools.delete(id);
+    if (!p) return;
+    for (const list of p.free.values()) for (const c of list) this.kill(c);
+    p.free.clear();
+  }
+
+  fire(slot: number, req: IoRequest): void {
+    const t0 = performance.now();
+    this.sink.ctrl(slot, { k: 'start', t: t0 });
+    const fail = (message: string): void =>
+      this.sink.ctrl(slot, {
+        k: 'error',
+        t: performance.now(),
+        error: { kind: 'client', code: 'invalid-request', message, atMs: 0 },
+      });
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      fail(`Invalid URL: ${req.url}`);
+      return;
+    }
+    const pool = req.pool === null ? null : (this.pools.get(req.pool) ?? null);
+    const keepAlive = pool !== null && pool.opts.mode === 'keep-alive';
+    let wire: string;
+    try {
+      wire = serialize(req, url, keepAlive);
+    } catch (e) {
+      fail(`Could not start request: ${(e as Error).message}`);
+      return;
+    }
+    const r: RawReq = {
+      slot,
+      req,
+      url,
+      key: `${url.hostname}:${url.port || '80'}`,
+      t0,
+      gotBytes: false,
+      retries: 0,
+      ending: null,
+      done: false,
+      conn: null,
+      timer: null,
+      idleTimer: null,
+      lastByte: t0,
+      wire,
+    };
+    this.reqs.set(slot, r);
+    r.timer = setTimeout(
+      () =>
+        this.endFromHere(r, {
+          kind: 'client',
+          code: 'timeout',
+          message: `No complete response within ${req.timeoutMs} ms.`,
+          atMs: performance.now() - r.t0,
+        }),
+      req.timeoutMs,
+    );
+    this.dispatch(r, pool, false);
+  }
+
+  cancel(slot: number): void {
+    const r = this.reqs.get(slot);
+    if (!r) return;
+    this.endFromHere(r, {
+      kind: 'client',
+      code: 'cancelled',
+      message: 'Cancelled by the user.',
+      atMs: performance.now() - r.t0,
+    });
+  }
+
+  destroy(): void {
+    for (const r of [...this.reqs.values()]) {
+      this.endFromHere(r, { kind: 'client', code: 'cancelled', message: 'The I/O thread stopped.', atMs: 0 });
+    }
+    for (const id of [...this.pools.keys()]) this.closePool(id);
+  }
+
+  // ---- connections ----
+
+  /** A free pooled connection, a new one, or a place in the pool's queue. */
+  private dispatch(r: RawReq, pool: RawPool | null, fresh: boolean): void {
+    if (pool && !fresh && pool.opts.mode === 'keep-alive') {
+      const free = pool.free.get(r.key);
+      while (free && free.length > 0) {
+        const c = free.pop()!;
+        if (!c.dead) {
+          this.assign(r, c);
+          return;
+        }
+      }
+      const open = pool.open.get(r.key) ?? 0;
+      if (open >= pool.opts.maxSockets) {
+        let q = pool.waiting.get(r.key);
+        if (!q) pool.waiting.set(r.key, (q = []));
+        q.push(r);
+        return;
+      }
+    }
+    this.assign(r, this.connect(r, pool && pool.opts.mode === 'keep-alive' ? pool : null));
+  }
+
+  private connect(r: RawReq, pool: RawPool | null): RawConn {
+    const host = r.url.hostname.startsWith('[') ? r.url.hostname.slice(1, -1) : r.url.hostname;
+    const port = Number(r.url.port || 80);
+    const c: RawConn = {
+      key: r.key,
+      sock: null as unknown as net.Socket,
+      parser: new Http1ResponseParser(),
+      req: null,
+      served: 0,
+      connected: false,
+      dead: false,
+      pool,
+    };
+    c.sock = net.connect({
+      host,
+      port,
+      noDelay: true,
+      onread: { buffer: this.buf, callback: (n: number) => this.onRead(c, n) },
+    });
+    if (pool) pool.open.set(c.key, (pool.open.get(c.key) ?? 0) + 1);
+    c.sock.on('connect', () => {
+      c.connected = true;
+      if (c.req) this.sink.ctrl(c.req.slot, { k: 'connected', t: performance.now() });
+    });
+    c.sock.on('end', () => this.onClose(c, null));
+    c.sock.on('error', (e: Error) => this.onClose(c, e));
+    c.sock.on('close', () => this.onClose(c, null));
+    return c;
+  }
+
+  private assign(r: RawReq, c: RawConn): void {
+    r.conn = c;
+    c.req = r;
+    c.parser.reset();
+    const reused = c.served > 0;
+    this.sink.ctrl(r.slot, { k: 'socket', t: performance.now(), reused, connecting: !c.connected });
+    c.sock.write(r.wire, () => {
+      if (r.conn !== c || r.done) return;
+      const t = performance.now();
+      r.lastByte = t;
+      this.sink.ctrl(r.slot, { k: 'written', t });
+      this.armIdle(r);
+    });
+  }
+
+  private onRead(c: RawConn, n: number): boolean {
+    // Stamp first: nothing before this line may depend on the bytes.
+    const t = performance.now();
+    const r = c.req;
+    if (!r || r.done) {
+      // Bytes on an idle connection (or after a cancel): the connection is not reusable.
+      this.kill(c);
+      return false;
+    }
+    r.gotBytes = true;
+    r.lastByte = t;
+    const p = c.parser;
+    const out = this.out;
+    p.push(this.buf, 0, n, out);
+    if (out.headEnded) {
+      const h = p.headInfo!;
+      this.sink.ctrl(r.slot, {
+        k: 'headers',
+        t,
+        status: h.status,
+        contentType: h.contentType,
+        requestId: h.requestId,
+      });
+    }
+    if (out.body > 0) this.sink.read(r.slot, t, this.buf, 0, out.body);
+    if (p.error !== null) {
+      this.kill(c);
+      this.finish(r, {
+        k: 'error',
+        t,
+        error: {
+          kind: 'protocol',
+          code: 'bad-frame',
+          message: `Malformed HTTP response: ${p.error}`,
+          atMs: t - r.t0,
+        },
+      });
+      return true;
+    }
+    if (p.done) {
+      c.served++;
+      c.req = null;
+      const reusable = p.headInfo!.keepAlive && out.used === n && c.pool !== null;
+      this.finish(r, { k: 'end', t });
+      if (reusable) this.release(c);
+      else this.kill(c);
+    }
+    return true;
+  }
+
+  /** The server closed the connection, or it failed. */
+  private onClose(c: RawConn, e: Error | null): void {
+    const r = c.req;
+    const wasDead = c.dead;
+    this.kill(c);
+    if (!r || r.done || r.conn !== c) return;
+    c.req = null;
+    const t = performance.now();
+    if (r.ending) {
+      this.finish(r, { k: 'error', t, error: r.ending });
+      return;
+    }
+    if (!e && c.parser.closeDelimited) {
+      this.finish(r, { k: 'end', t }); // a body without length ends with the connection
+      return;
+    }
+    if (wasDead && !e) return;
+    const err = classifySocketError(
+      e ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      t - r.t0,
+      c.parser.headInfo !== null,
+    );
+    if (!r.gotBytes && c.served > 0 && r.retries === 0 && err.kind === 'network') {
+      // The pooled connection had been closed by the server: not this request's failure.
+      r.retries++;
+      r.conn = null;
+      this.sink.ctrl(r.slot, { k: 'retry', t, error: err });
+      const pool = r.req.pool === null ? null : (this.pools.get(r.req.pool) ?? null);
+      this.dispatch(r, pool, true);
+      return;
+    }
+    this.finish(r, { k: 'error', t, error: err });
+  }
+
+  private release(c: RawConn): void {
+    const pool = c.pool!;
+    if (!this.pools.has(poolIdOf(this.pools, pool))) {
+      this.kill(c);
+      return;
+    }
+    const q = pool.waiting.get(c.key);
+    const next = q?.shift();
+    if (next) {
+      this.assign(next, c);
+      return;
+    }
+    let free = pool.free.get(c.key);
+    if (!free) pool.free.set(c.key, (free = []));
+    free.push(c);
+  }
+
+  private kill(c: RawConn): void {
+    if (c.dead) return;
+    c.dead = true;
+    c.sock.destroy();
+    const pool = c.pool;
+    if (!pool) return;
+    pool.open.set(c.key, Math.max(0, (pool.open.get(c.key) ?? 1) - 1));
+    const free = pool.free.get(c.key);
+    if (free) {
+      const i = free.indexOf(c);
+      if (i >= 0) free.splice(i, 1);
+    }
+    // A slot opened up: the next waiting request gets a new connection.
+    const next = pool.waiting.get(c.key)?.shift();
+    if (next) this.assign(next, this.connect(next, pool));
+  }
+
+  // ---- ends ----
+
+  private endFromHere(r: RawReq, err: RequestError): void {
+    if (r.done) return;
+    r.ending = err;
+    const c = r.conn;
+    if (c && !c.dead) {
+      c.req = null;
+      this.kill(c);
+    }
+    // Still queued for a connection: take it out.
+    if (!c && r.req.pool !== null) {
+      const q = this.pools.get(r.req.pool)?.waiting.get(r.key);
+      const i = q?.indexOf(r) ?? -1;
+      if (q && i >= 0) q.splice(i, 1);
+    }
+    this.finish(r, { k: 'error', t: performance.now(), error: err });
+  }
+
+  private finish(
+    r: RawReq,
+    ev: { k: 'end'; t: number } | { k: 'error'; t: number; error: RequestError },
+  ): void {
+    if (r.done) return;
+    r.done = true;
+    if (r.timer) clearTimeout(r.timer);
+    if (r.idleTimer) clearTimeout(r.idleTimer);
+    this.reqs.delete(r.slot);
+    this.sink.ctrl(r.slot, ev);
+  }
+
+  /** Armed once; when it fires, re-armed for what is left since the last byte (no work per read). */
+  private armIdle(r: RawReq): void {
+    const idle = r.req.idleTimeoutMs;
+    if (!idle || r.done || r.idleTimer) return;
+    const check = (): void => {
+      r.idleTimer = null;
+      if (r.done) return;
+      const quiet = performance.now() - r.lastByte;
+      if (quiet >= idle) {
+        this.endFromHere(r, {
+          kind: 'client',
+          code: 'idle-timeout',
+          message: `No byte arrived for ${idle} ms.`,
+          atMs: performance.now() - r.t0,
+        });
+      } else r.idleTimer = setTimeout(check, idle - quiet);
+    };
+    r.idleTimer = setTimeout(check, idle);
+  }
+}
+
+function poolIdOf(pools: Map<number, RawPool>, p: RawPool): number {
+  for (const [id, q] of pools) if (q === p) return id;
+  return -1;
+}
+
+/** The request's bytes: request line, headers (checked), Host, Connection, then the body. */
+export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string {
+  const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  let hasLength = false;
+  for (const [name, value] of Object.entries(req.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'host' || lower === 'connection') continue;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new Error(`Invalid header name ${JSON.stringify(name)}`);
+    if (BAD_HEADER.test(value)) throw new Error(`Invalid character in header "${name}"`);
+    if (lower === 'content-length') hasLength = true;
+    lines.push(`${name}: ${value}`);
+  }
+  if (!hasLength && (req.body.length > 0 || req.method === 'POST'))
+    lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
+  lines.push(`Connection: ${keepAlive ? 'keep-alive' : 'close'}`);
+  return `${lines.join('\r\n')}\r\n\r\n${req.body}`;
+}
+
+/**
+ * Both drivers behind one face: plain HTTP through RawHttpDriver, https (TLS) through Node's
+ * client (driver.ts). TOKENSCOPE_HTTP_CLIENT=node sends plain HTTP through Node's client too
+ * (comparisons; a fallback should a server need something the raw driver does not speak).
+ */
+export class Drivers {
+  private readonly raw: RawHttpDriver;
+  private readonly node: ConnectionDriver;
+  private readonly useNode = process.env.TOKENSCOPE_HTTP_CLIENT === 'node';
+
+  constructor(sink: IoSink) {
+    this.raw = new RawHttpDriver(sink);
+    this.node = new ConnectionDriver(sink);
+  }
+
+  get active(): number {
+    return this.raw.active + this.node.active;
+  }
+
+  pool(id: number, opts: IoPoolOptions): void {
+    this.raw.pool(id, opts);
+    this.node.pool(id, opts);
+  }
+
+  closePool(id: number): void {
+    this.raw.closePool(id);
+    this.node.closePool(id);
+  }
+
+  fire(slot: number, req: IoRequest): void {
+    if (!this.useNode && req.url.startsWith('http:')) this.raw.fire(slot, req);
+    else this.node.fire(slot, req);
+  }
+
+  cancel(slot: number): void {
+    this.raw.cancel(slot);
+    this.node.cancel(slot);
+  }
+
+  destroy(): void {
+    this.raw.destroy();
+    this.node.destroy();
+  }
+}
