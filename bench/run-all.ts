@@ -26,6 +26,12 @@ if (!only || only === 'runs') {
   const { benchRunSummary } = await import('./run-summary.bench.ts');
   report.runSummary10kx256 = benchRunSummary(10_000, 256);
 }
+if (!only || only === 'accuracy') {
+  // Reference server + baseline client + engine client, each its own process (tables on stderr).
+  // Options after the name: `npm run bench -- accuracy --streams 16,256 --repeats 1 --tokens 64`.
+  const { benchAccuracy, accuracyOptionsFromArgs } = await import('./accuracy.bench.ts');
+  report.accuracy = await benchAccuracy(accuracyOptionsFromArgs(only ? process.argv.slice(3) : []));
+}
 if (!only || only === 'dashboard') {
   // Chromium + the built renderer: reported as not available where either is missing.
   try {
