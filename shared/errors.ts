@@ -1,5 +1,5 @@
 /**
- * Every failure of a request is a value with a kind (DESIGN.md "Errors"). What arrived before the
+ * Every failure of a request is a value with a kind (docs/ARCHITECTURE.md "Dialects and errors"). What arrived before the
  * failure is kept in the request record; the error only says what went wrong and where.
  */
 export type ErrorKind = 'network' | 'http' | 'protocol' | 'server' | 'client';

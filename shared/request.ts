@@ -60,7 +60,7 @@ export const EV_USAGE = 16; // carries usage
 export const EV_TERMINAL = 32; // the dialect's proper end marker ([DONE], done:true, stop:true, …)
 export const EV_FINISH = 64; // carries a finish reason
 
-/** Kind of source of the output token count (DESIGN.md "tokens per event"). Never mixed silently. */
+/** Kind of source of the output token count (docs/ARCHITECTURE.md "tokens per event"). Never mixed silently. */
 export type TokenSource =
   /** The server said how many tokens each event carried (vLLM continuous usage, TGI, llama.cpp counters). */
   | 'per-event'

@@ -1,6 +1,6 @@
 import type { RequestError } from '../../shared/errors.ts';
 
-/** Map a Node socket/TLS error to its class (DESIGN.md "Errors"). */
+/** Map a Node socket/TLS error to its class (docs/ARCHITECTURE.md "Dialects and errors"). */
 export function classifySocketError(
   e: Error & { code?: string },
   atMs: number,

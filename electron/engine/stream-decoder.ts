@@ -66,7 +66,7 @@ export class StreamDecoder {
   /**
    * A stamped read: framed now (cheap: bytes → event strings), decoded later by `flush()` (JSON
    * and the dialect), so that when many sockets are readable at once every read is stamped
-   * before any of them is parsed (DESIGN.md: per read, stamp and split only).
+   * before any of them is parsed (docs/ARCHITECTURE.md: per read, stamp and split only).
    */
   pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
     const frames = this.frames;

@@ -1,5 +1,5 @@
 /**
- * Fleet source (DESIGN.md "Server metrics"): the common concepts of many servers from one
+ * Fleet source (docs/ARCHITECTURE.md "Server metrics"): the common concepts of many servers from one
  * Prometheus server's HTTP API instead of scraping each /metrics ourselves. A target is a label
  * selector (`{job="vllm",instance="10.0.0.1:8000"}`); the profile is detected from the metric
  * names Prometheus holds for it, or given. Results are one (t seconds, value) series per concept.

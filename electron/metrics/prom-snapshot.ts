@@ -1,5 +1,5 @@
 /**
- * A target's metrics read from a Prometheus server instead of its own /metrics (DESIGN.md
+ * A target's metrics read from a Prometheus server instead of its own /metrics (docs/ARCHITECTURE.md
  * "Server metrics": for fleets, the same concepts from Prometheus' HTTP API). One instant query
  * of a range vector, `{selector}[window]`, returns every series of the selected servers with its
  * raw samples and their real scrape timestamps; the last sample of each series is written back

@@ -1,5 +1,5 @@
 /**
- * PromQL for the common concepts (DESIGN.md "Server metrics", FORMATS.md §5), built from the
+ * PromQL for the common concepts (docs/ARCHITECTURE.md "Server metrics", FORMATS.md §5), built from the
  * same server profiles the direct scraper uses, so a fleet behind Prometheus shows the same
  * numbers as a scraped target:
  * - gauges as `sum(x{sel})` (fractions as `avg`), counters as `sum(x{sel})` and

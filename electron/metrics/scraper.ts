@@ -1,5 +1,5 @@
 /**
- * Scrapes one target's /metrics on an interval (DESIGN.md "Server metrics"). Failures are kept
+ * Scrapes one target's /metrics on an interval (docs/ARCHITECTURE.md "Server metrics"). Failures are kept
  * and reported (state, last error, consecutive failures, next attempt) and retried with
  * exponential backoff; the loop never throws. Each success is parsed, its server profile
  * detected, and handed to `onScrape` with a monotonic timestamp for rate math.

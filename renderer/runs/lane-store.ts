@@ -1,5 +1,5 @@
 /**
- * The swimlane's data: one lane per request, append-only typed arrays outside React (DESIGN.md
+ * The swimlane's data: one lane per request, append-only typed arrays outside React (docs/ARCHITECTURE.md
  * "live data stays out of React state"). Fed by onRunLanes batches while a run goes, or built
  * from a finished run's lines; the canvas draws from it every frame.
  *

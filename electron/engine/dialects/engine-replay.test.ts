@@ -1,7 +1,7 @@
 /**
  * The corpus through the engine's own path (stream-decoder.ts → request record → request stats):
  * checks that what the dialects say adds up to the right token source, output count and error
- * class (DESIGN.md "tokens per event", "Errors").
+ * class (docs/ARCHITECTURE.md "tokens per event", "Errors").
  */
 import { describe, expect, it } from 'vitest';
 import type { DialectId } from '../../../shared/dialects.ts';
@@ -42,7 +42,7 @@ function fire(file: string) {
 
 type Row = [file: string, source: TokenSource, tokens: number, error: ErrorCode | null];
 
-// Token sources by DESIGN.md: per-event where the server counts each event (vLLM continuous
+// Token sources by docs/ARCHITECTURE.md: per-event where the server counts each event (vLLM continuous
 // usage, TGI, llama.cpp), else the final usage total, else 1 per content event (estimated).
 const ROWS: Row[] = [
   ['vllm-chat.sse', 'estimated', 9, null],

@@ -1,4 +1,4 @@
-/** The dialect registry: one module per wire format (DESIGN.md "Dialects"). */
+/** The dialect registry: one module per wire format (docs/ARCHITECTURE.md "Dialects"). */
 import type { DialectId } from '../../../shared/dialects.ts';
 import { llamacpp } from './llamacpp.ts';
 import { ollamaChat } from './ollama-chat.ts';
