@@ -174,8 +174,11 @@ describe('a run against the simulator', () => {
     expect(keys.length).toBeGreaterThan(30);
     for (const k of keys) expect(s.vllm[k], k).toBeCloseTo(r.summary.vllm[k]!, 6);
     for (const m of ['ttft', 'tpot', 'itl', 'e2el', 'client_queue_time'] as const) {
-      expect(s.stats[m]!.count).toBe(r.summary.stats[m]!.count);
-      expect(s.stats[m]!.p99!).toBeCloseTo(r.summary.stats[m]!.p99!, 6);
+      // vLLM's format cannot say which gaps were coalesced: the import has vLLM's ITL (every gap),
+      // which the native summary keeps beside its own as `.vllm` when they differ.
+      const native = r.summary.stats[m]!.vllm ?? r.summary.stats[m]!;
+      expect(s.stats[m]!.count).toBe(native.count);
+      expect(s.stats[m]!.p99!).toBeCloseTo(native.p99!, 6);
     }
     expect(s.vllm.request_goodput).toBeCloseTo(r.summary.vllm.request_goodput!, 9);
   });

@@ -21,7 +21,7 @@ import type { RequestRecord } from '../../shared/record.ts';
 import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs/arrivals.ts';
 import { LiveStats } from '../../shared/runs/live-stats.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import { ms3, recordToLine } from '../../shared/runs/record-line.ts';
+import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -234,7 +234,8 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
       if (cn.retries > 0) conns.retried++;
     }
     finishQueue.push(() => {
-      const line = recordToLine(rec, {
+      // Statistics computed once, with the line, and reused for the live numbers.
+      const { line, stats } = recordToLineWithStats(rec, {
         seq,
         warmup,
         scheduledMs,
@@ -260,7 +261,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
         if (line.status === 'ok') c.completed++;
         else c.failed++;
         c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
-        live.add(outcomeOfLine(line));
+        live.add(outcomeOfLine(line, stats));
       }
       onDone?.(line, rec);
     });

@@ -114,13 +114,14 @@ export class StreamSession implements SeqSink {
   private write(f: Frame): void {
     if (this.res.destroyed || this.res.writableEnded) return;
     if (!this.res.headersSent) this.sendHeaders();
+    // The ground truth is the moment the write is issued: the lower bound of when the bytes can
+    // arrive (a stamp after the write could be taken late, when the reading thread runs first).
+    const t = performance.now();
     this.res.write(f.data);
     // Node corks the socket for a chunked write until the next tick, so a whole decode step's
     // frames would leave together at its end. Real servers (uvicorn, aiohttp, llama.cpp) hand each
-    // frame to the kernel as it is written: so does the simulator, and the ground truth is the
-    // moment after that hand-over, not before the write was queued.
+    // frame to the kernel as it is written: so does the simulator.
     this.res.socket?.uncork();
-    const t = performance.now();
     this.deps.groundTruth.record(
       this.requestId,
       this.index++,

@@ -26,7 +26,7 @@ export const DIST_METRICS: MetricDef[] = [
     color: '#5b9dff',
     countLabel: 'chunks',
     definition:
-      'Inter-token latency as vLLM defines it: every gap between consecutive content events of every successful request, pooled.',
+      "Inter-token latency: every gap between consecutive content events of every successful request, pooled (vLLM's definition) — but the coalesced ones: two events of one socket read are ~0 ms apart by construction, so Tokenscope leaves them out (vLLM's ITL keeps them).",
   },
   {
     id: 'itl_per_token',
@@ -34,7 +34,7 @@ export const DIST_METRICS: MetricDef[] = [
     color: '#b48cff',
     countLabel: 'tokens',
     definition:
-      'Each gap divided by the tokens of the later event, weighted per token: stays right when a server sends several tokens per event.',
+      'Each gap divided by the tokens of the later event, weighted per token: stays right when a server sends several tokens per event. The events of one socket read count as one arrival (coalesced gaps left out).',
   },
   {
     id: 'tpot',

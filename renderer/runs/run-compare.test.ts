@@ -47,4 +47,14 @@ describe('cdfDomain', () => {
     expect(one.lo).toBeLessThan(50);
     expect(one.hi).toBeGreaterThan(50);
   });
+
+  it('takes one value written two ways (float noise) as one value, not a 1e-14-wide axis', () => {
+    // 32.346 − 12.346 and 52.346 − 32.346: "20 ms" twice, a few ulps apart. niceTicks alone
+    // would step 2e-15 at a time from 1e16 and never get there.
+    const d = cdfDomain([{ points: [{ v: 19.999999999999996 }, { v: 20.000000000000004 }] }]);
+    expect(d).toEqual(cdfDomain([{ points: [{ v: 20 }] }]));
+    expect(d.lo).toBeLessThan(20);
+    expect(d.hi).toBeGreaterThan(20);
+    expect(d.ticks.length).toBeLessThan(12);
+  });
 });

@@ -50,9 +50,13 @@ export function cdfDomain(
       if (p.v > max) max = p.v;
     }
   if (!Number.isFinite(min)) return { lo: 0, hi: 1, ticks: [0, 1] };
-  if (max <= min) {
-    const pad = min === 0 ? 1 : Math.abs(min) * 0.05;
-    ({ min, max } = { min: min - pad, max: max + pad });
+  // One value, or one value written two ways (19.999999999999996 and 20.000000000000004: the same
+  // gap from two pairs of rounded times): nice ticks cannot step through a range at the values'
+  // float precision (niceTicks would count ~1e16 + 1 = 1e16 forever), so widen it around the middle.
+  if (max - min <= Math.max(Math.abs(min), Math.abs(max)) * 1e-9) {
+    const mid = (min + max) / 2;
+    const pad = mid === 0 ? 1 : Math.abs(mid) * 0.05;
+    ({ min, max } = { min: mid - pad, max: mid + pad });
   }
   const { step, decimals } = niceTicks(min, max, target);
   const round = (v: number) => Number(v.toFixed(decimals));

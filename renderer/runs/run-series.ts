@@ -93,7 +93,10 @@ export function cdfPoints(stat: LiveStat | null): { v: number; p: number }[] {
 
 export type DistMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
 
-/** The values a metric's distribution is drawn from, pooled as the summary pools them (successful requests only). */
+/**
+ * The values a metric's distribution is drawn from, pooled as the summary's `stats` pool them
+ * (successful requests only; ITL without the coalesced gaps where the outcome knows them).
+ */
 export function metricValues(outcomes: readonly RequestOutcome[], m: DistMetric): number[] {
   const out: number[] = [];
   for (const o of outcomes) {
@@ -106,10 +109,10 @@ export function metricValues(outcomes: readonly RequestOutcome[], m: DistMetric)
         if (o.tpotMs !== null && o.outputTokens > 1) out.push(o.tpotMs);
         break;
       case 'itl':
-        for (const g of o.itlChunkMs) out.push(g);
+        for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) out.push(g);
         break;
       case 'itl_per_token':
-        for (const g of o.itlTokenMs ?? []) out.push(g);
+        for (const g of o.itlTokenMeasuredMs ?? o.itlTokenMs ?? []) out.push(g);
         break;
       case 'e2el':
         if (o.e2eMs !== null) out.push(o.e2eMs);

@@ -51,8 +51,8 @@ export function RequestView() {
         <div className="split-main">
           <OutputText requestId={id} />
           <ItlHistogram
-            itlChunkMs={stats?.itlChunkMs ?? NO_VALUES}
-            itlTokenMs={stats?.itlTokenMs ?? NO_VALUES}
+            itlChunkMs={stats?.itlChunkMeasuredMs ?? NO_VALUES}
+            itlTokenMs={stats?.itlTokenMeasuredMs ?? NO_VALUES}
           />
         </div>
         <StatsPanel stats={stats} digest={digest} />

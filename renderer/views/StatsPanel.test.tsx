@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EV_COALESCED } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { digestOf } from '../live/record-view.ts';
 import { handMadeRecord } from '../testing/record-fixture.ts';
@@ -31,14 +32,30 @@ describe('StatsPanel', () => {
     expect(screen.getByText(/prompt 9 · completion 4 · total 13/)).toBeTruthy();
   });
 
-  it('summarises ITL per chunk and per token', () => {
+  it('summarises ITL per chunk and per token, the coalesced gap left out and counted', () => {
     const rec = handMadeRecord();
     render(<StatsPanel stats={computeRequestStats(rec)} digest={digestOf(rec)} />);
-    // Gaps between content events: 20, 20, 0 → mean 13.33, p50 20, max 20.
+    // Gaps between content events: 20, 20, 0 — the 0 is " wor" → "ld", one socket read: left out.
     const chunk = screen.getByTitle(DEFS.itlChunk);
-    expect(chunk.textContent).toContain('n=3');
-    expect(chunk.textContent).toContain('13.33 ms');
+    expect(chunk.textContent).toContain('n=2');
+    expect(chunk.textContent).not.toContain('13.33 ms'); // the mean with the 0-ms gap
     expect(chunk.textContent).toContain('20.00 ms');
+    // Per token (1 estimated token per later event): 20, then the read's 20 ms over its 2 tokens.
+    const token = screen.getByTitle(DEFS.itlToken);
+    expect(token.textContent).toContain('n=3');
+    expect(token.textContent).toContain('13.33 ms');
+    expect(token.textContent).toContain('10.00 ms');
+    const share = screen.getByTestId('stats-coalesced-gaps');
+    expect(share.textContent).toBe("Coalesced gaps 33.3 % (1 of 3) — left out of ITL; vLLM's ITL keeps them");
+    expect(share.getAttribute('title')).toMatch(/one socket read/);
+  });
+
+  it('says nothing of coalesced gaps when there were none', () => {
+    const rec = handMadeRecord();
+    rec.events.flags = rec.events.flags.map((f) => f & ~EV_COALESCED);
+    render(<StatsPanel stats={computeRequestStats(rec)} digest={digestOf(rec)} />);
+    expect(screen.getByTitle(DEFS.itlChunk).textContent).toContain('n=3');
+    expect(screen.queryByTestId('stats-coalesced-gaps')).toBeNull();
   });
 
   it('puts a definition citing request-stats.ts on every core number', () => {

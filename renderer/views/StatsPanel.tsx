@@ -1,7 +1,8 @@
 /**
  * The request's numbers, each with its definition on hover. Every value comes from
  * computeRequestStats (shared/stats/request-stats.ts) and summarize (shared/stats/summary.ts);
- * nothing is re-derived here.
+ * nothing is re-derived here. ITL leaves coalesced gaps out (two events of one socket read: ~0 ms by
+ * construction); the panel says how many there were.
  */
 import { useMemo } from 'react';
 import { fmtBytes, fmtMs, fmtNum } from '../../shared/format.ts';
@@ -9,6 +10,7 @@ import type { TokenSource } from '../../shared/request.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { summarize, type Summary } from '../../shared/stats/summary.ts';
 import type { RecordDigest } from '../live/record-view.ts';
+import { COALESCED_DEF, coalescedShareText } from '../runs/coalesced-text.ts';
 
 const SRC = 'shared/stats/request-stats.ts';
 
@@ -17,8 +19,9 @@ export const DEFS = {
   ttft: `TTFT: arrival of the first event carrying at least one generated token, ms since the request started (before connect). ${SRC}`,
   tpot: `TPOT: (E2E − TTFT) / (output tokens − 1); 0 for single-token outputs (vLLM's definition). ${SRC}`,
   e2e: `E2E: end of stream − start (start is taken before connecting). ${SRC}`,
-  itlChunk: `ITL per chunk: gaps between consecutive content events (vLLM bench serve's definition). ${SRC}`,
-  itlToken: `ITL per token: each gap divided by the tokens of the later event, counted once per token — right when servers send several tokens per event. ${SRC}`,
+  itlChunk: `ITL per chunk: gaps between consecutive content events (vLLM bench serve's definition), coalesced gaps (two events of one socket read) left out. ${SRC}`,
+  itlToken: `ITL per token: each gap divided by the tokens of the later event, counted once per token — right when servers send several tokens per event; the events of one socket read count as one arrival. ${SRC}`,
+  coalescedGaps: `${COALESCED_DEF} ${SRC}`,
   tps: `Output tokens / E2E seconds. ${SRC}`,
   decode: `(Output tokens − 1) / (E2E − TTFT) seconds: the decode rate after the first token. ${SRC}`,
   tokens: `Output tokens: exact per event when the server says (vLLM continuous usage, TGI, llama.cpp), exact in total from the final usage, or estimated at 1 per content event. ${SRC}`,
@@ -87,8 +90,9 @@ function SummaryRows({ name, s, title }: { name: string; s: Summary | null; titl
 }
 
 export function StatsPanel({ stats, digest }: Props) {
-  const chunk = useMemo(() => (stats ? summarize(stats.itlChunkMs) : null), [stats]);
-  const token = useMemo(() => (stats ? summarize(stats.itlTokenMs) : null), [stats]);
+  // Tokenscope's ITL: coalesced gaps left out (request-stats.ts).
+  const chunk = useMemo(() => (stats ? summarize(stats.itlChunkMeasuredMs) : null), [stats]);
+  const token = useMemo(() => (stats ? summarize(stats.itlTokenMeasuredMs) : null), [stats]);
   const u = digest?.usage;
   const p = digest?.phases;
   return (
@@ -109,6 +113,12 @@ export function StatsPanel({ stats, digest }: Props) {
       </dl>
       <SummaryRows name="ITL per chunk" s={chunk} title={DEFS.itlChunk} />
       <SummaryRows name="ITL per token" s={token} title={DEFS.itlToken} />
+      {stats && stats.coalescedGaps > 0 && (
+        <p className="caption muted" data-testid="stats-coalesced-gaps" title={DEFS.coalescedGaps}>
+          Coalesced gaps {coalescedShareText(stats.coalescedGaps, stats.itlChunkMs.length)} — left out of ITL;
+          vLLM&apos;s ITL keeps them
+        </p>
+      )}
       <dl className="stat-grid">
         <Row
           label="Output tokens"

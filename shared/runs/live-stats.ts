@@ -3,7 +3,9 @@
  * live view; the counts array is then ~8× shorter than with 3 — values recorded in
  * microseconds) so each update is O(1) and a snapshot costs the same at 10 or 10 million samples.
  * Display only — the published summary is computed exactly from the raw values at the end
- * (summary.ts). Same pooling as the summary: ITL takes every chunk gap of every successful request.
+ * (summary.ts). Same pooling as the summary: ITL takes every chunk gap of every successful request
+ * but the coalesced ones (one socket read, ~0 ms by construction: shared/stats/request-stats.ts),
+ * which are counted in the snapshot's `coalesced`.
  *
  * A snapshot runs in the event loop that timestamps the streams, so it must stay cheap: all the
  * percentiles of a metric come from ONE scan of the counts array (the library's
@@ -12,6 +14,7 @@
  */
 import { Int32Histogram } from 'hdr-histogram-js';
 import type { LiveMetric, LiveSnapshot, LiveStat, RequestOutcome } from './run-types.ts';
+import { coalescedOf } from './summary.ts';
 
 const METRICS: LiveMetric[] = ['ttft', 'tpot', 'itl', 'itl_per_token', 'e2el', 'client_queue_time'];
 const CDF_POINTS = [0, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.9, 100];
@@ -60,6 +63,9 @@ const ALL_POINTS = [50, 90, 99, ...CDF_POINTS];
 export class LiveStats {
   private h = new Map<LiveMetric, Int32Histogram>(METRICS.map((m) => [m, newHistogram()]));
   private cache = new Map<LiveMetric, { count: number; stat: LiveStat }>();
+  private coalescedGaps = 0;
+  private knownGaps = 0;
+  private coalescedKnown = false;
 
   record(metric: LiveMetric, ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) return;
@@ -73,8 +79,14 @@ export class LiveStats {
     if (o.tpotMs !== null && o.outputTokens > 1) this.record('tpot', o.tpotMs);
     if (o.e2eMs !== null) this.record('e2el', o.e2eMs);
     if (o.queueMs !== null) this.record('client_queue_time', o.queueMs);
-    for (const g of o.itlChunkMs) this.record('itl', g);
-    for (const g of o.itlTokenMs ?? []) this.record('itl_per_token', g);
+    // Tokenscope's ITL, as the summary's stats: coalesced gaps left out where known.
+    for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) this.record('itl', g);
+    for (const g of o.itlTokenMeasuredMs ?? o.itlTokenMs ?? []) this.record('itl_per_token', g);
+    if (o.coalescedGaps !== undefined) {
+      this.coalescedKnown = true;
+      this.coalescedGaps += o.coalescedGaps;
+      this.knownGaps += o.itlChunkMs.length;
+    }
   }
 
   stat(metric: LiveMetric): LiveStat | null {
@@ -100,6 +112,7 @@ export class LiveStats {
   snapshot(): LiveSnapshot {
     const out = {} as LiveSnapshot;
     for (const m of METRICS) out[m] = this.stat(m);
+    if (this.coalescedKnown) out.coalesced = coalescedOf(this.coalescedGaps, this.knownGaps);
     return out;
   }
 

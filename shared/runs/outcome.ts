@@ -47,6 +47,10 @@ export function statsOfLine(line: RunRequestLine): RequestStats {
   return computeRequestStats(recordOfLine(line));
 }
 
+/**
+ * `stats`: the line's stats when the caller already has them (record-line.ts
+ * `recordToLineWithStats` computes them on the same rounded columns), so they are not computed twice.
+ */
 export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsOfLine(line)): RequestOutcome {
   return {
     ok: line.status === 'ok',
@@ -58,6 +62,9 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     tpotMs: stats.tpotMs,
     itlChunkMs: stats.itlChunkMs,
     itlTokenMs: stats.itlTokenMs,
+    itlChunkMeasuredMs: stats.itlChunkMeasuredMs,
+    itlTokenMeasuredMs: stats.itlTokenMeasuredMs,
+    coalescedGaps: stats.coalescedGaps,
     outputTokens: stats.outputTokens,
     inputTokens: line.inputTokens,
     tokenSource: stats.tokenSource,

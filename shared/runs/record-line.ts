@@ -4,7 +4,7 @@
  * reader recomputes from the file are the same numbers.
  */
 import type { RequestRecord } from '../record.ts';
-import { computeRequestStats } from '../stats/request-stats.ts';
+import { computeRequestStats, type RequestStats } from '../stats/request-stats.ts';
 import type { RunRequestLine } from './run-types.ts';
 
 export const ms3 = (v: number): number => Math.round(v * 1000) / 1000;
@@ -23,6 +23,18 @@ export interface LineContext {
 }
 
 export function recordToLine(rec: RequestRecord, c: LineContext): RunRequestLine {
+  return recordToLineWithStats(rec, c).line;
+}
+
+/**
+ * The line and the stats computed for it — on its rounded columns, exactly what
+ * `statsOfLine(line)` (outcome.ts) would compute — so the caller can pass them to
+ * `outcomeOfLine(line, stats)` instead of computing them a second time.
+ */
+export function recordToLineWithStats(
+  rec: RequestRecord,
+  c: LineContext,
+): { line: RunRequestLine; stats: RequestStats } {
   const ev = rec.events;
   const t: number[] = new Array<number>(ev.n);
   const tok: number[] = new Array<number>(ev.n);
@@ -87,5 +99,5 @@ export function recordToLine(rec: RequestRecord, c: LineContext): RunRequestLine
   line.e2eMs = s.e2eMs;
   line.outputTokens = s.outputTokens;
   line.tokenSource = s.tokenSource;
-  return line;
+  return { line, stats: s };
 }

@@ -121,6 +121,15 @@ export interface RequestOutcome {
   itlChunkMs: readonly number[];
   /** null when unknown (imports have only chunk gaps). */
   itlTokenMs: readonly number[] | null;
+  /**
+   * Tokenscope's own ITL lists, coalesced gaps left out (shared/stats/request-stats.ts): what
+   * `stats.itl` / `stats.itl_per_token` pool. Absent when unknown (imports): itlChunkMs / itlTokenMs
+   * are used instead.
+   */
+  itlChunkMeasuredMs?: readonly number[];
+  itlTokenMeasuredMs?: readonly number[] | null;
+  /** Chunk gaps whose later event shared the earlier one's socket read (in itlChunkMs only). Absent when unknown. */
+  coalescedGaps?: number;
   outputTokens: number;
   inputTokens: number | null;
   tokenSource: TokenSource | null;
@@ -141,6 +150,26 @@ export interface MetricStats {
   p95: number | null;
   p99: number | null;
   p999: number | null;
+  /**
+   * The same metric as vLLM defines it, present only where that differs from this one: on
+   * `stats.itl` when some chunk gaps were coalesced (Tokenscope's ITL leaves them out, vLLM's keeps
+   * them). vLLM's keys (`vllmStatKeys`, summary.vllm, vLLM-format exports) are computed from it.
+   */
+  vllm?: MetricStats;
+}
+
+/**
+ * Gaps between content events that one socket read carried together (the client read late; both
+ * got the read's time, so the gap is ~0 ms by construction): left out of Tokenscope's ITL, kept in
+ * vLLM's.
+ */
+export interface CoalescedGaps {
+  /** Coalesced chunk gaps. */
+  gaps: number;
+  /** Every chunk gap (vLLM's ITL count). */
+  totalGaps: number;
+  /** gaps / totalGaps, 0…1 (0 when there is no gap). */
+  share: number;
 }
 
 export const STAT_METRICS = [
@@ -259,6 +288,11 @@ export interface RunSummary {
   };
   /** Failed requests by `kind/code`. */
   errors: Record<string, number>;
+  /**
+   * Coalesced chunk gaps of the successful requests (left out of stats.itl / stats.itl_per_token,
+   * kept in vLLM's keys). null when unknown (imports); absent in files written before it existed.
+   */
+  coalesced?: CoalescedGaps | null;
   /** Requests the user's cancel stopped (left out of every number above). */
   cancelledRequests: number;
   warmupRequests: number;
@@ -292,7 +326,10 @@ export interface LiveStat {
 }
 
 export type LiveMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
-export type LiveSnapshot = Record<LiveMetric, LiveStat | null>;
+export type LiveSnapshot = Record<LiveMetric, LiveStat | null> & {
+  /** Coalesced chunk gaps so far (left out of the live ITL, as in the summary). */
+  coalesced?: CoalescedGaps;
+};
 
 export type RunPhase = 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';
 

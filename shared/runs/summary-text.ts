@@ -2,7 +2,13 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
-import { serverGapReason, type MetricStats, type RunSummary, type VllmMetrics } from './run-types.ts';
+import {
+  serverGapReason,
+  type CoalescedGaps,
+  type MetricStats,
+  type RunSummary,
+  type VllmMetrics,
+} from './run-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
@@ -51,6 +57,37 @@ function ownSection(s: MetricStats | null, name: string, header: string): string
     row(`P99 ${name} (ms):`, f2(s.p99)),
     row(`Max ${name} (ms):`, f2(s.max)),
   ];
+}
+
+/** "0.91 % (232 of 25600)": the share of chunk gaps a read carried together. */
+export function coalescedText(c: CoalescedGaps): string {
+  return `${(c.share * 100).toFixed(2)} % (${c.gaps} of ${c.totalGaps})`;
+}
+
+/**
+ * How many ITL gaps the client merged (coalesced: one socket read), and Tokenscope's ITL without
+ * them when there were any (vLLM's block above keeps them, as vLLM does).
+ */
+function coalescedSection(s: RunSummary): string[] {
+  const c = s.coalesced;
+  if (!c) return [];
+  const L = [
+    center('Coalesced Gaps (one socket read)', 50, '-'),
+    row('Coalesced ITL gaps:', coalescedText(c)),
+  ];
+  if (c.gaps > 0) {
+    L.push("note: left out of Tokenscope's ITL (below, and ITL/token); vLLM's ITL above keeps them");
+    const own = s.stats.itl;
+    if (own) {
+      L.push(
+        row('Mean ITL excl. coalesced (ms):', f2(own.count === 0 ? null : own.mean)),
+        row('Median ITL excl. coalesced (ms):', f2(own.count === 0 ? null : own.median)),
+        row('P99 ITL excl. coalesced (ms):', f2(own.p99)),
+        row('Max ITL excl. coalesced (ms):', f2(own.max)),
+      );
+    }
+  }
+  return L;
 }
 
 /** A client token count with the failed requests' share (the server's counters include them). */
@@ -125,6 +162,7 @@ export function summaryText(s: RunSummary): string {
   for (const [m, name, header] of SECTIONS) L.push(...vllmSection(v, m, name, header));
 
   // Tokenscope's own, after vLLM's block.
+  L.push(...coalescedSection(s));
   L.push(...ownSection(s.stats.itl_per_token, 'ITL/token', 'Inter-token Latency per Token'));
   L.push(...ownSection(s.stats.client_queue_time, 'Client Queue Time', 'Client-side Queueing'));
   L.push(...ownSection(s.stats.first_event, 'first event', 'First Event (any, incl. empty)'));
@@ -189,9 +227,18 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     });
   };
   own('itl_per_token', s.stats.itl_per_token);
+  // Tokenscope's ITL per chunk (coalesced gaps left out), beside vLLM's `…_itl_ms` (every gap).
+  if (s.coalesced) own('itl_excl_coalesced', s.stats.itl);
   own('client_queue_time', s.stats.client_queue_time);
   own('first_event', s.stats.first_event);
   Object.assign(out, {
+    ...(s.coalesced
+      ? {
+          coalesced_gaps: s.coalesced.gaps,
+          total_gaps: s.coalesced.totalGaps,
+          coalesced_gap_share: s.coalesced.share,
+        }
+      : {}),
     output_token_source: s.tokens.outputSource,
     input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
     errors: s.errors,

@@ -10,6 +10,12 @@
  *   N ≤ 1 has TPOT 0.
  * - ITL is pooled: every chunk gap of every successful request in one list, so long requests
  *   weigh more.
+ *
+ * Where Tokenscope differs, on purpose: its own ITL (`stats.itl`, `stats.itl_per_token`) leaves out
+ * coalesced gaps — gaps between content events one socket read carried together, ~0 ms by
+ * construction (shared/stats/request-stats.ts) — and `coalesced` says how many there were. vLLM's
+ * keys keep every gap (vLLM's client records them too): they come from `stats.itl.vllm`, present
+ * when the two differ. Imports carry no read information: their ITL is every gap.
  * - Throughputs divide by the run's duration (first dispatch → last completion, warm-up excluded).
  * - Goodput: successful requests meeting every SLO given (metric ≤ SLO), per second; null without SLOs.
  * - Statistics: numpy mean/median/std (population)/percentile (linear); an empty list reports 0
@@ -24,6 +30,7 @@ import type { TokenSource } from '../request.ts';
 import type { Slo } from './workload.ts';
 import {
   VLLM_PERCENTILES,
+  type CoalescedGaps,
   type MetricStats,
   type RequestOutcome,
   type RunSummary,
@@ -75,8 +82,12 @@ const PCT_FIELD: Record<number, 'p90' | 'p95' | 'p99' | 'p999'> = {
   99.9: 'p999',
 };
 
-/** mean/median/std/p…_{metric}_ms as vLLM writes them: 0 for an empty list. */
-export function vllmStatKeys(metric: string, s: MetricStats | null): Record<string, number> {
+/**
+ * mean/median/std/p…_{metric}_ms as vLLM writes them: 0 for an empty list. From `s.vllm` when
+ * present (the metric as vLLM defines it, where ours differs: ITL with coalesced gaps kept).
+ */
+export function vllmStatKeys(metric: string, stats: MetricStats | null): Record<string, number> {
+  const s = stats?.vllm ?? stats;
   const out: Record<string, number> = {
     [`mean_${metric}_ms`]: s?.mean ?? 0,
     [`median_${metric}_ms`]: s?.median ?? 0,
@@ -142,6 +153,33 @@ export function maxChunksPerSecond(ok: readonly RequestOutcome[]): number {
   return max;
 }
 
+export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
+  return { gaps, totalGaps, share: totalGaps > 0 ? gaps / totalGaps : 0 };
+}
+
+/**
+ * Tokenscope's ITL per chunk, with vLLM's (every gap) attached when the two lists differ. When every
+ * gap was coalesced ours is empty: count 0 (values 0, as vLLM reports an empty list), vLLM's attached.
+ */
+function ownItl(own: readonly number[], all: readonly number[]): MetricStats | null {
+  const s = toMetricStats(summarize(own));
+  if (own.length === all.length) return s;
+  const vllm = toMetricStats(summarize(all))!; // all is longer than own: not empty
+  const empty: MetricStats = {
+    count: 0,
+    mean: 0,
+    median: 0,
+    std: 0,
+    min: null,
+    max: null,
+    p90: null,
+    p95: null,
+    p99: null,
+    p999: null,
+  };
+  return { ...(s ?? empty), vllm };
+}
+
 export function computeRunSummary(inp: SummaryInput): RunSummary {
   const ok = inp.outcomes.filter((o) => o.ok);
   const dur = inp.durationS;
@@ -149,8 +187,14 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   let totalOut = 0;
   const ttfts: number[] = [];
   const tpots: number[] = [];
+  /** Every chunk gap: vLLM's ITL. */
   const itls: number[] = [];
+  /** Tokenscope's ITL: coalesced gaps left out where known. */
+  const itlOwn: number[] = [];
   const itlTok: number[] = [];
+  let coalescedGaps = 0;
+  let knownGaps = 0;
+  let coalescedKnown = false;
   const e2els: number[] = [];
   const queues: number[] = [];
   const firsts: number[] = [];
@@ -164,9 +208,16 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     if (o.ttftMs !== null) ttfts.push(o.ttftMs);
     if (o.outputTokens > 1 && o.tpotMs !== null) tpots.push(o.tpotMs);
     for (const g of o.itlChunkMs) itls.push(g);
-    if (o.itlTokenMs) {
+    for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) itlOwn.push(g);
+    const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
+    if (tok) {
       anyTokenItl = true;
-      for (const g of o.itlTokenMs) itlTok.push(g);
+      for (const g of tok) itlTok.push(g);
+    }
+    if (o.coalescedGaps !== undefined) {
+      coalescedKnown = true;
+      coalescedGaps += o.coalescedGaps;
+      knownGaps += o.itlChunkMs.length;
     }
     if (o.e2eMs !== null) e2els.push(o.e2eMs);
     if (o.queueMs !== null) queues.push(o.queueMs);
@@ -179,7 +230,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   const stats: Record<StatMetric, MetricStats | null> = {
     ttft: toMetricStats(summarize(ttfts)),
     tpot: toMetricStats(summarize(tpots)),
-    itl: toMetricStats(summarize(itls)),
+    itl: ownItl(itlOwn, itls),
     e2el: toMetricStats(summarize(e2els)),
     itl_per_token: anyTokenItl ? toMetricStats(summarize(itlTok)) : null,
     client_queue_time: toMetricStats(summarize(queues)),
@@ -206,7 +257,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     ),
     ...vllmStatKeys('ttft', stats.ttft),
     ...vllmStatKeys('tpot', stats.tpot),
-    ...vllmStatKeys('itl', stats.itl),
+    ...vllmStatKeys('itl', stats.itl), // every gap: stats.itl.vllm when coalesced gaps were left out
     ...vllmStatKeys('e2el', stats.e2el),
   };
 
@@ -240,6 +291,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedInputEstimated,
     },
     errors,
+    coalesced: coalescedKnown ? coalescedOf(coalescedGaps, knownGaps) : null,
     cancelledRequests: inp.cancelledRequests ?? 0,
     warmupRequests: inp.warmupRequests ?? 0,
     slo,

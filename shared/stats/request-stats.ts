@@ -10,6 +10,25 @@
  *   stays right when a server sends several tokens per event (stream interval, speculative decoding).
  * - TPOT: (E2E − TTFT) / (output tokens − 1); 0 for single-token outputs (vLLM's definition).
  * - E2E: end of stream − start.
+ *
+ * Coalesced gaps. When the client reads late, several events arrive in one socket read and all get
+ * that read's timestamp (EV_COALESCED). A gap between two content events of the same read is then
+ * ~0 ms by construction: it says nothing about the server. `itlChunkMs` / `itlTokenMs` keep them
+ * (vLLM's client records them too, and vLLM's keys are computed from them); `coalescedGaps` counts
+ * them, and the `…MeasuredMs` lists leave them out — Tokenscope's own ITL:
+ * - Same read: both content events are flagged EV_COALESCED and carry the same time. (Only flags
+ *   and times are used, not the `read` column, so a run file's line — which keeps t, tok and f —
+ *   gives the same numbers as the live record.)
+ * - `itlChunkMeasuredMs`: the chunk gaps minus the coalesced ones, i.e. one gap per read that
+ *   carries content: from the previous read's last content event to this read.
+ * - `itlTokenMeasuredMs`: the events of one read are one measured arrival. A read carrying content
+ *   events with K tokens in all (each event counted as at least 1, as above), after a measured gap
+ *   g, contributes K values of g / K — the gap spread over every token of the read. Without
+ *   per-event counts (usage total or estimated) every later content event stands for w tokens (as
+ *   above), and a read of m such events contributes m values of g / (m·w): weighted per event,
+ *   i.e. per token up to the constant w, as `itlTokenMs` is. The content events that share the read
+ *   of the first token have no measured gap behind them (their time is inside TTFT) and contribute
+ *   nothing. With no coalesced gap both lists equal `itlChunkMs` / `itlTokenMs`.
  */
 import { EV_CONTENT, EV_COALESCED, EV_TOKENS_EXACT, type TokenSource } from '../request.ts';
 import type { RequestRecord } from '../record.ts';
@@ -31,8 +50,16 @@ export interface RequestStats {
   coalescedEvents: number;
   /** Content events carrying more than one token. */
   multiTokenEvents: number;
+  /** Gaps between consecutive content events, every one (vLLM's definition). */
   itlChunkMs: number[];
+  /** Per token, from every gap (see the header). */
   itlTokenMs: number[];
+  /** Chunk gaps whose later event came in the same socket read as the earlier one (≈0 ms by construction). */
+  coalescedGaps: number;
+  /** `itlChunkMs` without the coalesced gaps: one measured gap per read carrying content (header). */
+  itlChunkMeasuredMs: number[];
+  /** Per token, the events of one read taken as one arrival (header): no coalesced gap in it. */
+  itlTokenMeasuredMs: number[];
   tpotMs: number | null;
   /** Output tokens / E2E seconds. */
   tokensPerSecond: number | null;
@@ -54,7 +81,11 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
   const itlChunk: number[] = [];
   const itlToken: number[] = [];
   const contentTokens: number[] = [];
+  /** Per chunk gap: whether its later event shares the earlier one's read. */
+  const sameRead: boolean[] = [];
+  let coalescedGaps = 0;
   let prevT = -1;
+  let prevF = 0;
   for (let i = 0; i < ev.n; i++) {
     const t = ev.t[i]!;
     const f = ev.flags[i]!;
@@ -71,8 +102,12 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
       const gap = t - prevT;
       itlChunk.push(gap);
       contentTokens.push(k);
+      const same = (f & prevF & EV_COALESCED) !== 0 && t === prevT;
+      sameRead.push(same);
+      if (same) coalescedGaps++;
     }
     prevT = t;
+    prevF = f;
   }
 
   // Token source: never mix silently. Per-event only if every content event was exact.
@@ -95,17 +130,50 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
     outputTokens = usageTokens;
   }
 
-  if (tokenSource === 'per-event') {
+  // Per-event counts unknown: spread the tokens after the first event evenly over the later
+  // events (w tokens each). With equal weights the per-token distribution is gap / w.
+  const w = contentEvents > 1 ? Math.max(1, outputTokens - 1) / (contentEvents - 1) : 1;
+  const perEvent = tokenSource === 'per-event';
+  if (perEvent) {
     for (let j = 0; j < itlChunk.length; j++) {
       const k = Math.max(1, contentTokens[j]!);
       const per = itlChunk[j]! / k;
       for (let m = 0; m < k; m++) itlToken.push(per);
     }
   } else if (contentEvents > 1) {
-    // Per-event counts unknown: spread the tokens after the first event evenly over the later
-    // events (w tokens each). With equal weights the per-token distribution is gap / w.
-    const w = Math.max(1, outputTokens - 1) / (contentEvents - 1);
     for (const g of itlChunk) itlToken.push(g / w);
+  }
+
+  // Tokenscope's own lists: one measured arrival per read (header). Gap j's later event opens a
+  // read when it does not share the earlier one's; the read's events are j and the same-read gaps
+  // right after it.
+  let itlChunkMeasured: number[];
+  let itlTokenMeasured: number[];
+  if (coalescedGaps === 0) {
+    itlChunkMeasured = itlChunk.slice();
+    itlTokenMeasured = itlToken.slice();
+  } else {
+    itlChunkMeasured = [];
+    itlTokenMeasured = [];
+    for (let j = 0; j < itlChunk.length;) {
+      let e = j + 1;
+      while (e < itlChunk.length && sameRead[e]) e++;
+      if (sameRead[j]) {
+        j = e; // events sharing the first token's read: no measured gap behind them
+        continue;
+      }
+      const g = itlChunk[j]!;
+      itlChunkMeasured.push(g);
+      if (perEvent) {
+        let k = 0;
+        for (let m = j; m < e; m++) k += Math.max(1, contentTokens[m]!);
+        for (let m = 0; m < k; m++) itlTokenMeasured.push(g / k);
+      } else {
+        const per = g / ((e - j) * w);
+        for (let m = j; m < e; m++) itlTokenMeasured.push(per);
+      }
+      j = e;
+    }
   }
 
   const endMs = r.phases.endMs;
@@ -129,6 +197,9 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
     multiTokenEvents: multi,
     itlChunkMs: itlChunk,
     itlTokenMs: itlToken,
+    coalescedGaps,
+    itlChunkMeasuredMs: itlChunkMeasured,
+    itlTokenMeasuredMs: itlTokenMeasured,
     tpotMs,
     tokensPerSecond: e2eMs !== null && e2eMs > 0 && outputTokens > 0 ? outputTokens / (e2eMs / 1000) : null,
     decodeTokensPerSecond:

@@ -14,6 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { RequestError } from '../../../shared/errors.ts';
 import { startWorker } from '../../workers/spawn.ts';
 import { Drivers } from './raw-driver.ts';
+import { clockOffset } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import {
   META_STRIDE,
@@ -67,22 +68,6 @@ interface Thread {
 interface Slot {
   handler: IoHandler;
   thread: Thread | null;
-}
-
-/** The offset to add to the other thread's times: min-width sample pair. */
-function clockOffset(samples: [number, number, number][]): number {
-  let best = Infinity;
-  let off = 0;
-  const t = performance.now();
-  const hr = Number(process.hrtime.bigint()) / 1e6;
-  const here = hr - t; // hr = now + here
-  for (const [a, h, b] of samples) {
-    if (b - a < best) {
-      best = b - a;
-      off = h - (a + b) / 2; // hr = their now + off
-    }
-  }
-  return off - here; // ours = theirs + off − here
 }
 
 export class IoEngine {

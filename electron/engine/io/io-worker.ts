@@ -9,6 +9,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { Drivers } from './raw-driver.ts';
+import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import { META_STRIDE, type FromIo, type IoCtrl, type IoSink, type ToIo } from './protocol.ts';
 
@@ -108,12 +109,8 @@ const batcher = new Batcher(mon);
 const driver = new Drivers(batcher);
 
 // Clock samples for the offset between this thread's performance.now() and the main thread's.
-const samples: [number, number, number][] = [];
-for (let i = 0; i < 20; i++) {
-  const a = performance.now();
-  const hr = Number(process.hrtime.bigint()) / 1e6;
-  samples.push([a, hr, performance.now()]);
-}
+clockSamples(5); // warm the path
+const samples = clockSamples();
 port.postMessage({ op: 'hello', samples } satisfies FromIo);
 
 // Loop figures once a second, so the measuring side always has recent ones without asking.

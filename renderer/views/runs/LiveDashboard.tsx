@@ -7,6 +7,7 @@ import { memo, useDeferredValue } from 'react';
 import { C } from '../../charts/theme.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import { liveLanes } from '../../runs/lane-store.ts';
+import { COALESCED_DEF, coalescedShareText } from '../../runs/coalesced-text.ts';
 import { DIST_METRICS } from '../../runs/metric-defs.ts';
 import { cancelRun, openRun } from '../../runs/run-actions.ts';
 import { cdfPoints, fmtEta } from '../../runs/run-series.ts';
@@ -331,6 +332,12 @@ const LiveStatsTable = memo(function LiveStatsTable() {
           })}
         </tbody>
       </table>
+      {stats?.coalesced && stats.coalesced.gaps > 0 && (
+        <p className="caption muted" data-testid="live-coalesced" title={COALESCED_DEF}>
+          Coalesced gaps {coalescedShareText(stats.coalesced.gaps, stats.coalesced.totalGaps)} — left out of
+          the ITL above
+        </p>
+      )}
     </section>
   );
 });

@@ -278,6 +278,27 @@ describe('LiveDashboard', () => {
     expect(screen.queryByTestId('selfcheck-warning')).toBeNull();
     expect(screen.getByTestId('selfcheck-live').textContent).toContain('CPU measuring…');
   });
+
+  it('says how many ITL gaps were coalesced, under the live percentiles', () => {
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    const live = p({}).live;
+    act(() => handleProgress(p({ live: { ...live, coalesced: { gaps: 0, totalGaps: 900, share: 0 } } })));
+    render(<LiveDashboard />);
+    expect(screen.queryByTestId('live-coalesced')).toBeNull();
+    act(() =>
+      handleProgress(
+        p({ live: { ...live, coalesced: { gaps: 232, totalGaps: 25_600, share: 232 / 25_600 } } }),
+      ),
+    );
+    expect(screen.getByTestId('live-coalesced').textContent).toBe(
+      'Coalesced gaps 0.9 % (232 of 25,600) — left out of the ITL above',
+    );
+  });
 });
 
 describe('RunDetailView', () => {

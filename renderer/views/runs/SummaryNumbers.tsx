@@ -2,9 +2,12 @@
  * The run's numbers, in `vllm bench serve`'s order (shared/runs/summary-text.ts): counts,
  * duration, throughputs, peaks, goodput; then the statistics table (mean, median, std, p90, p95,
  * p99, p99.9, min, max) of TTFT, TPOT, ITL, E2E plus Tokenscope's per-token ITL, queue time and
- * first event; token-count sources, errors by kind, the client self-check.
+ * first event; token-count sources, errors by kind, the client self-check. Tokenscope's ITL leaves
+ * coalesced gaps out: the table says how many, with vLLM's ITL (every gap) beside it when it differs.
  */
-import type { RunSummary } from '../../../shared/runs/run-types.ts';
+import { Fragment } from 'react';
+import type { MetricStats, RunSummary } from '../../../shared/runs/run-types.ts';
+import { COALESCED_DEF, coalescedShareText } from '../../runs/coalesced-text.ts';
 import { STAT_ROWS } from '../../runs/metric-defs.ts';
 import { statsOf, tokenSourceText } from '../../runs/run-detail.ts';
 
@@ -183,14 +186,38 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
   );
 }
 
+function StatRow({ id, name, m, title }: { id: string; name: string; m: MetricStats; title?: string }) {
+  // An empty list (every ITL gap coalesced) has nothing to show but its count.
+  const v = (x: number | null): string => (m.count === 0 ? '—' : f2(x));
+  return (
+    <tr data-metric={id}>
+      <th title={title}>{name}</th>
+      <td>{m.count === null ? '—' : m.count.toLocaleString('en-US')}</td>
+      <td>{v(m.mean)}</td>
+      <td>{v(m.median)}</td>
+      <td>{v(m.std)}</td>
+      <td>{v(m.p90)}</td>
+      <td>{v(m.p95)}</td>
+      <td>{v(m.p99)}</td>
+      <td>{v(m.p999)}</td>
+      <td>{v(m.min)}</td>
+      <td>{v(m.max)}</td>
+    </tr>
+  );
+}
+
 export function StatsTable({ s }: { s: RunSummary }) {
+  const c = s.coalesced;
+  const vllmItl = s.stats.itl?.vllm;
   return (
     <section className="card" aria-label="Latency statistics">
       <header className="card-head">
         <h3 title="numpy's mean, median, population std and linear percentiles over successful requests, as vLLM computes them">
           Latency statistics (ms)
         </h3>
-        <span className="muted">successful requests · exact · ITL pooled over every chunk</span>
+        <span className="muted">
+          successful requests · exact · ITL pooled over every chunk{c ? ' (coalesced gaps left out)' : ''}
+        </span>
       </header>
       <div className="table-scroll">
         <table className="run-table num" data-testid="sum-stats">
@@ -213,25 +240,31 @@ export function StatsTable({ s }: { s: RunSummary }) {
             {STAT_ROWS.map((r) => {
               const m = statsOf(s, r.id);
               if (!m) return null;
-              return (
-                <tr key={r.id} data-metric={r.id}>
-                  <th>{r.name}</th>
-                  <td>{m.count === null ? '—' : m.count.toLocaleString('en-US')}</td>
-                  <td>{f2(m.mean)}</td>
-                  <td>{f2(m.median)}</td>
-                  <td>{f2(m.std)}</td>
-                  <td>{f2(m.p90)}</td>
-                  <td>{f2(m.p95)}</td>
-                  <td>{f2(m.p99)}</td>
-                  <td>{f2(m.p999)}</td>
-                  <td>{f2(m.min)}</td>
-                  <td>{f2(m.max)}</td>
-                </tr>
+              const row = <StatRow key={r.id} id={r.id} name={r.name} m={m} />;
+              // vLLM's ITL (every gap, what vLLM prints and the vLLM keys hold) right below ours.
+              return r.id === 'itl' && vllmItl ? (
+                <Fragment key={r.id}>
+                  {row}
+                  <StatRow
+                    id="itl-vllm"
+                    name="ITL per chunk (vLLM)"
+                    m={vllmItl}
+                    title="vLLM's ITL: every chunk gap, coalesced ones included (the vLLM keys and exports)"
+                  />
+                </Fragment>
+              ) : (
+                row
               );
             })}
           </tbody>
         </table>
       </div>
+      {c && c.totalGaps > 0 && (
+        <p className="caption muted" data-testid="sum-coalesced" title={COALESCED_DEF}>
+          Coalesced gaps {coalescedShareText(c.gaps, c.totalGaps)} — left out of Tokenscope&apos;s ITL;
+          vLLM&apos;s ITL keeps them
+        </p>
+      )}
     </section>
   );
 }
