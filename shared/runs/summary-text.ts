@@ -186,14 +186,35 @@ export function summaryText(s: RunSummary): string {
   if (s.warmupRequests > 0) L.push(row('Warm-up requests (not counted):', String(s.warmupRequests)));
   if (s.selfCheck) {
     const c = s.selfCheck;
+    L.push(center('Client Self-check', 50, '-'));
+    if (c.io) {
+      // The loop that stamped every read: the stream-I/O thread's.
+      L.push(
+        row(
+          `I/O thread${c.io.threads > 1 ? `s (${c.io.threads})` : ''} loop delay p99 / max (ms):`,
+          `${f2(c.io.loopDelayP99Ms)} / ${f2(c.io.loopDelayMaxMs)}`,
+        ),
+        row('I/O thread stalls > 5 ms:', `${c.io.stalls} (${f2(c.io.stallMs)} ms)`),
+        row(
+          'I/O thread GC pauses (ms):',
+          `${c.io.gcCount}, ${f2(c.io.gcPauseMs)} in all, max ${f2(c.io.gcMaxMs)}`,
+        ),
+        row('I/O thread busy (%):', c.io.cpuPct === null ? '—' : f2(c.io.cpuPct)),
+      );
+    }
     L.push(
-      center('Client Self-check', 50, '-'),
-      row('Event-loop delay p99 (ms):', f2(c.eventLoopDelayP99Ms)),
-      row('Event-loop delay max (ms):', f2(c.eventLoopDelayMaxMs)),
+      row(
+        c.io ? 'Main thread loop delay p99 / max (ms):' : 'Event-loop delay p99 / max (ms):',
+        `${f2(c.eventLoopDelayP99Ms)} / ${f2(c.eventLoopDelayMaxMs)}`,
+      ),
       row('Client CPU mean / worst 1 s (%):', `${f2(c.cpuMeanPct)} / ${f2(c.cpuMaxPct)}`),
       row('Schedule lag p99 (ms):', f2(c.scheduleLagP99Ms)),
-      row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'),
     );
+    if (c.connections) {
+      const k = c.connections;
+      L.push(row(`Connections (${k.mode}):`, `${k.opened} opened, ${k.reused} reused, ${k.retried} retried`));
+    }
+    L.push(row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'));
   }
   if (s.server) L.push(...serverSection(s));
   if (s.importInfo) {

@@ -146,7 +146,7 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
         </section>
         <section className="card" aria-label="Client self-check">
           <header className="card-head">
-            <h3 title="Event-loop delay and CPU of the process that timestamps the streams, during the measured run">
+            <h3 title="How the client fared during the measured run: the stream-I/O thread that stamps every read (its loop delay, stalls, GC pauses, busy share), the main thread, and the connections">
               Client self-check
             </h3>
             {sc && (
@@ -157,8 +157,34 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
           </header>
           {sc ? (
             <dl className="sum-rows compact" data-testid="sum-selfcheck">
+              {sc.io && (
+                <>
+                  <div
+                    className="sum-row"
+                    title="How late the thread that stamps every socket read ran its timers: a bound on how late a stamp can be"
+                  >
+                    <dt>I/O thread loop delay p99 / max</dt>
+                    <dd>
+                      {f2(sc.io.loopDelayP99Ms)} / {f2(sc.io.loopDelayMaxMs)} <span className="unit">ms</span>
+                    </dd>
+                  </div>
+                  <div className="sum-row">
+                    <dt>I/O stalls &gt; 5 ms · GC pauses</dt>
+                    <dd>
+                      {sc.io.stalls} ({f2(sc.io.stallMs)} <span className="unit">ms</span>) · {sc.io.gcCount},
+                      max {f2(sc.io.gcMaxMs)} <span className="unit">ms</span>
+                    </dd>
+                  </div>
+                  <div className="sum-row">
+                    <dt>I/O thread busy</dt>
+                    <dd>
+                      {sc.io.cpuPct === null ? '—' : f2(sc.io.cpuPct)} <span className="unit">%</span>
+                    </dd>
+                  </div>
+                </>
+              )}
               <div className="sum-row">
-                <dt>Event-loop delay p99 / max</dt>
+                <dt>{sc.io ? 'Main thread loop delay p99 / max' : 'Event-loop delay p99 / max'}</dt>
                 <dd>
                   {f2(sc.eventLoopDelayP99Ms)} / {f2(sc.eventLoopDelayMaxMs)} <span className="unit">ms</span>
                 </dd>
@@ -175,6 +201,19 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
                   {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
                 </dd>
               </div>
+              {sc.connections && (
+                <div
+                  className="sum-row"
+                  data-testid="sum-connections"
+                  title="Retried: a reused keep-alive connection the server had already closed failed before any response byte, and the request was sent again on a new one (not a failure)"
+                >
+                  <dt>Connections ({sc.connections.mode})</dt>
+                  <dd>
+                    {sc.connections.opened} opened · {sc.connections.reused} reused · {sc.connections.retried}{' '}
+                    retried
+                  </dd>
+                </div>
+              )}
               {sc.flagged && <p className="field-error">{sc.reasons.join('; ')}</p>}
             </dl>
           ) : (
