@@ -68,3 +68,12 @@ describe('formatTick', () => {
     expect(formatTick(12000, 0)).toBe('12,000');
   });
 });
+
+describe('niceTicks on a range that is only float noise', () => {
+  it('returns at once with one tick instead of looping forever', () => {
+    const t = niceTicks(19.999999999999996, 20.000000000000004);
+    expect(t.values).toEqual([20]);
+    // Ordinary tiny ranges still get their ticks.
+    expect(niceTicks(0, 1e-6, 5).values.length).toBeGreaterThan(3);
+  });
+});

@@ -29,6 +29,14 @@ export function niceTicks(min: number, max: number, target = 6): Ticks {
   const step = niceStep((max - min) / Math.max(1, target));
   const first = Math.ceil(min / step - 1e-9);
   const last = Math.floor(max / step + 1e-9);
+  // A range that is only float noise (19.999999999999996 … 20.000000000000004) has a step so
+  // small that i reaches ~1e16, where i++ no longer changes i: one tick, never an endless loop.
+  if (
+    !Number.isSafeInteger(first) ||
+    !Number.isSafeInteger(last) ||
+    !(last - first <= 4 * Math.max(1, target) + 2)
+  )
+    return { step, values: [roundTo(min, 6)], decimals: Math.min(6, decimalsOf(step)) };
   const values: number[] = [];
   for (let i = first; i <= last; i++) {
     // i * step (not accumulated) keeps values free of drift: 0.1 * 3 = 0.30000000000000004 is rounded below.
