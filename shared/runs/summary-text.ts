@@ -191,7 +191,7 @@ export function summaryText(s: RunSummary): string {
       // The loop that stamped every read: the stream-I/O thread's.
       L.push(
         row(
-          `I/O thread${c.io.threads > 1 ? `s (${c.io.threads})` : ''} loop delay p99 / max (ms):`,
+          `I/O thread${c.io.threads > 1 ? ` ×${c.io.threads}` : ''} loop delay p99 / max (ms):`,
           `${f2(c.io.loopDelayP99Ms)} / ${f2(c.io.loopDelayMaxMs)}`,
         ),
         row('I/O thread stalls > 5 ms:', `${c.io.stalls} (${f2(c.io.stallMs)} ms)`),

@@ -100,7 +100,7 @@ export class IoEngine {
   }
 
   private spawn(): Thread {
-    const worker = startWorker('io-worker', null, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    const worker = startWorker('io-worker', null);
     let onReady = (): void => {};
     const ready = new Promise<void>((r) => (onReady = r));
     const th: Thread = {
