@@ -1,4 +1,4 @@
-/** The latency metrics of a run: names, definitions (DESIGN.md, shared/runs/summary.ts), colours. */
+/** The latency metrics of a run: names, definitions (docs/ARCHITECTURE.md, shared/runs/summary.ts), colours. */
 import type { StatMetric } from '../../shared/runs/run-types.ts';
 import type { DistMetric } from './run-series.ts';
 

@@ -9,7 +9,7 @@ import { detectProfile, detectProfileId, PROFILES, type ProfileId } from './prof
 
 const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
-  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
+  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (test-corpus/ in the repo)`);
 const parse = (f: string) => parsePrometheus(readFileSync(CORPUS + f, 'utf8'));
 const concepts = (f: string): Concepts => {
   const r = parse(f);

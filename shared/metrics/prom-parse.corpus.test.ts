@@ -12,7 +12,7 @@ import type { MetricFamily, ParseResult } from './prom-types.ts';
 
 const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
-  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
+  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (test-corpus/ in the repo)`);
 const FILES = readdirSync(CORPUS).filter((f) => f.endsWith('.prom') || f.endsWith('.txt'));
 const read = (f: string): string => readFileSync(CORPUS + f, 'utf8');
 const parse = (f: string): ParseResult => parsePrometheus(read(f));

@@ -1,5 +1,5 @@
 /**
- * Per-request measurements, one source of truth (DESIGN.md "Measurement definitions").
+ * Per-request measurements, one source of truth (docs/ARCHITECTURE.md "Measurement definitions").
  *
  * - TTFT: arrival of the first event carrying at least one generated token. An event with only a
  *   role or empty text does not count; its time is kept as `firstEventMs`, so a server that
