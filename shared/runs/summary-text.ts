@@ -210,6 +210,8 @@ export function summaryText(s: RunSummary): string {
       row('Client CPU mean / worst 1 s (%):', `${f2(c.cpuMeanPct)} / ${f2(c.cpuMaxPct)}`),
       row('Schedule lag p99 (ms):', f2(c.scheduleLagP99Ms)),
     );
+    // The client's reading that merged events: the share of ITL gaps it could not measure.
+    if (s.coalesced) L.push(row('Coalesced ITL gaps (client read late):', coalescedText(s.coalesced)));
     if (c.connections) {
       const k = c.connections;
       L.push(row(`Connections (${k.mode}):`, `${k.opened} opened, ${k.reused} reused, ${k.retried} retried`));

@@ -52,6 +52,12 @@ describe('client self-check in the run summary', () => {
       'Connections (keep-alive)130 opened · 126 reused · 4 retried',
     );
     expect(card.textContent).toContain('I/O thread loop delay p99 7.3 ms > 5 ms');
+    // What the client's late reads cost: the coalesced share, here beside the loop that read.
+    expect(base.coalesced).not.toBeNull();
+    const c = base.coalesced!;
+    expect(rows).toContain(
+      `Coalesced ITL gaps${Number(((c.gaps / c.totalGaps) * 100).toFixed(1))} % (${c.gaps} of ${c.totalGaps})`,
+    );
   });
 
   it('inline or an older file: no I/O rows, the loop is "event-loop delay"', () => {
@@ -70,6 +76,7 @@ describe('client self-check in the run summary', () => {
     expect(t).toMatch(/^I\/O thread GC pauses \(ms\): +6, 13\.90 in all, max 5\.12$/m);
     expect(t).toMatch(/^Main thread loop delay p99 \/ max \(ms\): +12\.50 \/ 30\.00$/m);
     expect(t).toMatch(/^Connections \(keep-alive\): +130 opened, 126 reused, 4 retried$/m);
+    expect(t).toMatch(/^Coalesced ITL gaps \(client read late\): +\d+\.\d\d % \(\d+ of \d+\)$/m);
     expect(t).toMatch(/^Timing trustworthy: +NO — I\/O thread loop delay p99 7\.3 ms > 5 ms$/m);
   });
 });

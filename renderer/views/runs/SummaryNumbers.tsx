@@ -201,6 +201,12 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
                   {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
                 </dd>
               </div>
+              {s.coalesced && (
+                <div className="sum-row" title={COALESCED_DEF}>
+                  <dt>Coalesced ITL gaps</dt>
+                  <dd>{coalescedShareText(s.coalesced.gaps, s.coalesced.totalGaps)}</dd>
+                </div>
+              )}
               {sc.connections && (
                 <div
                   className="sum-row"
