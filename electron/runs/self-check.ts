@@ -146,16 +146,6 @@ export class SelfCheckMonitor {
 }
 
 function ioSelfCheck(threads: number, s: IoLoopStats): IoSelfCheck {
-  return {
-    threads,
-    loopDelayP99Ms: s.loopDelayP99Ms,
-    loopDelayMaxMs: s.loopDelayMaxMs,
-    stalls: s.stalls,
-    stallMs: s.stallMs,
-    gcCount: s.gcCount,
-    gcPauseMs: s.gcPauseMs,
-    gcMaxMs: s.gcMaxMs,
-    cpuPct: s.cpuPct,
-    reads: s.reads,
-  };
+  const { spanMs: _span, batches: _batches, ...figures } = s;
+  return { threads, ...figures };
 }

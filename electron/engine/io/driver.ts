@@ -17,6 +17,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
+import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
 import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 
 interface Pool {
@@ -89,12 +90,7 @@ export class ConnectionDriver {
     this.conns.set(slot, c);
     c.sink.ctrl(slot, { k: 'start', t: c.t0 });
     c.timer = setTimeout(() => {
-      this.endFromHere(c, {
-        kind: 'client',
-        code: 'timeout',
-        message: `No complete response within ${req.timeoutMs} ms.`,
-        atMs: performance.now() - c.t0,
-      });
+      this.endFromHere(c, timeoutError(req.timeoutMs, performance.now() - c.t0));
     }, req.timeoutMs);
     this.attempt(c, false);
   }
@@ -102,12 +98,7 @@ export class ConnectionDriver {
   cancel(slot: number): void {
     const c = this.conns.get(slot);
     if (!c) return;
-    this.endFromHere(c, {
-      kind: 'client',
-      code: 'cancelled',
-      message: 'Cancelled by the user.',
-      atMs: performance.now() - c.t0,
-    });
+    this.endFromHere(c, cancelledError(performance.now() - c.t0));
   }
 
   /** Cancel, timeout: the request ends with `err`; destroying the socket makes it emit an error we own. */
@@ -136,21 +127,7 @@ export class ConnectionDriver {
    */
   private armIdle(c: Conn): void {
     const idle = c.req.idleTimeoutMs;
-    if (!idle || c.done || c.idleTimer) return;
-    const check = (): void => {
-      c.idleTimer = null;
-      if (c.done) return;
-      const quiet = performance.now() - c.lastByte;
-      if (quiet >= idle) {
-        this.endFromHere(c, {
-          kind: 'client',
-          code: 'idle-timeout',
-          message: `No byte arrived for ${idle} ms.`,
-          atMs: performance.now() - c.t0,
-        });
-      } else c.idleTimer = setTimeout(check, idle - quiet);
-    };
-    c.idleTimer = setTimeout(check, idle);
+    armIdle(c, idle, () => this.endFromHere(c, idleError(idle, performance.now() - c.t0)));
   }
 
   private attempt(c: Conn, fresh: boolean): void {
@@ -274,7 +251,7 @@ export class ConnectionDriver {
   /** Ends everything (the thread is shutting down). */
   destroy(): void {
     for (const c of [...this.conns.values()]) {
-      this.endFromHere(c, { kind: 'client', code: 'cancelled', message: 'The I/O thread stopped.', atMs: 0 });
+      this.endFromHere(c, cancelledError(0, 'The I/O thread stopped.'));
     }
     for (const id of [...this.pools.keys()]) this.closePool(id);
   }

@@ -156,14 +156,17 @@ export class Http1ResponseParser {
           i++;
           this.afterSize();
           break;
-        case St.ChunkData: {
+        case St.ChunkData:
+        case St.Length:
+        case St.Close: {
+          // Body bytes: moved down to where the body so far ends (chunk framing removed).
           const n = Math.min(this.remaining, end - i);
           if (w !== i) buf.copyWithin(w, i, i + n);
           w += n;
           i += n;
           this.remaining -= n;
           this.bodyBytes += n;
-          if (this.remaining === 0) this.st = St.ChunkDataCR;
+          if (this.remaining === 0) this.st = this.st === St.ChunkData ? St.ChunkDataCR : St.Done;
           break;
         }
         case St.ChunkDataCR: {
@@ -207,24 +210,6 @@ export class Http1ResponseParser {
             this.st = St.Trailer;
           }
           break;
-        case St.Length: {
-          const n = Math.min(this.remaining, end - i);
-          if (w !== i) buf.copyWithin(w, i, i + n);
-          w += n;
-          i += n;
-          this.remaining -= n;
-          this.bodyBytes += n;
-          if (this.remaining === 0) this.st = St.Done;
-          break;
-        }
-        case St.Close: {
-          const n = end - i;
-          if (w !== i) buf.copyWithin(w, i, end);
-          w += n;
-          i = end;
-          this.bodyBytes += n;
-          break;
-        }
         default:
           i = end;
       }
@@ -259,8 +244,10 @@ export class Http1ResponseParser {
     out.headEnded = true;
     if (info.mode === 'chunked') this.st = St.ChunkSize;
     else if (info.mode === 'length') this.st = info.length > 0 ? St.Length : St.Done;
-    else if (info.mode === 'close') this.st = St.Close;
-    else this.st = St.Done;
+    else if (info.mode === 'close') {
+      this.st = St.Close;
+      this.remaining = Infinity; // until the connection closes
+    } else this.st = St.Done;
   }
 }
 

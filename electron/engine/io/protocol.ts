@@ -10,6 +10,7 @@
  * underneath, so the offset is ~0, but it is measured rather than assumed).
  */
 import type { RequestError } from '../../../shared/errors.ts';
+import type { IoSelfCheck } from '../../../shared/runs/run-types.ts';
 
 /** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
 export interface IoRequest {
@@ -63,23 +64,14 @@ export interface IoSink {
   ctrl(slot: number, ev: IoCtrl): void;
 }
 
-/** How the I/O thread's own event loop fared: what can make its stamps late. */
-export interface IoLoopStats {
+/**
+ * How the I/O thread's own event loop fared: what can make its stamps late. The figures a run's
+ * self-check records (shared/runs/run-types.ts IoSelfCheck, there with the thread count), plus the
+ * span they cover and the batches sent.
+ */
+export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {
   /** Wall time these figures cover, ms. */
   spanMs: number;
-  /** Event-loop delay (excess over the 5-ms probe interval) p99 / max, ms. */
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
-  /** Probes that came more than 5 ms late, and the time lost in them. */
-  stalls: number;
-  stallMs: number;
-  /** Garbage-collection pauses in this thread. */
-  gcCount: number;
-  gcPauseMs: number;
-  gcMaxMs: number;
-  /** CPU time of this thread over the span, % of one core (null where not measurable). */
-  cpuPct: number | null;
-  reads: number;
   batches: number;
 }
 

@@ -12,6 +12,7 @@
 import net from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
+import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
 import { ConnectionDriver } from './driver.ts';
 import { Http1ResponseParser, type ParseOut } from './http1.ts';
 import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
@@ -124,13 +125,7 @@ export class RawHttpDriver {
     };
     this.reqs.set(slot, r);
     r.timer = setTimeout(
-      () =>
-        this.endFromHere(r, {
-          kind: 'client',
-          code: 'timeout',
-          message: `No complete response within ${req.timeoutMs} ms.`,
-          atMs: performance.now() - r.t0,
-        }),
+      () => this.endFromHere(r, timeoutError(req.timeoutMs, performance.now() - r.t0)),
       req.timeoutMs,
     );
     this.dispatch(r, pool, false);
@@ -139,17 +134,12 @@ export class RawHttpDriver {
   cancel(slot: number): void {
     const r = this.reqs.get(slot);
     if (!r) return;
-    this.endFromHere(r, {
-      kind: 'client',
-      code: 'cancelled',
-      message: 'Cancelled by the user.',
-      atMs: performance.now() - r.t0,
-    });
+    this.endFromHere(r, cancelledError(performance.now() - r.t0));
   }
 
   destroy(): void {
     for (const r of [...this.reqs.values()]) {
-      this.endFromHere(r, { kind: 'client', code: 'cancelled', message: 'The I/O thread stopped.', atMs: 0 });
+      this.endFromHere(r, cancelledError(0, 'The I/O thread stopped.'));
     }
     for (const id of [...this.pools.keys()]) this.closePool(id);
   }
@@ -375,21 +365,7 @@ export class RawHttpDriver {
   /** Armed once; when it fires, re-armed for what is left since the last byte (no work per read). */
   private armIdle(r: RawReq): void {
     const idle = r.req.idleTimeoutMs;
-    if (!idle || r.done || r.idleTimer) return;
-    const check = (): void => {
-      r.idleTimer = null;
-      if (r.done) return;
-      const quiet = performance.now() - r.lastByte;
-      if (quiet >= idle) {
-        this.endFromHere(r, {
-          kind: 'client',
-          code: 'idle-timeout',
-          message: `No byte arrived for ${idle} ms.`,
-          atMs: performance.now() - r.t0,
-        });
-      } else r.idleTimer = setTimeout(check, idle - quiet);
-    };
-    r.idleTimer = setTimeout(check, idle);
+    armIdle(r, idle, () => this.endFromHere(r, idleError(idle, performance.now() - r.t0)));
   }
 }
 

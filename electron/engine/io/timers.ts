@@ -1,0 +1,37 @@
+/**
+ * The per-request timers both connection drivers share: the whole-request timeout and the idle
+ * watch, and the errors they end a request with. The idle watch is armed once and, when it fires,
+ * re-armed for what is left since the last byte: no timer work per read.
+ */
+import type { RequestError } from '../../../shared/errors.ts';
+
+export interface IdleWatched {
+  done: boolean;
+  /** performance.now() of the last byte (or of the request written). */
+  lastByte: number;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+export function armIdle(c: IdleWatched, idleMs: number, onIdle: () => void): void {
+  if (!idleMs || c.done || c.idleTimer) return;
+  const check = (): void => {
+    c.idleTimer = null;
+    if (c.done) return;
+    const quiet = performance.now() - c.lastByte;
+    if (quiet >= idleMs) onIdle();
+    else c.idleTimer = setTimeout(check, idleMs - quiet);
+  };
+  c.idleTimer = setTimeout(check, idleMs);
+}
+
+export function timeoutError(timeoutMs: number, atMs: number): RequestError {
+  return { kind: 'client', code: 'timeout', message: `No complete response within ${timeoutMs} ms.`, atMs };
+}
+
+export function idleError(idleMs: number, atMs: number): RequestError {
+  return { kind: 'client', code: 'idle-timeout', message: `No byte arrived for ${idleMs} ms.`, atMs };
+}
+
+export function cancelledError(atMs: number, message = 'Cancelled by the user.'): RequestError {
+  return { kind: 'client', code: 'cancelled', message, atMs };
+}
