@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { startWebServer, type WebServer } from './serve.ts';
 import { decodeWire, encodeWire, type CoreMessage } from '../shared/wire.ts';
@@ -210,5 +211,49 @@ describe('web mode', () => {
     await new Promise((r) => setTimeout(r, 1500)); // more than one scrape interval
     expect(scrapes()).toBe(after);
     observer.ws.close();
+  });
+});
+
+/** One raw HTTP request (any request line at all) and the status line of the answer, or 'closed'. */
+function rawRequest(url: string, requestLine: string, extra = ''): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const s = net.connect(Number(port), '127.0.0.1', () =>
+      s.write(`${requestLine}\r\nHost: 127.0.0.1:${port}\r\n${extra}Connection: close\r\n\r\n`),
+    );
+    let buf = '';
+    s.on('data', (b) => (buf += b.toString('latin1')));
+    s.on('error', () => resolve(buf.split('\r\n')[0] || 'closed'));
+    s.on('close', () => resolve(buf.split('\r\n')[0] || 'closed'));
+  });
+}
+
+describe('web mode survives hostile input', () => {
+  it('malformed request targets get 400, on the page and the socket path alike, and the server still answers', async () => {
+    for (const target of ['/%', '/%C0%AE', '/%E0%A4%A', 'http://[::1/'])
+      expect(await rawRequest(server.url, `GET ${target} HTTP/1.1`)).toMatch(/^HTTP\/1\.1 400/);
+    const upgrade =
+      'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+    expect(await rawRequest(server.url, 'GET http://[::1/ws HTTP/1.1', upgrade)).toMatch(/^HTTP\/1\.1 400/);
+    expect((await get(`${server.url}/`)).status).toBe(200);
+  });
+
+  it('socket messages that are not an object, or too large, close at most that socket', async () => {
+    const wsUrl = `${server.url.replace('http', 'ws')}/ws?token=${server.token}`;
+    const ws = await connect(wsUrl, server.url);
+    const c = new Client(ws);
+    for (const m of ['null', '42', '"x"', '[]', 'not json', '{"type":"call","id":99999}', '{"type":"call"}'])
+      ws.send(m);
+    // Still answering on the same socket.
+    const info = await c.call<{ version: string }>('getAppInfo');
+    expect(info.ok).toBe(true);
+    // Over maxPayload (8 MiB): that socket is closed, the process and other sockets live on.
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send(Buffer.alloc(9 * 1024 * 1024, 0x20));
+    expect(await closed).toBe(1009); // message too big
+    const ws2 = await connect(wsUrl, server.url);
+    const again = await new Client(ws2).call<{ version: string }>('getAppInfo');
+    expect(again.ok).toBe(true);
+    ws2.close();
   });
 });

@@ -8,7 +8,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { ApiEvent, ApiEvents, ApiHandlers } from '../shared/api.ts';
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
 import { createCore, type Core } from './app/core.ts';
@@ -96,7 +96,6 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
 
   const root = path.resolve(o.rendererDir);
   const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
     const headers = {
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
@@ -110,7 +109,14 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
     // works once the app has moved the token out of the address bar); every call and event goes
     // over the socket, which requires the token and a same-origin page.
-    let rel = decodeURIComponent(u.pathname);
+    // Any request target, however malformed (`/%`, `/%C0%AE`, `http://[::1/`), is answered, never
+    // thrown on: a page from any origin can send one with an <img>.
+    const rel0 = pathOf(req.url);
+    if (rel0 === null) {
+      res.writeHead(400, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('bad request\n');
+      return;
+    }
+    let rel = rel0;
     if (rel === '/') rel = '/index.html';
     const file = path.resolve(root, '.' + rel);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -126,7 +132,14 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    const u = new URL(req.url ?? '/', 'http://x');
+    socket.on('error', () => socket.destroy()); // a peer that resets mid-handshake
+    let u: URL;
+    try {
+      u = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return;
+    }
     const origin = req.headers.origin;
     const hostHeader = req.headers.host;
     const sameOrigin =
@@ -146,13 +159,25 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
         sockets.delete(entry);
         if (entry.watches.length > 0) void rewatch();
       });
-      ws.on('message', async (data) => {
+      // A socket error (a message over maxPayload, a peer that vanished) closes that socket, never the process.
+      ws.on('error', (e) => {
+        o.log?.(`web socket closed: ${e.message}`);
+        ws.terminate();
+      });
+      ws.on(
+        'message',
+        (data) =>
+          void onMessage(data).catch((e: unknown) => o.log?.(`web socket message failed: ${String(e)}`)),
+      );
+      const onMessage = async (data: RawData): Promise<void> => {
         let msg: UiMessage;
         try {
           msg = decodeWire(String(data)) as UiMessage;
         } catch {
           return; // not our protocol; ignore rather than crash
         }
+        // The envelope first: `null`, a number or an array is not a message.
+        if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return;
         if (msg.type === 'ready') {
           entry.ready = true;
           for (const t of entry.queue) ws.send(t);
@@ -163,7 +188,7 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
         const result = await dispatch(handlers, String(msg.method), msg.args);
         if (ws.readyState === ws.OPEN)
           ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
-      });
+      };
     });
   });
 
@@ -193,4 +218,13 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       await core.close();
     },
   };
+}
+
+/** The decoded path of a request target, or null when it cannot be one (bad URL or escape). */
+export function pathOf(target: string | undefined): string | null {
+  try {
+    return decodeURIComponent(new URL(target ?? '/', 'http://x').pathname);
+  } catch {
+    return null;
+  }
 }

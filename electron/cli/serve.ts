@@ -50,6 +50,10 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     return 1;
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  // A long-lived server: a promise some handler forgot to catch is logged, and serving goes on.
+  process.on('unhandledRejection', (e) => {
+    process.stderr.write(`tokenscope serve: unhandled rejection (kept serving): ${String(e)}\n`);
+  });
   const start = (port: number) =>
     startWebServer({
       port,
