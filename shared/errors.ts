@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'bad-frame'
   | 'truncated'
   | 'content-type'
+  | 'event-too-large'
   // server: an error event inside a 200 stream
   | 'error-event'
   // client: we stopped it

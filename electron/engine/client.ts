@@ -170,6 +170,7 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       },
       {
         read(t, chunk) {
+          if (settled) return; // stopped from here (an event too large): the rest is not ours
           const rel = t - t0;
           const readIndex = rec.reads++;
           if (phases.firstByteMs === null) phases.firstByteMs = rel;
@@ -183,6 +184,11 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
           }
           decoder.pushRead(chunk, rel, readIndex);
           scheduleDecode(decodeNow);
+          // An event past the size cap: stop the stream now, keep what came before it.
+          if (decoder.tooLarge) {
+            cancel();
+            finish(rec.error, t);
+          }
         },
         ctrl(ev) {
           const rel = ev.t - t0;

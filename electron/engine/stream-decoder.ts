@@ -20,6 +20,13 @@ import { NdjsonFramer, type NdjsonLine } from './framing/ndjson.ts';
 import type { Dialect, EventDecoder, Frame } from './dialects/types.ts';
 import { computeTokenSource } from './token-source.ts';
 
+/**
+ * An event (or NDJSON line) that grows past this without ending fails its request as
+ * protocol/event-too-large: memory stays bounded whatever a server sends (a real event is a few KB;
+ * TOKENSCOPE_MAX_EVENT_MB raises it).
+ */
+export const MAX_EVENT_CHARS = (Number(process.env.TOKENSCOPE_MAX_EVENT_MB) || 8) * 1024 * 1024;
+
 export class StreamDecoder {
   private readonly sse: SseParser | null;
   private readonly nd: NdjsonFramer | null;
@@ -31,6 +38,8 @@ export class StreamDecoder {
   private pendingRead: number[] = [];
   private pendingFlags: number[] = [];
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
+  /** An event grew past MAX_EVENT_CHARS: the request is to be stopped (the client checks this). */
+  tooLarge = false;
 
   constructor(
     private readonly dialect: Dialect,
@@ -73,6 +82,16 @@ export class StreamDecoder {
     frames.length = 0;
     if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
     else this.nd!.push(chunk, frames as NdjsonLine[]);
+    const pending = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
+    if (pending > MAX_EVENT_CHARS && !this.tooLarge) {
+      this.tooLarge = true;
+      this.setError({
+        kind: 'protocol',
+        code: 'event-too-large',
+        message: `An event grew past ${Math.round(MAX_EVENT_CHARS / 1048576)} MiB without ending; the stream was stopped there (what arrived before it is kept).`,
+        atMs: t,
+      });
+    }
     const coalesced = frames.length > 1 ? EV_COALESCED : 0;
     for (let i = 0; i < frames.length; i++) {
       this.pending.push(frames[i]!);

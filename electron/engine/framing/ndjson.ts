@@ -18,6 +18,11 @@ export class NdjsonFramer {
   private readonly decoder = new TextDecoder('utf-8');
   private tail = '';
 
+  /** Characters of a line not yet complete. */
+  get pendingChars(): number {
+    return this.tail.length;
+  }
+
   push(bytes: Uint8Array, out: NdjsonLine[]): number {
     return this.pushText(this.decoder.decode(bytes, { stream: true }), out);
   }

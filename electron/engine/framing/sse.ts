@@ -42,6 +42,11 @@ export class SseParser {
   /** Reconnection time from `retry:` (ms), if the server set one. */
   retryMs: number | null = null;
 
+  /** Characters held for an event not yet complete (its data so far and an unterminated line). */
+  get pendingChars(): number {
+    return this.tail.length + this.data.length;
+  }
+
   /** Parse one read. Completed events are appended to `out`; returns how many were added. */
   push(bytes: Uint8Array, out: SseEvent[]): number {
     const chunk = this.decoder.decode(bytes, { stream: true });
