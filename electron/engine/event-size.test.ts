@@ -48,7 +48,7 @@ describe('an event that never ends', () => {
     ['ollama-generate', 'NDJSON'],
   ] as const)(
     '%s (%s): protocol/event-too-large, the text before it kept, the stream stopped',
-    async (dialect) => {
+    async (dialect, _framing) => {
       sent = 0;
       const rec = await fireRequest({ url, dialect, model: 'm', prompt: 'x', timeoutMs: 60_000 });
       expect(rec.error).toMatchObject({ kind: 'protocol', code: 'event-too-large' });
