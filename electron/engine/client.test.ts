@@ -200,3 +200,20 @@ describe('cancel', () => {
     expect(sim.state().running).toBe(0);
   });
 });
+
+describe('timeouts a timer cannot hold', () => {
+  it('a timeout or idle timeout over 2^31 − 1 ms is refused before anything is sent, not fired after 1 ms', async () => {
+    for (const over of [{ timeoutMs: 2 ** 31 }, { idleTimeoutMs: 1e12 }, { timeoutMs: Number.NaN }]) {
+      const rec = await fireRequest({
+        url: 'http://127.0.0.1:9',
+        dialect: 'openai-chat',
+        model: 'm',
+        prompt: 'x',
+        ...over,
+      });
+      expect(rec.error).toMatchObject({ kind: 'client', code: 'invalid-request' });
+      expect(rec.error!.message).toMatch(/must be between 0 and 2147483647 ms/);
+      expect(rec.phases.connectedMs).toBeNull();
+    }
+  });
+});

@@ -36,6 +36,8 @@ export interface FireOptions {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
+/** The longest delay a Node timer takes (2^31 − 1 ms). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One setImmediate for every request's pending decode: reads handed over together are all
@@ -80,6 +82,20 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     endpoint = resolveEndpoint(spec.url, spec.dialect);
   } catch {
     return Promise.resolve(failedBeforeStart(spec, opts, `Invalid URL: ${spec.url}`));
+  }
+  // Node's timers fire after 1 ms when given more than 2^31 − 1 ms: refuse such a timeout plainly.
+  for (const [name, v] of [
+    ['timeout', spec.timeoutMs],
+    ['idle timeout', spec.idleTimeoutMs],
+  ] as const) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= MAX_TIMER_MS))
+      return Promise.resolve(
+        failedBeforeStart(
+          spec,
+          opts,
+          `The ${name} must be between 0 and ${MAX_TIMER_MS} ms (about 24.8 days); got ${v}.`,
+        ),
+      );
   }
   const body = JSON.stringify(buildRequestBody(dialect, spec));
   const phases: Phases = {

@@ -87,3 +87,12 @@ describe('workload schema', () => {
     expect(again).toEqual(r);
   });
 });
+
+describe('workload timeouts', () => {
+  it('refuses a timeoutMs a timer cannot hold (over 2^31 − 1 ms), with its path', () => {
+    const r = parseWorkload({ requests: 1, timeoutMs: 2 ** 31 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.issues.map((i) => i.path)).toEqual(['timeoutMs']);
+    expect(parseWorkload({ requests: 1, timeoutMs: 2 ** 31 - 1 }).ok).toBe(true);
+  });
+});

@@ -155,7 +155,13 @@ export const WorkloadSchema = z
     includeUsage: z.boolean().default(true),
     /** vLLM: exact tokens per event (stream_options.continuous_usage_stats). */
     continuousUsage: z.boolean().default(false),
-    timeoutMs: z.number().int().min(100).default(300_000),
+    /** At most 2^31 − 1 ms (a timer given more fires at once). */
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(2 ** 31 - 1)
+      .default(300_000),
     /**
      * keep-alive: pooled connections reused across requests (a reused connection the server had
      * closed is retried once on a new one); close: a new connection per request.
