@@ -10,6 +10,7 @@ import { outcomeOfLine } from './outcome.ts';
 import { recordToLineWithStats } from './record-line.ts';
 import type { RunHeader, RunRequestLine } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import { compareRows } from './compare.ts';
 import { computeRunSummary, vllmStatKeys } from './summary.ts';
 import { summaryJson, summaryText } from './summary-text.ts';
 import { importVllmText, toVllmResult } from './vllm-format.ts';
@@ -146,6 +147,20 @@ describe('run summary with coalesced gaps', () => {
       const v = back.runs[0]!.summary.vllm;
       for (const k of ['mean_itl_ms', 'median_itl_ms', 'std_itl_ms', 'p99_itl_ms'])
         expect(v[k], `${k} detailed=${detailed}`).toBeCloseTo(sum.vllm[k]!, 9);
+      // Compared side by side with its own export, the run is the same run: the export cannot say
+      // which gaps were coalesced, so the ITL rows compare every gap in both (like with like).
+      const rows = compareRows([sum, back.runs[0]!.summary]);
+      for (const id of ['itl-mean', 'itl-p50', 'itl-p99']) {
+        const r = rows.find((x) => x.def.id === id)!;
+        expect(r.rel[1], `${id} detailed=${detailed}`).toBeCloseTo(0, 9);
+        expect(r.values[0]).toBeCloseTo(
+          sum.stats.itl!.vllm![id === 'itl-mean' ? 'mean' : id === 'itl-p50' ? 'median' : 'p99']!,
+          9,
+        );
+      }
+      // Two native runs both know their reads: Tokenscope's ITL (coalesced gaps left out) is compared.
+      const own = compareRows([sum, sum]).find((x) => x.def.id === 'itl-mean')!;
+      expect(own.values[0]).toBe(sum.stats.itl!.mean);
     }
   });
 });

@@ -21,6 +21,12 @@ export interface CompareRowDef {
   /** A group heading shown above the row. */
   group?: string;
   /**
+   * ITL rows: the every-gap value (coalesced gaps included). Used for every run when a run in the
+   * comparison cannot say which gaps were coalesced (an import, an older file) while another left
+   * some out: like is compared with like.
+   */
+  everyGap?: (s: RunSummary) => number | null;
+  /**
    * For a server quantile: the bucket it was interpolated in. Where that bucket is wide the value
    * is shown and compared as the bucket (server-quantile.ts), not as the interpolated number.
    */
@@ -36,7 +42,22 @@ const stat =
 const num = (v: number | null | undefined): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? v : null;
 
+const everyGapStat =
+  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
+  (s: RunSummary): number | null => {
+    const st = statsOf(s, m);
+    const v = (st?.vllm ?? st)?.[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+
 function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
+  const rows = latencyRowsOf(m, name);
+  if (m !== 'itl' && m !== 'itl_per_token') return rows;
+  const keys = ['mean', 'median', 'p90', 'p99'] as const;
+  return rows.map((r, i) => ({ ...r, everyGap: everyGapStat(m, keys[i]!) }));
+}
+
+function latencyRowsOf(m: StatMetric, name: string): CompareRowDef[] {
   return [
     {
       id: `${m}-mean`,
@@ -152,8 +173,12 @@ export const SAME_WITHIN = 0.01;
 
 export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
   const rows: CompareRow[] = [];
+  // A run that cannot say which ITL gaps were coalesced beside one that left some out: compare
+  // every gap in all of them (vLLM's definition), not two different definitions.
+  const mixedItl = summaries.some((s) => !s.coalesced) && summaries.some((s) => (s.coalesced?.gaps ?? 0) > 0);
   for (const def of COMPARE_ROWS) {
-    const values = summaries.map((s) => def.get(s));
+    const get = mixedItl && def.everyGap ? def.everyGap : def.get;
+    const values = summaries.map((s) => get(s));
     if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs
     const base = values[0] ?? null;
     const buckets = summaries.map((s) => def.bucket?.(s) ?? { wide: null, all: null });

@@ -163,8 +163,9 @@ export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
  */
 function ownItl(own: readonly number[], all: readonly number[]): MetricStats | null {
   const s = toMetricStats(summarize(own));
-  if (own.length === all.length) return s;
-  const vllm = toMetricStats(summarize(all))!; // all is longer than own: not empty
+  if (own.length === all.length && own.every((v, i) => v === all[i])) return s;
+  if (all.length === 0) return s;
+  const vllm = toMetricStats(summarize(all))!;
   const empty: MetricStats = {
     count: 0,
     mean: 0,
@@ -192,6 +193,8 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   /** Tokenscope's ITL: coalesced gaps left out where known. */
   const itlOwn: number[] = [];
   const itlTok: number[] = [];
+  /** Per token from every gap (coalesced ones included): what a run without read information has. */
+  const itlTokAll: number[] = [];
   let coalescedGaps = 0;
   let knownGaps = 0;
   let coalescedKnown = false;
@@ -213,6 +216,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     if (tok) {
       anyTokenItl = true;
       for (const g of tok) itlTok.push(g);
+      for (const g of o.itlTokenMs ?? tok) itlTokAll.push(g);
     }
     if (o.coalescedGaps !== undefined) {
       coalescedKnown = true;
@@ -232,7 +236,8 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     tpot: toMetricStats(summarize(tpots)),
     itl: ownItl(itlOwn, itls),
     e2el: toMetricStats(summarize(e2els)),
-    itl_per_token: anyTokenItl ? toMetricStats(summarize(itlTok)) : null,
+    // `.vllm` here: the every-gap figures, for comparisons with runs that cannot tell (imports).
+    itl_per_token: anyTokenItl ? ownItl(itlTok, itlTokAll) : null,
     client_queue_time: toMetricStats(summarize(queues)),
     first_event: toMetricStats(summarize(firsts)),
   };
