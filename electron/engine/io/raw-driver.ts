@@ -52,6 +52,7 @@ interface RawReq {
 }
 
 interface RawPool {
+  id: number;
   opts: IoPoolOptions;
   free: Map<string, RawConn[]>;
   open: Map<string, number>;
@@ -71,7 +72,7 @@ export class RawHttpDriver {
   }
 
   pool(id: number, opts: IoPoolOptions): void {
-    this.pools.set(id, { opts, free: new Map(), open: new Map(), waiting: new Map() });
+    this.pools.set(id, { id, opts, free: new Map(), open: new Map(), waiting: new Map() });
   }
 
   closePool(id: number): void {
@@ -299,7 +300,7 @@ export class RawHttpDriver {
 
   private release(c: RawConn): void {
     const pool = c.pool!;
-    if (!this.pools.has(poolIdOf(this.pools, pool))) {
+    if (this.pools.get(pool.id) !== pool) {
       this.kill(c);
       return;
     }
@@ -367,11 +368,6 @@ export class RawHttpDriver {
     const idle = r.req.idleTimeoutMs;
     armIdle(r, idle, () => this.endFromHere(r, idleError(idle, performance.now() - r.t0)));
   }
-}
-
-function poolIdOf(pools: Map<number, RawPool>, p: RawPool): number {
-  for (const [id, q] of pools) if (q === p) return id;
-  return -1;
 }
 
 /** The request's bytes: request line, headers (checked), Host, Connection, then the body. */
