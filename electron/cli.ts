@@ -86,7 +86,11 @@ export function buildProgram(): Command {
       'inject stream_options.continuous_usage_stats (vLLM: exact tokens per event)',
     )
     .option('--timeout <ms>', 'whole-request timeout in ms', int('--timeout'), 300_000)
-    .option('--idle-timeout <ms>', 'fail when no byte arrives for this long (ms)', int('--idle-timeout'))
+    .option(
+      '--idle-timeout <ms>',
+      'fail when no byte arrives for this long (ms; default 60000, 0 = never)',
+      int('--idle-timeout'),
+    )
     .option('--insecure', 'skip TLS certificate verification')
     .option('--raw', 'print the raw data of each event')
     .option('-q, --quiet', 'no live event lines, summary only')
@@ -228,6 +232,12 @@ export function buildProgram(): Command {
       '--metrics-url <url>',
       "the server's metrics URL when not <target>/metrics (Triton: :8002/metrics)",
     )
+    .option('--timeout <ms>', 'whole-request timeout in ms (default 300000)', int('--timeout'))
+    .option(
+      '--idle-timeout <ms>',
+      'fail a request when no byte arrives for this long (ms; default 60000, 0 = never)',
+      int('--idle-timeout'),
+    )
     .option('--insecure', 'skip TLS certificate verification')
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
@@ -267,6 +277,11 @@ export function buildProgram(): Command {
       '--host <host>',
       'address to bind (keep loopback; use an SSH tunnel for remote boxes)',
       '127.0.0.1',
+    )
+    .option(
+      '--allow-host <name>',
+      'a host name the page may be opened by besides localhost and IP addresses (repeatable; a guard against DNS rebinding)',
+      collect,
     )
     .option('--no-sim', 'do not start the built-in simulator')
     .option('--rebuild', 'rebuild the UI before serving')

@@ -1,13 +1,14 @@
 /**
  * Web mode: the same renderer and the same contract, over HTTP + WebSocket, for a browser.
  * Bound to loopback by default (use an SSH tunnel for a remote GPU box), guarded by a random
- * token that the socket must present, and an Origin check on the socket so
- * another site open in the same browser cannot drive it.
+ * token that the socket and the HTTP API must present, a Host check against DNS rebinding, and an
+ * Origin check so another site open in the same browser cannot drive it (serve-guard.ts).
+ * Large payloads (imports, exports) go over the HTTP API (serve-api.ts), not the socket.
  */
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { ApiEvent, ApiEvents, ApiHandlers } from '../shared/api.ts';
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
@@ -15,6 +16,10 @@ import { createCore, type Core } from './app/core.ts';
 import { dispatch } from './app/handlers.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { CSP } from '../shared/csp.ts';
+import { handleApi } from './serve-api.ts';
+import { hostAllowed, pathOf, sameOrigin, tokenOk } from './serve-guard.ts';
+
+export { pathOf } from './serve-guard.ts';
 
 export interface ServeOptions {
   port?: number;
@@ -25,6 +30,8 @@ export interface ServeOptions {
   token?: string;
   version: string;
   startSimulator?: boolean;
+  /** Host names besides loopback, IP literals and `host` that the page may be reached by. */
+  allowedHosts?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -47,16 +54,10 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-function tokenOk(given: string | null, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export async function startWebServer(o: ServeOptions): Promise<WebServer> {
   const token = o.token ?? randomBytes(24).toString('base64url');
   const host = o.host ?? '127.0.0.1';
+  const allowedHosts = o.allowedHosts ?? [];
   /** Per socket: its readiness, its queued events, and the targets whose /metrics it watches. */
   const sockets = new Set<{ ws: WebSocket; ready: boolean; queue: string[]; watches: string[] }>();
 
@@ -102,32 +103,44 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, headers).end();
+    const text = { ...headers, 'content-type': 'text/plain; charset=utf-8' };
+    if (!hostAllowed(req.headers.host, host, allowedHosts)) {
+      res.writeHead(403, text).end(hostRefusal(req.headers.host));
+      req.resume();
       return;
     }
-    // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
-    // works once the app has moved the token out of the address bar); every call and event goes
-    // over the socket, which requires the token and a same-origin page.
     // Any request target, however malformed (`/%`, `/%C0%AE`, `http://[::1/`), is answered, never
     // thrown on: a page from any origin can send one with an <img>.
     const rel0 = pathOf(req.url);
     if (rel0 === null) {
-      res.writeHead(400, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('bad request\n');
+      res.writeHead(400, text).end('bad request\n');
+      req.resume();
       return;
     }
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    if (handleApi(req, res, rel0, query, token, core, headers, o.log)) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, headers).end();
+      req.resume();
+      return;
+    }
+    // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
+    // works once the app has moved the token out of the address bar); every call and event goes
+    // over the socket or the API, which require the token and a same-origin page.
     let rel = rel0;
     if (rel === '/') rel = '/index.html';
     const file = path.resolve(root, '.' + rel);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      res.writeHead(404, text).end('not found\n');
       return;
     }
     res.writeHead(200, {
       ...headers,
       'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
     });
-    fs.createReadStream(file).pipe(res);
+    fs.createReadStream(file)
+      .on('error', () => res.destroy()) // removed or unreadable between the check and the read
+      .pipe(res);
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
@@ -140,13 +153,11 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       return;
     }
-    const origin = req.headers.origin;
-    const hostHeader = req.headers.host;
-    const sameOrigin =
-      origin !== undefined &&
-      hostHeader !== undefined &&
-      (origin === `http://${hostHeader}` || origin === `https://${hostHeader}`);
-    if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), token) || !sameOrigin) {
+    if (!hostAllowed(req.headers.host, host, allowedHosts)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), token) || !sameOrigin(req)) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       socket.destroy();
       return;
@@ -220,11 +231,9 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
   };
 }
 
-/** The decoded path of a request target, or null when it cannot be one (bad URL or escape). */
-export function pathOf(target: string | undefined): string | null {
-  try {
-    return decodeURIComponent(new URL(target ?? '/', 'http://x').pathname);
-  } catch {
-    return null;
-  }
+function hostRefusal(hostHeader: string | undefined): string {
+  return (
+    `Host "${String(hostHeader ?? '').slice(0, 100)}" is not this machine's: Tokenscope answers only to localhost, ` +
+    'an IP address, or a name given with `tokenscope serve --allow-host NAME` (a guard against DNS rebinding).\n'
+  );
 }

@@ -7,8 +7,9 @@
 import type { ApiClient, ApiEvent, ApiEvents, ApiMethod } from '../shared/api.ts';
 import { METHOD_NAMES } from '../shared/api-names.ts';
 import { ElectronTransport, type PreloadBridge } from './transport/electron-transport.ts';
-import { browserTokenEnv, socketUrl, takeToken } from './transport/token.ts';
+import { browserTokenEnv, socketUrl, storeToken, takeToken } from './transport/token.ts';
 import type { Transport } from './transport/types.ts';
+import { WebApi } from './transport/web-api.ts';
 import { WsTransport } from './transport/ws-transport.ts';
 
 declare global {
@@ -18,11 +19,29 @@ declare global {
 }
 
 let transport: Transport | null = null;
+let web: WebApi | null = null;
 
 function createTransport(): Transport {
   if (typeof window !== 'undefined' && window.tokenscope) return new ElectronTransport(window.tokenscope);
   const token = takeToken(browserTokenEnv());
-  return new WsTransport({ url: socketUrl(window.location, token) });
+  web = new WebApi(window.location.origin, token);
+  const api = web;
+  return new WsTransport({ url: socketUrl(window.location, token), checkAuth: () => api.session() });
+}
+
+/** Web mode's HTTP API (imports and exports too large for the socket); null in Electron. */
+export function getWebApi(): WebApi | null {
+  getTransport();
+  return web;
+}
+
+/** Web mode: the token the user typed, for this tab (sessionStorage) and the live link. */
+export function applyToken(token: string): void {
+  const t = token.trim();
+  if (!t) return;
+  storeToken(browserTokenEnv(), t);
+  web?.setToken(t);
+  getTransport().setToken?.(t);
 }
 
 /** The transport, created on first use (so importing this module opens nothing). */
@@ -32,8 +51,9 @@ export function getTransport(): Transport {
 }
 
 /** Tests and storybook-like harnesses plug in their own. */
-export function setTransport(t: Transport | null): void {
+export function setTransport(t: Transport | null, webApi: WebApi | null = null): void {
   transport = t;
+  web = webApi;
 }
 
 function buildClient(): ApiClient {

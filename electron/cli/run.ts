@@ -49,6 +49,10 @@ export interface RunCliOptions {
   saveText?: boolean;
   /** keep-alive (pooled, a closed reused connection retried once) or close (one per request). */
   connection?: string;
+  /** Whole-request timeout (ms). */
+  timeout?: number;
+  /** No byte for this long fails a request (ms; 0 = never). */
+  idleTimeout?: number;
   insecure?: boolean;
   quiet?: boolean;
   json?: boolean;
@@ -95,6 +99,8 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.continuousUsage) w.continuousUsage = true;
   if (o.saveText) w.saveText = true;
   if (o.connection !== undefined) w.connection = o.connection;
+  if (o.timeout !== undefined) w.timeoutMs = o.timeout;
+  if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
       ...obj(w.slo),

@@ -11,6 +11,7 @@ export interface ServeCliOptions {
   noSim?: boolean;
   sim: boolean;
   rebuild?: boolean;
+  allowHost?: string[];
 }
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,6 +63,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
       userDataDir: userDataDir(),
       version: pkg.version,
       startSimulator: o.sim,
+      allowedHosts: o.allowHost ?? [],
       log: (l) => process.stderr.write(l + '\n'),
     });
   let server;

@@ -319,4 +319,42 @@ describe('tokenscope run (CLI)', () => {
     expect(r.stderr).toMatch(/prompts\.inputLen\.max: min must be ≤ max/);
     expect((await cli(['-n', '2']).done).stderr).toMatch(/no target/);
   });
+
+  it('--idle-timeout fails requests a silent server holds; limits and timer bounds are exit 2, never a trace', async () => {
+    const silent = await startSim({ port: 0, decodeStepMs: 2, fault: 'slow-first-byte:3000' });
+    try {
+      const out = path.join(dir, 'idle.jsonl');
+      const t0 = performance.now();
+      const r = await cli([
+        '--target',
+        silent.url,
+        '-m',
+        'tokenscope-sim',
+        '-n',
+        '2',
+        '--output-len',
+        '2',
+        '--idle-timeout',
+        '300',
+        '--out',
+        out,
+      ]).done;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/every request failed \(client\/idle-timeout ×2\)/);
+      expect(performance.now() - t0).toBeLessThan(2900); // the timeout, not the server, ended them
+      const f = await readRunFile(out);
+      expect(f.ok && f.run.header.workload.idleTimeoutMs).toBe(300);
+    } finally {
+      await silent.close();
+    }
+    for (const args of [
+      ['--input-len', '1000000000'],
+      ['--timeout', String(2 ** 31)],
+      ['-c', '1000000'],
+    ]) {
+      const r = await cli(['--target', sim.url, '-n', '2', ...args]).done;
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /); // no stack trace
+    }
+  });
 });

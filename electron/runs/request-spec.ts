@@ -77,6 +77,7 @@ export function buildSpec(
     includeUsage: w.includeUsage,
     continuousUsage: w.continuousUsage,
     timeoutMs: w.timeoutMs,
+    idleTimeoutMs: w.idleTimeoutMs,
     insecureTls: t.insecureTls,
   };
 }

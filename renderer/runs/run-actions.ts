@@ -3,7 +3,9 @@
  * Results go to the run store; nothing throws (the API returns Result values).
  */
 import type { ExportFormat, RunExport, RunFinished } from '../../shared/runs-api.ts';
-import { api } from '../api.ts';
+import type { Result } from '../../shared/api.ts';
+import { api, getWebApi } from '../api.ts';
+import { saveBlob, type ImportOutcome } from '../transport/web-api.ts';
 import { useAppStore, pickTarget } from '../stores/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
 import { MAX_COMPARED } from './run-compare.ts';
@@ -263,38 +265,53 @@ export async function deleteRun(key: string): Promise<boolean> {
 
 /** Save text as a file the browser downloads (web mode and Electron alike). */
 export function download(e: RunExport): void {
-  const blob = new Blob([e.content], { type: e.mime });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = e.filename;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([e.content], { type: e.mime }), e.filename);
 }
 
+/** In web mode the file comes over HTTP (an export can be far larger than a socket message). */
 export async function exportRun(key: string, format: ExportFormat): Promise<boolean> {
-  const r = await api.exportRun(key, format);
-  if (!r.ok) {
-    setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
-    return false;
+  const web = getWebApi();
+  let filename: string;
+  if (web) {
+    const r = await web.exportFile(key, format);
+    if (!r.ok) {
+      setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
+      return false;
+    }
+    saveBlob(r.value.blob, r.value.filename);
+    filename = r.value.filename;
+  } else {
+    const r = await api.exportRun(key, format);
+    if (!r.ok) {
+      setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
+      return false;
+    }
+    download(r.value);
+    filename = r.value.filename;
   }
-  download(r.value);
-  setRunsMessage({ tone: 'info', text: `Exported ${r.value.filename}` });
+  setRunsMessage({ tone: 'info', text: `Exported ${filename}` });
   return true;
 }
 
-export async function importRunFile(file: File): Promise<boolean> {
+/**
+ * Web mode uploads the file as it is (streamed, up to 1 GiB: a vLLM detailed result is hundreds of
+ * MB, far past a socket message); Electron hands its text over IPC.
+ */
+async function sendImport(file: File): Promise<Result<ImportOutcome>> {
+  const web = getWebApi();
+  if (web) return web.importFile(file, file.name);
   let content: string;
   try {
     content = await file.text();
   } catch (e) {
-    setRunsMessage({ tone: 'error', text: `Cannot read ${file.name}: ${(e as Error).message}` });
-    return false;
+    return { ok: false, error: { kind: 'io', message: `Cannot read ${file.name}: ${(e as Error).message}` } };
   }
-  const r = await api.importRun({ filename: file.name, content });
+  return api.importRun({ filename: file.name, content });
+}
+
+export async function importRunFile(file: File): Promise<boolean> {
+  setRunsMessage({ tone: 'info', text: `Importing ${file.name}…` });
+  const r = await sendImport(file);
   if (!r.ok) {
     setRunsMessage({ tone: 'error', text: `Import failed: ${r.error.message}` });
     return false;

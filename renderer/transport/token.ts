@@ -32,6 +32,15 @@ export function takeToken(env: TokenEnv): string | null {
   }
 }
 
+/** Keeps a token (typed by the user) for reloads of this tab. */
+export function storeToken(env: TokenEnv, token: string): void {
+  try {
+    env.storage?.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage disabled: the token still works until the page is reloaded.
+  }
+}
+
 export function browserTokenEnv(): TokenEnv {
   let storage: Storage | null = null;
   try {

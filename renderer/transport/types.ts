@@ -1,7 +1,8 @@
 /** What the renderer needs from a transport, whichever carries it (Electron IPC or WebSocket). */
 import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../shared/api.ts';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
+/** `unauthorized`: the server refused this page's token (or its Host); no retry until a new token is given. */
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
 export interface ConnectionState {
   status: ConnectionStatus;
@@ -22,4 +23,6 @@ export interface Transport {
   ready(): void;
   connection(): ConnectionState;
   onConnection(cb: (s: ConnectionState) => void): () => void;
+  /** Web mode: use this access token from now on and connect again. */
+  setToken?(token: string): void;
 }

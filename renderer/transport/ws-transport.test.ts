@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestBatch } from '../../shared/api.ts';
 import { decodeWire, encodeWire } from '../../shared/wire.ts';
 import { backoffDelay, WsTransport, type SocketLike } from './ws-transport.ts';
+import type { AuthState } from './web-api.ts';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -146,5 +147,67 @@ describe('backoffDelay', () => {
     expect(backoffDelay(10, 500, 10_000, () => 0.5)).toBe(10_000);
     expect(backoffDelay(0, 500, 10_000, () => 0)).toBe(400);
     expect(backoffDelay(0, 500, 10_000, () => 1)).toBe(600);
+  });
+});
+
+describe('WsTransport: a refused token', () => {
+  function authHarness(answers: AuthState[]) {
+    const sockets: FakeSocket[] = [];
+    const timers: { cb: () => void; ms: number }[] = [];
+    const states: string[] = [];
+    const t = new WsTransport({
+      url: 'ws://127.0.0.1:1/ws?token=old',
+      createSocket: (u) => {
+        const s = new FakeSocket(u);
+        sockets.push(s);
+        return s;
+      },
+      setTimer: (cb, ms) => timers.push({ cb, ms }),
+      clearTimer: () => {},
+      now: () => 1000,
+      random: () => 0.5,
+      checkAuth: async () => answers.shift() ?? 'ok',
+    });
+    t.onConnection((c) => states.push(c.status));
+    return { t, sockets, timers, states, last: () => sockets[sockets.length - 1]! };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  it('stops retrying and says why when the server refuses the token; a new token connects at once', async () => {
+    const h = authHarness(['wrong-token']);
+    h.last().drop();
+    await settle();
+    expect(h.t.connection().status).toBe('unauthorized');
+    expect(h.t.connection().detail).toMatch(/refused this page’s access token/);
+    expect(h.timers).toHaveLength(0); // no retry loop against a 403
+    h.t.setToken('new token');
+    expect(h.sockets).toHaveLength(2);
+    expect(new URL(h.last().url).searchParams.get('token')).toBe('new token');
+    h.last().open();
+    expect(h.t.connection().status).toBe('open');
+  });
+
+  it('names a missing token and a refused Host differently', async () => {
+    const a = authHarness(['missing-token']);
+    a.last().drop();
+    await settle();
+    expect(a.t.connection().detail).toMatch(/no access token/);
+    const b = authHarness(['host']);
+    b.last().drop();
+    await settle();
+    expect(b.t.connection().detail).toMatch(/--allow-host/);
+  });
+
+  it('keeps retrying with backoff when the server is merely unreachable or the token is fine', async () => {
+    const h = authHarness(['unreachable', 'ok']);
+    h.last().drop();
+    await settle();
+    expect(h.t.connection().status).toBe('connecting');
+    expect(h.timers).toHaveLength(1);
+    h.timers[0]!.cb();
+    h.last().drop();
+    await settle();
+    expect(h.timers).toHaveLength(2);
+    expect(h.states).not.toContain('unauthorized');
   });
 });

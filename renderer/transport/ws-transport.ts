@@ -3,11 +3,14 @@
  * events go to subscribers; `ready` is sent on every (re)connect once the app has subscribed,
  * because the server queues events per socket until then. A dropped socket fails the calls in
  * flight (as values, never throws) and reconnects with exponential backoff; calls made while
- * disconnected wait for the link.
+ * disconnected wait for the link. A browser hides why an upgrade was refused, so after a failed
+ * connect the transport asks (`checkAuth`, over plain HTTP): a missing or wrong token stops the
+ * retries and says so, until `setToken` gives a new one.
  */
 import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../shared/api.ts';
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../../shared/wire.ts';
 import type { ConnectionState, Transport } from './types.ts';
+import type { AuthState } from './web-api.ts';
 
 export interface SocketLike {
   readyState: number;
@@ -29,7 +32,17 @@ export interface WsTransportOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   random?: () => number;
+  /** Why a connect failed, asked over HTTP; absent: every failure is retried. */
+  checkAuth?: () => Promise<AuthState>;
 }
+
+const AUTH_DETAIL: Record<Exclude<AuthState, 'ok' | 'unreachable'>, string> = {
+  'missing-token':
+    'This page has no access token. Open the address `tokenscope serve` printed (it ends in ?token=…), or paste the token below.',
+  'wrong-token':
+    'The server refused this page’s access token (was `tokenscope serve` restarted?). Open the address it printed now, or paste the new token below.',
+  host: 'The server refused the host name in this address (a guard against DNS rebinding). Open it via localhost or an IP address, or start `tokenscope serve --allow-host NAME`.',
+};
 
 const OPEN = 1;
 
@@ -56,7 +69,8 @@ export class WsTransport implements Transport {
     detail: null,
   };
   private everOpen = false;
-  private readonly o: Required<WsTransportOptions>;
+  private readonly o: Required<Omit<WsTransportOptions, 'checkAuth'>> & Pick<WsTransportOptions, 'checkAuth'>;
+  private url: string;
 
   constructor(opts: WsTransportOptions) {
     this.o = {
@@ -69,6 +83,7 @@ export class WsTransport implements Transport {
       random: Math.random,
       ...opts,
     };
+    this.url = opts.url;
     this.connect();
   }
 
@@ -81,7 +96,7 @@ export class WsTransport implements Transport {
     this.retryTimer = null;
     let ws: SocketLike;
     try {
-      ws = this.o.createSocket(this.o.url);
+      ws = this.o.createSocket(this.url);
     } catch (e) {
       this.scheduleReconnect(`cannot open the socket: ${(e as Error).message}`);
       return;
@@ -118,8 +133,32 @@ export class WsTransport implements Transport {
         : this.everOpen
           ? 'connection lost'
           : 'cannot connect (is `tokenscope serve` running, and did the page URL carry its token?)';
-      this.scheduleReconnect(why);
+      if (!this.o.checkAuth) {
+        this.scheduleReconnect(why);
+        return;
+      }
+      const check = this.o.checkAuth;
+      void check().then(
+        (auth) => {
+          if (this.socket !== null || this.retryTimer !== null) return; // setToken came first
+          if (auth === 'ok' || auth === 'unreachable') this.scheduleReconnect(why);
+          else this.setState({ status: 'unauthorized', retryAt: null, detail: AUTH_DETAIL[auth] });
+        },
+        () => this.scheduleReconnect(why),
+      );
     };
+  }
+
+  /** A new access token (typed by the user): connect with it now. */
+  setToken(token: string): void {
+    const u = new URL(this.url);
+    u.searchParams.set('token', token);
+    this.url = u.href;
+    if (this.retryTimer !== null) this.o.clearTimer(this.retryTimer);
+    this.retryTimer = null;
+    if (this.socket) return; // open: the next connect uses it
+    this.setState({ status: this.everOpen ? 'reconnecting' : 'connecting', detail: null, retryAt: null });
+    this.connect();
   }
 
   private scheduleReconnect(detail: string): void {

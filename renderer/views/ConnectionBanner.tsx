@@ -1,6 +1,9 @@
-/** Web mode's link to the core: a banner while connecting or reconnecting, with a countdown and retry. */
+/**
+ * Web mode's link to the core: a banner while connecting or reconnecting, with a countdown and
+ * retry; when the server refuses the page's token, a field to paste the right one (no endless retry).
+ */
 import { useEffect, useState } from 'react';
-import { getTransport } from '../api.ts';
+import { applyToken, getTransport } from '../api.ts';
 import { useAppStore } from '../stores/app-store.ts';
 
 export function ConnectionBanner() {
@@ -12,6 +15,7 @@ export function ConnectionBanner() {
     return () => clearInterval(h);
   }, [c.status]);
   if (c.status === 'open') return null;
+  if (c.status === 'unauthorized') return <TokenBanner detail={c.detail} />;
   const secs = c.retryAt ? Math.max(0, Math.ceil((c.retryAt - now) / 1000)) : null;
   const t = getTransport() as { retryNow?: () => void };
   return (
@@ -33,5 +37,38 @@ export function ConnectionBanner() {
         </button>
       )}
     </div>
+  );
+}
+
+function TokenBanner({ detail }: { detail: string | null }) {
+  const [value, setValue] = useState('');
+  return (
+    <form
+      className="banner bad token-banner"
+      role="alert"
+      data-testid="token-banner"
+      onSubmit={(e) => {
+        e.preventDefault();
+        applyToken(value);
+      }}
+    >
+      <b>Not connected: access refused.</b>
+      {detail && <span>{detail}</span>}
+      <label className="token-field">
+        Token
+        <input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          placeholder="the part after ?token= in the printed address"
+          onChange={(e) => setValue(e.target.value)}
+          data-testid="token-input"
+        />
+      </label>
+      <button type="submit" className="btn small" disabled={!value.trim()}>
+        Connect
+      </button>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalProcessOf, parseWorkload, rateOf } from './workload.ts';
+import { arrivalProcessOf, parseWorkload, rateOf, WORKLOAD_LIMITS } from './workload.ts';
 
 describe('workload schema', () => {
   it('fills defaults like vLLM (rate inf, burstiness 1 → Poisson, synthetic with ignore_eos)', () => {
@@ -94,5 +94,43 @@ describe('workload timeouts', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.issues.map((i) => i.path)).toEqual(['timeoutMs']);
     expect(parseWorkload({ requests: 1, timeoutMs: 2 ** 31 - 1 }).ok).toBe(true);
+  });
+});
+
+describe('workload bounds (a typo is a message, not an out-of-memory abort)', () => {
+  const base = { requests: 10 };
+  const issuesOf = (w: object): string[] => {
+    const r = parseWorkload({ ...base, ...w });
+    return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+  };
+
+  it('refuses lengths, counts, rates and durations past their limits, with the path', () => {
+    expect(issuesOf({ prompts: { type: 'synthetic', inputLen: 1e9 } })[0]).toMatch(
+      /^prompts\.inputLen\.value: at most 1048576 tokens/,
+    );
+    expect(
+      issuesOf({ prompts: { type: 'synthetic', outputLen: { type: 'uniform', min: 1, max: 5e6 } } })[0],
+    ).toMatch(/^prompts\.outputLen\.max/);
+    expect(issuesOf({ requests: 1e8 })[0]).toMatch(/^requests/);
+    expect(issuesOf({ maxConcurrency: 1e6 })[0]).toMatch(/^maxConcurrency/);
+    expect(issuesOf({ rate: 1e9 })[0]).toMatch(/^rate/);
+    expect(issuesOf({ warmup: 1e7 })[0]).toMatch(/^warmup/);
+    expect(issuesOf({ durationS: 1e9, maxConcurrency: 4 })[0]).toMatch(/^durationS/);
+    expect(issuesOf({ sampling: { maxTokens: 1e9 } })[0]).toMatch(/^sampling\.maxTokens/);
+    expect(issuesOf({ timeoutMs: 2 ** 31 })[0]).toMatch(/^timeoutMs/);
+    expect(issuesOf({ idleTimeoutMs: -1 })[0]).toMatch(/^idleTimeoutMs/);
+  });
+
+  it('accepts the limits themselves, and defaults the idle timeout to 60 s (0 = never)', () => {
+    const r = parseWorkload({
+      requests: WORKLOAD_LIMITS.requests,
+      maxConcurrency: WORKLOAD_LIMITS.concurrency,
+      prompts: { type: 'synthetic', inputLen: WORKLOAD_LIMITS.tokens, outputLen: 1 },
+      timeoutMs: WORKLOAD_LIMITS.timerMs,
+    });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.workload.idleTimeoutMs).toBe(60_000);
+    const none = parseWorkload({ ...base, idleTimeoutMs: 0 });
+    expect(none.ok && none.workload.idleTimeoutMs).toBe(0);
   });
 });

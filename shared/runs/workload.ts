@@ -11,22 +11,42 @@ import { DIALECT_IDS } from '../dialects.ts';
 
 const int1 = z.number().int().min(1);
 
+/**
+ * Upper bounds: far past any real workload, low enough that a typo (`inputLen: 1e9`) is a clear
+ * message instead of a process that runs out of memory. README "Security and limits" lists them.
+ */
+export const WORKLOAD_LIMITS = {
+  /** Tokens in one prompt or one output (a million-token context fits). */
+  tokens: 1_048_576,
+  requests: 10_000_000,
+  concurrency: 10_000,
+  /** Requests per second. */
+  rate: 100_000,
+  warmup: 100_000,
+  /** Seconds (a week). */
+  durationS: 7 * 24 * 3600,
+  /** A Node timer holds at most 2^31 − 1 ms (about 24.8 days). */
+  timerMs: 2 ** 31 - 1,
+} as const;
+const L = WORKLOAD_LIMITS;
+const tokens = int1.max(L.tokens, `at most ${L.tokens} tokens`);
+
 /** A length distribution in tokens. A bare number means fixed. */
 export const LengthDist = z.preprocess(
   (v) => (typeof v === 'number' ? { type: 'fixed', value: v } : v),
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('fixed'), value: int1 }).strict(),
+    z.object({ type: z.literal('fixed'), value: tokens }).strict(),
     z
-      .object({ type: z.literal('uniform'), min: int1, max: int1 })
+      .object({ type: z.literal('uniform'), min: tokens, max: tokens })
       .strict()
       .refine((d) => d.min <= d.max, { message: 'min must be ≤ max', path: ['max'] }),
     z
       .object({
         type: z.literal('normal'),
-        mean: z.number().positive(),
-        std: z.number().min(0),
-        min: int1.optional(),
-        max: int1.optional(),
+        mean: z.number().positive().max(L.tokens),
+        std: z.number().min(0).max(L.tokens),
+        min: tokens.optional(),
+        max: tokens.optional(),
       })
       .strict(),
   ]),
@@ -58,7 +78,7 @@ export const PromptSource = z.discriminatedUnion('type', [
       /** ShareGPT JSON; relative paths are relative to the workload file. */
       path: z.string().min(1),
       /** Fixed output length instead of the reply's length (vLLM --sharegpt-output-len). */
-      outputLen: int1.optional(),
+      outputLen: tokens.optional(),
       force: ForceOutput.default('none'),
     })
     .strict(),
@@ -102,9 +122,9 @@ export const Sampling = z
     topP: z.number().min(0).max(1).optional(),
     /** Per-request sampling seed sent to the server (not the workload's seed). */
     seed: z.number().int().optional(),
-    stop: z.array(z.string()).optional(),
+    stop: z.array(z.string().max(1000)).max(64).optional(),
     /** Overrides the source's output length for every request. */
-    maxTokens: int1.optional(),
+    maxTokens: tokens.optional(),
   })
   .strict();
 
@@ -123,25 +143,25 @@ export const WorkloadSchema = z
     name: z.string().max(200).optional(),
     target: WorkloadTarget.optional(),
     /** Number of measured requests. With durationS too, the run stops at whichever comes first. */
-    requests: int1.optional(),
+    requests: int1.max(L.requests).optional(),
     /** Stop issuing new requests after this many seconds; in-flight ones finish. */
-    durationS: z.number().positive().optional(),
+    durationS: z.number().positive().max(L.durationS).optional(),
     /** Client-side limit on requests in flight (vLLM --max-concurrency); null = none. */
-    maxConcurrency: int1.nullable().default(null),
+    maxConcurrency: int1.max(L.concurrency).nullable().default(null),
     /** Requests per second, or "inf" (vLLM's default: all at once). */
-    rate: z.union([z.number().positive(), z.literal('inf')]).default('inf'),
+    rate: z.union([z.number().positive().max(L.rate), z.literal('inf')]).default('inf'),
     /** Default: poisson when burstiness is 1, else gamma. */
     arrival: z.enum(['constant', 'poisson', 'gamma']).optional(),
     /** Gamma shape (vLLM --burstiness): 1 = Poisson, < 1 burstier, > 1 more regular. */
-    burstiness: z.number().positive().default(1),
+    burstiness: z.number().positive().max(1000).default(1),
     rampUp: z
-      .object({ startRate: z.number().min(0), durationS: z.number().positive() })
+      .object({ startRate: z.number().min(0).max(L.rate), durationS: z.number().positive().max(L.durationS) })
       .strict()
       .optional(),
     /** vLLM rescales a finite schedule so the last arrival is at N/rate. */
     normalizeSchedule: z.boolean().default(true),
     /** Requests sent (at max concurrency, no rate) before the measured run; excluded from results. */
-    warmup: z.number().int().min(0).default(0),
+    warmup: z.number().int().min(0).max(L.warmup).default(0),
     seed: z.number().int().default(0),
     prompts: PromptSource.default({
       type: 'synthetic',
@@ -155,13 +175,13 @@ export const WorkloadSchema = z
     includeUsage: z.boolean().default(true),
     /** vLLM: exact tokens per event (stream_options.continuous_usage_stats). */
     continuousUsage: z.boolean().default(false),
-    /** At most 2^31 − 1 ms (a timer given more fires at once). */
-    timeoutMs: z
-      .number()
-      .int()
-      .min(100)
-      .max(2 ** 31 - 1)
-      .default(300_000),
+    /** Whole-request timeout. At most 2^31 − 1 ms (a timer given more fires at once). */
+    timeoutMs: z.number().int().min(100).max(L.timerMs).default(300_000),
+    /**
+     * Fail a request when no byte arrives for this long (a server that accepted and went silent);
+     * 0 = never. Default 60 s.
+     */
+    idleTimeoutMs: z.number().int().min(0).max(L.timerMs).default(60_000),
     /**
      * keep-alive: pooled connections reused across requests (a reused connection the server had
      * closed is retried once on a new one); close: a new connection per request.

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import WebSocket from 'ws';
+import { startWebServer, type WebServer } from './serve.ts';
+import type { Result } from '../shared/api.ts';
+import type { RunDetail } from '../shared/runs-api.ts';
+
+let server: WebServer;
+let port: number;
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A raw request, so that Host, Origin and the body are exactly what the test says. */
+function request(
+  method: string,
+  target: string,
+  headers: Record<string, string | number>,
+  body?: Buffer | string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: target, headers, setHost: false, agent: false },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (b: Buffer) => parts.push(b));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(parts).toString('utf8'),
+            headers: res.headers,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const local = (): Record<string, string> => ({ host: `127.0.0.1:${port}` });
+const authed = (): Record<string, string> => ({ ...local(), authorization: `Bearer ${server.token}` });
+const page = (): Record<string, string> => ({ ...authed(), origin: `http://127.0.0.1:${port}` });
+
+/** A vLLM `--save-detailed` result of n requests, larger than a socket message when n is large. */
+function detailedResult(n: number): string {
+  const text = 'lorem ipsum dolor sit amet '.repeat(12);
+  return JSON.stringify({
+    date: '20261124-101500',
+    backend: 'openai-chat',
+    model_id: 'm',
+    num_prompts: n,
+    request_rate: 'inf',
+    burstiness: 1.0,
+    max_concurrency: 64,
+    duration: n / 100,
+    completed: n,
+    failed: 0,
+    total_input_tokens: 10 * n,
+    total_output_tokens: 3 * n,
+    request_throughput: 100,
+    output_throughput: 300,
+    total_token_throughput: 1300,
+    input_lens: Array.from({ length: n }, () => 10),
+    output_lens: Array.from({ length: n }, () => 3),
+    ttfts: Array.from({ length: n }, (_, i) => 0.05 + (i % 10) / 1000),
+    itls: Array.from({ length: n }, () => [0.02, 0.03]),
+    latencies: Array.from({ length: n }, () => 0.2),
+    start_times: Array.from({ length: n }, (_, i) => 1000 + i / 100),
+    generated_texts: Array.from({ length: n }, () => text),
+    errors: Array.from({ length: n }, () => ''),
+  });
+}
+
+beforeAll(async () => {
+  const rendererDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-renderer-'));
+  fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
+  server = await startWebServer({
+    port: 0,
+    rendererDir,
+    userDataDir: null,
+    version: 'test',
+    startSimulator: false,
+    allowedHosts: ['gpu-box.lan'],
+  });
+  port = Number(new URL(server.url).port);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('web mode: Host check (DNS rebinding)', () => {
+  it('serves the page to loopback names, IP literals and allowed names; refuses any other name', async () => {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      'app.localhost',
+      '10.0.0.7:80',
+      'GPU-BOX.lan:5173',
+    ])
+      expect((await request('GET', '/', { host })).status, host).toBe(200);
+    for (const host of [
+      `evil.example:${port}`,
+      'evil.example',
+      '127.0.0.1.evil.example',
+      'gpu-box.lan.evil',
+      '',
+      'a b',
+    ])
+      expect((await request('GET', '/', { host })).status, host).toBe(403);
+    const refused = await request('GET', '/', { host: 'evil.example' });
+    expect(refused.body).toMatch(/--allow-host/);
+  });
+
+  it('refuses the socket under a foreign Host even with the right token and a matching Origin', async () => {
+    const open = (host: string): Promise<number> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${server.token}`, {
+          headers: { host },
+          origin: `http://${host}`,
+        });
+        ws.once('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.once('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0));
+        ws.once('error', () => resolve(-1));
+      });
+    expect(await open(`evil.example:${port}`)).toBe(403);
+    expect(await open(`localhost:${port}`)).toBe(101);
+  });
+
+  it('refuses the API under a foreign Host', async () => {
+    const r = await request('GET', '/api/session', {
+      host: 'evil.example',
+      authorization: `Bearer ${server.token}`,
+    });
+    expect(r.status).toBe(403);
+  });
+});
+
+describe('web mode: HTTP API', () => {
+  it('tells a page whether its token is missing, wrong or good', async () => {
+    const missing = await request('GET', '/api/session', local());
+    expect(missing.status).toBe(401);
+    expect((JSON.parse(missing.body) as Result<never>).ok).toBe(false);
+    expect(missing.body).toMatch(/missing-token/);
+    const wrong = await request('GET', '/api/session', { ...local(), authorization: 'Bearer nope' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toMatch(/wrong-token/);
+    expect((await request('GET', '/api/session', authed())).status).toBe(204);
+    expect((await request('GET', '/api/nothing', authed())).status).toBe(404);
+  });
+
+  it('imports a detailed result larger than a socket message, streamed, and it opens', async () => {
+    const body = Buffer.from(detailedResult(40_000));
+    expect(body.length).toBeGreaterThan(8 * 1024 * 1024); // the socket's maxPayload
+    const r = await request(
+      'POST',
+      `/api/import?filename=${encodeURIComponent('big result.json')}`,
+      { ...page(), 'content-type': 'application/octet-stream', 'content-length': body.length },
+      body,
+    );
+    expect(r.status, r.body).toBe(200);
+    const res = JSON.parse(r.body) as Result<{ keys: string[]; warnings: string[] }>;
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(res.value.keys).toHaveLength(1);
+    const opened = await server.core.handlers.openRun(res.value.keys[0]!);
+    expect(opened.ok).toBe(true);
+    if (opened.ok) {
+      const d: RunDetail = opened.value;
+      expect(d.entry.imported).toBe(true);
+      expect(d.summary.vllm.completed).toBe(40_000);
+    }
+    // The uploaded bytes are kept as they came: the raw export gives them back.
+    const back = await request(
+      'GET',
+      `/api/export?key=${encodeURIComponent(res.value.keys[0]!)}&format=raw`,
+      authed(),
+    );
+    expect(back.status).toBe(200);
+    expect(back.headers['content-disposition']).toMatch(/^attachment; filename=/);
+    expect(back.body.length).toBe(body.length);
+    expect(back.body === body.toString('utf8')).toBe(true);
+  });
+
+  it('refuses uploads from another origin, without a token, or declared over the limit', async () => {
+    const body = detailedResult(3);
+    const cross = await request(
+      'POST',
+      '/api/import?filename=r.json',
+      { ...authed(), origin: 'https://evil.example' },
+      body,
+    );
+    expect(cross.status).toBe(403);
+    const noToken = await request(
+      'POST',
+      '/api/import?filename=r.json',
+      { ...local(), origin: `http://127.0.0.1:${port}` },
+      body,
+    );
+    expect(noToken.status).toBe(401);
+    const huge = await request('POST', '/api/import?filename=r.json', {
+      ...page(),
+      'content-length': 2 * 1024 ** 3,
+    }).catch((e: Error) => ({ status: -1, body: e.message, headers: {} }));
+    expect(huge.status).toBe(413);
+    const noName = await request('POST', '/api/import', page(), body);
+    expect(noName.status).toBe(400);
+  });
+
+  it('a garbage upload is a clear failure that names the file, and nothing is kept', async () => {
+    const before = await server.core.runs.list();
+    const r = await request('POST', '/api/import?filename=notes.txt', page(), 'hello, not a result');
+    expect(r.status).toBe(400);
+    const res = JSON.parse(r.body) as Result<never>;
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error.message).toMatch(/notes\.txt/);
+    expect((await server.core.runs.list()).runs).toHaveLength(before.runs.length);
+  });
+
+  it('an export of an unknown run is a Result, not a crash', async () => {
+    const r = await request('GET', '/api/export?key=nope.jsonl&format=csv', authed());
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect((JSON.parse(r.body) as Result<never>).ok).toBe(false);
+    const bad = await request('GET', '/api/export?key=../../etc/passwd&format=raw', authed());
+    expect(bad.status).toBe(400);
+  });
+});
