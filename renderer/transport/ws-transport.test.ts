@@ -211,3 +211,16 @@ describe('WsTransport: a refused token', () => {
     expect(h.states).not.toContain('unauthorized');
   });
 });
+
+describe('WsTransport: calls made before the link is up', () => {
+  it('survive failed connects and are sent, once, when a link opens', async () => {
+    const h = harness();
+    const p = h.t.call('listTargets', []);
+    h.last().drop(); // the first connect fails: the call was never sent, so it is not failed
+    h.timers[0]!.cb();
+    h.last().open();
+    expect(h.last().sent).toEqual([{ type: 'call', id: 1, method: 'listTargets', args: [] }]);
+    h.last().receive({ type: 'result', id: 1, result: { ok: true, value: ['t'] } });
+    await expect(p).resolves.toEqual({ ok: true, value: ['t'] });
+  });
+});

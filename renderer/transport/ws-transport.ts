@@ -38,10 +38,10 @@ export interface WsTransportOptions {
 
 const AUTH_DETAIL: Record<Exclude<AuthState, 'ok' | 'unreachable'>, string> = {
   'missing-token':
-    'This page has no access token. Open the address `tokenscope serve` printed (it ends in ?token=…), or paste the token below.',
+    'This page has no access token. Open the address tokenscope serve printed (it ends in ?token=…), or paste the token below.',
   'wrong-token':
-    'The server refused this page’s access token (was `tokenscope serve` restarted?). Open the address it printed now, or paste the new token below.',
-  host: 'The server refused the host name in this address (a guard against DNS rebinding). Open it via localhost or an IP address, or start `tokenscope serve --allow-host NAME`.',
+    'The server refused this page’s access token (was tokenscope serve restarted?). Open the address it printed now, or paste the new token below.',
+  host: 'The server refused the host name in this address (a guard against DNS rebinding). Open it via localhost or an IP address, or start tokenscope serve --allow-host NAME.',
 };
 
 const OPEN = 1;
@@ -56,7 +56,8 @@ export class WsTransport implements Transport {
   private socket: SocketLike | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (r: Result<unknown>) => void>();
-  private outbox: string[] = [];
+  /** Calls made while the link was down, sent on the next open (their ids are still pending). */
+  private outbox: { id: number; text: string }[] = [];
   private readonly subs = new Map<string, Set<(p: unknown) => void>>();
   private readonly connListeners = new Set<(s: ConnectionState) => void>();
   private appReady = false;
@@ -109,7 +110,7 @@ export class WsTransport implements Transport {
       if (this.appReady) this.rawSend({ type: 'ready' });
       const queued = this.outbox;
       this.outbox = [];
-      for (const text of queued) ws.send(text);
+      for (const q of queued) ws.send(q.text);
     };
     ws.onmessage = (ev) => this.onMessage(ev.data);
     ws.onerror = () => {
@@ -118,7 +119,12 @@ export class WsTransport implements Transport {
     ws.onclose = (ev) => {
       if (this.socket !== ws) return;
       this.socket = null;
-      for (const [, resolve] of this.pending)
+      // Calls that went out on this socket lost their answer; calls still waiting in the outbox
+      // were never sent and go out on the next link.
+      const waiting = new Set(this.outbox.map((q) => q.id));
+      for (const [id, resolve] of this.pending) {
+        if (waiting.has(id)) continue;
+        this.pending.delete(id);
         resolve({
           ok: false,
           error: {
@@ -127,12 +133,12 @@ export class WsTransport implements Transport {
             message: 'The connection to Tokenscope was lost before the answer came.',
           },
         });
-      this.pending.clear();
+      }
       const why = ev.reason
         ? ev.reason
         : this.everOpen
           ? 'connection lost'
-          : 'cannot connect (is `tokenscope serve` running, and did the page URL carry its token?)';
+          : 'cannot connect (is tokenscope serve running, and did the page URL carry its token?)';
       if (!this.o.checkAuth) {
         this.scheduleReconnect(why);
         return;
@@ -203,7 +209,7 @@ export class WsTransport implements Transport {
   private rawSend(m: UiMessage): void {
     const text = encodeWire(m);
     if (this.socket && this.socket.readyState === OPEN) this.socket.send(text);
-    else if (m.type === 'call') this.outbox.push(text);
+    else if (m.type === 'call') this.outbox.push({ id: m.id, text });
   }
 
   call(method: ApiMethod, args: unknown[]): Promise<Result<unknown>> {

@@ -61,7 +61,7 @@ function TokenBanner({ detail }: { detail: string | null }) {
           autoComplete="off"
           spellCheck={false}
           value={value}
-          placeholder="the part after ?token= in the printed address"
+          placeholder="paste the token"
           onChange={(e) => setValue(e.target.value)}
           data-testid="token-input"
         />
