@@ -2,7 +2,8 @@
  * `tokenscope` — the headless entry point: probe, sim (and later run, metrics, serve).
  * Every command is a thin shell over the same core the app uses.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import fs from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DIALECT_IDS, isDialectId, type DialectId } from '../shared/dialects.ts';
 import { runProbe, type ProbeCliOptions } from './cli/probe.ts';
 import { runSimCommand, type SimCliOptions } from './cli/sim.ts';
@@ -12,6 +13,7 @@ import { runRunTargets, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 import { runCompare, type CompareCliOptions } from './cli/compare.ts';
 import { configureIo, MAX_IO_THREADS } from './engine/io/io-engine.ts';
+import { collectUrl, normalizeServerUrl } from './cli/url-arg.ts';
 
 function int(name: string) {
   return (v: string): number => {
@@ -43,9 +45,24 @@ function collect(v: string, prev: string[] = []): string[] {
   return [...prev, v];
 }
 
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 export function buildProgram(): Command {
   const program = new Command('tokenscope')
     .description('See what your LLM inference servers really do: per-event stream timing, TTFT, ITL, E2E.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    // Usage errors exit 2 (the README's promise), not commander's 1; see main(). Set before any
+    // .command() so every subcommand inherits it.
+    .exitOverride()
     .showHelpAfterError()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option(
@@ -63,8 +80,16 @@ export function buildProgram(): Command {
     .description(
       'Send one streaming request, print every event as it arrives, then a summary; with two URLs, the same request to both at once, then side by side.',
     )
-    .argument('<url>', 'server base URL (the dialect picks the path) or a full endpoint URL')
-    .argument('[url2]', 'a second server: the same request to both at the same moment, compared')
+    .argument(
+      '<url>',
+      'server base URL (the dialect picks the path) or a full endpoint URL; http:// is assumed when there is no scheme',
+      (v: string) => normalizeServerUrl(v),
+    )
+    .argument(
+      '[url2]',
+      'a second server: the same request to both at the same moment, compared',
+      (v: string) => normalizeServerUrl(v),
+    )
     .option('-m, --model <name>', 'model name (default: the first model the server lists)')
     .option('-p, --prompt <text>', 'prompt text', 'Explain in a few sentences why the sky is blue.')
     .option('--messages <json>', 'chat messages as a JSON array of {role, content} (chat dialects)')
@@ -167,7 +192,7 @@ export function buildProgram(): Command {
     .option(
       '--target <url>',
       'server base URL (the dialect picks the path) or a full endpoint URL; repeat it (up to 4) to run the same workload on each in turn and compare them',
-      collect,
+      collectUrl,
     )
     .option(
       '--out <file>',
@@ -294,7 +319,9 @@ export function buildProgram(): Command {
     .description(
       "Scrape a server's Prometheus /metrics: detected server, running/waiting, KV cache, token rates, server TTFT/ITL/e2e quantiles.",
     )
-    .argument('<url>', 'server base URL (/metrics is derived) or the metrics URL itself')
+    .argument('<url>', 'server base URL (/metrics is derived) or the metrics URL itself', (v: string) =>
+      normalizeServerUrl(v),
+    )
     .option('--json', 'one JSON object per scrape (profile, concepts, rates, families, series, errors)')
     .option(
       '-w, --watch',
@@ -335,6 +362,21 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * Exit codes: 0 ok, 1 a request or run failed, 2 bad usage. Never a stack trace for user input:
+ * an unexpected error prints one line (TOKENSCOPE_DEBUG=1 prints the trace).
+ */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Commander already printed the message (and the help); help and --version are not errors.
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.TOKENSCOPE_DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
+    process.exitCode = 1;
+  }
 }

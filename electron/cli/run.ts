@@ -88,7 +88,15 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.duration !== undefined) w.durationS = o.duration;
   if (w.requests === undefined && w.durationS === undefined) w.requests = 100;
   if (o.concurrency !== undefined) w.maxConcurrency = o.concurrency;
-  if (o.rate !== undefined) w.rate = /^inf(inity)?$/i.test(o.rate) ? 'inf' : Number(o.rate);
+  if (o.rate !== undefined) {
+    const r = /^inf(inity)?$/i.test(o.rate.trim()) ? 'inf' : Number(o.rate);
+    if (r !== 'inf' && !(Number.isFinite(r) && r > 0))
+      return {
+        raw: w,
+        error: `--rate must be requests per second (a number above 0) or inf; got "${o.rate}"`,
+      };
+    w.rate = r;
+  }
   if (o.burstiness !== undefined) {
     w.burstiness = o.burstiness;
     if (w.arrival !== 'constant') delete w.arrival; // 1 → Poisson, else gamma (vLLM)

@@ -1,0 +1,59 @@
+/** The CLI as a user meets it: exit 0 / 1 / 2 as the README says, and no stack trace for any input. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSim, type SimServer } from '../sim/index.ts';
+
+const BIN = path.join(fileURLToPath(new URL('../../', import.meta.url)), 'bin/tokenscope.mjs');
+let sim: SimServer;
+
+beforeAll(async () => {
+  sim = await startSim({ port: 0, decodeStepMs: 1, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TOKENSCOPE_DEBUG: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+const TRACE = /\n\s+at .+:\d+:\d+/;
+
+describe('tokenscope exit codes', () => {
+  it('--version prints the package version, exit 0', async () => {
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('bad usage is exit 2 with a message and no stack trace', { timeout: 60_000 }, async () => {
+    for (const args of [
+      ['probe', '--nope', 'http://x'],
+      ['probe', 'ht!tp://x'],
+      ['probe'],
+      ['run', '--target', sim.url, '-n', '2', '--rate', 'fast'],
+      ['run', '--target', 'ftp://x', '-n', '2'],
+      ['nosuchcommand'],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/error/);
+      expect(r.stderr, args.join(' ')).not.toMatch(TRACE);
+    }
+  });
+
+  it('a scheme-less host:port is taken as http:// and said so', { timeout: 30_000 }, async () => {
+    const hostPort = sim.url.replace(/^http:\/\//, '');
+    const r = await cli(['probe', hostPort, '-m', 'tokenscope-sim', '--max-tokens', '4']);
+    expect(r.stderr).toContain(`no scheme; using http://${hostPort}`);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});

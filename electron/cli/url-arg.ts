@@ -1,0 +1,38 @@
+/**
+ * A server address typed on the command line. `localhost:8000` is what people type; WHATWG URL
+ * parsing reads it as the scheme "localhost:", so without help it fails deep inside with
+ * "Invalid URL". A scheme-less `host[:port][/path]` gets `http://` (said once on stderr); anything
+ * that still is not an http(s) URL is a usage error (exit 2), never a stack trace.
+ */
+import { InvalidArgumentError } from 'commander';
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+const HOSTISH = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?(\/.*)?$/;
+
+export function normalizeServerUrl(
+  v: string,
+  note: (line: string) => void = (l) => process.stderr.write(l),
+): string {
+  const s = v.trim();
+  let candidate = s;
+  if (!SCHEME.test(s)) {
+    if (!HOSTISH.test(s))
+      throw new InvalidArgumentError(`"${v}" is not a server URL (e.g. http://localhost:8000).`);
+    candidate = `http://${s}`;
+    note(`note: "${s}" has no scheme; using ${candidate}\n`);
+  }
+  let u: URL;
+  try {
+    u = new URL(candidate);
+  } catch {
+    throw new InvalidArgumentError(`"${v}" is not a valid URL (e.g. http://localhost:8000).`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new InvalidArgumentError(`"${v}": only http:// and https:// servers can be measured.`);
+  return candidate;
+}
+
+/** Commander argParser for a repeatable URL option. */
+export function collectUrl(v: string, prev: string[] = []): string[] {
+  return [...prev, normalizeServerUrl(v)];
+}
