@@ -166,7 +166,7 @@ export function buildProgram(): Command {
       1,
     )
     .option('--ground-truth <file>', 'append the exact send time of every chunk to this JSONL file')
-    .option('--replay <file>', 'serve this captured body (e.g. from shared/corpus/sse) to every POST')
+    .option('--replay <file>', 'serve this captured body (e.g. one of test-corpus/sse/*.sse) to every POST')
     .option('--replay-interval <ms>', 'gap between replayed events', num('--replay-interval'), 20)
     .option(
       '--close-after-stream',

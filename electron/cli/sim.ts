@@ -41,7 +41,12 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     replay: o.replay ? { file: o.replay, intervalMs: o.replayInterval, timing: 'interval' } : null,
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
-    log: o.quiet ? undefined : (line: string) => process.stderr.write(line + '\n'),
+    // The banner below says where it listens (once); the server's own line is for embedders.
+    log: o.quiet
+      ? undefined
+      : (line: string) => {
+          if (!line.startsWith('sim: listening on')) process.stderr.write(line + '\n');
+        },
   };
   let sim;
   try {
