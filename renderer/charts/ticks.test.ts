@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOf, formatTick, niceStep, niceTicks } from './ticks.ts';
+import { binAxisTicks, decimalsOf, formatTick, niceStep, niceTicks } from './ticks.ts';
 
 describe('niceStep', () => {
   it('rounds up to 1, 2 or 5 × 10^k', () => {
@@ -75,5 +75,36 @@ describe('niceTicks on a range that is only float noise', () => {
     expect(t.values).toEqual([20]);
     // Ordinary tiny ranges still get their ticks.
     expect(niceTicks(0, 1e-6, 5).values.length).toBeGreaterThan(3);
+  });
+});
+
+describe('binAxisTicks', () => {
+  const bins = (x0: number, w: number, n: number, overflow = false) => [
+    ...Array.from({ length: n }, (_, i) => ({ x0: x0 + i * w, x1: x0 + (i + 1) * w, overflow: false })),
+    ...(overflow ? [{ x0: x0 + n * w, x1: Infinity, overflow: true }] : []),
+  ];
+
+  it('labels bins on one regular nice step, never an irregular pick', () => {
+    const b = bins(0, 500, 19); // 0 … 9500 ms
+    const at = binAxisTicks(b).map((i) => b[i]!.x0);
+    expect(at).toEqual([0, 2000, 4000, 6000, 8000]);
+    const gaps = at.slice(1).map((v, i) => v - at[i]!);
+    expect(new Set(gaps).size).toBe(1);
+  });
+
+  it('keeps decimal ranges regular (20.5 … 24 → every 1) and always labels the overflow bin', () => {
+    const b = bins(20.5, 0.1, 35, true);
+    const at = binAxisTicks(b).map((i) => (b[i]!.overflow ? 'overflow' : +b[i]!.x0.toFixed(1)));
+    expect(at).toEqual([21, 22, 23, 'overflow']);
+    expect(
+      binAxisTicks(b, 12)
+        .map((i) => +b[i]!.x0.toFixed(1))
+        .slice(0, 3),
+    ).toEqual([20.5, 21, 21.5]);
+  });
+
+  it('a step smaller than a bin falls back to every bin', () => {
+    const b = bins(0, 5, 3);
+    expect(binAxisTicks(b, 10)).toEqual([0, 1, 2]);
   });
 });

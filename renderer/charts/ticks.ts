@@ -62,3 +62,33 @@ export function formatTick(v: number, decimals: number): string {
   if (decimals === 0 && Math.abs(v) >= 10_000) return Math.round(v).toLocaleString('en-US');
   return v.toFixed(decimals);
 }
+
+/**
+ * Which bins of an equal-width histogram get an axis label: those starting on a multiple of one
+ * nice step (about `target` of them), plus the overflow bin. Left to itself a category axis skips
+ * labels to avoid overlap and lands on irregular ones ("0 1500 3500 5500 9000").
+ */
+export function binAxisTicks(
+  bins: readonly { x0: number; x1: number; overflow?: boolean }[],
+  target = 6,
+): number[] {
+  const regular = bins.map((b, i) => ({ b, i })).filter(({ b }) => !b.overflow && Number.isFinite(b.x1));
+  const first = regular[0];
+  const last = regular[regular.length - 1];
+  if (!first || !last) return bins.map((_, i) => i);
+  const width = first.b.x1 - first.b.x0;
+  const span = last.b.x1 - first.b.x0;
+  // The label step is a nice number and a whole number of bins.
+  let step = niceStep(span / Math.max(1, target));
+  step = Math.max(width, Math.round(step / width) * width);
+  const out: number[] = [];
+  for (const { b, i } of regular) {
+    const k = b.x0 / step;
+    if (Math.abs(k - Math.round(k)) < 1e-6) out.push(i);
+  }
+  if (out.length === 0) out.push(first.i);
+  bins.forEach((b, i) => {
+    if (b.overflow) out.push(i);
+  });
+  return out;
+}

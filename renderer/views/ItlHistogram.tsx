@@ -8,7 +8,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { summarize } from '../../shared/stats/summary.ts';
 import { binValues, type Bin } from '../charts/histogram-bins.ts';
 import { C } from '../charts/theme.ts';
-import { decimalsOf } from '../charts/ticks.ts';
+import { binAxisTicks, decimalsOf } from '../charts/ticks.ts';
 
 type Mode = 'chunk' | 'token';
 
@@ -42,7 +42,9 @@ export function binData(bins: Bin[]): Datum[] {
 export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Props) {
   const [mode, setMode] = useState<Mode>('chunk');
   const values = mode === 'chunk' ? itlChunkMs : itlTokenMs;
-  const data = useMemo(() => binData(binValues(values, { target: 30 })), [values]);
+  const bins = useMemo(() => binValues(values, { target: 30 }), [values]);
+  const data = useMemo(() => binData(bins), [bins]);
+  const ticks = useMemo(() => binAxisTicks(bins).map((i) => data[i]!.label), [bins, data]);
   const s = useMemo(() => summarize(values), [values]);
   const chart = (
     <BarChart
@@ -57,8 +59,8 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
         dataKey="label"
         stroke={C.tick}
         tick={{ fill: C.tick, fontSize: 11 }}
-        interval="preserveStartEnd"
-        minTickGap={12}
+        ticks={ticks}
+        interval={0}
         label={{
           value: mode === 'chunk' ? 'ITL per chunk (ms)' : 'ITL per token (ms)',
           position: 'insideBottom',

@@ -15,7 +15,7 @@ import {
   YAxis,
 } from 'recharts';
 import { C } from '../../charts/theme.ts';
-import { decimalsOf, formatTick, niceTicks } from '../../charts/ticks.ts';
+import { binAxisTicks, decimalsOf, formatTick, niceTicks } from '../../charts/ticks.ts';
 import { fmtTick } from '../../metrics/format.ts';
 import { peakOf, yAxis } from '../../metrics/y-axis.ts';
 import { cdfDomain } from '../../runs/run-compare.ts';
@@ -275,6 +275,7 @@ export function HistChart({ data, color, unit = 'ms', countLabel, testId, width,
       : `${d.x0.toFixed(dec)} – ${d.x1.toFixed(dec)} ${unit}`,
     count: d.count,
   }));
+  const ticks = binAxisTicks(data).map((i) => rows[i]!.label);
   const y = yAxis(Math.max(0, ...rows.map((r) => r.count)), { integer: true });
   const chart = (
     <BarChart
@@ -290,8 +291,8 @@ export function HistChart({ data, color, unit = 'ms', countLabel, testId, width,
         dataKey="label"
         stroke={C.axis}
         tick={TICK}
-        interval="preserveStartEnd"
-        minTickGap={14}
+        ticks={ticks}
+        interval={0}
         height={30}
         label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
       />
