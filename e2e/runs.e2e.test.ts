@@ -15,6 +15,7 @@ let page: Page;
 const consoleErrors: string[] = [];
 let app: OpenApp | undefined;
 let slow: SimServer | undefined;
+let other: SimServer | undefined;
 
 async function fill(testId: string, value: string): Promise<void> {
   const el = page.getByTestId(testId);
@@ -43,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeApp(app);
   await slow?.close();
+  await other?.close();
 });
 
 describe('load runs in Chromium', () => {
@@ -382,5 +384,29 @@ describe('load runs in Chromium', () => {
     const tpot = page.locator('[data-testid="compare-table"] tr[data-row="tpot-p50"] td.compare-rel');
     expect(await tpot.getAttribute('data-verdict')).toBe('worse');
     await shot(page, 'run-sequence-compare');
+  });
+
+  it('switching the form to a target that serves another model takes that model, and back', async () => {
+    other = await startSim({ port: 0, decodeStepMs: 5, model: 'other-model' });
+    const saved = await app!.server.core.handlers.saveTarget({
+      name: 'other model',
+      baseUrl: other.url,
+      dialect: 'openai-chat',
+    });
+    if (!saved.ok) throw new Error(saved.error.message);
+    const select = page.locator('.run-form [data-testid="model-select"]');
+    await page
+      .locator(`[data-testid="run-target"] option[value="${saved.value.id}"]`)
+      .waitFor({ state: 'attached' });
+    await page.getByTestId('run-target').selectOption(saved.value.id);
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLSelectElement>('.run-form [data-testid="model-select"]')?.value ===
+        'other-model',
+    );
+    expect(await select.inputValue()).toBe('other-model');
+    const builtin = await page.locator('[data-testid="run-target"] option').first().getAttribute('value');
+    await page.getByTestId('run-target').selectOption(builtin!);
+    await simModelReady(page, '.run-form');
   });
 });

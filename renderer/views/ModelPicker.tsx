@@ -44,7 +44,13 @@ export function ModelPicker({ target, value, onChange, error }: Props) {
         setList({ targetId, loading: false, models: hit.models, source: hit.source, error: null });
         return;
       }
-      setList((l) => ({ ...l, targetId, loading: true, error: null }));
+      // Another target's list must not stand in for this one's while it loads (its first model
+      // would be picked for a server that may not serve it).
+      setList((l) =>
+        l.targetId === targetId
+          ? { ...l, loading: true, error: null }
+          : { targetId, loading: true, models: [], source: null, error: null },
+      );
       const r = await api.listModels(targetId);
       if (r.ok) {
         cache.set(targetId, r.value);

@@ -189,7 +189,9 @@ export function WorkloadForm() {
             data-testid="run-target"
             value={target?.id ?? ''}
             onChange={(e) => {
-              useRunsStore.setState({ targetId: e.target.value });
+              // Another server serves other models: the model picker takes the new target's
+              // default (or its first listed model) instead of keeping one it may not have.
+              useRunsStore.setState((s) => ({ targetId: e.target.value, draft: { ...s.draft, model: '' } }));
               selectTarget(e.target.value);
             }}
           >
