@@ -26,6 +26,11 @@ if (!only || only === 'runs') {
   const { benchRunSummary } = await import('./run-summary.bench.ts');
   report.runSummary10kx256 = benchRunSummary(10_000, 256);
 }
+if (!only || only === 'import') {
+  // `npm run bench -- import [MB]`: peak memory of importing a large vLLM detailed result.
+  const { benchImport } = await import('./import.bench.ts');
+  report.import = await benchImport(only ? Number(process.argv[3]) || 200 : 200);
+}
 if (!only || only === 'accuracy') {
   // Reference server + baseline client + engine client, each its own process (tables on stderr).
   // Options after the name: `npm run bench -- accuracy --streams 16,256 --repeats 1 --tokens 64`.

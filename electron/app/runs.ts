@@ -9,11 +9,13 @@
  * anything that is not a plain name in the folder.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import { toCsv } from '../../shared/runs/csv.ts';
+import { slimResultBytes } from '../../shared/runs/result-slim.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
 import {
   importVllmText,
@@ -92,6 +94,14 @@ function entryOfNative(e: RunListEntry, dir: string): RunEntry {
   };
 }
 
+/**
+ * A result file's bytes → its runs, in bounded memory: the text Tokenscope never reads (generated
+ * texts, prompts) is dropped before parsing (shared/runs/result-slim.ts).
+ */
+function importBytes(bytes: Uint8Array): ImportResult {
+  return importText(slimResultBytes(bytes));
+}
+
 function importText(text: string): ImportResult {
   const f = detectResultFormat(text);
   if (f === 'tokenscope')
@@ -138,9 +148,14 @@ function importedEntry(
   };
 }
 
+/** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
+export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+
 export class RunService {
   private active: Active | null = null;
   private disposed = false;
+  /** Imported files' runs by name, mtime and size: a listing does not re-read a 200 MB file. */
+  private readonly importedCache = new Map<string, { stamp: string; result: ImportResult }>();
 
   constructor(
     readonly dir: string,
@@ -356,7 +371,7 @@ export class RunService {
       const file = path.join(impDir, n);
       try {
         const st = await stat(file);
-        const r = importText(await readFile(file, 'utf8'));
+        const r = await this.importedRuns(n, file, st);
         if (!r.ok) {
           skippedOut.push({ file: `${IMPORTED_DIR}/${n}`, error: r.error });
           continue;
@@ -395,16 +410,16 @@ export class RunService {
   async open(key: string): Promise<RunDetail> {
     const { file, index, imported } = this.resolveKey(key);
     if (imported) {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
       } catch (e) {
         throw new RunError(
           `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
           'not-found',
         );
       }
-      const r = importText(text);
+      const r = importBytes(bytes);
       if (!r.ok) throw new RunError(r.error);
       const run = r.runs[index ?? 0];
       if (!run) throw new RunError(`${key}: the file has ${r.runs.length} result(s)`, 'not-found');
@@ -534,8 +549,69 @@ export class RunService {
     };
   }
 
+  /** The runs of an imported file, parsed once per (name, mtime, size). */
+  private async importedRuns(
+    name: string,
+    file: string,
+    st: { mtimeMs: number; size: number },
+  ): Promise<ImportResult> {
+    const stamp = `${st.mtimeMs}:${st.size}`;
+    const hit = this.importedCache.get(name);
+    if (hit && hit.stamp === stamp) return hit.result;
+    const result = importBytes(await readFile(file));
+    return this.cacheImported(name, st, result);
+  }
+
+  private cacheImported(
+    name: string,
+    st: { mtimeMs: number; size: number },
+    result: ImportResult,
+  ): ImportResult {
+    // Summaries only (outcomes are re-read when a run is opened): the cache stays small.
+    const slim: ImportResult = result.ok
+      ? { ...result, runs: result.runs.map((r) => ({ ...r, outcomes: null })) }
+      : result;
+    this.importedCache.set(name, { stamp: `${st.mtimeMs}:${st.size}`, result: slim });
+    if (this.importedCache.size > 500) this.importedCache.delete(this.importedCache.keys().next().value!);
+    return slim;
+  }
+
+  /** Import a result given as text (Electron hands the file's text over IPC). */
   async import(filename: string, content: string): Promise<{ keys: string[]; warnings: string[] }> {
-    const r = importText(content);
+    // importBytes compacts its bytes in place: it gets a copy, the file keeps the text as it came.
+    return this.importChecked(filename, importBytes(Buffer.from(content, 'utf8')), (dest) =>
+      writeFile(dest, content, { flag: 'wx', mode: 0o600 }),
+    );
+  }
+
+  /**
+   * Import a result file from disk (web mode's upload lands in a temp file): read once as bytes,
+   * parsed without the text it never needs, copied as it is into the imported folder.
+   */
+  async importFile(filename: string, filePath: string): Promise<{ keys: string[]; warnings: string[] }> {
+    let size: number;
+    try {
+      size = (await stat(filePath)).size;
+    } catch (e) {
+      throw new RunError(
+        `${filename}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
+    }
+    if (size > MAX_IMPORT_BYTES)
+      throw new RunError(
+        `${filename}: ${(size / 1024 ** 2).toFixed(0)} MB is more than an import may be (1 GiB)`,
+      );
+    const r = importBytes(await readFile(filePath));
+    return this.importChecked(filename, r, async (dest) => {
+      await copyFile(filePath, dest, fsConstants.COPYFILE_EXCL);
+    });
+  }
+
+  private async importChecked(
+    filename: string,
+    r: ImportResult,
+    keep: (dest: string) => Promise<void>,
+  ): Promise<{ keys: string[]; warnings: string[] }> {
     if (!r.ok) throw new RunError(`${filename}: ${r.error}`);
     if (r.runs.length === 0)
       throw new RunError(
@@ -551,7 +627,16 @@ export class RunService {
     ).slice(0, 120);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
     const name = `${stamp}-${randomUUID().slice(0, 6)}-${stem}`;
-    await writeFile(path.join(dir, name), content, { flag: 'wx' });
+    const dest = path.join(dir, name);
+    try {
+      await keep(dest);
+    } catch (e) {
+      await unlink(dest).catch(() => undefined);
+      throw e;
+    }
+    // The listing that follows must not parse the file a second time.
+    const st = await stat(dest);
+    this.cacheImported(name, st, r);
     void this.emitList();
     return { keys: r.runs.map((_, i) => `${IMPORTED_DIR}/${name}#${i}`), warnings: r.warnings };
   }

@@ -161,9 +161,10 @@ export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
  * Tokenscope's ITL per chunk, with vLLM's (every gap) attached when the two lists differ. When every
  * gap was coalesced ours is empty: count 0 (values 0, as vLLM reports an empty list), vLLM's attached.
  */
-function ownItl(own: readonly number[], all: readonly number[]): MetricStats | null {
+function ownItl(own: ArrayLike<number>, all: ArrayLike<number>): MetricStats | null {
   const s = toMetricStats(summarize(own));
-  if (own.length === all.length && own.every((v, i) => v === all[i])) return s;
+  if (own === all) return s;
+  if (own.length === all.length && sameValues(own, all)) return s;
   if (all.length === 0) return s;
   const vllm = toMetricStats(summarize(all))!;
   const empty: MetricStats = {
@@ -181,6 +182,11 @@ function ownItl(own: readonly number[], all: readonly number[]): MetricStats | n
   return { ...(s ?? empty), vllm };
 }
 
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function computeRunSummary(inp: SummaryInput): RunSummary {
   const ok = inp.outcomes.filter((o) => o.ok);
   const dur = inp.durationS;
@@ -189,9 +195,17 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   const ttfts: number[] = [];
   const tpots: number[] = [];
   /** Every chunk gap: vLLM's ITL. */
-  const itls: number[] = [];
-  /** Tokenscope's ITL: coalesced gaps left out where known. */
-  const itlOwn: number[] = [];
+  // Every gap of every request in one typed array sized up front: an import has millions.
+  let gapCount = 0;
+  for (const o of ok) gapCount += o.itlChunkMs.length;
+  const itls = new Float64Array(gapCount);
+  let gi = 0;
+  /**
+   * Tokenscope's ITL: coalesced gaps left out where known. Where nothing knows (imports: millions
+   * of gaps), the very same list: no second copy to hold and sort.
+   */
+  const anyMeasured = ok.some((o) => o.itlChunkMeasuredMs !== undefined);
+  const itlOwn: ArrayLike<number> & { push?: (v: number) => number } = anyMeasured ? ([] as number[]) : itls;
   const itlTok: number[] = [];
   /** Per token from every gap (coalesced ones included): what a run without read information has. */
   const itlTokAll: number[] = [];
@@ -210,8 +224,8 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     totalOut += o.outputTokens;
     if (o.ttftMs !== null) ttfts.push(o.ttftMs);
     if (o.outputTokens > 1 && o.tpotMs !== null) tpots.push(o.tpotMs);
-    for (const g of o.itlChunkMs) itls.push(g);
-    for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) itlOwn.push(g);
+    for (const g of o.itlChunkMs) itls[gi++] = g;
+    if (anyMeasured) for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) itlOwn.push!(g);
     const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
     if (tok) {
       anyTokenItl = true;
