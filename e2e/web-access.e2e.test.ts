@@ -103,7 +103,7 @@ describe('web mode access', () => {
       await page.waitForSelector('[data-testid="run-summary"][data-run-key^="imported/"]', {
         timeout: 90_000,
       });
-      expect(await page.getByTestId('sum-completed').textContent()).toBe('40000');
+      expect(await page.getByTestId('sum-completed').textContent()).toBe('40,000');
       await shot(page, 'web-big-import');
       expect(consoleErrors).toEqual([]);
     },
