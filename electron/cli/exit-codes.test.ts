@@ -15,9 +15,14 @@ afterAll(async () => {
   await sim.close();
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TOKENSCOPE_DEBUG: '' } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, TOKENSCOPE_DEBUG: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -56,4 +61,24 @@ describe('tokenscope exit codes', () => {
     expect(r.stderr).toContain(`no scheme; using http://${hostPort}`);
     expect(r.code, r.stderr).toBe(0);
   });
+
+  it(
+    'a server that accepts and says nothing fails after the default idle timeout, which says how to change it',
+    { timeout: 30_000 },
+    async () => {
+      const silent = await startSim({ port: 0, decodeStepMs: 1, fault: 'slow-first-byte:20000' });
+      try {
+        const t0 = performance.now();
+        // The default (60 s) scaled down through its environment override, nothing on the command line.
+        const r = await cli(['probe', silent.url, '-m', 'tokenscope-sim'], {
+          TOKENSCOPE_IDLE_TIMEOUT_S: '0.5',
+        });
+        expect(r.code).toBe(1);
+        expect(r.stdout + r.stderr).toMatch(/No byte arrived for 500 ms \(the idle timeout: --idle-timeout/);
+        expect(performance.now() - t0).toBeLessThan(15_000);
+      } finally {
+        await silent.close();
+      }
+    },
+  );
 });

@@ -38,6 +38,15 @@ export interface FireOptions {
 const MAX_ERROR_BODY = 64 * 1024;
 /** The longest delay a Node timer takes (2^31 − 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * No byte for this long fails a request as client/idle-timeout (a server that accepted and went
+ * silent), unless the request sets its own (0 = never). TOKENSCOPE_IDLE_TIMEOUT_S overrides it.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS =
+  process.env.TOKENSCOPE_IDLE_TIMEOUT_S !== undefined &&
+  Number.isFinite(Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S))
+    ? Math.max(0, Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S)) * 1000
+    : 60_000;
 
 /**
  * One setImmediate for every request's pending decode: reads handed over together are all
@@ -180,7 +189,7 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
         headers,
         body,
         timeoutMs: spec.timeoutMs ?? 300_000,
-        idleTimeoutMs: spec.idleTimeoutMs ?? 0,
+        idleTimeoutMs: spec.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         insecureTls: spec.insecureTls === true,
         pool: opts.pool ?? null,
       },

@@ -29,7 +29,12 @@ export function timeoutError(timeoutMs: number, atMs: number): RequestError {
 }
 
 export function idleError(idleMs: number, atMs: number): RequestError {
-  return { kind: 'client', code: 'idle-timeout', message: `No byte arrived for ${idleMs} ms.`, atMs };
+  return {
+    kind: 'client',
+    code: 'idle-timeout',
+    message: `No byte arrived for ${idleMs} ms (the idle timeout: --idle-timeout, the workload's idleTimeoutMs, or TOKENSCOPE_IDLE_TIMEOUT_S; 0 = never).`,
+    atMs,
+  };
 }
 
 export function cancelledError(atMs: number, message = 'Cancelled by the user.'): RequestError {
