@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'truncated'
   | 'content-type'
   | 'event-too-large'
+  // the server generated well past the request's max_tokens (it ignored it): stopped
+  | 'over-max-tokens'
   // server: an error event inside a 200 stream
   | 'error-event'
   // client: we stopped it
@@ -27,6 +29,8 @@ export type ErrorCode =
   | 'idle-timeout'
   | 'cancelled'
   | 'invalid-request'
+  // client: the request's record reached its size limit (an endless stream): stopped
+  | 'record-limit'
   // client: the stream-I/O thread that owned the connection stopped
   | 'io-thread';
 

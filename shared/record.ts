@@ -40,6 +40,11 @@ export interface RequestRecord {
   startMono?: number;
   /** How its connection went (absent where not known). */
   connection?: ConnectionInfo;
+  /**
+   * The record reached its per-request size limit for kept text: raw event data and output text
+   * past it were not kept (every event's time and tokens still were). Absent: everything kept.
+   */
+  textCapped?: boolean;
 }
 
 export interface ConnectionInfo {

@@ -160,13 +160,18 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     let status = 0;
     let errorParts: Buffer[] | null = null;
     let errorSize = 0;
-    const decoder = new StreamDecoder(dialect, rec);
+    const decoder = new StreamDecoder(dialect, rec, { maxTokens: spec.params?.maxTokens ?? null });
     // Decode what reads framed (JSON, dialect) and report the new events.
     const decodeNow = (): void => {
       if (decoder.pendingFrames === 0) return;
       const before = events.n;
       decoder.flush();
       if (events.n > before) opts.onProgress?.(rec, before);
+      // Past max_tokens by a margin, or at the record's limit: stop here, keep what came.
+      if (decoder.stop && !settled) {
+        cancel();
+        finish(rec.error, performance.now());
+      }
     };
 
     const finish = (err: RequestError | null, tEnd: number): void => {

@@ -27,6 +27,25 @@ import { computeTokenSource } from './token-source.ts';
  */
 export const MAX_EVENT_CHARS = (Number(process.env.TOKENSCOPE_MAX_EVENT_MB) || 8) * 1024 * 1024;
 
+/**
+ * A request's record is bounded whatever a server sends (an endless fast stream grew ~33 MB/s):
+ * - text kept (raw event data, output text, each event's text) stops at MAX_RECORD_TEXT_CHARS
+ *   (64 Mi characters; TOKENSCOPE_MAX_RECORD_MB): `rec.textCapped`, timing of every event still kept;
+ * - events stop at MAX_RECORD_EVENTS (2 M; TOKENSCOPE_MAX_EVENTS): the request is stopped as
+ *   client/record-limit, what arrived kept (~40 bytes an event: 80 MB at most).
+ */
+export const MAX_RECORD_TEXT_CHARS = (Number(process.env.TOKENSCOPE_MAX_RECORD_MB) || 64) * 1024 * 1024;
+export const MAX_RECORD_EVENTS = Number(process.env.TOKENSCOPE_MAX_EVENTS) || 2_000_000;
+
+/**
+ * A server that ignores max_tokens streams on forever: past max_tokens by this margin (tokens
+ * counted per event may differ a little from the server's own count: reasoning, a final chunk),
+ * the request is stopped as protocol/over-max-tokens.
+ */
+export function overMaxTokensLimit(maxTokens: number): number {
+  return maxTokens + Math.max(16, Math.ceil(maxTokens * 0.1));
+}
+
 export class StreamDecoder {
   private readonly sse: SseParser | null;
   private readonly nd: NdjsonFramer | null;
@@ -40,10 +59,15 @@ export class StreamDecoder {
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
   /** An event grew past MAX_EVENT_CHARS: the request is to be stopped (the client checks this). */
   tooLarge = false;
+  /** Stop the request now (over max_tokens, record limit): its error is set; the client checks this. */
+  stop = false;
+  private outputTokens = 0;
+  private keptChars = 0;
 
   constructor(
     private readonly dialect: Dialect,
     private readonly rec: RequestRecord,
+    private readonly limits: { maxTokens?: number | null; maxEvents?: number; maxTextChars?: number } = {},
   ) {
     this.sse = dialect.framing === 'sse' ? new SseParser() : null;
     this.nd = dialect.framing === 'ndjson' ? new NdjsonFramer() : null;
@@ -199,8 +223,14 @@ export class StreamDecoder {
       default:
         break;
     }
-    if (d.text) rec.text += d.text;
-    if (d.reasoning) rec.reasoning += d.reasoning;
+    // Text is kept up to the record's limit; past it, only times and token counts.
+    const maxText = this.limits.maxTextChars ?? MAX_RECORD_TEXT_CHARS;
+    const keepText = this.keptChars < maxText;
+    if (keepText) {
+      this.keptChars += f.data.length + (d.text?.length ?? 0) * 2 + (d.reasoning?.length ?? 0) * 2;
+      if (d.text) rec.text += d.text;
+      if (d.reasoning) rec.reasoning += d.reasoning;
+    } else rec.textCapped = true;
     if (d.usage) {
       flags |= EV_USAGE;
       rec.usage = { ...(rec.usage ?? {}), ...d.usage };
@@ -219,10 +249,36 @@ export class StreamDecoder {
       tokens,
       readIndex,
       flags,
-      (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? ''),
+      keepText ? (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? '') : '',
       f.data.length,
     );
-    rec.raw?.push(f.data);
+    rec.raw?.push(keepText ? f.data : '');
+    if (flags & EV_CONTENT) this.outputTokens += tokens;
+    this.checkLimits(t);
+  }
+
+  private checkLimits(t: number): void {
+    if (this.stop) return;
+    const max = this.limits.maxTokens;
+    if (max != null && max > 0 && this.outputTokens > overMaxTokensLimit(max) && !this.rec.terminated) {
+      this.stop = true;
+      this.setError({
+        kind: 'protocol',
+        code: 'over-max-tokens',
+        message: `The server kept generating past max_tokens=${max} (${this.outputTokens} tokens so far, it ignored the limit); Tokenscope stopped the stream.`,
+        atMs: t,
+      });
+      return;
+    }
+    if (this.events.n >= (this.limits.maxEvents ?? MAX_RECORD_EVENTS)) {
+      this.stop = true;
+      this.setError({
+        kind: 'client',
+        code: 'record-limit',
+        message: `The stream reached ${this.events.n.toLocaleString('en-US')} events, the most one request keeps (TOKENSCOPE_MAX_EVENTS); Tokenscope stopped it there, everything before kept.`,
+        atMs: t,
+      });
+    }
   }
 }
 

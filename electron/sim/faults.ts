@@ -20,6 +20,8 @@
  * | close-after-stream[:ms]      | llama.cpp's keep-alive: `Keep-Alive: timeout=5, max=100` sent,    |
  * |                              | the connection closed ms (default 5) after the stream's last byte |
  * |                              | (close-after-stream.ts)                                           |
+ * | ignore-max-tokens[:tokens]   | the request's max_tokens is ignored: generation runs to tokens    |
+ * |                              | (default: as far as the KV cache holds), EOS ignored too          |
  *
  * afterTokens defaults to 5: at most that many tokens are delivered before the fault fires. A
  * stream shorter than that still gets its fault, just before its last token.
@@ -40,13 +42,20 @@ export const FAULT_KINDS = [
   'slow-first-byte',
   'empty-first-chunk',
   'close-after-stream',
+  'ignore-max-tokens',
 ] as const;
+
+/** How far `ignore-max-tokens` generates without its parameter: endless, for a client. */
+export const DEFAULT_RUNAWAY_TOKENS = 1_000_000;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
-  /** afterTokens for mid-stream kinds, milliseconds for stall, slow-first-byte and close-after-stream. */
+  /**
+   * afterTokens for mid-stream kinds, milliseconds for stall, slow-first-byte and
+   * close-after-stream, tokens for ignore-max-tokens.
+   */
   param?: number;
   /** The fraction (0–1) of requests it applies to (`@rate`); absent: every one. */
   rate?: number;

@@ -12,6 +12,7 @@ import type { DialectId } from '../../shared/dialects.ts';
 import { closeAfterStream, DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { badJsonError, httpError, type HttpError } from './errors.ts';
 import {
+  DEFAULT_RUNAWAY_TOKENS,
   chooseFault,
   faultStatus,
   faultTokenIndex,
@@ -143,7 +144,13 @@ function start(
     `${r.promptText}\u0000${r.seed !== null ? `seed=${r.seed}` : `#${ordinal}`}`,
     o.seed,
   );
-  const plan = planOutput(textSeed, maxTokens, r.minTokens, r.ignoreEos);
+  // A server that ignores max_tokens (fault ignore-max-tokens) generates on regardless.
+  const runaway = fault?.kind === 'ignore-max-tokens';
+  // As far as the KV cache holds (a sequence that does not fit would never be admitted).
+  const genTokens = runaway
+    ? Math.max(maxTokens, Math.min(fault.param ?? DEFAULT_RUNAWAY_TOKENS, o.kvCacheTokens - r.promptTokens))
+    : maxTokens;
+  const plan = planOutput(textSeed, genTokens, r.minTokens, r.ignoreEos || runaway);
   const model =
     dialect === 'ollama-generate' || dialect === 'ollama-chat' ? (r.model ?? ollamaName(o.model)) : o.model;
   let session: StreamSession | null = null;
@@ -176,9 +183,9 @@ function start(
       {
         requestId,
         promptTokens: r.promptTokens,
-        maxTokens,
+        maxTokens: genTokens,
         minTokens: r.minTokens,
-        ignoreEos: r.ignoreEos,
+        ignoreEos: r.ignoreEos || runaway,
         textSeed,
         arrivalMs,
         faultAt: faultTokenIndex(fault, plan.tokens),

@@ -8,9 +8,11 @@ import { frames } from '../live/scheduler.ts';
 
 interface Props {
   requestId: string | null;
+  /** The record's text limit was reached: the text stops there (times and tokens go on). */
+  capped?: boolean;
 }
 
-export function OutputText({ requestId }: Props) {
+export function OutputText({ requestId, capped = false }: Props) {
   const boxRef = useRef<HTMLDivElement>(null);
   const textRef = useRef<HTMLPreElement>(null);
   const reasoningRef = useRef<HTMLPreElement>(null);
@@ -70,6 +72,16 @@ export function OutputText({ requestId }: Props) {
     <section className="card output" aria-label="Output text">
       <header className="card-head">
         <h3>Output</h3>
+        {capped && (
+          <span
+            className="muted"
+            data-testid="output-capped"
+            title="TOKENSCOPE_MAX_RECORD_MB raises the limit"
+          >
+            text kept up to the request&apos;s record limit (64 MiB); every event&apos;s time and tokens are
+            still counted
+          </span>
+        )}
       </header>
       <details ref={reasoningWrapRef} className="reasoning" hidden>
         <summary>Reasoning</summary>

@@ -49,7 +49,7 @@ export function RequestView() {
       {compareId && <CompareView />}
       <div className="split">
         <div className="split-main">
-          <OutputText requestId={id} />
+          <OutputText requestId={id} capped={digest?.textCapped === true} />
           <ItlHistogram
             itlChunkMs={stats?.itlChunkMeasuredMs ?? NO_VALUES}
             itlTokenMs={stats?.itlTokenMeasuredMs ?? NO_VALUES}
