@@ -9,6 +9,7 @@ import { startController } from './stores/controller.ts';
 import { useAppStore } from './stores/app-store.ts';
 import { Composer } from './views/Composer.tsx';
 import { ConnectionBanner } from './views/ConnectionBanner.tsx';
+import { ErrorBoundary } from './views/ErrorBoundary.tsx';
 import { History } from './views/History.tsx';
 import { NoticeBar } from './views/NoticeBar.tsx';
 import { RequestView } from './views/RequestView.tsx';
@@ -47,14 +48,28 @@ export function App() {
             <RunsSidebar />
           ) : (
             <>
-              <Composer />
-              <History />
+              <ErrorBoundary name="Composer">
+                <Composer />
+              </ErrorBoundary>
+              <ErrorBoundary name="History">
+                <History />
+              </ErrorBoundary>
             </>
           )}
         </aside>
         <main className="main">
           <MainTabs />
-          {tab === 'metrics' ? <MetricsPanel /> : tab === 'runs' ? <RunsView /> : <RequestView />}
+          {tab === 'metrics' ? (
+            <ErrorBoundary name="Server metrics">
+              <MetricsPanel />
+            </ErrorBoundary>
+          ) : tab === 'runs' ? (
+            <RunsView />
+          ) : (
+            <ErrorBoundary name="Request">
+              <RequestView />
+            </ErrorBoundary>
+          )}
         </main>
       </div>
       <TargetEditor />

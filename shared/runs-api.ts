@@ -59,6 +59,11 @@ export interface RunEntry {
   source: 'tokenscope' | 'vllm' | 'sglang';
   imported: boolean;
   partial: boolean;
+  /**
+   * Why the run file's own summary was not trusted (malformed, impossible values, duplicate request
+   * lines): its numbers were recomputed from the request lines. null (or absent) when sound.
+   */
+  damage?: string | null;
   cancelled: boolean;
   /** The run is going on now. */
   running: boolean;

@@ -84,6 +84,7 @@ function entryOfNative(e: RunListEntry, dir: string): RunEntry {
     source: 'tokenscope',
     imported: false,
     partial: e.partial,
+    damage: e.damage,
     cancelled: e.cancelled,
     running: false,
     completed: e.completed,
@@ -443,7 +444,7 @@ export class RunService {
     }
     const r = await readRunFile(file);
     if (!r.ok) throw new RunError(r.error, /ENOENT/.test(r.error) ? 'not-found' : 'io');
-    const { header, summary, partial, requests, problems } = r.run;
+    const { header, summary, partial, damage, requests, problems } = r.run;
     const st = await stat(file);
     let name = header.name;
     try {
@@ -465,6 +466,7 @@ export class RunService {
         source: 'tokenscope',
         imported: false,
         partial: partial && !running,
+        damage,
         cancelled: summary.cancelled,
         running,
         completed: summary.vllm.completed,

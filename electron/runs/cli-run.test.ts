@@ -240,12 +240,12 @@ describe('tokenscope run (CLI)', () => {
         '--target',
         sim.url,
         '--target',
-        'notaurl',
+        'ftp://files.example',
         '--out',
         path.join(dir, 'late.jsonl'),
       ]).done;
       expect(late.code).toBe(2);
-      expect(late.stderr).toMatch(/--target notaurl: not an http\(s\) URL/);
+      expect(late.stderr).toMatch(/"ftp:\/\/files.example": only http:\/\/ and https:\/\/ servers/);
       expect(existsSync(path.join(dir, 'late.1.jsonl'))).toBe(false);
       const many = await cli(Array.from({ length: 5 }, () => ['--target', sim.url]).flat()).done;
       expect(many.code).toBe(2);

@@ -19,6 +19,8 @@ export interface RunListEntry {
   url: string;
   dialect: DialectId;
   partial: boolean;
+  /** Why the file's summary line was not trusted (recomputed from its request lines); null: sound. */
+  damage: string | null;
   cancelled: boolean;
   completed: number;
   failed: number;
@@ -76,9 +78,14 @@ async function entryOf(file: string): Promise<RunListEntry | null> {
   }
   if (summaryLine?.type === 'summary') text += last + '\n';
   else text = await readFile(file, 'utf8'); // partial: recompute from every request line
-  const r = parseRunText(text);
+  let r = parseRunText(text);
   if (!r.ok) throw new Error(r.error);
-  const { header, summary, partial } = r.run;
+  // A damaged summary line is recomputed from the request lines, which only the whole file has.
+  if (r.run.damage && summaryLine?.type === 'summary') {
+    r = parseRunText(await readFile(file, 'utf8'));
+    if (!r.ok) throw new Error(r.error);
+  }
+  const { header, summary, partial, damage } = r.run;
   return {
     path: file,
     runId: header.runId,
@@ -88,6 +95,7 @@ async function entryOf(file: string): Promise<RunListEntry | null> {
     url: header.target.url,
     dialect: header.target.dialect,
     partial,
+    damage,
     cancelled: summary.cancelled,
     completed: summary.vllm.completed,
     failed: summary.vllm.failed,

@@ -8,10 +8,14 @@ import { z } from 'zod';
 import { DIALECT_IDS } from '../dialects.ts';
 import { RUN_FILE_FORMAT, type RunHeader, type RunRequestLine, type RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import { RunSummarySchema } from './summary-schema.ts';
 import { WorkloadSchema } from './workload.ts';
 
 const nul = <T extends z.ZodType>(t: T) => t.nullable();
 const numN = nul(z.number());
+/** A time since the request started, or a duration: never negative (zod 4 numbers are finite). */
+const msN = nul(z.number().min(0));
+const ms = z.number().min(0);
 
 const HeaderSchema = z.object({
   type: z.literal('header'),
@@ -43,7 +47,7 @@ const RequestSchema = z.object({
   scheduledMs: numN,
   arrivedMs: z.number(),
   startedMs: z.number(),
-  queueMs: z.number(),
+  queueMs: ms,
   sentMs: z.number().optional(),
   connection: z
     .object({ reused: z.boolean(), retried: z.boolean(), retryReason: z.string().optional() })
@@ -54,15 +58,15 @@ const RequestSchema = z.object({
   status: z.enum(['ok', 'error']),
   httpStatus: numN,
   phases: z.object({
-    connectedMs: numN,
-    requestWrittenMs: numN,
-    headersMs: numN,
-    firstByteMs: numN,
-    endMs: numN,
+    connectedMs: msN,
+    requestWrittenMs: msN,
+    headersMs: msN,
+    firstByteMs: msN,
+    endMs: msN,
   }),
   events: z
     .object({
-      t: z.array(z.number()),
+      t: z.array(ms),
       tok: z.array(z.number().int().min(0)),
       f: z.array(z.number().int().min(0).max(255)),
     })
@@ -93,10 +97,10 @@ const RequestSchema = z.object({
   bytes: z.number(),
   terminated: z.boolean(),
   serverRequestId: nul(z.string()),
-  ttftMs: numN,
-  tpotMs: numN,
-  e2eMs: numN,
-  outputTokens: z.number(),
+  ttftMs: msN,
+  tpotMs: msN,
+  e2eMs: msN,
+  outputTokens: z.number().min(0),
   text: z.string().optional(),
 });
 
@@ -105,6 +109,11 @@ export interface ParsedRun {
   requests: RunRequestLine[];
   summary: RunSummary;
   partial: boolean;
+  /**
+   * Why the file's own summary was not used (malformed, impossible values): the summary above was
+   * recomputed from its request lines. null when the file's summary was sound (or it had none).
+   */
+  damage: string | null;
   /** Lines skipped or repaired, with their line numbers. */
   problems: string[];
 }
@@ -122,7 +131,10 @@ export function parseRunText(text: string): ParseRunResult {
   const problems: string[] = [];
   let header: RunHeader | null = null;
   let summary: RunSummary | null = null;
+  let damage: string | null = null;
   const requests: RunRequestLine[] = [];
+  const seenIds = new Set<string>();
+  const seenSeqs = new Set<string>();
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i]!;
     if (line.trim() === '') continue;
@@ -138,7 +150,7 @@ export function parseRunText(text: string): ParseRunResult {
       );
       continue;
     }
-    const type = (v as { type?: unknown }).type;
+    const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
     if (i === 0 || (header === null && type === 'header')) {
       const h = HeaderSchema.safeParse(v);
       if (!h.success)
@@ -146,16 +158,37 @@ export function parseRunText(text: string): ParseRunResult {
       header = h.data as RunHeader;
     } else if (type === 'request') {
       const r = RequestSchema.safeParse(v);
-      if (r.success) requests.push(r.data as RunRequestLine);
-      else problems.push(`line ${i + 1}: bad request line (${issueText(r.error)}); skipped`);
+      if (!r.success) {
+        problems.push(`line ${i + 1}: bad request line (${issueText(r.error)}); skipped`);
+        continue;
+      }
+      // The same request twice (a file concatenated or edited by hand) would count twice.
+      // Warm-up requests number their own sequence (w00000 …) beside the measured one (r00000 …).
+      const seqKey = `${r.data.warmup ? 'w' : 'r'}${r.data.seq}`;
+      if (seenIds.has(r.data.id) || seenSeqs.has(seqKey)) {
+        problems.push(`line ${i + 1}: request ${r.data.seq} (${r.data.id}) appears again; the first kept`);
+        continue;
+      }
+      seenIds.add(r.data.id);
+      seenSeqs.add(seqKey);
+      requests.push(r.data as RunRequestLine);
     } else if (type === 'summary') {
-      const s = (v as { summary?: unknown }).summary;
-      if (typeof s === 'object' && s !== null && 'vllm' in s) summary = s as RunSummary;
-      else problems.push(`line ${i + 1}: bad summary line; recomputing`);
+      const s = RunSummarySchema.safeParse((v as { summary?: unknown }).summary);
+      if (s.success) summary = s.data as RunSummary;
+      else {
+        damage = `its summary line is malformed (${issueText(s.error)})`;
+        problems.push(
+          `line ${i + 1}: bad summary line (${issueText(s.error)}); recomputed from the request lines`,
+        );
+      }
     } else problems.push(`line ${i + 1}: unknown line type; skipped`);
   }
   if (!header) return { ok: false, error: 'empty file: no run header' };
-  const partial = summary === null;
-  if (!summary) summary = summarizeRunLines(header, requests, { partial: true });
-  return { ok: true, run: { header, requests, summary, partial, problems } };
+  const partial = summary === null && damage === null;
+  if (!summary) summary = summarizeRunLines(header, requests, { partial });
+  if (damage && problems.some((p) => p.includes('appears again')))
+    damage += '; duplicate request lines dropped';
+  else if (!damage && problems.some((p) => p.includes('appears again')))
+    damage = 'duplicate request lines (the first of each kept)';
+  return { ok: true, run: { header, requests, summary, partial, damage, problems } };
 }

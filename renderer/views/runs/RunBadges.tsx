@@ -1,4 +1,4 @@
-/** A run's state at a glance: running, imported (from vLLM/SGLang), partial, cancelled, flagged. */
+/** A run's state at a glance: running, imported (from vLLM/SGLang), partial, damaged, cancelled, flagged. */
 import type { RunEntry } from '../../../shared/runs-api.ts';
 
 export function RunBadges({ e }: { e: RunEntry }) {
@@ -20,6 +20,15 @@ export function RunBadges({ e }: { e: RunEntry }) {
           title="The run file has no summary line (the app stopped mid-run): recomputed from the requests it holds"
         >
           partial
+        </span>
+      )}
+      {e.damage && (
+        <span
+          className="badge bad"
+          data-testid="badge-damaged"
+          title={`The run file is damaged: ${e.damage}. Its numbers were recomputed from the request lines it holds.`}
+        >
+          damaged
         </span>
       )}
       {e.cancelled && <span className="badge warn">cancelled</span>}

@@ -166,6 +166,11 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
           {e.dialect && ` · ${e.dialect}`}
           {d.header && ` · Tokenscope ${d.header.tokenscopeVersion}`}
         </p>
+        {e.damage && (
+          <p className="banner bad" data-testid="run-damage">
+            This run file is damaged: {e.damage}. The numbers below were recomputed from its request lines.
+          </p>
+        )}
         {d.problems.length > 0 && (
           <details className="run-problems">
             <summary>

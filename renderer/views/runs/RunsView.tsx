@@ -3,9 +3,12 @@
  * summary, or how to start. The form and the history sit in the sidebar (RunsSidebar).
  */
 import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
+import { ErrorBoundary } from '../ErrorBoundary.tsx';
 import { LiveDashboard } from './LiveDashboard.tsx';
 import { RunCompareView } from './RunCompareView.tsx';
 import { RunSummaryView } from './RunSummaryView.tsx';
+
+const PANEL_NAME: Record<string, string> = { live: 'Live run', run: 'Run summary', compare: 'Comparison' };
 
 export function RunsView() {
   const view = useRunsStore((s) => s.view);
@@ -43,15 +46,17 @@ export function RunsView() {
           </button>
         </div>
       )}
-      {view.kind === 'live' && live ? (
-        <LiveDashboard />
-      ) : view.kind === 'run' ? (
-        <RunSummaryView />
-      ) : view.kind === 'compare' ? (
-        <RunCompareView />
-      ) : (
-        <RunsIntro />
-      )}
+      <ErrorBoundary name={PANEL_NAME[view.kind] ?? 'Runs'} resetKey={JSON.stringify(view)}>
+        {view.kind === 'live' && live ? (
+          <LiveDashboard />
+        ) : view.kind === 'run' ? (
+          <RunSummaryView />
+        ) : view.kind === 'compare' ? (
+          <RunCompareView />
+        ) : (
+          <RunsIntro />
+        )}
+      </ErrorBoundary>
     </div>
   );
 }
