@@ -3,7 +3,7 @@
  * `tokenscope run`, different concurrency), compared as text and JSON; a run against its own vLLM
  * export (every number equal: the formats agree); the CI gate's exit codes; unreadable input.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toVllmResult } from '../../shared/runs/vllm-format.ts';
@@ -155,5 +155,54 @@ describe('tokenscope compare', () => {
     }
     const missing = await runCli(['compare', fast, path.join(dir, 'missing.jsonl')]);
     expect(missing.stderr).toContain('ENOENT');
+  }, 30_000);
+
+  it('damaged and partial files: marked and recomputed, duplicates refused, never a stack trace', async () => {
+    const lines = readFileSync(fast, 'utf8').trimEnd().split('\n');
+    const body = lines.slice(0, -1);
+    const write = (name: string, content: string[]): string => {
+      const f = path.join(dir, name);
+      writeFileSync(f, content.join('\n') + '\n');
+      return f;
+    };
+    const emptyVllm = write('empty-vllm.jsonl', [...body, '{"type":"summary","summary":{"vllm":{}}}']);
+    const strings = write('strings.jsonl', [
+      ...body,
+      lines.at(-1)!.replace(/"completed":\d+/, '"completed":"lots"'),
+    ]);
+    const huge = write('huge.jsonl', [
+      ...body,
+      lines.at(-1)!.replace(/"mean_ttft_ms":[\d.]+/, '"mean_ttft_ms":1e999'),
+    ]);
+    const partial = write('partial.jsonl', body);
+    const dup = write('dup.jsonl', [...body, body[1]!, lines.at(-1)!]);
+    const negative = write('negative.jsonl', [
+      body[0]!,
+      body[1]!.replace(/"ttftMs":[\d.]+/, '"ttftMs":-5'),
+      ...body.slice(2),
+      lines.at(-1)!,
+    ]);
+    for (const f of [emptyVllm, strings, huge]) {
+      const r = await runCli(['compare', fast, f]);
+      expect(r.code, `${f}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(
+        /\[damaged: its summary line is malformed .*recomputed from 16 request lines\]/,
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const p = await runCli(['compare', fast, partial, '--json']);
+    expect(p.code).toBe(0);
+    const j = JSON.parse(p.stdout) as Json & { runs: { note: string | null }[] };
+    expect(j.runs[0]!.note).toBeNull();
+    expect(j.runs[1]!.note).toBe('partial: no summary line, recomputed from 16 request lines');
+    // The recomputed numbers are the run's own: the same completed count as the sound file.
+    expect(j.rows.find((r) => r.metric === 'completed')?.values).toEqual([16, 16]);
+    const d = await runCli(['compare', fast, dup]);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(/duplicate request lines .* not compared/);
+    // A request line with an impossible (negative) time is skipped and said, the rest compared.
+    const n = await runCli(['compare', fast, negative]);
+    expect(n.code).toBe(0);
+    expect(n.stdout).toMatch(/\[1 line skipped: line 2: bad request line \(ttftMs: .*>=0/);
   }, 30_000);
 });

@@ -44,6 +44,8 @@ export interface LoadedRun {
   url: string | null;
   header: RunHeader | null;
   summary: RunSummary;
+  /** Said beside the run: its numbers were recomputed (no summary line, or a damaged one). */
+  note?: string | null;
 }
 
 /** A run file or a vLLM/SGLang result (its first result), or why it cannot be read. */
@@ -59,7 +61,19 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
   if (f === 'tokenscope') {
     const r = parseRunText(text);
     if (!r.ok) return `${file}: ${r.error}`;
+    // The same request twice is not a file one run wrote (concatenated, edited): its numbers
+    // would count it twice, or silently drop one; refuse rather than guess.
+    const dup = r.run.problems.find((p) => p.includes('appears again'));
+    if (dup) return `${file}: duplicate request lines (${dup}); not a file one run wrote, not compared`;
     const h = r.run.header;
+    const n = r.run.requests.filter((l) => !l.warmup).length;
+    const note = r.run.damage
+      ? `damaged: ${r.run.damage}; recomputed from ${n} request lines`
+      : r.run.partial
+        ? `partial: no summary line, recomputed from ${n} request lines`
+        : r.run.problems.length > 0
+          ? `${r.run.problems.length} line${r.run.problems.length === 1 ? '' : 's'} skipped: ${r.run.problems[0]}`
+          : null;
     return {
       file,
       label: h.name ?? base,
@@ -67,6 +81,7 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
       url: h.target.url,
       header: h,
       summary: r.run.summary,
+      note,
     };
   }
   if (f === 'vllm' || f === 'sglang') {
@@ -94,7 +109,9 @@ export function compareText(
   diffs: readonly string[],
 ): string {
   const out: string[] = [];
-  runs.forEach((r, i) => out.push(`${LETTERS[i]}  ${runLegend(r)}  (${r.file})`));
+  runs.forEach((r, i) =>
+    out.push(`${LETTERS[i]}  ${runLegend(r)}  (${r.file})${r.note ? `  [${r.note}]` : ''}`),
+  );
   if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
   const head = ['', 'A (baseline)', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, `vs A`, ''])];
   const table: string[][] = [];
@@ -166,6 +183,7 @@ export async function runCompare(
           label: r.label,
           model: r.model,
           url: r.url,
+          note: r.note ?? null,
         })),
         workloadDifferences: diffs,
         rows: rows.map((r) => ({
