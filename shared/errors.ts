@@ -22,6 +22,10 @@ export type ErrorCode =
   | 'event-too-large'
   // the server generated well past the request's max_tokens (it ignored it): stopped
   | 'over-max-tokens'
+  // a 200 with one JSON body instead of a stream (stream: true ignored): e2e only
+  | 'not-streamed'
+  // the stream came compressed (Content-Encoding) although identity was asked for
+  | 'compressed'
   // server: an error event inside a 200 stream
   | 'error-event'
   // client: we stopped it
@@ -44,6 +48,10 @@ export interface RequestError {
   body?: string;
   /** Offset from request start (ms) at which the failure was observed. */
   atMs?: number;
+  /** A 3xx's Location: Tokenscope does not follow redirects, it says where. */
+  location?: string;
+  /** A 429/503's Retry-After, as the server sent it. */
+  retryAfter?: string;
 }
 
 export const ERROR_KIND_HELP: Record<ErrorKind, string> = {

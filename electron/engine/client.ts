@@ -17,7 +17,8 @@ import { resolveEndpoint, redactUrl } from './endpoint.ts';
 import { getDialect } from './dialects/index.ts';
 import { buildRequestBody } from './body.ts';
 import { httpStatusError } from './classify.ts';
-import { StreamDecoder } from './stream-decoder.ts';
+import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
+import { MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
 import { io } from './io/io-engine.ts';
 
 export interface FireOptions {
@@ -160,6 +161,10 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     let status = 0;
     let errorParts: Buffer[] | null = null;
     let errorSize = 0;
+    /** A 2xx that is one JSON document, not a stream: collected whole (bounded) and read at the end. */
+    let jsonBody = false;
+    let location: string | null = null;
+    let retryAfter: string | null = null;
     const decoder = new StreamDecoder(dialect, rec, { maxTokens: spec.params?.maxTokens ?? null });
     // Decode what reads framed (JSON, dialect) and report the new events.
     const decodeNow = (): void => {
@@ -206,9 +211,10 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
           if (phases.firstByteMs === null) phases.firstByteMs = rel;
           rec.bytes += chunk.length;
           if (errorParts) {
-            // Not a stream: keep the body (truncated) as the error's detail. A copy: the chunk's
-            // memory goes back to the I/O thread.
-            if (errorSize < MAX_ERROR_BODY) errorParts.push(Buffer.from(chunk));
+            // Not a stream (an error status, or one JSON document): keep the body (truncated). A
+            // copy: the chunk's memory goes back to the I/O thread.
+            if (errorSize < (jsonBody ? MAX_EVENT_CHARS : MAX_ERROR_BODY))
+              errorParts.push(Buffer.from(chunk));
             errorSize += chunk.length;
             return;
           }
@@ -250,16 +256,39 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
               rec.status = ev.status;
               rec.contentType = ev.contentType;
               rec.serverRequestId = ev.requestId;
+              location = ev.location ?? null;
+              retryAfter = ev.retryAfter ?? null;
               if (status < 200 || status >= 300) errorParts = [];
-              else {
+              else if (ev.contentEncoding && ev.contentEncoding !== 'identity') {
+                // Compressed although identity was asked for (a proxy): the compressor's buffering
+                // hides when each event was written, and the events cannot be read as they come.
+                cancel();
+                finish(compressedError(ev.contentEncoding, rel), ev.t);
+                return;
+              } else if (dialect.framing === 'sse' && /application\/json/i.test(rec.contentType ?? '')) {
+                // stream: true ignored (or an error object with 200): one JSON document, read whole.
+                jsonBody = true;
+                errorParts = [];
+              } else {
                 decoder.checkContentType(rec.contentType, rel);
                 opts.onProgress?.(rec, 0);
               }
               break;
             case 'end':
               if (errorParts) {
-                const text = Buffer.concat(errorParts).toString('utf8').slice(0, MAX_ERROR_BODY);
-                finish(httpStatusError(status, text, rel), ev.t);
+                const text = Buffer.concat(errorParts).toString('utf8');
+                if (jsonBody) {
+                  finish(readJsonBody(spec.dialect, rec, text, errorSize, rel), ev.t);
+                  return;
+                }
+                finish(
+                  withResponseHints(
+                    httpStatusError(status, text.slice(0, MAX_ERROR_BODY), rel),
+                    location,
+                    retryAfter,
+                  ),
+                  ev.t,
+                );
                 return;
               }
               decodeNow();
@@ -268,9 +297,9 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
               finish(decoder.endError(rel), ev.t);
               break;
             case 'error':
-              if (errorParts && ev.error.kind === 'network') {
+              if (errorParts && ev.error.kind === 'network' && !jsonBody) {
                 const text = Buffer.concat(errorParts).toString('utf8');
-                finish(httpStatusError(status, text, rel), ev.t);
+                finish(withResponseHints(httpStatusError(status, text, rel), location, retryAfter), ev.t);
                 return;
               }
               finish(ev.error, ev.t);

@@ -20,6 +20,11 @@
  * | close-after-stream[:ms]      | llama.cpp's keep-alive: `Keep-Alive: timeout=5, max=100` sent,    |
  * |                              | the connection closed ms (default 5) after the stream's last byte |
  * |                              | (close-after-stream.ts)                                           |
+ * | no-stream                    | stream: true ignored: one JSON body (application/json), as a      |
+ * |                              | server or proxy that does not stream                              |
+ * | json-error-200               | 200 with an error object as application/json instead of a stream |
+ * | gzip                         | the stream sent with Content-Encoding: gzip (a compressing proxy) |
+ * | redirect                     | 307 with a Location header (a moved endpoint)                     |
  * | ignore-max-tokens[:tokens]   | the request's max_tokens is ignored: generation runs to tokens    |
  * |                              | (default: as far as the KV cache holds), EOS ignored too          |
  *
@@ -43,6 +48,10 @@ export const FAULT_KINDS = [
   'empty-first-chunk',
   'close-after-stream',
   'ignore-max-tokens',
+  'no-stream',
+  'json-error-200',
+  'gzip',
+  'redirect',
 ] as const;
 
 /** How far `ignore-max-tokens` generates without its parameter: endless, for a client. */
@@ -95,7 +104,11 @@ export function parseFault(text: string): FaultSpec {
     param < 0 ||
     kind.startsWith('http-') ||
     kind === 'no-done' ||
-    kind === 'empty-first-chunk'
+    kind === 'empty-first-chunk' ||
+    kind === 'no-stream' ||
+    kind === 'json-error-200' ||
+    kind === 'gzip' ||
+    kind === 'redirect'
   ) {
     throw new FaultParseError(`bad parameter in fault '${text}'`);
   }

@@ -8,6 +8,7 @@
  * come from the sim seed too, unless the client sends its own `x-request-id` (vLLM honours it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { DialectId } from '../../shared/dialects.ts';
 import { closeAfterStream, DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { badJsonError, httpError, type HttpError } from './errors.ts';
@@ -44,7 +45,9 @@ export interface SimCore {
 
 export function sendError(res: ServerResponse, e: HttpError): void {
   if (res.headersSent) return void res.end();
-  res.writeHead(e.status, { 'content-type': e.contentType });
+  // Overloaded and rate-limited answers say when to come back (OpenAI's 429s do).
+  const retry = e.status === 429 || e.status === 503 ? { 'retry-after': '2' } : {};
+  res.writeHead(e.status, { 'content-type': e.contentType, ...retry });
   res.end(e.body);
 }
 
@@ -113,7 +116,29 @@ export function acceptGeneration(
     if (err instanceof RequestError) return rejectInvalid(res, dialect, err.message, err.param);
     throw err;
   }
-  if (forceNonStream) r.stream = false;
+  if (forceNonStream || fault?.kind === 'no-stream') r.stream = false;
+  if (fault?.kind === 'redirect') {
+    res.writeHead(307, {
+      location: `http://${req.headers.host ?? 'localhost'}/v2${req.url ?? '/'}`,
+      'content-length': 0,
+    });
+    return void res.end();
+  }
+  if (fault?.kind === 'json-error-200') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return void res.end(
+      JSON.stringify({
+        error: { message: 'The engine is overloaded, try again later.', type: 'server_error', code: 503 },
+      }),
+    );
+  }
+  if (fault?.kind === 'gzip') {
+    // A compressing proxy in front of the server: the whole stream, gzip'd.
+    const text =
+      'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+    return void res.end(gzipSync(text));
+  }
   const status = faultStatus(fault);
   if (status !== null) return sendError(res, httpError(dialect, status, { model: r.model ?? o.model }));
   if (!modelMatches(dialect, r.model, o.model))

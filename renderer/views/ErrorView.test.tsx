@@ -57,3 +57,25 @@ describe('prettyBody', () => {
     expect(prettyBody('{"truncated": ')).toEqual({ text: '{"truncated": ', json: false });
   });
 });
+
+describe('ErrorView: where to go and when to come back', () => {
+  it('shows a redirect’s Location and a rate limit’s Retry-After', () => {
+    render(
+      <ErrorView
+        error={{
+          kind: 'http',
+          code: 'status',
+          status: 429,
+          message: 'HTTP 429: Rate limit reached (the server asks to retry after 30 s)',
+          retryAfter: '30',
+          location: 'https://api.example.com/v2/chat/completions',
+        }}
+        partial={{ events: 0, contentEvents: 0, outputTokens: 0, textChars: 0 }}
+      />,
+    );
+    expect(screen.getByTestId('error-retry-after').textContent).toBe('30 s');
+    expect(screen.getByTestId('error-location').textContent).toBe(
+      'https://api.example.com/v2/chat/completions',
+    );
+  });
+});

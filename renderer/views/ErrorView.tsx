@@ -45,6 +45,26 @@ export function ErrorView({ error, partial }: Props) {
       <p className="error-message" data-testid="error-message">
         {error.message}
       </p>
+      {(error.location || error.retryAfter) && (
+        <dl className="error-hints">
+          {error.location && (
+            <>
+              <dt>Location</dt>
+              <dd className="mono" data-testid="error-location">
+                {error.location}
+              </dd>
+            </>
+          )}
+          {error.retryAfter && (
+            <>
+              <dt>Retry-After</dt>
+              <dd className="mono" data-testid="error-retry-after">
+                {/^\d+$/.test(error.retryAfter.trim()) ? `${error.retryAfter.trim()} s` : error.retryAfter}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
       <p className="error-help">{help}</p>
       {body && (
         <details open={body.text.length < 2000}>

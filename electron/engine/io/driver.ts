@@ -220,6 +220,9 @@ export class ConnectionDriver {
         status: res.statusCode ?? 0,
         contentType: res.headers['content-type'] ?? null,
         requestId: typeof rid === 'string' ? rid : null,
+        location: res.headers.location?.slice(0, 2048) ?? null,
+        retryAfter: headerText(res.headers['retry-after']),
+        contentEncoding: headerText(res.headers['content-encoding'])?.toLowerCase() ?? null,
       });
       res.on('data', (chunk: Buffer) => {
         // Stamp first: nothing before this line may depend on the chunk.
@@ -255,4 +258,9 @@ export class ConnectionDriver {
     }
     for (const id of [...this.pools.keys()]) this.closePool(id);
   }
+}
+
+function headerText(v: string | string[] | undefined): string | null {
+  if (v === undefined) return null;
+  return (Array.isArray(v) ? v.join(', ') : v).slice(0, 100);
 }

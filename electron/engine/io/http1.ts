@@ -17,6 +17,12 @@ export interface ResponseHead {
   status: number;
   contentType: string | null;
   requestId: string | null;
+  /** Where a 3xx points (Tokenscope does not follow redirects: it says where). */
+  location: string | null;
+  /** A 429/503's Retry-After, as sent (seconds or an HTTP date). */
+  retryAfter: string | null;
+  /** Content-Encoding, when the server compressed the body. */
+  contentEncoding: string | null;
   /** The connection may carry another request after this response. */
   keepAlive: boolean;
 }
@@ -283,6 +289,9 @@ export function parseHead(text: string): { head: ResponseHead; mode: BodyMode; l
   const status = Number(m[2]);
   let contentType: string | null = null;
   let requestId: string | null = null;
+  let location: string | null = null;
+  let retryAfter: string | null = null;
+  let contentEncoding: string | null = null;
   let te: string | null = null;
   let cl: string | null = null;
   let conn: string | null = null;
@@ -295,6 +304,9 @@ export function parseHead(text: string): { head: ResponseHead; mode: BodyMode; l
     const value = line.slice(colon + 1).trim();
     if (name === 'content-type') contentType = value;
     else if (name === 'x-request-id') requestId = value;
+    else if (name === 'location') location = value.slice(0, 2048);
+    else if (name === 'retry-after') retryAfter = value.slice(0, 100);
+    else if (name === 'content-encoding') contentEncoding = value.slice(0, 100).toLowerCase();
     else if (name === 'transfer-encoding') te = te === null ? value : `${te}, ${value}`;
     else if (name === 'content-length') {
       if (cl !== null && cl !== value) return 'conflicting Content-Length headers';
@@ -306,7 +318,7 @@ export function parseHead(text: string): { head: ResponseHead; mode: BodyMode; l
     .split(',')
     .map((s) => s.trim());
   const keepAlive = minor === 1 ? !connTokens.includes('close') : connTokens.includes('keep-alive');
-  const head: ResponseHead = { status, contentType, requestId, keepAlive };
+  const head: ResponseHead = { status, contentType, requestId, location, retryAfter, contentEncoding, keepAlive };
   const noBody = status === 204 || status === 304;
   if (noBody) return { head, mode: 'none', length: 0 };
   if (te !== null && /(^|,)\s*chunked\s*$/i.test(te)) return { head, mode: 'chunked', length: 0 };

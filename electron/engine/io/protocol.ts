@@ -43,7 +43,19 @@ export type IoCtrl =
   | { k: 'socket'; t: number; reused: boolean; connecting: boolean }
   | { k: 'connected'; t: number }
   | { k: 'written'; t: number }
-  | { k: 'headers'; t: number; status: number; contentType: string | null; requestId: string | null }
+  | {
+      k: 'headers';
+      t: number;
+      status: number;
+      contentType: string | null;
+      requestId: string | null;
+      /** 3xx: where it points. */
+      location?: string | null;
+      /** Retry-After as sent (429/503). */
+      retryAfter?: string | null;
+      /** Content-Encoding, when the server compressed the body. */
+      contentEncoding?: string | null;
+    }
   /**
    * A reused connection failed before any response byte (the server had closed it): the request
    * is sent again once on a new connection. Not a server failure; counted apart.

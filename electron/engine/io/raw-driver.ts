@@ -236,6 +236,9 @@ export class RawHttpDriver {
         status: h.status,
         contentType: h.contentType,
         requestId: h.requestId,
+        location: h.location,
+        retryAfter: h.retryAfter,
+        contentEncoding: h.contentEncoding,
       });
     }
     if (out.body > 0) this.sink.read(r.slot, t, this.buf, 0, out.body);
