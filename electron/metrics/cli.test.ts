@@ -128,7 +128,7 @@ describe('tokenscope metrics (once)', () => {
     expect((await runCli(['metrics', srv.url, '-H', 'nocolon'])).code).toBe(2);
     const bad = await runCli(['metrics', 'not a url']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/error \(client\): invalid URL/);
+    expect(bad.stderr).toMatch(/"not a url" is not a server URL/);
   });
 });
 

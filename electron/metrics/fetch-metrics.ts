@@ -4,6 +4,7 @@
  * response headers arrived (the best estimate of when the server rendered the body).
  */
 import http from 'node:http';
+import zlib from 'node:zlib';
 import https from 'node:https';
 import type { RequestError } from '../../shared/errors.ts';
 import { classifySocketError, httpStatusError } from '../engine/classify.ts';
@@ -20,7 +21,10 @@ export interface FetchedMetrics {
   status: number;
   contentType: string | null;
   body: string;
+  /** Bytes of the body, decoded. */
   bytes: number;
+  /** The Content-Encoding the body came in, when not identity (gzip, deflate). */
+  encoding?: string;
   /** performance.now() when the response headers arrived. */
   headersAtMs: number;
   /** Date.now() at the same moment: a label, never a duration. */
@@ -62,7 +66,9 @@ export const fetchMetrics: MetricsFetcher = (url, opts) =>
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, {
       method: 'GET',
-      headers: { accept: METRICS_ACCEPT, 'accept-encoding': 'identity', ...(opts.headers ?? {}) },
+      // Prometheus client libraries gzip when asked (a large /metrics shrinks ~10×); the scrape's
+      // time is not per-byte timing, so compression costs nothing here.
+      headers: { accept: METRICS_ACCEPT, 'accept-encoding': 'gzip, deflate', ...(opts.headers ?? {}) },
       agent: false,
       ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
     });
@@ -85,19 +91,45 @@ export const fetchMetrics: MetricsFetcher = (url, opts) =>
       const wallMs = Date.now();
       const parts: Buffer[] = [];
       let size = 0;
-      res.on('data', (b: Buffer) => {
-        size += b.length;
-        if (size <= opts.maxBodyBytes) parts.push(b);
-        else
+      const encoding = String(res.headers['content-encoding'] ?? 'identity')
+        .toLowerCase()
+        .trim();
+      let stream: NodeJS.ReadableStream = res;
+      if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate') {
+        // Decoded as it comes; the size limit is on the DECODED bytes (a gzip bomb stops at it).
+        const z = encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+        z.on('error', (e) =>
           fail({
             kind: 'protocol',
             code: 'bad-frame',
-            message: `The /metrics body is larger than ${opts.maxBodyBytes} bytes; stopped reading.`,
+            message: `The /metrics body is not valid ${encoding}: ${e.message}`,
+            atMs: since(),
+          }),
+        );
+        stream = res.pipe(z);
+      } else if (encoding !== 'identity' && encoding !== '') {
+        return fail({
+          kind: 'protocol',
+          code: 'content-type',
+          message: `The server sent /metrics with Content-Encoding "${encoding.slice(0, 40)}", which Tokenscope cannot decode (it asked for gzip, deflate or none).`,
+          atMs: since(),
+        });
+      }
+      stream.on('data', (b: Buffer) => {
+        size += b.length;
+        if (size <= opts.maxBodyBytes) parts.push(b);
+        else {
+          if (stream !== res) (stream as zlib.Gunzip).destroy(); // no more inflating a bomb
+          fail({
+            kind: 'protocol',
+            code: 'bad-frame',
+            message: `The /metrics body is larger than ${opts.maxBodyBytes} bytes${encoding !== 'identity' ? ` once decoded (${encoding})` : ''}; stopped reading.`,
             atMs: since(),
           });
+        }
       });
       res.on('error', (e) => settle({ ok: false, error: classifySocketError(e, since(), true) }));
-      res.on('end', () => {
+      stream.on('end', () => {
         const body = Buffer.concat(parts).toString('utf8');
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300)
@@ -105,7 +137,15 @@ export const fetchMetrics: MetricsFetcher = (url, opts) =>
         const ct = res.headers['content-type'];
         settle({
           ok: true,
-          value: { status, contentType: ct ?? null, body, bytes: size, headersAtMs, wallMs },
+          value: {
+            status,
+            contentType: ct ?? null,
+            body,
+            bytes: size,
+            headersAtMs,
+            wallMs,
+            ...(encoding !== 'identity' && encoding !== '' ? { encoding } : {}),
+          },
         });
       });
     });

@@ -40,12 +40,20 @@ const lineFor = (pairs: [{ name: string; written: string }, string][], i: number
 describe('label escaping round-trip', () => {
   it('many lines with varying label sets (names, order, quoting) each decode exactly', () => {
     fc.assert(
-      fc.property(fc.array(labelSet, { minLength: 1, maxLength: 10 }), (rows) => {
-        const r = parsePrometheus(rows.map(lineFor).join(''));
-        expect(r.errors).toEqual([]);
-        const got = r.families[0]?.samples.map((s) => s.labels);
-        expect(got).toEqual(rows.map((pairs) => Object.fromEntries(pairs.map(([n, v]) => [n.name, v]))));
-      }),
+      // Distinct label sets: two samples of one series in one exposition are a duplicate (reported).
+      fc.property(
+        fc.uniqueArray(labelSet, {
+          minLength: 1,
+          maxLength: 10,
+          selector: (pairs) => JSON.stringify(pairs.map(([n, v]) => [n.name, v]).sort()),
+        }),
+        (rows) => {
+          const r = parsePrometheus(rows.map(lineFor).join(''));
+          expect(r.errors).toEqual([]);
+          const got = r.families[0]?.samples.map((s) => s.labels);
+          expect(got).toEqual(rows.map((pairs) => Object.fromEntries(pairs.map(([n, v]) => [n.name, v]))));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -204,15 +212,17 @@ describe('number formats', () => {
   it('values and le bounds read in place equal Number() through the whole parser', () => {
     fc.assert(
       fc.property(
-        fc.array(
+        // Distinct bounds (a repeated one is a duplicate series), counts that never fall.
+        fc.uniqueArray(
           decimalToken.filter((t) => /[0-9]/.test(t) && !Number.isNaN(Number(t))),
-          { minLength: 1, maxLength: 6 },
+          { minLength: 1, maxLength: 6, selector: (t) => Number(t) },
         ),
         (toks) => {
+          const sorted = [...toks].sort((a, b) => Number(a) - Number(b));
           const body =
             '# TYPE h histogram\n' +
-            toks.map((t) => `h_bucket{le="${t}"} ${t}\n`).join('') +
-            'h_bucket{le="+Inf"} 1\n' +
+            sorted.map((t, i) => `h_bucket{le="${t}"} ${i}\n`).join('') +
+            `h_bucket{le="+Inf"} ${toks.length}\n` +
             toks.map((t, i) => `g{i="${i}"} ${t}\n`).join('');
           const r = parsePrometheus(body);
           expect(r.errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePromNumber } from './prom-number.ts';
-import { detectFormat, parsePrometheus } from './prom-parse.ts';
+import { detectFormat, MAX_COMMENT, parsePrometheus } from './prom-parse.ts';
 import type { ParseResult } from './prom-types.ts';
 
 const fam = (r: ParseResult, name: string) => r.families.find((f) => f.name === name);
@@ -228,4 +228,49 @@ describe('parsePromNumber', () => {
       expect(parsePromNumber(s)).toBeUndefined();
     },
   );
+});
+
+describe('hostile expositions: reported and skipped, never fatal', () => {
+  it('a 20 MB # HELP line (plain or with a quoted name) is cut and said; the rest parses', () => {
+    const plain = parsePrometheus(`# HELP foo ${'a'.repeat(20_000_000)}\n# TYPE foo gauge\nfoo 1\nbar 2\n`);
+    expect(plain.families.map((f) => f.name)).toEqual(['foo', 'bar']);
+    expect(plain.families[0]!.help.length).toBeLessThan(MAX_COMMENT);
+    expect(plain.errors[0]!.message).toMatch(/comment line of 20000011 characters cut to 65536/);
+    // A quoted name running past the cut: the line is reported, no stack overflow.
+    const quoted = parsePrometheus(`# HELP "foo${'b'.repeat(10_000_000)}" x\nfoo 1\n`);
+    expect(quoted.families.map((f) => f.name)).toEqual(['foo']);
+    expect(quoted.errors.map((e) => e.message)).toContain('unterminated quoted name in # HELP');
+  });
+
+  it('a second sample of one series (labels in any order) is a duplicate, the first kept', () => {
+    const r = parsePrometheus('# TYPE q gauge\nq{a="1",b="2"} 5\nq{b="2",a="1"} 7\nq{a="1",b="3"} 9\n');
+    expect(r.families[0]!.samples.map((s) => s.value)).toEqual([5, 9]);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ line: 3, message: 'duplicate sample of series q (the first kept)' });
+  });
+
+  it('a histogram with negative or falling counts is left out and said; a sound one beside it stays', () => {
+    const r = parsePrometheus(
+      [
+        '# TYPE h histogram',
+        'h_bucket{s="bad",le="0.1"} 5',
+        'h_bucket{s="bad",le="1"} 3',
+        'h_bucket{s="bad",le="+Inf"} 3',
+        'h_count{s="bad"} 3',
+        'h_bucket{s="neg",le="+Inf"} -2',
+        'h_count{s="neg"} -2',
+        'h_bucket{s="ok",le="0.1"} 1',
+        'h_bucket{s="ok",le="+Inf"} 4',
+        'h_count{s="ok"} 4',
+        'h_sum{s="ok"} 1.5',
+        '',
+      ].join('\n'),
+    );
+    expect(r.families[0]!.histograms!.map((h) => h.labels.s)).toEqual(['ok']);
+    const msgs = r.errors.map((e) => e.message).join('\n');
+    expect(msgs).toMatch(
+      /histogram h\{s="bad"\} left out: bucket le=1 count 3 below the previous bucket's 5/,
+    );
+    expect(msgs).toMatch(/histogram h\{s="neg"\} left out: bucket le=Infinity count -2/);
+  });
 });

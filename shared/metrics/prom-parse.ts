@@ -17,6 +17,7 @@ import { SeriesGrouper, type GroupRole } from './prom-group.ts';
 import {
   METRIC_TYPES,
   type ExpositionFormat,
+  type HistogramSeries,
   type MetricFamily,
   type MetricType,
   type ParseError,
@@ -75,6 +76,28 @@ interface Resolved {
 
 const mangle = (name: string): string => name.replace(/:/g, '_');
 
+/** Longest comment line kept (HELP text past it is cut, and said). */
+export const MAX_COMMENT = 64 * 1024;
+
+/** Index of the quote closing the quoted string that starts at s[0]; -1 if it does not close. */
+function quotedEnd(s: string): number {
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i;
+  }
+  return -1;
+}
+
+/** A series' identity: its name and its labels in name order. */
+function seriesKey(name: string, labels: Record<string, string>): string {
+  const keys = Object.keys(labels);
+  if (keys.length > 1) keys.sort();
+  let k = name;
+  for (const l of keys) k += `\u0000${l}\u0001${labels[l]}`;
+  return k;
+}
+
 export function parsePrometheus(body: string, opts: ParseOptions = {}): ParseResult {
   const format = opts.format ?? detectFormat(body, opts.contentType);
   return new Parser(format).run(body);
@@ -95,6 +118,8 @@ class Parser {
   private end = 0;
   private lastName = '';
   private lastResolved: Resolved | null = null;
+  /** Series seen in this exposition: a second sample of one is a duplicate. */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly format: ExpositionFormat) {
     this.om = format === 'openmetrics';
@@ -122,7 +147,7 @@ class Parser {
         break;
       }
       if (i === end) continue;
-      if (body.charCodeAt(i) === 35) sawEof = this.comment(body.slice(i, end));
+      if (body.charCodeAt(i) === 35) sawEof = this.comment(this.commentText(i, end));
       else this.sample();
     }
     if (this.om && !sawEof) {
@@ -139,6 +164,16 @@ class Parser {
     this.errors.push({ line: this.lineNo, message, text });
   }
 
+  /**
+   * A comment line's text, cut to MAX_COMMENT characters (a 10–20 MB `# HELP` must cost neither the
+   * whole scrape nor a copy that size); the cut is reported, the family still parsed.
+   */
+  private commentText(i: number, end: number): string {
+    if (end - i <= MAX_COMMENT) return this.body.slice(i, end);
+    this.error(`comment line of ${end - i} characters cut to ${MAX_COMMENT}`);
+    return this.body.slice(i, i + MAX_COMMENT);
+  }
+
   /** Returns true on `# EOF`. */
   private comment(line: string): boolean {
     const m = /^#[ \t]+(HELP|TYPE|UNIT|EOF)(?:[ \t]+|$)/.exec(line);
@@ -148,10 +183,11 @@ class Parser {
     let rest = line.slice(m[0].length);
     let name: string;
     if (rest.charCodeAt(0) === 34) {
-      const q = /^"((?:[^"\\]|\\.)*)"/.exec(rest);
-      if (q === null) return this.bad(`unterminated quoted name in # ${kw}`);
-      name = unescapeHelp(q[1] as string, () => undefined);
-      rest = rest.slice(q[0].length);
+      // A loop, not a regex: a backtracking match over a long quoted name overflows the stack.
+      const close = quotedEnd(rest);
+      if (close < 0) return this.bad(`unterminated quoted name in # ${kw}`);
+      name = unescapeHelp(rest.slice(1, close), () => undefined);
+      rest = rest.slice(close + 1);
     } else {
       const q = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(rest);
       if (q === null) return this.bad(`missing or invalid metric name in # ${kw}`);
@@ -260,6 +296,11 @@ class Parser {
     this.lastResolved = r;
     const { b } = r;
     const labels = lx.labels;
+    // One sample per series per exposition: a second one would count as another series (or
+    // double a bucket). The first is kept, the repeat reported.
+    const key = seriesKey(r.canon, labels);
+    if (this.seen.has(key)) return this.error(`duplicate sample of series ${r.canon} (the first kept)`);
+    this.seen.add(key);
     if (b.grouper !== null) {
       let role: GroupRole | undefined = r.role;
       let bound = NaN;
@@ -282,12 +323,42 @@ class Parser {
     b.fam.samples.push(s);
   }
 
+  /**
+   * Histograms whose counts cannot be (negative, not a number, cumulative counts that fall) are
+   * left out and reported: shown, they would give negative rates or quantiles.
+   */
+  private soundHistograms(name: string, hs: HistogramSeries[]): HistogramSeries[] {
+    return hs.filter((h) => {
+      let prev = 0;
+      let why: string | null = null;
+      for (const bk of h.buckets) {
+        if (!(bk.count >= 0)) why = `bucket le=${bk.le} count ${bk.count}`;
+        else if (bk.count < prev)
+          why = `bucket le=${bk.le} count ${bk.count} below the previous bucket's ${prev}`;
+        if (why) break;
+        prev = bk.count;
+      }
+      if (!why && !Number.isNaN(h.count) && !(h.count >= 0)) why = `_count ${h.count}`;
+      if (!why) return true;
+      const labels = Object.entries(h.labels)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join(',');
+      this.errors.push({
+        line: 0,
+        message: `histogram ${name}{${labels}} left out: ${why} (counts are never negative and never fall)`,
+        text: '',
+      });
+      return false;
+    });
+  }
+
   private finish(): MetricFamily[] {
     const out: MetricFamily[] = [];
     for (const b of this.builders) {
       if (b.fam.samples.length === 0) continue;
       if (b.grouper !== null) {
-        if (b.grouper.kind === 'histogram') b.fam.histograms = b.grouper.histograms();
+        if (b.grouper.kind === 'histogram')
+          b.fam.histograms = this.soundHistograms(b.fam.name, b.grouper.histograms());
         else b.fam.summaries = b.grouper.summaries();
       }
       out.push(b.fam);
