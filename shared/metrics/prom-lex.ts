@@ -19,6 +19,9 @@ export class SampleLexer {
   err: string | null = null;
   /** Non-fatal problem (invalid escape kept literally, bad exemplar): reported, line kept. */
   warn: string | null = null;
+  /** The series as written (name and labels) is s[seriesStart, seriesEnd). */
+  seriesStart = 0;
+  seriesEnd = 0;
   private i = 0;
   private end = 0;
   // The previous line's name, label names and values: consecutive lines mostly repeat them, so
@@ -50,6 +53,7 @@ export class SampleLexer {
     this.skipBlanks();
     const c0 = s.charCodeAt(this.i);
     const nameAt = this.i;
+    this.seriesStart = nameAt;
     if (c0 === 34) this.name = this.readQuoted();
     else if (c0 !== 123)
       this.name = this.reuseName(this.prevName, this.prevNameAt, true) ?? this.readName(true);
@@ -59,11 +63,13 @@ export class SampleLexer {
       this.prevName = this.name;
       this.prevNameAt = nameAt;
     }
+    this.seriesEnd = this.i;
     let blank = this.skipBlanks();
     if (s.charCodeAt(this.i) === 123) {
       const labels = this.readLabels(this.name === null);
       if (labels === null) return false;
       this.labels = labels;
+      this.seriesEnd = this.i;
       blank = this.skipBlanks() || this.i < this.end; // `x{a="b"}1` is accepted by the Go parser
     } else {
       this.labels = {};
