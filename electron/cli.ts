@@ -14,6 +14,7 @@ import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 import { runCompare, type CompareCliOptions } from './cli/compare.ts';
 import { configureIo, MAX_IO_THREADS } from './engine/io/io-engine.ts';
 import { collectUrl, normalizeServerUrl } from './cli/url-arg.ts';
+import { installOutputRedaction, secretsOf } from './cli/redact-output.ts';
 
 function int(name: string) {
   return (v: string): number => {
@@ -367,6 +368,8 @@ export function buildProgram(): Command {
  * an unexpected error prints one line (TOKENSCOPE_DEBUG=1 prints the trace).
  */
 export async function main(argv: string[]): Promise<void> {
+  // Nothing printed by any command carries a secret in clear (cli/redact-output.ts).
+  installOutputRedaction(secretsOf(argv));
   try {
     await buildProgram().parseAsync(argv);
   } catch (e) {

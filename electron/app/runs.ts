@@ -9,7 +9,7 @@
  * anything that is not a plain name in the folder.
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
@@ -491,7 +491,7 @@ export class RunService {
       });
       const names = await this.sidecarNames(file);
       names[String(index ?? 0)] = name.slice(0, 200);
-      await writeFile(sidecarPath(file), JSON.stringify({ names }, null, 2) + '\n');
+      await writeFile(sidecarPath(file), JSON.stringify({ names }, null, 2) + '\n', { mode: 0o600 });
     } else {
       await renameRunFile(file, name).catch((e: NodeJS.ErrnoException) => {
         throw new RunError(
@@ -606,6 +606,7 @@ export class RunService {
     const r = importBytes(await readFile(filePath));
     return this.importChecked(filename, r, async (dest) => {
       await copyFile(filePath, dest, fsConstants.COPYFILE_EXCL);
+      await chmod(dest, 0o600);
     });
   }
 

@@ -18,6 +18,7 @@ import { getDialect } from './dialects/index.ts';
 import { buildRequestBody } from './body.ts';
 import { httpStatusError } from './classify.ts';
 import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
+import { redactText, redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
 import { MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
 import { io } from './io/io-engine.ts';
 
@@ -136,6 +137,11 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
     ...(spec.headers ?? {}),
   };
   if (spec.apiKey) headers.authorization = `Bearer ${spec.apiKey}`;
+  const secrets = [
+    ...(spec.apiKey ? [spec.apiKey] : []),
+    ...secretHeaderValues(spec.headers),
+    ...urlSecrets(spec.url),
+  ];
   if (endpoint.username || endpoint.password) {
     headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(endpoint.username)}:${decodeURIComponent(endpoint.password)}`).toString('base64')}`;
   }
@@ -184,6 +190,8 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       settled = true;
       if (phases.endMs === null) phases.endMs = tEnd - t0;
       if (err && !rec.error) rec.error = err;
+      // A server may echo the key (or a signed URL) back in its error: never kept in clear.
+      if (rec.error) rec.error = redactError(rec.error, secrets);
       opts.signal?.removeEventListener('abort', onAbort);
       rec.events = events;
       decodeNow();
@@ -319,9 +327,15 @@ function failedBeforeStart(
   message: string,
   error: RequestError = { kind: 'client', code: 'invalid-request', message, atMs: 0 },
 ): RequestRecord {
+  let url: string;
+  try {
+    url = redactUrl(new URL(spec.url));
+  } catch {
+    url = redactUrlsIn(spec.url);
+  }
   return newRecord({
     id: opts.id ?? randomUUID(),
-    url: spec.url,
+    url,
     dialect: spec.dialect,
     model: spec.model,
     startedAtWall: wallNow(),
@@ -329,4 +343,11 @@ function failedBeforeStart(
     raw: opts.keepRaw === false ? null : [],
     error,
   });
+}
+
+function redactError(e: RequestError, secrets: readonly string[]): RequestError {
+  const out: RequestError = { ...e, message: redactText(e.message, secrets) };
+  if (e.body !== undefined) out.body = redactText(e.body, secrets);
+  if (e.location !== undefined) out.location = redactText(e.location, secrets);
+  return out;
 }

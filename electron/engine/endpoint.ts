@@ -1,3 +1,4 @@
+import { redactUrlString } from '../../shared/redact.ts';
 import { DIALECT_PATHS, type DialectId } from '../../shared/dialects.ts';
 
 /**
@@ -18,5 +19,6 @@ export function redactUrl(u: URL): string {
   const c = new URL(u.toString());
   c.username = '';
   c.password = '';
-  return c.toString();
+  // Secret-looking query values (api_key, token, sig…) too: this URL goes into records and files.
+  return redactUrlString(c.toString());
 }

@@ -8,6 +8,7 @@ import zlib from 'node:zlib';
 import https from 'node:https';
 import type { RequestError } from '../../shared/errors.ts';
 import { classifySocketError, httpStatusError } from '../engine/classify.ts';
+import { redactText, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
 
 export interface FetchMetricsOptions {
   headers?: Record<string, string>;
@@ -45,9 +46,21 @@ export const fetchMetrics: MetricsFetcher = (url, opts) =>
     const started = performance.now();
     const since = (): number => performance.now() - started;
     let done = false;
-    const settle = (r: FetchMetricsResult): void => {
+    // A server may echo the credentials back in its error: redacted before anyone keeps it.
+    const secrets = [...secretHeaderValues(opts.headers), ...urlSecrets(url.href)];
+    const settle = (r0: FetchMetricsResult): void => {
       if (done) return;
       done = true;
+      const r: FetchMetricsResult = r0.ok
+        ? r0
+        : {
+            ok: false,
+            error: {
+              ...r0.error,
+              message: redactText(r0.error.message, secrets),
+              ...(r0.error.body !== undefined ? { body: redactText(r0.error.body, secrets) } : {}),
+            },
+          };
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       resolve(r);

@@ -21,12 +21,14 @@ export async function exportVllmFile(
   opts: { detailed?: boolean } = {},
 ): Promise<void> {
   const run = await loadRun(runFile);
-  await writeFile(outFile, JSON.stringify(toVllmResult(run.header, run.requests, run.summary, opts)));
+  await writeFile(outFile, JSON.stringify(toVllmResult(run.header, run.requests, run.summary, opts)), {
+    mode: 0o600,
+  });
 }
 
 export async function exportCsvFile(runFile: string, outFile: string): Promise<void> {
   const run = await loadRun(runFile);
-  await writeFile(outFile, toCsv(run.requests));
+  await writeFile(outFile, toCsv(run.requests), { mode: 0o600 });
 }
 
 /** Import a benchmark result of another tool; the format is detected from the content. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { toCsv, CSV_COLUMNS } from '../../shared/runs/csv.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
@@ -132,11 +132,14 @@ describe('export and import files', () => {
     const f = path.join(dir, 'out.csv');
     await exportCsvFile(path.join(dir, 'full.jsonl'), f);
     expect(readFileSync(f, 'utf8')).toBe(csv);
+    expect(statSync(f).mode & 0o777).toBe(0o600); // an export is the user's data: theirs alone
   });
 
   it('vLLM JSON written to disk imports back as the same run', async () => {
     const f = path.join(dir, 'vllm.json');
     await exportVllmFile(path.join(dir, 'full.jsonl'), f, { detailed: true });
+    expect(statSync(f).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dir, 'full.jsonl')).mode & 0o777).toBe(0o600);
     const j = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
     expect(j.request_rate).toBe('inf');
     expect((j.ttfts as number[]).every((x) => x < 1)).toBe(true); // seconds, as vLLM writes them

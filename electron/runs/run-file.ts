@@ -47,7 +47,7 @@ export class RunFileWriter {
    */
   static async open(file: string): Promise<RunFileWriter> {
     await mkdir(path.dirname(file), { recursive: true });
-    const fh = await open(file, 'wx');
+    const fh = await open(file, 'wx', 0o600); // a run file is the user's data: theirs alone
     return new RunFileWriter(file, fh);
   }
 

@@ -1,0 +1,54 @@
+/**
+ * The CLI's last line of defence for secrets: everything it prints (text, `--json`, errors) goes
+ * through one filter that replaces the secrets the user gave (API keys, secret-looking header
+ * values, URL passwords and secret query values, TOKENSCOPE_API_KEY) and redacts every URL's
+ * credentials and secret query parameters. Whatever a command or a server's error says, the
+ * terminal and its logs never get them in clear.
+ */
+import { looksSecretName, redactText, urlSecrets } from '../../shared/redact.ts';
+
+/** The secrets in a command line (and the environment). */
+export function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const out: string[] = [];
+  if (env.TOKENSCOPE_API_KEY) out.push(env.TOKENSCOPE_API_KEY);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    const inline = /^--api-key=(.+)$/.exec(a);
+    if (inline) out.push(inline[1]!);
+    else if (a === '--api-key' && next !== undefined) out.push(next);
+    const header = a === '-H' || a === '--header' ? next : /^--header=(.+)$/.exec(a)?.[1];
+    if (header !== undefined) {
+      const colon = header.indexOf(':');
+      const name = colon > 0 ? header.slice(0, colon).trim() : '';
+      const value = colon > 0 ? header.slice(colon + 1).trim() : '';
+      if (name && value && looksSecretName(name)) {
+        out.push(value);
+        const m = /^(?:Bearer|Basic|Token)\s+(\S+)$/i.exec(value);
+        if (m) out.push(m[1]!);
+      }
+    }
+    if (a.includes('://')) out.push(...urlSecrets(a.replace(/^--[a-z-]+=/, '')));
+  }
+  return out.filter((s) => s.length > 0);
+}
+
+type Write = typeof process.stdout.write;
+
+/** Routes process.stdout/stderr through the filter; returns a function that restores them. */
+export function installOutputRedaction(secrets: readonly string[]): () => void {
+  const streams = [process.stdout, process.stderr] as const;
+  const originals = streams.map((s) => s.write);
+  streams.forEach((stream, k) => {
+    const orig = originals[k]!.bind(stream) as Write;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      orig(
+        (typeof chunk === 'string' ? redactText(chunk, secrets) : chunk) as string,
+        ...(rest as [BufferEncoding]),
+      )) as Write;
+  });
+  return () =>
+    streams.forEach((stream, k) => {
+      stream.write = originals[k]!;
+    });
+}

@@ -1,0 +1,105 @@
+// Secrets never leave in clear: a server that echoes the API key and the URL's signed query back in
+// its error body, a URL with user:password, a secret header — none of it shows up in what probe,
+// run or metrics print (text or --json), nor in the run file or its exports.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../metrics/test-cli.ts';
+import { tmpDir } from '../runs/test-helpers.ts';
+import { redactText, redactUrlString } from '../../shared/redact.ts';
+
+const KEY = 'sk-live-KEY123456789';
+const SIG = 'SIGabcdef987654';
+const PASS = 'hunter2-password';
+const TEAM = 'team-token-55555555';
+const SECRETS = [KEY, SIG, PASS, TEAM];
+const dir = tmpDir('tokenscope-secrets-');
+let srv: http.Server;
+let port = 0;
+
+beforeAll(async () => {
+  srv = http.createServer((req, res) => {
+    req.resume();
+    // Everything a careless server could echo: the Authorization header, the whole URL, a header.
+    const body = JSON.stringify({
+      error: {
+        message: `Invalid key ${String(req.headers.authorization)} for ${req.url} (team ${String(req.headers['x-team-token'])})`,
+      },
+    });
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  port = (srv.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  srv.closeAllConnections();
+  await new Promise((r) => srv.close(r));
+});
+
+const url = (): string => `http://admin:${PASS}@127.0.0.1:${port}/v1?api_key=${SIG}`;
+const clean = (where: string, text: string): void => {
+  for (const s of SECRETS) expect(text, `${where} leaks ${s}`).not.toContain(s);
+};
+
+describe('secrets stay secret', () => {
+  it('probe (text and --json): the server’s echo, the URL and the headers are redacted', async () => {
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli([
+        'probe',
+        url(),
+        '-m',
+        'm',
+        '--api-key',
+        KEY,
+        '-H',
+        `X-Team-Token: ${TEAM}`,
+        ...extra,
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/401/);
+      expect(r.stdout + r.stderr).toContain('***');
+      clean(`probe ${extra.join(' ')}`, r.stdout + r.stderr);
+    }
+  });
+
+  it('run: printed lines, --json, the run file and its exports, all created 0600', async () => {
+    const out = path.join(dir, 'run.jsonl');
+    const r = await runCli(
+      [
+        'run',
+        '--target',
+        url(),
+        '-m',
+        'm',
+        '-n',
+        '2',
+        '--api-key',
+        KEY,
+        '-H',
+        `X-Team-Token: ${TEAM}`,
+        '--out',
+        out,
+        '--json',
+      ],
+      30_000,
+    );
+    expect(r.code).toBe(1); // every request failed: 401
+    clean('run output', r.stdout + r.stderr);
+    clean('run file', readFileSync(out, 'utf8'));
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    for (const f of readdirSync(dir)) expect(statSync(path.join(dir, f)).mode & 0o077, f).toBe(0);
+  });
+
+  it('redactUrlString and redactText (units)', () => {
+    expect(redactUrlString(`https://u:${PASS}@h/x?api_key=${SIG}&model=m&sig=zz`)).toBe(
+      'https://***:***@h/x?api_key=***&model=m&sig=***',
+    );
+    expect(redactText(`key ${KEY} and ${encodeURIComponent(KEY)} at https://h/?token=${SIG}`, [KEY])).toBe(
+      'key *** and *** at https://h/?token=***',
+    );
+    expect(redactText('short k1 stays', ['k1'])).toBe('short k1 stays');
+  });
+});
