@@ -15,7 +15,27 @@ export type Result<T> =
   { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
 
 const dialect = z.enum(DIALECT_IDS);
-const headerRecord = z.record(z.string().max(256), z.string().max(8192));
+
+/**
+ * What an HTTP header value can carry: tab, visible ASCII and Latin-1 (RFC 9110 obs-text). A
+ * character past U+00FF (a pasted “smart” quote, a non-Latin letter) cannot be sent at all.
+ */
+export function headerValueProblem(v: string): string | null {
+  const m = /[^\t\x20-\x7e\x80-\xff]/.exec(v);
+  if (!m) return null;
+  const c = m[0];
+  const code = c.codePointAt(0)!;
+  const shown = code < 0x20 || code === 0x7f ? 'a control character' : `"${c}"`;
+  return `contains ${shown} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at position ${m.index + 1}, which cannot be sent in an HTTP header: check for a pasted quote or stray character`;
+}
+const headerValue = z
+  .string()
+  .max(8192)
+  .superRefine((v, ctx) => {
+    const p = headerValueProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: `the value ${p}` });
+  });
+const headerRecord = z.record(z.string().max(256), headerValue);
 
 /** A Prometheus label selector naming this target's servers; at least one matcher (parseSelector). */
 export function selectorProblem(sel: string): string | null {
@@ -36,8 +56,28 @@ export const TargetInput = z
     dialect,
     defaultModel: z.string().max(256).optional(),
     headers: headerRecord.optional(),
+    /**
+     * Headers whose values are secrets (stored like the API key, never shown again): the full list
+     * of names the target keeps; `value` sets or replaces one, absent keeps the stored value.
+     */
+    secretHeaders: z
+      .array(z.object({ name: z.string().min(1).max(256), value: headerValue.optional() }))
+      .max(64)
+      .optional(),
     /** Write-only: a new key to store encrypted; '' clears it; absent keeps the stored one. */
-    apiKey: z.string().max(8192).optional(),
+    apiKey: z
+      .string()
+      .max(8192)
+      .superRefine((v, ctx) => {
+        const p = headerValueProblem(v);
+        if (p) ctx.addIssue({ code: 'custom', message: `The API key ${p}.` });
+      })
+      .optional(),
+    /**
+     * The base URL moved to another host: keep the stored key (and secret headers) for it? Absent or
+     * false: they are dropped, so a key never follows a target to another host silently.
+     */
+    keepApiKey: z.boolean().optional(),
     metricsUrl: z.string().url().max(2048).optional(),
     /** Read server metrics from this Prometheus server instead of the target's /metrics. */
     prometheusUrl: z.string().url().max(2048).optional(),
@@ -64,6 +104,8 @@ export interface TargetView {
   dialect: (typeof DIALECT_IDS)[number];
   defaultModel?: string;
   headers?: Record<string, string>;
+  /** Names of the headers whose values are stored as secrets (the values never reach the UI). */
+  secretHeaderNames?: string[];
   hasApiKey: boolean;
   metricsUrl?: string;
   prometheusUrl?: string;

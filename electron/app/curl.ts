@@ -4,6 +4,7 @@ import { getDialect } from '../engine/dialects/index.ts';
 import { resolveEndpoint, redactUrl } from '../engine/endpoint.ts';
 import type { ResolvedTarget } from './targets.ts';
 import { specFromInput } from './requests.ts';
+import { looksSecretName } from '../../shared/redact.ts';
 
 function sq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -19,8 +20,11 @@ export function curlCommand(input: FireInput, target: ResolvedTarget): string {
   const url = redactUrl(resolveEndpoint(spec.url, spec.dialect));
   const body = JSON.stringify(buildRequestBody(dialect, spec));
   const parts = ['curl -N', sq(url), `-H ${sq('Content-Type: application/json')}`];
+  // Headers the user marked secret, and any whose name says it is one, never go into a command
+  // that gets pasted into chats and issues.
+  const secret = new Set((target.secretHeaderNames ?? []).map((n) => n.toLowerCase()));
   for (const [k, v] of Object.entries(spec.headers ?? {})) {
-    if (/^(authorization|x-api-key|api-key)$/i.test(k)) parts.push(`-H ${sq(`${k}: <redacted>`)}`);
+    if (secret.has(k.toLowerCase()) || looksSecretName(k)) parts.push(`-H ${sq(`${k}: <redacted>`)}`);
     else parts.push(`-H ${sq(`${k}: ${v}`)}`);
   }
   if (spec.apiKey) parts.push(`-H "Authorization: Bearer $TOKENSCOPE_API_KEY"`);

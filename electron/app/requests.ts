@@ -12,7 +12,8 @@ import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { fireRequest } from '../engine/client.ts';
 import { wallNow } from '../engine/clock.ts';
-import type { ResolvedTarget } from './targets.ts';
+import { originOf, type ResolvedTarget } from './targets.ts';
+import { looksSecretName } from '../../shared/redact.ts';
 
 export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
   event: E,
@@ -37,16 +38,26 @@ interface Live {
 const HISTORY_MAX = 50;
 
 export function specFromInput(input: FireInput, target: ResolvedTarget): RequestSpec {
+  // An endpoint override on another host does not get the target's key or secret headers: they
+  // belong to the target's server, not to wherever a typed URL points.
+  const url = input.endpointUrl ?? target.baseUrl;
+  const sameServer = originOf(url) === originOf(target.baseUrl);
+  const secret = new Set(target.secretHeaderNames ?? []);
+  const targetHeaders = sameServer
+    ? target.headers
+    : Object.fromEntries(
+        Object.entries(target.headers).filter(([k]) => !secret.has(k) && !looksSecretName(k)),
+      );
   return {
-    url: input.endpointUrl ?? target.baseUrl,
+    url,
     dialect: input.dialect ?? target.dialect,
     model: input.model,
     prompt: input.prompt,
     messages: input.messages,
     params: input.params,
     extraBody: input.extraBody,
-    headers: { ...target.headers, ...(input.headers ?? {}) },
-    apiKey: target.apiKey,
+    headers: { ...targetHeaders, ...(input.headers ?? {}) },
+    apiKey: sameServer ? target.apiKey : undefined,
     includeUsage: input.includeUsage,
     continuousUsage: input.continuousUsage,
     timeoutMs: input.timeoutMs,

@@ -67,3 +67,55 @@ describe('target store', () => {
     );
   });
 });
+
+describe('secret headers, keys that do not follow a target elsewhere', () => {
+  const base = { name: 'gpu', baseUrl: 'http://10.0.0.1:8000', dialect: 'openai-chat' as const };
+
+  it('secret headers (marked, or named like one) are stored encrypted and never shown again', () => {
+    const file = tmp();
+    const s = new TargetStore(file, fakeOsBox);
+    const v = s.save({
+      ...base,
+      headers: { 'X-Team': 'infra', 'X-Api-Key': 'xkey-12345678' },
+      secretHeaders: [{ name: 'X-Session-Id', value: 'sess-abcdefgh' }],
+    });
+    expect(v.headers).toEqual({ 'X-Team': 'infra' });
+    expect(v.secretHeaderNames).toEqual(['X-Api-Key', 'X-Session-Id']);
+    const shown = JSON.stringify([v, s.list()]);
+    const onDisk = fs.readFileSync(file, 'utf8');
+    for (const secret of ['xkey-12345678', 'sess-abcdefgh']) {
+      expect(shown).not.toContain(secret);
+      expect(onDisk).not.toContain(secret);
+    }
+    const r = new TargetStore(file, fakeOsBox).resolve(v.id)!;
+    expect(r.headers).toEqual({
+      'X-Team': 'infra',
+      'X-Api-Key': 'xkey-12345678',
+      'X-Session-Id': 'sess-abcdefgh',
+    });
+    // Saving again without values keeps them; leaving a name out removes it.
+    s.save({ ...base, id: v.id, secretHeaders: [{ name: 'X-Api-Key' }] });
+    expect(s.resolve(v.id)!.headers).toEqual({ 'X-Api-Key': 'xkey-12345678' });
+  });
+
+  it('a new host drops the key and secret headers unless the user says to keep them', () => {
+    const s = new TargetStore(null, new MemorySecretBox());
+    const v = s.save({
+      ...base,
+      apiKey: 'sk-for-gpu-one',
+      secretHeaders: [{ name: 'X-Sig', value: 'sig-12345678' }],
+    });
+    // The same server (another path): kept.
+    s.save({ ...base, id: v.id, baseUrl: 'http://10.0.0.1:8000/v1' });
+    expect(s.resolve(v.id)!.apiKey).toBe('sk-for-gpu-one');
+    // Another host, kept on purpose.
+    s.save({ ...base, id: v.id, baseUrl: 'http://10.0.0.2:8000', keepApiKey: true });
+    expect(s.resolve(v.id)!.apiKey).toBe('sk-for-gpu-one');
+    expect(s.resolve(v.id)!.headers['X-Sig']).toBe('sig-12345678');
+    // Another host, not said: dropped.
+    const moved = s.save({ ...base, id: v.id, baseUrl: 'https://elsewhere.example' });
+    expect(moved.hasApiKey).toBe(false);
+    expect(moved.secretHeaderNames).toEqual([]);
+    expect(s.resolve(v.id)!.apiKey).toBeUndefined();
+  });
+});

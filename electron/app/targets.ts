@@ -10,6 +10,16 @@ import { z } from 'zod';
 import type { TargetInput, TargetView } from '../../shared/api.ts';
 import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
 import type { SecretBox } from './secrets.ts';
+import { looksSecretName } from '../../shared/redact.ts';
+
+/** scheme://host:port of a URL, for "is this the same server" ('' when not a URL). */
+export function originOf(u: string): string {
+  try {
+    return new URL(u).origin;
+  } catch {
+    return '';
+  }
+}
 
 const StoredTarget = z.object({
   id: z.string(),
@@ -19,6 +29,8 @@ const StoredTarget = z.object({
   defaultModel: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   apiKeyEnc: z.string().optional(),
+  /** Secret header values, each as SecretBox output (never in clear on disk). */
+  secretHeadersEnc: z.record(z.string(), z.string()).optional(),
   metricsUrl: z.string().optional(),
   prometheusUrl: z.string().optional(),
   prometheusSelector: z.string().optional(),
@@ -37,7 +49,10 @@ export interface ResolvedTarget {
   baseUrl: string;
   dialect: DialectId;
   defaultModel?: string;
+  /** Every header to send, the secret ones included (main process only). */
   headers: Record<string, string>;
+  /** Which of `headers` are secrets (redacted in curl commands, withheld from other hosts). */
+  secretHeaderNames?: string[];
   apiKey?: string;
   metricsUrl?: string;
   /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
@@ -52,6 +67,8 @@ export class TargetStore {
   private targets: StoredTarget[] = [];
   /** Keys held in memory when they cannot be persisted (by target id). */
   private memKeys = new Map<string, string>();
+  /** Secret header values held in memory when they cannot be persisted (by target id). */
+  private memHeaders = new Map<string, Record<string, string>>();
   simUrl: string | null = null;
   loadError: string | null = null;
 
@@ -105,6 +122,7 @@ export class TargetStore {
       dialect: t.dialect,
       defaultModel: t.defaultModel,
       headers: t.headers,
+      secretHeaderNames: Object.keys(this.secretHeadersOf(t)).sort(),
       hasApiKey: Boolean(t.apiKeyEnc) || this.memKeys.has(t.id),
       metricsUrl: t.metricsUrl,
       prometheusUrl: t.prometheusUrl,
@@ -116,25 +134,64 @@ export class TargetStore {
     };
   }
 
+  /** A target's secret header values, decrypted (or from memory). */
+  private secretHeadersOf(t: StoredTarget | undefined): Record<string, string> {
+    if (!t) return {};
+    const mem = this.memHeaders.get(t.id);
+    if (mem) return { ...mem };
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(t.secretHeadersEnc ?? {})) {
+      const plain = this.secrets.decrypt(v);
+      if (plain !== null) out[k] = plain;
+    }
+    return out;
+  }
+
   save(input: TargetInput): TargetView {
     if (input.id === SIM_TARGET_ID) throw new Error('The built-in simulator cannot be edited.');
     const id = input.id ?? randomUUID();
     const prev = this.targets.find((t) => t.id === id);
+    // A key (and secret headers) must not silently follow a target to another host.
+    const moved = prev !== undefined && originOf(prev.baseUrl) !== originOf(input.baseUrl);
+    const keep = !moved || input.keepApiKey === true;
+    // Headers whose names say they are secrets are kept as secrets, whatever list they came in.
+    const plain: Record<string, string> = {};
+    const wanted: { name: string; value?: string }[] = [];
+    for (const [k, v] of Object.entries(input.headers ?? {})) {
+      if (looksSecretName(k)) wanted.push({ name: k, value: v });
+      else plain[k] = v;
+    }
+    const prevSecret = keep ? this.secretHeadersOf(prev) : {};
+    for (const h of input.secretHeaders ?? Object.keys(prevSecret).map((name) => ({ name }))) wanted.push(h);
+    const secretHeaders: Record<string, string> = {};
+    for (const h of wanted) {
+      const v = h.value ?? prevSecret[h.name];
+      if (v !== undefined && v !== '') secretHeaders[h.name] = v;
+    }
     const next: StoredTarget = {
       id,
       name: input.name,
       baseUrl: input.baseUrl,
       dialect: input.dialect,
       defaultModel: input.defaultModel,
-      headers: input.headers,
+      headers: Object.keys(plain).length ? plain : undefined,
       metricsUrl: input.metricsUrl,
       prometheusUrl: input.prometheusUrl,
       prometheusSelector: input.prometheusUrl !== undefined ? input.prometheusSelector : undefined,
       metricsIntervalMs: input.metricsIntervalMs,
       metricsTimeoutMs: input.metricsTimeoutMs,
       insecureTls: input.insecureTls,
-      apiKeyEnc: prev?.apiKeyEnc,
+      apiKeyEnc: keep ? prev?.apiKeyEnc : undefined,
     };
+    if (!keep) this.memKeys.delete(id);
+    this.memHeaders.delete(id);
+    if (Object.keys(secretHeaders).length) {
+      if (this.secrets.canPersist)
+        next.secretHeadersEnc = Object.fromEntries(
+          Object.entries(secretHeaders).map(([k, v]) => [k, this.secrets.encrypt(v)]),
+        );
+      else this.memHeaders.set(id, secretHeaders);
+    }
     if (input.apiKey !== undefined) {
       delete next.apiKeyEnc;
       this.memKeys.delete(id);
@@ -152,6 +209,7 @@ export class TargetStore {
     const before = this.targets.length;
     this.targets = this.targets.filter((t) => t.id !== id);
     this.memKeys.delete(id);
+    this.memHeaders.delete(id);
     if (this.targets.length === before) return false;
     this.persist();
     return true;
@@ -181,7 +239,8 @@ export class TargetStore {
       baseUrl: t.baseUrl,
       dialect: t.dialect,
       defaultModel: t.defaultModel,
-      headers: t.headers ?? {},
+      headers: { ...(t.headers ?? {}), ...this.secretHeadersOf(t) },
+      secretHeaderNames: Object.keys(this.secretHeadersOf(t)),
       apiKey,
       metricsUrl: t.metricsUrl,
       prometheusUrl: t.prometheusUrl,

@@ -102,4 +102,20 @@ describe('secrets stay secret', () => {
     );
     expect(redactText('short k1 stays', ['k1'])).toBe('short k1 stays');
   });
+
+  it('a non-Latin-1 character in a key is a clean, classified error (no stack trace)', async () => {
+    const r = await runCli([
+      'probe',
+      `http://127.0.0.1:${port}`,
+      '-m',
+      'm',
+      '--api-key',
+      'sk-“pasted”-123456',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(
+      /client\/invalid-request: The API key contains "“" \(U\+201C\) at position 4/,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 });

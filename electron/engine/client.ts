@@ -19,6 +19,7 @@ import { buildRequestBody } from './body.ts';
 import { httpStatusError } from './classify.ts';
 import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
 import { redactText, redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
+import { headerValueProblem } from '../../shared/api.ts';
 import { MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
 import { io } from './io/io-engine.ts';
 
@@ -144,6 +145,18 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
   ];
   if (endpoint.username || endpoint.password) {
     headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(endpoint.username)}:${decodeURIComponent(endpoint.password)}`).toString('base64')}`;
+  }
+  // A value no HTTP header can carry (a pasted non-Latin-1 character in a key) is a clear error
+  // before anything is sent, not a socket-level failure.
+  for (const [k, v] of Object.entries(headers)) {
+    // Positions in the key as the user typed it, not in "Bearer <key>".
+    const problem =
+      (k === 'authorization' && spec.apiKey ? headerValueProblem(spec.apiKey) : null) ??
+      headerValueProblem(v);
+    if (problem)
+      return Promise.resolve(
+        failedBeforeStart(spec, opts, `${k === 'authorization' ? 'The API key' : `Header ${k}`} ${problem}.`),
+      );
   }
   // Credentials travel in the header, never in the URL handed to the I/O thread.
   const target = new URL(endpoint.href);

@@ -30,16 +30,32 @@ export function httpGet(
       clearTimeout(timer);
       resolve(r);
     };
-    const req = mod.request(url, {
-      method: 'GET',
-      headers: {
-        accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
-        'accept-encoding': 'identity',
-        ...(opts.headers ?? {}),
-      },
-      agent: false,
-      ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
-    });
+    let req: http.ClientRequest;
+    try {
+      req = mod.request(url, {
+        method: 'GET',
+        headers: {
+          accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+          'accept-encoding': 'identity',
+          ...(opts.headers ?? {}),
+        },
+        agent: false,
+        ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
+      });
+    } catch (e) {
+      // Node refuses a header value it cannot send (a non-Latin-1 character in a key) synchronously.
+      done = true;
+      resolve({
+        ok: false,
+        error: {
+          kind: 'client',
+          code: 'invalid-request',
+          message: `The request could not be sent: ${(e as Error).message} (a pasted character in the API key or a header?)`,
+          atMs: 0,
+        },
+      });
+      return;
+    }
     const timeoutMs = opts.timeoutMs ?? 5000;
     const timer = setTimeout(() => {
       req.destroy();

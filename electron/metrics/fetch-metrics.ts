@@ -77,14 +77,29 @@ export const fetchMetrics: MetricsFetcher = (url, opts) =>
       return;
     }
     const mod = url.protocol === 'https:' ? https : http;
-    const req = mod.request(url, {
-      method: 'GET',
-      // Prometheus client libraries gzip when asked (a large /metrics shrinks ~10×); the scrape's
-      // time is not per-byte timing, so compression costs nothing here.
-      headers: { accept: METRICS_ACCEPT, 'accept-encoding': 'gzip, deflate', ...(opts.headers ?? {}) },
-      agent: false,
-      ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
-    });
+    let req: http.ClientRequest;
+    try {
+      req = mod.request(url, {
+        method: 'GET',
+        // Prometheus client libraries gzip when asked (a large /metrics shrinks ~10×); the scrape's
+        // time is not per-byte timing, so compression costs nothing here.
+        headers: { accept: METRICS_ACCEPT, 'accept-encoding': 'gzip, deflate', ...(opts.headers ?? {}) },
+        agent: false,
+        ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
+      });
+    } catch (e) {
+      // Node refuses a header value it cannot send (a non-Latin-1 character in a key) synchronously.
+      resolve({
+        ok: false,
+        error: {
+          kind: 'client',
+          code: 'invalid-request',
+          message: `The scrape could not be sent: ${(e as Error).message} (a pasted character in the API key or a header?)`,
+          atMs: 0,
+        },
+      });
+      return;
+    }
     // Before anything can destroy the request: an 'error' without a listener would crash the process.
     req.on('error', (e) => settle({ ok: false, error: classifySocketError(e, since(), false) }));
     const timer = setTimeout(
