@@ -18,7 +18,7 @@ interface State {
 }
 
 export class ErrorBoundary extends Component<Props, State> {
-  state: State = { error: null, key: this.props.resetKey };
+  override state: State = { error: null, key: this.props.resetKey };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { error: error instanceof Error ? error : new Error(String(error)) };
@@ -29,11 +29,11 @@ export class ErrorBoundary extends Component<Props, State> {
     return props.resetKey !== state.key ? { key: props.resetKey, error: null } : null;
   }
 
-  componentDidCatch(error: Error, info: ErrorInfo): void {
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.warn(`tokenscope: the ${this.props.name} panel failed`, error, info.componentStack);
   }
 
-  render(): ReactNode {
+  override render(): ReactNode {
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
