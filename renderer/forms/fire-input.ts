@@ -10,6 +10,10 @@ import { hasStreamOptions, isChatDialect } from './dialect-ui.ts';
 export interface HeaderRow {
   key: string;
   value: string;
+  /** Target headers only: the value is a secret (stored like the API key, never shown again). */
+  secret?: boolean;
+  /** A secret whose value is stored: an empty `value` keeps it. */
+  stored?: boolean;
 }
 
 export interface ComposerForm {

@@ -113,3 +113,51 @@ describe('buildTargetInput', () => {
     expect(back).toMatchObject({ metricsInterval: '15', metricsTimeout: '2' });
   });
 });
+
+describe('secret headers and a target that moves', () => {
+  const view = {
+    id: 't9',
+    name: 'gpu',
+    baseUrl: 'http://10.0.0.1:8000',
+    dialect: 'openai-chat' as const,
+    headers: { 'X-Team': 'infra' },
+    secretHeaderNames: ['X-Sig'],
+    hasApiKey: true,
+    builtin: false,
+  };
+
+  it('a stored secret header comes back as a row without its value, and is kept unless removed', () => {
+    const f = formFromTarget(view);
+    expect(f.headers).toEqual([
+      { key: 'X-Team', value: 'infra' },
+      { key: 'X-Sig', value: '', secret: true, stored: true },
+    ]);
+    const r = buildTargetInput(f, view);
+    expect(r.ok && r.input.secretHeaders).toEqual([{ name: 'X-Sig' }]);
+    expect(r.ok && r.input.headers).toEqual({ 'X-Team': 'infra' });
+    const removed = buildTargetInput({ ...f, headers: [f.headers[0]!] }, view);
+    expect(removed.ok && removed.input.secretHeaders).toEqual([]);
+    const typed = buildTargetInput(
+      { ...f, headers: [...f.headers, { key: 'X-Session', value: 's-1', secret: true }] },
+      view,
+    );
+    expect(typed.ok && typed.input.secretHeaders).toEqual([
+      { name: 'X-Sig' },
+      { name: 'X-Session', value: 's-1' },
+    ]);
+  });
+
+  it('moving to another server asks about the key before saving, and sends the answer', () => {
+    const f = { ...formFromTarget(view), baseUrl: 'https://elsewhere.example' };
+    const unanswered = buildTargetInput(f, view);
+    expect(unanswered.ok).toBe(false);
+    if (!unanswered.ok) expect(unanswered.errors.keepSecretsOnMove).toMatch(/another server/);
+    const keep = buildTargetInput({ ...f, keepSecretsOnMove: true }, view);
+    expect(keep.ok && keep.input.keepApiKey).toBe(true);
+    const drop = buildTargetInput({ ...f, keepSecretsOnMove: false }, view);
+    expect(drop.ok && drop.input.keepApiKey).toBe(false);
+    // Same server, another path: nothing to ask.
+    const same = buildTargetInput({ ...formFromTarget(view), baseUrl: 'http://10.0.0.1:8000/v1' }, view);
+    expect(same.ok && same.input.keepApiKey).toBeUndefined();
+  });
+});

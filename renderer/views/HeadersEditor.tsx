@@ -6,9 +6,11 @@ interface Props {
   onChange: (rows: HeaderRow[]) => void;
   error?: string;
   idPrefix: string;
+  /** Offer a "secret" toggle per row (target headers, stored like the API key). */
+  secrets?: boolean;
 }
 
-export function HeadersEditor({ rows, onChange, error, idPrefix }: Props) {
+export function HeadersEditor({ rows, onChange, error, idPrefix, secrets = false }: Props) {
   const set = (i: number, patch: Partial<HeaderRow>): void =>
     onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
@@ -24,11 +26,27 @@ export function HeadersEditor({ rows, onChange, error, idPrefix }: Props) {
           />
           <input
             aria-label={`Header ${i + 1} value`}
-            placeholder="value"
+            placeholder={r.secret && r.stored ? 'secret stored — type to replace' : 'value'}
+            type={r.secret ? 'password' : 'text'}
+            autoComplete="off"
             value={r.value}
             onChange={(e) => set(i, { value: e.target.value })}
             spellCheck={false}
           />
+          {secrets && (
+            <label className="check kv-secret" title="Keep the value like the API key: never shown again">
+              <input
+                type="checkbox"
+                aria-label={`Header ${i + 1} is secret`}
+                data-testid="header-secret"
+                checked={r.secret === true}
+                // A stored secret's value is not known here: it stays secret (remove the row to drop it).
+                disabled={r.stored === true}
+                onChange={(e) => set(i, { secret: e.target.checked })}
+              />{' '}
+              secret
+            </label>
+          )}
           <button
             type="button"
             className="btn icon ghost"

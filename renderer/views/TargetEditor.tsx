@@ -7,6 +7,8 @@ import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialec
 import { api } from '../api.ts';
 import {
   buildTargetInput,
+  movesSecrets,
+  originOf,
   formFromTarget,
   NEW_TARGET,
   type TargetErrors,
@@ -49,7 +51,7 @@ export function TargetEditor() {
   const set = (patch: Partial<TargetForm>): void => setForm((f) => ({ ...f, ...patch }));
 
   const save = async (): Promise<void> => {
-    const r = buildTargetInput(form);
+    const r = buildTargetInput(form, existing ?? null);
     if (!r.ok) {
       setErrors(r.errors);
       return;
@@ -128,6 +130,36 @@ export function TargetEditor() {
           />
           <p className="field-hint">The server root (the dialect adds its path), or a full endpoint URL.</p>
           {errors.baseUrl && <p className="field-error">{errors.baseUrl}</p>}
+          {existing && movesSecrets(form, existing) && (
+            <fieldset className="key-move" data-testid="target-key-move">
+              <legend>
+                This URL points to another server ({originOf(form.baseUrl)}). Its stored API key
+                {existing.secretHeaderNames?.length ? ' and secret headers' : ''} were for{' '}
+                {originOf(existing.baseUrl)}:
+              </legend>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="te-key-move"
+                  data-testid="target-key-move-keep"
+                  checked={form.keepSecretsOnMove === true}
+                  onChange={() => set({ keepSecretsOnMove: true })}
+                />{' '}
+                keep them for the new server
+              </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="te-key-move"
+                  data-testid="target-key-move-drop"
+                  checked={form.keepSecretsOnMove === false}
+                  onChange={() => set({ keepSecretsOnMove: false })}
+                />{' '}
+                remove them
+              </label>
+              {errors.keepSecretsOnMove && <p className="field-error">{errors.keepSecretsOnMove}</p>}
+            </fieldset>
+          )}
         </div>
         <div className="field-pair">
           <div className="field">
@@ -198,7 +230,12 @@ export function TargetEditor() {
             rows={form.headers}
             onChange={(headers) => set({ headers })}
             error={errors.headers}
+            secrets
           />
+          <p className="field-hint">
+            Mark a header secret (a token, a session) to keep its value like the API key: never shown again,
+            never in Copy as curl. Headers named like one (…Key, …Token, Cookie) are kept secret anyway.
+          </p>
         </div>
         <fieldset className="field metrics-source" data-testid="target-metrics-source">
           <legend>Server metrics from</legend>
