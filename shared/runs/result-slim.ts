@@ -120,9 +120,16 @@ export function slimResultBytes(b: Uint8Array, drop: ReadonlySet<string> = DROPP
     let len = 1;
     if (c === OPEN_OBJ || c === OPEN_ARR) depth++;
     else if (c === CLOSE_OBJ || c === CLOSE_ARR) depth = depth > 0 ? depth - 1 : 0;
-    else if (c === 0x4e /* N */ && startsWith(b, i, NAN)) ((rep = S_NAN), (len = NAN.length));
-    else if (c === 0x49 /* I */ && startsWith(b, i, INF)) ((rep = S_INF), (len = INF.length));
-    else if (c === 0x2d /* - */ && startsWith(b, i, NEG_INF)) ((rep = S_NEG_INF), (len = NEG_INF.length));
+    else if (c === 0x4e /* N */ && startsWith(b, i, NAN)) {
+      rep = S_NAN;
+      len = NAN.length;
+    } else if (c === 0x49 /* I */ && startsWith(b, i, INF)) {
+      rep = S_INF;
+      len = INF.length;
+    } else if (c === 0x2d /* - */ && startsWith(b, i, NEG_INF)) {
+      rep = S_NEG_INF;
+      len = NEG_INF.length;
+    }
     if (rep) {
       b.set(rep, o);
       o += rep.length;

@@ -318,7 +318,15 @@ export function parseHead(text: string): { head: ResponseHead; mode: BodyMode; l
     .split(',')
     .map((s) => s.trim());
   const keepAlive = minor === 1 ? !connTokens.includes('close') : connTokens.includes('keep-alive');
-  const head: ResponseHead = { status, contentType, requestId, location, retryAfter, contentEncoding, keepAlive };
+  const head: ResponseHead = {
+    status,
+    contentType,
+    requestId,
+    location,
+    retryAfter,
+    contentEncoding,
+    keepAlive,
+  };
   const noBody = status === 204 || status === 304;
   if (noBody) return { head, mode: 'none', length: 0 };
   if (te !== null && /(^|,)\s*chunked\s*$/i.test(te)) return { head, mode: 'chunked', length: 0 };
