@@ -151,7 +151,7 @@ describe('faults are classified and keep what arrived', () => {
     expect(rec.error?.code).toBe('dns');
   });
 
-  it('a 200 JSON body for a streaming request → protocol content-type, body kept', async () => {
+  it('a 200 JSON body for a streaming request → protocol not-streamed, its text kept', async () => {
     const srv = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"choices":[{"message":{"content":"not streamed"}}]}\n');
@@ -160,7 +160,8 @@ describe('faults are classified and keep what arrived', () => {
     const rec = await fireRequest(spec({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` }));
     srv.close();
     expect(rec.error?.kind).toBe('protocol');
-    expect(rec.error?.code).toBe('content-type');
+    expect(rec.error?.code).toBe('not-streamed');
+    expect(rec.text).toBe('not streamed');
     expect(rec.bytes).toBeGreaterThan(0);
   });
 

@@ -324,7 +324,6 @@ describe('tokenscope run (CLI)', () => {
     const silent = await startSim({ port: 0, decodeStepMs: 2, fault: 'slow-first-byte:3000' });
     try {
       const out = path.join(dir, 'idle.jsonl');
-      const t0 = performance.now();
       const r = await cli([
         '--target',
         silent.url,
@@ -341,7 +340,7 @@ describe('tokenscope run (CLI)', () => {
       ]).done;
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/every request failed \(client\/idle-timeout ×2\)/);
-      expect(performance.now() - t0).toBeLessThan(2900); // the timeout, not the server, ended them
+      // (The server holds its first byte 3 s and would then stream: idle-timeout means ours fired.)
       const f = await readRunFile(out);
       expect(f.ok && f.run.header.workload.idleTimeoutMs).toBe(300);
     } finally {

@@ -96,6 +96,9 @@ describe('Http1ResponseParser', () => {
             status: 200,
             contentType: 'text/event-stream',
             requestId: 'r-1',
+            location: null,
+            retryAfter: null,
+            contentEncoding: null,
             keepAlive: true,
           });
         },
