@@ -283,13 +283,26 @@ export function buildProgram(): Command {
       'Runs side by side: Tokenscope run files and/or vLLM / SGLang result files, each against the first.',
     )
     .argument('<files...>', '2 to 4 run files (.jsonl) or vLLM --save-result / SGLang result files')
-    .option('--json', 'one JSON object: runs, rows (values, relative change, verdict), workload differences')
+    .option(
+      '--json',
+      'one JSON object: runs, rows (values, change, 95 % interval, verdict), failure rates, workload differences',
+    )
     .option('--markdown', 'a Markdown table to paste into an issue or a doc')
-    .option('--csv', 'CSV for a spreadsheet: numbers with their unit column, change in %, verdicts')
+    .option('--csv', 'CSV for a spreadsheet: numbers with their unit column, change, interval, verdicts')
     .option(
       '--max-regression <pct>',
-      'exit 1 when any metric is worse than the first run by more than this percentage (a CI gate)',
+      'exit 1 when a metric is worse than the first run by more than this percentage with 95 % confidence (a CI gate)',
       num('--max-regression'),
+    )
+    .option(
+      '--max-failure-increase <pp>',
+      'gate: exit 1 when the failure rate rose by more than this many percentage points with 95 % confidence (default 0 with --max-regression: any clear increase)',
+      num('--max-failure-increase'),
+    )
+    .option(
+      '--replicates <n>',
+      'bootstrap replicates for the 95 % intervals (default 1000; 0 = no intervals, verdicts from the values alone)',
+      int('--replicates'),
     )
     .action(async (files: string[], o: CompareCliOptions) => {
       process.exitCode = await runCompare(files, o);

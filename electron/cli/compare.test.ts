@@ -16,7 +16,9 @@ const dir = tmpDir('tokenscope-compare-');
 const fast = path.join(dir, 'c8.jsonl');
 const slow = path.join(dir, 'c2.jsonl');
 const exported = path.join(dir, 'c8.vllm.json');
+const faulty = path.join(dir, 'c8-500s.jsonl');
 let sim: SimServer;
+let faultySim: SimServer;
 
 type Json = {
   runs: { id: string; label: string }[];
@@ -25,24 +27,38 @@ type Json = {
     metric: string;
     values: (number | null)[];
     relative: (number | null)[];
+    interval: ([number, number] | null)[];
     verdict: (string | null)[];
+    unreliable: boolean[];
     ranges: ([number, number | null] | null)[];
   }[];
-  regressions?: { run: string; metric: string }[];
+  regressions?: { run: string; metric: string; interval: [number, number] | null }[];
+  failures: { id: string; completed: number; failed: number }[];
+  failureBanner: string | null;
 };
 
 beforeAll(async () => {
   // 10 ms per decode step plus 2 ms per sequence in the batch: concurrency trades latency for throughput.
   sim = await startSim({ port: 0, decodeStepMs: 10, decodeStepPerSeqMs: 2, prefillMsPerToken: 0 });
-  for (const [out, c, name] of [
-    [fast, '8', 'eight at once'],
-    [slow, '2', 'two at once'],
+  // The same server, but two in five requests answered with HTTP 500 (seeded: the same ones every run).
+  faultySim = await startSim({
+    port: 0,
+    decodeStepMs: 10,
+    decodeStepPerSeqMs: 2,
+    prefillMsPerToken: 0,
+    fault: 'http-500',
+    faultRate: 0.4,
+  });
+  for (const [out, c, name, url] of [
+    [fast, '8', 'eight at once', sim.url],
+    [slow, '2', 'two at once', sim.url],
+    [faulty, '8', 'eight at once, 500s', faultySim.url],
   ] as const) {
     const r = await runCli(
       [
         'run',
         '--target',
-        sim.url,
+        url,
         '-n',
         '16',
         '-c',
@@ -68,6 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
+  await faultySim.close();
 });
 
 describe('tokenscope compare', () => {
@@ -79,9 +96,15 @@ describe('tokenscope compare', () => {
     expect(r.stdout).toContain('The workloads differ: max concurrency 8 vs 2.');
     const line = (label: string) => r.stdout.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
     // A quarter of the concurrency: less throughput (worse), shorter TPOT (better).
+    // Throughputs have no interval; latencies do, and it holds the change.
     expect(line('Output token throughput')).toMatch(/tok\/s\s+\d[\d.]* tok\/s\s+−\d[\d.]*%\s+↓ worse$/);
-    expect(line('TPOT p50')).toMatch(/ms\s+\d[\d.]* ms\s+−\d[\d.]*%\s+↑ better$/);
-    expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%$/);
+    expect(line('TPOT p50')).toMatch(/ms\s+\d[\d.]* ms\s+−\d[\d.]*%\s+\[−[\d.]+%, −[\d.]+%\]\s+↑ better$/);
+    expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%\s+= same$/);
+    expect(line('Failure rate')).toMatch(
+      /0\.00 %\s+0\.00 %\s+±0\.00 pp\s+\[±0\.00 pp, ±0\.00 pp\]\s+= same$/,
+    );
+    expect(r.stdout).toContain('95 % bootstrap interval of the change');
+    expect(r.stdout).not.toContain('Failure rates:'); // no run failed: no banner
     // Both runs watched the simulator's /metrics. Their queue times sit in vLLM's first queue
     // bucket (0, 0.3 s]: written and compared as that bucket, not as two interpolated midpoints.
     expect(line('Server queue time p50')).toMatch(/0–300 ms\s+0–300 ms\s+same bucket\s+= same$/);
@@ -114,15 +137,22 @@ describe('tokenscope compare', () => {
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toMatch(/^- \*\*A\*\* \(baseline\): eight at once · `tokenscope-sim` · http/m);
     expect(md.stdout).toContain('> The workloads differ: max concurrency 8 vs 2.');
-    expect(md.stdout).toMatch(/^\| TPOT p50 \| [\d.]+ ms \| [\d.]+ ms \| −[\d.]+% \(better\) \|$/m);
+    expect(md.stdout).toMatch(
+      /^\| TPOT p50 \| [\d.]+ ms \| [\d.]+ ms \| −[\d.]+% \[−[\d.]+%, −[\d.]+%\] \(better\) \|$/m,
+    );
     const csv = await runCli(['compare', fast, slow, '--csv']);
     expect(csv.code, csv.stderr).toBe(0);
     const lines = csv.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
+    expect(lines[0]).toBe(
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+    );
     const tput = lines.find((l) => l.startsWith('out-tput,'))!.split(',');
     // Numbers as numbers: B's change is its own value against A's, in percent.
-    expect(Number(tput[6])).toBeCloseTo(((Number(tput[5]) - Number(tput[4])) / Number(tput[4])) * 100, 4);
-    expect(tput[7]).toBe('worse');
+    expect(Number(tput[7])).toBeCloseTo(((Number(tput[6]) - Number(tput[5])) / Number(tput[5])) * 100, 4);
+    expect(tput[10]).toBe('worse');
+    const tpot = lines.find((l) => l.startsWith('tpot-p50,'))!.split(',');
+    expect(Number(tpot[8])).toBeLessThanOrEqual(Number(tpot[7]));
+    expect(Number(tpot[9])).toBeGreaterThanOrEqual(Number(tpot[7]));
     const both = await runCli(['compare', fast, slow, '--csv', '--json']);
     expect(both.code).toBe(2);
   }, 20_000);
@@ -135,10 +165,48 @@ describe('tokenscope compare', () => {
     expect(j.regressions?.every((x) => x.run === 'B')).toBe(true);
     const loose = await runCli(['compare', fast, slow, '--max-regression', '100000']);
     expect(loose.code).toBe(0);
-    expect(loose.stdout).toContain('No metric worse than A by more than 100000%.');
+    expect(loose.stdout).toContain(
+      'No regression: no metric worse than A by more than 100000%, or failure rate up by more than 0 pp, with 95 % confidence.',
+    );
     const same = await runCli(['compare', fast, exported, '--max-regression', '0']);
     expect(same.code).toBe(0);
   }, 20_000);
+
+  it('failures count: 40 % HTTP 500s fail the gate, are bannered, and make throughput changes unreliable', async () => {
+    // Failed requests end fast: the faulty run's latencies look fine, yet it must not pass.
+    const r = await runCli(['compare', fast, faulty, '--max-regression', '20', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    const j = JSON.parse(r.stdout) as Json;
+    const f = j.failures[1]!;
+    expect(f.failed).toBeGreaterThan(0);
+    expect(f.failed + f.completed).toBe(16);
+    const fail = j.rows.find((x) => x.metric === 'fail-rate')!;
+    expect(fail.values[1]).toBeCloseTo((100 * f.failed) / 16, 9);
+    expect(fail.verdict[1]).toBe('worse');
+    expect(fail.interval[1]![0]).toBeGreaterThan(0);
+    expect(j.regressions?.map((x) => x.metric)).toContain('fail-rate');
+    expect(j.rows.find((x) => x.metric === 'out-tput')!.unreliable).toEqual([false, true]);
+    expect(j.failureBanner).toMatch(
+      /^Failure rates: A 0\.0 % \(0 of 16\) · B [\d.]+ % \(\d+ of 16\) — B differs clearly/,
+    );
+    const text = await runCli(['compare', fast, faulty, '--max-regression', '20']);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('Failure rates: A 0.0 % (0 of 16)');
+    expect(text.stdout).toMatch(
+      /regression\(s\) .*: B Failure rate \+[\d.]+ pp \[\+[\d.]+ pp, \+[\d.]+ pp\]/,
+    );
+    expect(text.stdout).toContain('⚠ the failure rates differ');
+    // A failure-rate allowance above the whole interval lets it pass the failure gate.
+    const allowed = await runCli(['compare', fast, faulty, '--max-failure-increase', '100', '--json']);
+    expect(allowed.code).toBe(0);
+    // Without intervals (--replicates 0) the verdicts come from the values alone.
+    const plain = await runCli(['compare', fast, slow, '--replicates', '0', '--json']);
+    const pj = JSON.parse(plain.stdout) as Json & { intervals: unknown };
+    expect(pj.intervals).toBeNull();
+    expect(pj.rows.every((x) => x.interval.every((c) => c === null))).toBe(true);
+    const bad = await runCli(['compare', fast, slow, '--replicates', '-1']);
+    expect(bad.code).toBe(2);
+  }, 30_000);
 
   it('refuses one file, five files, unreadable or foreign files with exit 2', async () => {
     const notRun = path.join(dir, 'x.json');

@@ -1,30 +1,41 @@
 /**
  * `tokenscope compare A B [C D]`: runs side by side in the terminal — Tokenscope run files or
  * vLLM / SGLang result files, in any mix — with the same rows, baseline and verdicts as the app's
- * comparison (shared/runs/compare.ts). `--max-regression PCT` makes it a CI gate: exit 1 when any
- * metric with a direction is worse than the baseline by more than PCT percent.
+ * comparison (shared/runs/compare.ts), each change with its 95 % bootstrap interval
+ * (shared/runs/bootstrap.ts). `--max-regression PCT` makes it a CI gate: exit 1 when a metric with
+ * a direction is worse than the baseline by more than PCT percent *with confidence* (its whole
+ * interval beyond PCT; a metric without an interval — throughputs, server metrics — by its value),
+ * or when the failure rate rose clearly by more than `--max-failure-increase` percentage points
+ * (default 0: any increase beyond noise).
  *
  * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  compareIntervals,
   compareRows,
+  failureBanner,
   MAX_COMPARED,
   workloadDifferences,
   type CompareRow,
 } from '../../shared/runs/compare.ts';
 import {
+  ciCell,
   compareCell,
   compareCsv,
   compareMarkdown,
-  fmtRelChange,
+  fmtChange,
+  INTERVAL_NOTE,
   LETTERS,
   relCell,
   runLegend,
+  UNRELIABLE_MARK,
+  UNRELIABLE_NOTE,
 } from '../../shared/runs/compare-export.ts';
+import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
-import type { RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
+import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/vllm-format.ts';
 
@@ -35,6 +46,10 @@ export interface CompareCliOptions {
   /** CSV (spreadsheets) instead of the terminal table. */
   csv?: boolean;
   maxRegression?: number;
+  /** Gate: the failure rate may rise by at most this many percentage points (default 0). */
+  maxFailureIncrease?: number;
+  /** Bootstrap replicates for the intervals (default 1000; 0: no intervals). */
+  replicates?: number;
 }
 
 export interface LoadedRun {
@@ -44,6 +59,8 @@ export interface LoadedRun {
   url: string | null;
   header: RunHeader | null;
   summary: RunSummary;
+  /** Measured requests (intervals); null for an aggregate-only import. */
+  outcomes: readonly RequestOutcome[] | null;
   /** Said beside the run: its numbers were recomputed (no summary line, or a damaged one). */
   note?: string | null;
 }
@@ -81,6 +98,7 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
       url: h.target.url,
       header: h,
       summary: r.run.summary,
+      outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
       note,
     };
   }
@@ -96,24 +114,37 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
       url: null,
       header: null,
       summary: run.summary,
+      outcomes: run.outcomes,
     };
   }
   return `${file}: not a Tokenscope run file, nor a vLLM or SGLang result`;
 }
 
-const MARK = { better: '↑ better', worse: '↓ worse', same: '= same' } as const;
+const MARK = {
+  better: '↑ better',
+  worse: '↓ worse',
+  same: '= same',
+  unclear: '~ not distinguishable',
+} as const;
 
 export function compareText(
   runs: readonly LoadedRun[],
   rows: readonly CompareRow[],
   diffs: readonly string[],
+  banner: string | null = null,
 ): string {
   const out: string[] = [];
   runs.forEach((r, i) =>
     out.push(`${LETTERS[i]}  ${runLegend(r)}  (${r.file})${r.note ? `  [${r.note}]` : ''}`),
   );
   if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
-  const head = ['', 'A (baseline)', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, `vs A`, ''])];
+  if (banner) out.push('', banner);
+  const withCi = rows.some((r) => r.ci.some(Boolean));
+  const head = [
+    '',
+    'A (baseline)',
+    ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, `vs A`, ...(withCi ? ['95 % interval'] : []), '']),
+  ];
   const table: string[][] = [];
   let group = '';
   for (const row of rows) {
@@ -124,7 +155,8 @@ export function compareText(
     const cells = [`  ${row.def.label}`, compareCell(row, 0)];
     for (let i = 1; i < runs.length; i++) {
       const v = row.verdict[i];
-      cells.push(compareCell(row, i), relCell(row, i), v ? MARK[v] : '');
+      const mark = v ? `${MARK[v]}${row.unreliable[i] ? ` ${UNRELIABLE_MARK}` : ''}` : '';
+      cells.push(compareCell(row, i), relCell(row, i), ...(withCi ? [ciCell(row, i)] : []), mark);
     }
     table.push(cells);
   }
@@ -137,6 +169,8 @@ export function compareText(
           .join('  ')
           .trimEnd();
   out.push('', line(head), ...table.map(line));
+  if (withCi) out.push('', INTERVAL_NOTE);
+  if (rows.some((r) => r.unreliable.some(Boolean))) out.push(UNRELIABLE_NOTE);
   return out.join('\n') + '\n';
 }
 
@@ -156,24 +190,30 @@ export async function runCompare(
     return fail('give one of --json, --markdown, --csv');
   if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
     return fail('--max-regression must be a percentage ≥ 0');
+  if (o.maxFailureIncrease !== undefined && !(o.maxFailureIncrease >= 0 && o.maxFailureIncrease <= 100))
+    return fail('--max-failure-increase must be percentage points between 0 and 100');
+  if (
+    o.replicates !== undefined &&
+    !(Number.isInteger(o.replicates) && o.replicates >= 0 && o.replicates <= 100_000)
+  )
+    return fail('--replicates must be a whole number from 0 (no intervals) to 100000');
   const loaded = await Promise.all(files.map((f) => loadRun(f)));
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
   const runs = loaded as LoadedRun[];
-  const rows = compareRows(runs.map((r) => r.summary));
+  const replicates = o.replicates ?? undefined;
+  const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
+  const rows = compareRows(
+    runs.map((r) => r.summary),
+    intervals,
+  );
   const diffs = workloadDifferences(runs);
-  const limit = o.maxRegression === undefined ? null : o.maxRegression / 100;
-  const regressions =
-    limit === null
-      ? []
-      : rows.flatMap((r) =>
-          r.verdict.flatMap((v, i) =>
-            // A quantile known only to a wide server bucket has no percentage to gate on.
-            v === 'worse' && r.rel[i] !== null && Math.abs(r.rel[i] ?? 0) > limit
-              ? [{ run: LETTERS[i]!, metric: r.def.id, label: r.def.label, change: r.rel[i]! }]
-              : [],
-          ),
-        );
+  const banner = failureBanner(
+    runs.map((r) => r.summary),
+    rows,
+  );
+  const gate = o.maxRegression !== undefined || o.maxFailureIncrease !== undefined;
+  const regressions = gate ? gateRegressions(rows, o.maxRegression ?? null, o.maxFailureIncrease ?? 0) : [];
   if (o.json) {
     write(
       JSON.stringify({
@@ -193,25 +233,103 @@ export async function runCompare(
           better: r.def.better,
           values: r.values,
           relative: r.rel,
+          change: r.def.change ?? 'relative',
+          // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
+          interval: r.ci,
           verdict: r.verdict,
+          unreliable: r.unreliable,
           // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
           ranges: r.ranges,
         })),
-        ...(limit !== null ? { maxRegressionPct: o.maxRegression, regressions } : {}),
+        failures: runs.map((r, i) => ({
+          id: LETTERS[i],
+          completed: r.summary.vllm.completed,
+          failed: r.summary.vllm.failed,
+        })),
+        failureBanner: banner,
+        intervals:
+          intervals === null
+            ? null
+            : {
+                level: 0.95,
+                method: 'bootstrap-percentile',
+                unit: 'request',
+                replicates: replicates ?? 1000,
+              },
+        ...(gate
+          ? {
+              maxRegressionPct: o.maxRegression ?? null,
+              maxFailureIncreasePp: o.maxFailureIncrease ?? 0,
+              regressions,
+            }
+          : {}),
       }) + '\n',
     );
   } else if (o.csv) {
     write(compareCsv(runs, rows));
   } else {
-    write(o.markdown ? compareMarkdown(runs, rows, diffs) : compareText(runs, rows, diffs));
-    if (limit !== null)
+    write(o.markdown ? compareMarkdown(runs, rows, diffs, banner) : compareText(runs, rows, diffs, banner));
+    if (gate) {
+      const rules = [
+        ...(o.maxRegression !== undefined ? [`worse than A by more than ${o.maxRegression}%`] : []),
+        `failure rate up by more than ${o.maxFailureIncrease ?? 0} pp`,
+      ].join(', or ');
       write(
         regressions.length
-          ? `\n${regressions.length} regression(s) beyond ${o.maxRegression}%: ${regressions
-              .map((x) => `${x.run} ${x.label} ${fmtRelChange(x.change)}`)
+          ? `\n${regressions.length} regression(s) (${rules}, with 95 % confidence): ${regressions
+              .map((x) => `${x.run} ${x.label} ${x.text}`)
               .join(', ')}\n`
-          : `\nNo metric worse than A by more than ${o.maxRegression}%.\n`,
+          : `\nNo regression: no metric ${rules}, with 95 % confidence.\n`,
       );
+    }
   }
   return regressions.length ? 1 : 0;
+}
+
+export interface Regression {
+  run: string;
+  metric: string;
+  label: string;
+  /** The change (relative, or percentage points for the failure rate). */
+  change: number;
+  /** Its 95 % interval, when there is one. */
+  interval: [number, number] | null;
+  text: string;
+}
+
+/**
+ * The gate. A metric regresses when it is worse than A by more than `maxRel` (a percentage) for
+ * the whole of its interval — the bound nearest zero clears the threshold — or, without an
+ * interval (throughputs, server metrics, aggregate-only imports), by its value. The failure rate
+ * regresses when its whole interval lies above `maxFailPp` percentage points.
+ */
+export function gateRegressions(
+  rows: readonly CompareRow[],
+  maxRel: number | null,
+  maxFailPp: number,
+): Regression[] {
+  const out: Regression[] = [];
+  for (const r of rows) {
+    const fail = r.def.id === 'fail-rate';
+    if (!fail && (maxRel === null || r.def.better === null)) continue;
+    const limit = fail ? maxFailPp : maxRel! / 100;
+    r.verdict.forEach((v, i) => {
+      const change = r.rel[i] ?? null;
+      // A quantile known only to a wide server bucket has no number to gate on.
+      if (v !== 'worse' || change === null) return;
+      const ci = r.ci[i] ?? null;
+      // The bound nearest zero, in the worse direction.
+      const nearest = ci
+        ? r.def.better === 'lower'
+          ? ci[0]
+          : -ci[1]
+        : r.def.better === 'lower'
+          ? change
+          : -change;
+      if (nearest <= limit) return;
+      const text = `${fmtChange(r, change)}${ci ? ` ${ciCell(r, i)}` : ''}`;
+      out.push({ run: LETTERS[i]!, metric: r.def.id, label: r.def.label, change, interval: ci, text });
+    });
+  }
+  return out;
 }

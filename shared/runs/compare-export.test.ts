@@ -52,10 +52,34 @@ describe('comparison export', () => {
   it('CSV: numbers as numbers, the change in %, verdicts; quoted where needed', () => {
     const csv = compareCsv(runs, rows);
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
-    expect(lines).toContain('out-tput,Output token throughput,tok/s,higher,100,150,50,better');
-    expect(lines).toContain('ttft-p99,TTFT p99,ms,lower,80,120,50,worse');
-    expect(lines).toContain('srv-queue-p99,Server queue time p99,ms,lower,0–300,0–300,,same');
-    for (const l of lines) expect(l.split(',').length).toBe(8);
+    expect(lines[0]).toBe(
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+    );
+    expect(lines).toContain('out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,');
+    expect(lines).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,,,worse,');
+    expect(lines).toContain('srv-queue-p99,Server queue time p99,ms,lower,pct,0–300,0–300,,,,same,');
+    // The failure rate's change is in percentage points.
+    expect(lines).toContain('fail-rate,Failure rate,%,lower,pp,0,0,0,,,same,');
+    for (const l of lines) expect(l.split(',').length).toBe(12);
+  });
+});
+
+describe('comparison export with intervals', () => {
+  it('Markdown and CSV carry each change’s interval, the unreliable mark and the failure banner', () => {
+    const withCi = compareRows([run(100, [50, 80], 297), run(150, [40, 120], 290)]).map((r) =>
+      r.def.id === 'ttft-p99'
+        ? { ...r, ci: [null, [0.1, 0.9] as [number, number]], verdict: [null, 'worse' as const] }
+        : r,
+    );
+    withCi.find((r) => r.def.id === 'out-tput')!.unreliable = [false, true];
+    const md = compareMarkdown(runs, withCi, [], 'Failure rates: A 0.0 % (0 of 10) · B 41.0 % (4 of 10).');
+    expect(md).toContain('> Failure rates: A 0.0 % (0 of 10) · B 41.0 % (4 of 10).');
+    expect(md).toContain('| TTFT p99 | 80.00 ms | 120.0 ms | +50.0% [+10.0%, +90.0%] (worse) |');
+    expect(md).toContain('| Output token throughput | 100.0 tok/s | 150.0 tok/s | +50.0% (better) ⚠ |');
+    expect(md).toContain('95 % bootstrap interval');
+    expect(md).toContain('⚠ the failure rates differ');
+    const csv = compareCsv(runs, withCi).trimEnd().split('\r\n');
+    expect(csv).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,10,90,worse,');
+    expect(csv).toContain('out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,yes');
   });
 });

@@ -39,12 +39,37 @@ export function fmtRelChange(r: number | null): string {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(Math.abs(pct) >= 10 ? 1 : 2)}%`;
 }
 
-/** Run i against the baseline: the percentage, or the bucket comparison where there is none. */
-export function relCell(row: CompareRow, i: number): string {
-  return row.byBucket[i] ? bucketChangeText(row, i) : fmtRelChange(row.rel[i] ?? null);
+/** An absolute change in percentage points ("+12.0 pp", "−0.50 pp"). */
+export function fmtPointChange(d: number | null): string {
+  if (d === null) return '';
+  const a = Math.abs(d);
+  return `${d > 0 ? '+' : d < 0 ? '−' : '±'}${a.toFixed(a >= 10 ? 1 : 2)} pp`;
 }
 
-const VERDICT = { better: 'better', worse: 'worse', same: 'same' } as const;
+/** A change in the row's terms: relative %, or percentage points for a share. */
+export function fmtChange(row: CompareRow, d: number | null): string {
+  return row.def.change === 'absolute' ? fmtPointChange(d) : fmtRelChange(d);
+}
+
+/** Run i against the baseline: the percentage, or the bucket comparison where there is none. */
+export function relCell(row: CompareRow, i: number): string {
+  return row.byBucket[i] ? bucketChangeText(row, i) : fmtChange(row, row.rel[i] ?? null);
+}
+
+/** The 95 % interval of the change ("[+2.1%, +9.8%]"), '' without one. */
+export function ciCell(row: CompareRow, i: number): string {
+  const c = row.ci[i] ?? null;
+  if (!c) return '';
+  return `[${fmtChange(row, c[0])}, ${fmtChange(row, c[1])}]`;
+}
+
+const VERDICT = { better: 'better', worse: 'worse', same: 'same', unclear: 'not distinguishable' } as const;
+export const VERDICT_TEXT = VERDICT;
+
+/** Said beside a change whose runs' failure rates differ clearly. */
+export const UNRELIABLE_MARK = '⚠';
+export const UNRELIABLE_NOTE =
+  '⚠ the failure rates differ: failed requests end early and unload the server, so throughput and latency changes say little';
 
 const mdEscape = (s: string) => s.replace(/\|/g, '\\|');
 
@@ -53,6 +78,7 @@ export function compareMarkdown(
   runs: readonly ComparedRunLabel[],
   rows: readonly CompareRow[],
   diffs: readonly string[],
+  banner: string | null = null,
 ): string {
   const out: string[] = [];
   runs.forEach((r, i) =>
@@ -61,6 +87,7 @@ export function compareMarkdown(
     ),
   );
   if (diffs.length) out.push('', `> The workloads differ: ${mdEscape(diffs.join(' · '))}.`);
+  if (banner) out.push('', `> ${mdEscape(banner)}`);
   const head = ['metric', 'A', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, 'vs A'])];
   out.push(
     '',
@@ -76,13 +103,19 @@ export function compareMarkdown(
     const cells = [mdEscape(row.def.label), compareCell(row, 0)];
     for (let i = 1; i < runs.length; i++) {
       const v = row.verdict[i];
-      const rel = relCell(row, i);
-      cells.push(compareCell(row, i), rel && v ? `${rel} (${VERDICT[v]})` : rel);
+      const rel = [relCell(row, i), ciCell(row, i)].filter(Boolean).join(' ');
+      const mark = row.unreliable[i] ? ` ${UNRELIABLE_MARK}` : '';
+      cells.push(compareCell(row, i), rel && v ? `${rel} (${VERDICT[v]})${mark}` : rel);
     }
     out.push(`| ${cells.join(' | ')} |`);
   }
+  if (rows.some((r) => r.ci.some(Boolean))) out.push('', INTERVAL_NOTE);
+  if (rows.some((r) => r.unreliable.some(Boolean))) out.push('', UNRELIABLE_NOTE);
   return out.join('\n') + '\n';
 }
+
+export const INTERVAL_NOTE =
+  '[low, high]: 95 % bootstrap interval of the change (requests resampled, 1,000 replicates, seeded); "not distinguishable" when it spans zero.';
 
 /** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
 function csvField(s: string): string {
@@ -92,8 +125,10 @@ function csvField(s: string): string {
 /**
  * One row per metric, numbers as numbers (ms, tok/s… in the `unit` column): per run its value
  * (or, where only a server histogram bucket is known, the bucket as `lo–hi`), then for each run
- * after the first its change against A in percent (empty where there is none, as between
- * buckets) and the verdict (better / worse / same, empty where nothing can be said).
+ * after the first its change against A (`change` says how: `pct` relative in percent, `pp`
+ * absolute in percentage points; empty where there is none, as between buckets), the 95 %
+ * interval of that change, the verdict (better / worse / same / unclear, empty where nothing can
+ * be said) and whether the change is unreliable (the failure rates differ).
  */
 export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly CompareRow[]): string {
   const letters = runs.map((_, i) => LETTERS[i]!);
@@ -102,8 +137,11 @@ export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly Com
     'metric',
     'unit',
     'better',
+    'change',
     ...letters,
-    ...letters.slice(1).flatMap((l) => [`${l}_vs_A_pct`, `${l}_verdict`]),
+    ...letters
+      .slice(1)
+      .flatMap((l) => [`${l}_vs_A`, `${l}_ci_low`, `${l}_ci_high`, `${l}_verdict`, `${l}_unreliable`]),
   ];
   const lines = [head.join(',')];
   for (const row of rows) {
@@ -115,12 +153,17 @@ export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly Com
     });
     const rels = runs.slice(1).flatMap((_, k) => {
       const i = k + 1;
-      const r = row.rel[i] ?? null;
+      // Relative changes in %, absolute ones (a failure rate) in the row's unit (percentage points).
+      const scale = row.def.change === 'absolute' ? 1 : 100;
+      const n = (x: number | null | undefined) =>
+        x === null || x === undefined ? '' : String(+(x * scale).toFixed(6));
+      const c = row.ci[i] ?? null;
       const verdict = row.verdict[i] ?? null;
-      return [r === null ? '' : String(+(r * 100).toFixed(6)), verdict ?? ''];
+      return [n(row.rel[i]), n(c?.[0]), n(c?.[1]), verdict ?? '', row.unreliable[i] ? 'yes' : ''];
     });
+    const change = row.def.change === 'absolute' ? 'pp' : 'pct';
     lines.push(
-      [row.def.id, row.def.label, row.def.unit, row.def.better ?? '', ...vals, ...rels]
+      [row.def.id, row.def.label, row.def.unit, row.def.better ?? '', change, ...vals, ...rels]
         .map(csvField)
         .join(','),
     );

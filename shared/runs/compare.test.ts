@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from './run-types.ts';
-import { compareRows, workloadDifferences } from './compare.ts';
+import { outcomesFromCounts } from './bootstrap.ts';
+import { compareIntervals, compareRows, failureBanner, workloadDifferences } from './compare.ts';
+import { Rng } from './prng.ts';
+import { computeRunSummary } from './summary.ts';
+import type { RequestOutcome } from './run-types.ts';
 import { summary } from './test-summary.ts';
 
 describe('compareRows', () => {
@@ -16,9 +20,17 @@ describe('compareRows', () => {
     expect(by.get('ttft-p50')!.verdict).toEqual([null, 'better', 'same']); // lower is better
     expect(by.get('ttft-p99')!.verdict).toEqual([null, 'worse', 'same']);
     expect(by.get('ttft-p99')!.rel[1]).toBeCloseTo(0.5, 12);
-    // A baseline of 0 has no relative change; a count without a direction gets no verdict.
+    // A baseline of 0 has no relative change; fewer successful requests is worse, the same count the same.
     expect(by.get('failed')!.rel).toEqual([null, null, null]);
-    expect(by.get('completed')!.verdict).toEqual([null, null, null]);
+    expect(by.get('completed')!.verdict).toEqual([null, 'same', 'same']);
+    // The failure rate is compared in percentage points; where it differs (run C: 2 of 12 failed),
+    // C's throughput and latency changes are marked unreliable, B's are not.
+    expect(by.get('fail-rate')!.values[2]).toBeCloseTo((100 * 2) / 12, 12);
+    expect(by.get('fail-rate')!.rel[2]).toBeCloseTo((100 * 2) / 12, 12);
+    expect(by.get('fail-rate')!.verdict).toEqual([null, 'same', 'worse']);
+    expect(by.get('out-tput')!.unreliable).toEqual([false, false, true]);
+    expect(by.get('ttft-p99')!.unreliable).toEqual([false, false, true]);
+    expect(by.get('fail-rate')!.unreliable).toEqual([false, false, false]);
   });
 
   it('leaves out rows no run has (goodput without SLOs, metrics an import did not report)', () => {
@@ -161,5 +173,84 @@ describe('workloadDifferences', () => {
       summary: { config: { maxConcurrency: 4, requestRate: 'inf', numPrompts: 100 } },
     } as never;
     expect(workloadDifferences([run(64, 100, 8), imported])).toEqual(['max concurrency 8 vs 4']);
+  });
+});
+
+describe('confidence intervals', () => {
+  /** A run of n requests whose latencies are `scale` times a common distribution; `failed` of them failed. */
+  function simRun(seed: number, n: number, scale: number, failed = 0) {
+    const rng = new Rng(seed, 'run');
+    const outcomes: RequestOutcome[] = [];
+    for (let i = 0; i < n; i++) {
+      const level = 20 * scale * Math.exp(0.3 * rng.normal());
+      const itl = Array.from({ length: 10 }, () => level * Math.exp(0.2 * rng.normal()));
+      const ttft = 80 * scale * Math.exp(0.4 * rng.normal());
+      const e2e = ttft + itl.reduce((a, b) => a + b, 0);
+      outcomes.push({
+        ...outcomesFromCounts(1, 0)[0]!,
+        ok: i >= failed,
+        ttftMs: ttft,
+        e2eMs: e2e,
+        tpotMs: (e2e - ttft) / 10,
+        outputTokens: 11,
+        itlChunkMs: itl,
+      });
+    }
+    const summary = computeRunSummary({ outcomes, durationS: 10, config: {} as never });
+    return { summary, outcomes };
+  }
+
+  it('a clear slowdown is worse with an interval around it; the same server again is not distinguishable', () => {
+    const a = simRun(1, 400, 1);
+    const again = simRun(2, 400, 1);
+    const slower = simRun(3, 400, 1.25);
+    const runs = [a, again, slower];
+    const intervals = compareIntervals(runs, { replicates: 400 });
+    const rows = compareRows(
+      runs.map((r) => r.summary),
+      intervals,
+    );
+    const by = new Map(rows.map((r) => [r.def.id, r]));
+    for (const id of ['ttft-mean', 'tpot-p50', 'itl-p90', 'e2el-p99']) {
+      const r = by.get(id)!;
+      const [lo, hi] = r.ci[2]!;
+      expect(lo, id).toBeLessThanOrEqual(r.rel[2]!);
+      expect(hi, id).toBeGreaterThanOrEqual(r.rel[2]!);
+      expect(lo, id).toBeGreaterThan(0.1);
+      expect(r.verdict[2], id).toBe('worse');
+    }
+    // Another draw from the same population: not distinguishable on most rows (a 95 % interval
+    // misses now and then, so not all), never the large changes of the slower run.
+    const latency = rows.filter((r) => r.def.sample && r.def.id !== 'fail-rate');
+    const unclear = latency.filter((r) => r.verdict[1] === 'unclear' || r.verdict[1] === 'same').length;
+    expect(unclear / latency.length).toBeGreaterThan(0.7);
+    // Throughputs have no per-request resample: no interval, the value decides.
+    expect(by.get('out-tput')!.ci).toEqual([null, null, null]);
+    // Seeded: the same runs give the same intervals.
+    const again2 = compareIntervals(runs, { replicates: 400 });
+    expect(again2.get('itl-p99')).toEqual(intervals.get('itl-p99'));
+  });
+
+  it('failure rates get an interval in percentage points, even for a run known only by its counts', () => {
+    const a = simRun(1, 200, 1);
+    const b = simRun(2, 200, 1, 82);
+    const countsOnly = { summary: b.summary, outcomes: null };
+    for (const other of [b, countsOnly]) {
+      const intervals = compareIntervals([a, other], { replicates: 400 });
+      const rows = compareRows([a.summary, other.summary], intervals);
+      const fail = rows.find((r) => r.def.id === 'fail-rate')!;
+      expect(fail.values).toEqual([0, 41]);
+      expect(fail.rel[1]).toBe(41);
+      expect(fail.ci[1]![0]).toBeGreaterThan(30);
+      expect(fail.ci[1]![1]).toBeLessThan(50);
+      expect(fail.verdict[1]).toBe('worse');
+      expect(rows.find((r) => r.def.id === 'out-tput')!.unreliable[1]).toBe(true);
+      expect(failureBanner([a.summary, other.summary], rows)).toBe(
+        'Failure rates: A 0.0 % (0 of 200) · B 41.0 % (82 of 200) — B differs clearly from A: throughput and latency changes are unreliable (failed requests end early and unload the server).',
+      );
+    }
+    // No failures anywhere: no banner.
+    const rows = compareRows([a.summary, a.summary]);
+    expect(failureBanner([a.summary, a.summary], rows)).toBeNull();
   });
 });

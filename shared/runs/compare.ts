@@ -3,7 +3,23 @@
  * one): the numbers `vllm bench serve` reports and ours, each against the first run (the
  * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
  */
-import type { MetricStats, RunHeader, RunSummary, StatMetric, VllmMetrics } from './run-types.ts';
+import {
+  bootstrapRun,
+  diffInterval,
+  outcomesFromCounts,
+  specKey,
+  type SampleMetric,
+  type SampleSpec,
+  type SampleStat,
+} from './bootstrap.ts';
+import type {
+  MetricStats,
+  RequestOutcome,
+  RunHeader,
+  RunSummary,
+  StatMetric,
+  VllmMetrics,
+} from './run-types.ts';
 import { compareBuckets, serverQuantileRange, type QuantileBucket } from './server-quantile.ts';
 import { statsOf } from './stats-of.ts';
 
@@ -15,6 +31,20 @@ export interface CompareRowDef {
   id: string;
   label: string;
   unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%';
+  /**
+   * How a run differs from the baseline: relative ((X − A)/A, the default) or absolute in the
+   * row's unit (a failure rate: percentage points).
+   */
+  change?: 'relative' | 'absolute';
+  /**
+   * The statistic recomputed on resampled requests for a confidence interval (bootstrap.ts); rows
+   * without one (throughputs, server metrics) have no interval.
+   */
+  sample?: SampleSpec;
+  /** The sample of the every-gap variant (see everyGap). */
+  everyGapSample?: SampleSpec;
+  /** Throughput and client latency: marked unreliable where the runs' failure rates differ. */
+  failureSensitive?: boolean;
   /** Which direction is an improvement; null when neither is (a count of requests). */
   better: 'lower' | 'higher' | null;
   get: (s: RunSummary) => number | null;
@@ -50,11 +80,23 @@ const everyGapStat =
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   };
 
+const ROW_STATS: SampleStat[] = ['mean', 50, 90, 99];
+
 function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
-  const rows = latencyRowsOf(m, name);
+  const metric = m as SampleMetric;
+  const rows = latencyRowsOf(m, name).map((r, i) => ({
+    ...r,
+    sample: { metric, stat: ROW_STATS[i]! },
+    failureSensitive: true,
+  }));
   if (m !== 'itl' && m !== 'itl_per_token') return rows;
   const keys = ['mean', 'median', 'p90', 'p99'] as const;
-  return rows.map((r, i) => ({ ...r, everyGap: everyGapStat(m, keys[i]!) }));
+  const every: SampleMetric = m === 'itl' ? 'itl_every_gap' : 'itl_per_token_every_gap';
+  return rows.map((r, i) => ({
+    ...r,
+    everyGap: everyGapStat(m, keys[i]!),
+    everyGapSample: { metric: every, stat: ROW_STATS[i]! },
+  }));
 }
 
 function latencyRowsOf(m: StatMetric, name: string): CompareRowDef[] {
@@ -101,15 +143,35 @@ function vllmRow(
   return { id, label, unit, better, get: (s) => num(s.vllm[key]) };
 }
 
+/** Failed requests as a share of the measured ones, %; null when the run measured none. */
+export function failureRate(s: RunSummary): number | null {
+  const n = s.vllm.completed + s.vllm.failed;
+  return n > 0 ? (100 * s.vllm.failed) / n : null;
+}
+
+const sensitive = (r: CompareRowDef): CompareRowDef => ({ ...r, failureSensitive: true });
+
 export const COMPARE_ROWS: CompareRowDef[] = [
-  { ...vllmRow('completed', 'Successful requests', 'count', null, 'completed'), group: 'Throughput' },
+  {
+    id: 'fail-rate',
+    label: 'Failure rate',
+    unit: '%',
+    better: 'lower',
+    change: 'absolute',
+    get: failureRate,
+    sample: { metric: 'failed', stat: 'mean' },
+    group: 'Requests',
+  },
+  vllmRow('completed', 'Successful requests', 'count', 'higher', 'completed'),
   vllmRow('failed', 'Failed requests', 'count', 'lower', 'failed'),
-  vllmRow('duration', 'Benchmark duration', 's', null, 'duration'),
-  vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput'),
-  vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput'),
-  vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'),
-  vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
-  vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
+  { ...sensitive(vllmRow('duration', 'Benchmark duration', 's', null, 'duration')), group: 'Throughput' },
+  sensitive(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput')),
+  sensitive(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput')),
+  sensitive(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput')),
+  sensitive(
+    vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
+  ),
+  sensitive(vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput')),
   ...latencyRows('ttft', 'TTFT'),
   ...latencyRows('tpot', 'TPOT'),
   ...latencyRows('itl', 'ITL per chunk'),
@@ -140,7 +202,12 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   },
 ];
 
-export type Verdict = 'better' | 'worse' | 'same';
+/**
+ * better / worse: the difference is clear (its interval excludes zero, or without an interval it
+ * exceeds SAME_WITHIN); same: within SAME_WITHIN (for an interval: all of it); unclear: the
+ * interval spans zero — not distinguishable from noise.
+ */
+export type Verdict = 'better' | 'worse' | 'same' | 'unclear';
 
 export interface CompareRow {
   def: CompareRowDef;
@@ -154,6 +221,70 @@ export interface CompareRow {
   byBucket: boolean[];
   /** Per run: the server histogram bucket the value was interpolated in (server quantiles). */
   buckets: (QuantileBucket | null)[];
+  /**
+   * Per run: the 95 % confidence interval of the change against the baseline, in the same terms
+   * as `rel` (relative, or absolute in the row's unit); null for the baseline and where none can
+   * be computed (no per-request data, a throughput, a server metric).
+   */
+  ci: ([number, number] | null)[];
+  /** Per run: the failure rates differ clearly from the baseline's, so this change is unreliable. */
+  unreliable: boolean[];
+}
+
+/** Per row id, per run: the interval of the change against run 0 (see CompareRow.ci). */
+export type CompareIntervals = Map<string, ([number, number] | null)[]>;
+
+/**
+ * Whether ITL rows compare every gap (a run that cannot say which gaps were coalesced beside one
+ * that left some out): like is compared with like.
+ */
+export function mixedItl(summaries: readonly RunSummary[]): boolean {
+  return summaries.some((s) => !s.coalesced) && summaries.some((s) => (s.coalesced?.gaps ?? 0) > 0);
+}
+
+export interface IntervalInput {
+  summary: RunSummary;
+  /** Measured requests; null when the run has none (an aggregate-only import). */
+  outcomes: readonly RequestOutcome[] | null;
+}
+
+/**
+ * Bootstrap intervals (bootstrap.ts) for every row that has a sample, each run against run 0.
+ * A run known only by counts still gets its failure-rate interval. Seeded: the same runs in the
+ * same order always give the same intervals.
+ */
+export function compareIntervals(
+  runs: readonly IntervalInput[],
+  opts: { replicates?: number; seed?: number } = {},
+): CompareIntervals {
+  const every = mixedItl(runs.map((r) => r.summary));
+  const specOf = (d: CompareRowDef): SampleSpec | undefined =>
+    every && d.everyGapSample ? d.everyGapSample : d.sample;
+  const specs = COMPARE_ROWS.map(specOf).filter((x): x is SampleSpec => !!x);
+  const reps = runs.map((r, i) => {
+    const outcomes = r.outcomes ?? outcomesFromCounts(r.summary.vllm.completed, r.summary.vllm.failed);
+    const own = r.outcomes ? specs : specs.filter((s) => s.metric === 'failed');
+    return bootstrapRun(outcomes, own, { ...opts, salt: `run${i}` }).replicates;
+  });
+  const out: CompareIntervals = new Map();
+  for (const d of COMPARE_ROWS) {
+    const spec = specOf(d);
+    if (!spec) continue;
+    const k = specKey(spec);
+    const base = reps[0]?.get(k);
+    const absolute = d.change === 'absolute';
+    out.set(
+      d.id,
+      reps.map((r, i) => {
+        const x = r.get(k);
+        if (i === 0 || !base || !x) return null;
+        const ci = diffInterval(base, x, absolute ? 'absolute' : 'relative');
+        // A share's replicates are fractions; the row's unit is %.
+        return ci && absolute && d.unit === '%' ? [ci[0] * 100, ci[1] * 100] : ci;
+      }),
+    );
+  }
+  return out;
 }
 
 /**
@@ -171,13 +302,16 @@ export function bucketChangeText(row: CompareRow, i: number): string {
 /** Differences under this share of the baseline are called the same (noise, not a result). */
 export const SAME_WITHIN = 0.01;
 
-export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
+export function compareRows(
+  summaries: readonly RunSummary[],
+  intervals: CompareIntervals | null = null,
+): CompareRow[] {
   const rows: CompareRow[] = [];
   // A run that cannot say which ITL gaps were coalesced beside one that left some out: compare
   // every gap in all of them (vLLM's definition), not two different definitions.
-  const mixedItl = summaries.some((s) => !s.coalesced) && summaries.some((s) => (s.coalesced?.gaps ?? 0) > 0);
+  const every = mixedItl(summaries);
   for (const def of COMPARE_ROWS) {
-    const get = mixedItl && def.everyGap ? def.everyGap : def.get;
+    const get = every && def.everyGap ? def.everyGap : def.get;
     const values = summaries.map((s) => get(s));
     if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs
     const base = values[0] ?? null;
@@ -196,26 +330,60 @@ export function compareRows(summaries: readonly RunSummary[]): CompareRow[] {
         i > 0 && v !== null && base !== null && (ranges[0] !== null || ranges[i] !== null || sameBucket(i)),
     );
     const bucketed = (i: number) => byBucket[i] === true;
+    const absolute = def.change === 'absolute';
     const rel = values.map((v, i) =>
-      i === 0 || v === null || base === null || base === 0 || bucketed(i)
+      i === 0 || v === null || base === null || bucketed(i)
         ? null
-        : (v - base) / Math.abs(base),
+        : absolute
+          ? v - base
+          : base === 0
+            ? null
+            : (v - base) / Math.abs(base),
+    );
+    const ci = values.map((v, i) =>
+      i === 0 || v === null || base === null || bucketed(i) ? null : (intervals?.get(def.id)?.[i] ?? null),
     );
     const interval = (i: number): QuantileBucket => buckets[i]!.all ?? [values[i]!, values[i]!];
+    const lowerIsBetter = def.better === 'lower';
     const verdict = values.map((v, i): Verdict | null => {
       if (i === 0 || v === null || base === null || def.better === null) return null;
       if (bucketed(i)) {
         const c = compareBuckets(interval(0), interval(i));
         if (c === null) return null;
         if (c === 'same') return 'same';
-        return (c === 'lower') === (def.better === 'lower') ? 'better' : 'worse';
+        return (c === 'lower') === lowerIsBetter ? 'better' : 'worse';
+      }
+      const c = ci[i];
+      if (c) {
+        if (!absolute && c[0] > -SAME_WITHIN && c[1] < SAME_WITHIN) return 'same';
+        if (c[0] > 0) return lowerIsBetter ? 'worse' : 'better';
+        if (c[1] < 0) return lowerIsBetter ? 'better' : 'worse';
+        // An absolute change with nothing on either side (0 failures in both) is the same.
+        return c[0] === 0 && c[1] === 0 ? 'same' : 'unclear';
       }
       const r = rel[i];
       if (r === null || r === undefined) return null;
-      if (Math.abs(r) < SAME_WITHIN) return 'same';
-      return r < 0 === (def.better === 'lower') ? 'better' : 'worse';
+      if (absolute ? r === 0 : Math.abs(r) < SAME_WITHIN) return 'same';
+      return r < 0 === lowerIsBetter ? 'better' : 'worse';
     });
-    rows.push({ def, values, rel, verdict, ranges, byBucket, buckets: buckets.map((b) => b.all) });
+    rows.push({
+      def,
+      values,
+      rel,
+      verdict,
+      ranges,
+      byBucket,
+      buckets: buckets.map((b) => b.all),
+      ci,
+      unreliable: values.map(() => false),
+    });
+  }
+  // Failed requests end fast and leave the server less loaded: where the failure rates differ
+  // clearly, throughput and client latency changes say little about the server.
+  const fail = rows.find((r) => r.def.id === 'fail-rate');
+  if (fail) {
+    const differs = fail.verdict.map((v) => v === 'better' || v === 'worse');
+    for (const r of rows) if (r.def.failureSensitive) r.unreliable = differs.map((d, i) => i > 0 && d);
   }
   return rows;
 }
@@ -255,4 +423,26 @@ export function workloadDifferences(
     if (new Set(vals.filter((v) => v !== '—')).size > 1) out.push(`${k} ${vals.join(' vs ')}`);
   }
   return out;
+}
+
+/**
+ * The failure rates of the compared runs in one line ("Failure rates: A 0.0 % (0 of 200) · B 41.0 %
+ * (82 of 200)"), with what follows from them; null when no run had a failed request.
+ */
+export function failureBanner(summaries: readonly RunSummary[], rows: readonly CompareRow[]): string | null {
+  if (!summaries.some((s) => s.vllm.failed > 0)) return null;
+  const letters = ['A', 'B', 'C', 'D'];
+  const parts = summaries.map((s, i) => {
+    const r = failureRate(s);
+    const n = s.vllm.completed + s.vllm.failed;
+    return `${letters[i]} ${r === null ? '—' : `${r.toFixed(r > 0 && r < 1 ? 2 : 1)} %`} (${s.vllm.failed.toLocaleString('en-US')} of ${n.toLocaleString('en-US')})`;
+  });
+  const fail = rows.find((r) => r.def.id === 'fail-rate');
+  const differ = (fail?.verdict ?? [])
+    .map((v, i) => (v === 'better' || v === 'worse' ? letters[i] : null))
+    .filter((x): x is string => x !== null);
+  const tail = differ.length
+    ? ` — ${differ.join(', ')} ${differ.length === 1 ? 'differs' : 'differ'} clearly from A: throughput and latency changes are unreliable (failed requests end early and unload the server)`
+    : '';
+  return `Failure rates: ${parts.join(' · ')}${tail}.`;
 }
