@@ -215,6 +215,10 @@ describe('load runs in Chromium', () => {
     await native.nth(0).getByTestId('run-compare-pick').check();
     await page.getByTestId('run-compare-open').click();
     await page.waitForSelector('[data-testid="run-compare"][data-ready="yes"]');
+    // The 95 % intervals follow the table (computed in slices, the page stays responsive).
+    await page.waitForFunction(() =>
+      /^Intervals:/.test(document.querySelector('[data-testid="compare-ci-status"]')?.textContent ?? ''),
+    );
     const legend = page.getByTestId('compare-run');
     expect(await legend.nth(0).textContent()).toMatch(/A\s*e2e simulator run/);
     expect(await legend.nth(1).textContent()).toMatch(/B\s*e2e concurrency 4/);
@@ -231,8 +235,19 @@ describe('load runs in Chromium', () => {
     expect(tput[2]).toMatch(/^−\d/);
     expect(await row('out-tput').locator('td.compare-rel').getAttribute('data-verdict')).toBe('worse');
     expect(await row('tpot-p50').locator('td.compare-rel').getAttribute('data-verdict')).toMatch(
-      /better|same/,
+      /better|same|unclear/,
     );
+    // Every client latency change has its interval, and the interval holds the change.
+    const ciText = (await row('tpot-p50').getByTestId('compare-ci').textContent()) ?? '';
+    const pct = (t: string) => Number(t.replace('−', '-').replace(/[ %+±]/g, ''));
+    const ciM = /^\[([−+±][\d.]+ %), ([−+±][\d.]+ %)\]$/.exec(ciText);
+    expect(ciM, ciText).not.toBeNull();
+    const tpotRel = pct(((await cells('tpot-p50'))[2] ?? '').replace(/\[.*$/, ''));
+    expect(pct(ciM![1]!)).toBeLessThanOrEqual(tpotRel + 0.01);
+    expect(pct(ciM![2]!)).toBeGreaterThanOrEqual(tpotRel - 0.01);
+    // Throughputs have none (no per-request resample); nobody failed, so no failure banner.
+    expect(await row('out-tput').getByTestId('compare-ci').count()).toBe(0);
+    expect(await page.getByTestId('compare-failure-banner').count()).toBe(0);
     // Both runs watched the simulator's /metrics: the server's side is compared too.
     expect((await cells('srv-ttft-p50'))[0]).toMatch(/\d/);
     expect(await row('srv-preempt').count()).toBe(1);
@@ -259,10 +274,14 @@ describe('load runs in Chromium', () => {
     const csvPath = path.join(userData, 'comparison.csv');
     await csvDl.saveAs(csvPath);
     const csvLines = fs.readFileSync(csvPath, 'utf8').trimEnd().split('\r\n');
-    expect(csvLines[0]).toBe('metric_id,metric,unit,better,A,B,B_vs_A_pct,B_verdict');
+    expect(csvLines[0]).toBe(
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+    );
     const completedRow = csvLines.find((l) => l.startsWith('completed,'))!.split(',');
-    expect(completedRow.slice(4, 6)).toEqual([String(REQUESTS), '30']);
-    expect(csvLines.find((l) => l.startsWith('out-tput,'))!.split(',')[7]).toBe('worse');
+    expect(completedRow.slice(5, 7)).toEqual([String(REQUESTS), '30']);
+    expect(csvLines.find((l) => l.startsWith('out-tput,'))!.split(',')[10]).toBe('worse');
+    const tpotCsv = csvLines.find((l) => l.startsWith('tpot-p50,'))!.split(',');
+    expect(Number(tpotCsv[8])).toBeLessThanOrEqual(Number(tpotCsv[9]));
     // And as Markdown to the clipboard (granted here), ready to paste into an issue.
     await app!.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByTestId('compare-copy-md').click();
@@ -339,6 +358,36 @@ describe('load runs in Chromium', () => {
     expect(Number(m![3]!.replace(/,/g, ''))).toBe(failed * 10);
     await page.getByTestId('sum-errors').scrollIntoViewIfNeeded();
     await shot(page, 'run-faults');
+  });
+
+  it('compares the faulty run with a clean one: failure rates bannered, its throughput marked unreliable', async () => {
+    const picks = page.getByTestId('run-compare-pick');
+    for (let i = 0; i < (await picks.count()); i++)
+      if (await picks.nth(i).isChecked()) await picks.nth(i).uncheck();
+    const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])');
+    const clean = native.filter({ hasText: 'e2e simulator run' }).first();
+    const faulty = native.filter({ hasText: 'e2e faults' }).first();
+    await clean.getByTestId('run-compare-pick').check();
+    await faulty.getByTestId('run-compare-pick').check();
+    await page.getByTestId('run-compare-open').click();
+    await page.waitForSelector('[data-testid="run-compare"][data-ready="yes"]');
+    await page.waitForFunction(() =>
+      /^Intervals:/.test(document.querySelector('[data-testid="compare-ci-status"]')?.textContent ?? ''),
+    );
+    const banner = (await page.getByTestId('compare-failure-banner').textContent()) ?? '';
+    expect(banner).toMatch(
+      new RegExp(
+        `^Failure rates: A 0\\.0 % \\(0 of ${REQUESTS}\\) · B [\\d.]+ % \\(\\d+ of 40\\) — B differs clearly from A`,
+      ),
+    );
+    const row = (id: string) => page.locator(`[data-testid="compare-table"] tr[data-row="${id}"]`);
+    expect(await row('fail-rate').locator('td.compare-rel').getAttribute('data-verdict')).toBe('worse');
+    expect(await row('fail-rate').getByTestId('compare-ci').textContent()).toMatch(
+      /^\[\+[\d.]+ pp, \+[\d.]+ pp\]$/,
+    );
+    expect(await row('out-tput').locator('td.compare-rel').getAttribute('class')).toContain('unreliable');
+    expect(await page.getByTestId('run-compare').textContent()).toContain('⚠ the failure rates differ');
+    await shot(page, 'run-compare-failures');
   });
 
   it('runs one workload on two servers in turn, then opens them side by side', async () => {

@@ -6,12 +6,15 @@ import { niceTicks } from '../charts/ticks.ts';
 
 export {
   bucketChangeText,
+  compareIntervalsAsync,
   compareRows,
+  failureBanner,
   COMPARE_ROWS,
   MAX_COMPARED,
   RUN_COLORS,
   SAME_WITHIN,
   workloadDifferences,
+  type CompareIntervals,
   type CompareRow,
   type CompareRowDef,
   type Verdict,

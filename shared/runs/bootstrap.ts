@@ -259,13 +259,60 @@ export const specKey = (s: SampleSpec): string => `${s.metric}:${s.stat}`;
 export function bootstrapRun(
   outcomes: readonly RequestOutcome[],
   specs: readonly SampleSpec[],
-  opts: { replicates?: number; seed?: number; salt?: string } = {},
+  opts: BootstrapOptions = {},
 ): RunReplicates {
+  return drain(bootstrapSteps(outcomes, specs, opts));
+}
+
+export interface BootstrapOptions {
+  replicates?: number;
+  seed?: number;
+  salt?: string;
+}
+
+/** Runs a step generator to its end. */
+export function drain<T>(g: Generator<void, T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * Runs a step generator in slices of about `sliceMs`, giving the event loop back between them (a
+ * UI stays responsive while a comparison of large runs computes); stops when `signal` aborts.
+ */
+export async function drainAsync<T>(
+  g: Generator<void, T>,
+  o: { sliceMs?: number; signal?: AbortSignal } = {},
+): Promise<T> {
+  const slice = o.sliceMs ?? 12;
+  for (;;) {
+    const t0 = performance.now();
+    for (;;) {
+      if (o.signal?.aborted) throw new Error('aborted');
+      const r = g.next();
+      if (r.done) return r.value;
+      if (performance.now() - t0 >= slice) break;
+    }
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** bootstrapRun as steps: yields after the setup of each metric and after each replicate. */
+export function* bootstrapSteps(
+  outcomes: readonly RequestOutcome[],
+  specs: readonly SampleSpec[],
+  opts: BootstrapOptions = {},
+): Generator<void, RunReplicates> {
   const B = opts.replicates ?? BOOTSTRAP_REPLICATES;
   const n = outcomes.length;
   const data = new Map<SampleMetric, ClusterData>();
   for (const s of specs)
-    if (!data.has(s.metric)) data.set(s.metric, new ClusterData(outcomes.map((o) => valuesOf(o, s.metric))));
+    if (!data.has(s.metric)) {
+      data.set(s.metric, new ClusterData(outcomes.map((o) => valuesOf(o, s.metric))));
+      yield;
+    }
   const point = new Map<string, number>();
   const replicates = new Map<string, Float64Array>();
   const ones = new Uint32Array(n).fill(1);
@@ -286,6 +333,7 @@ export function bootstrapRun(
     w.fill(0);
     for (let r = 0; r < n; r++) w[Math.floor(rng.next() * n)]! += 1;
     for (const s of uniq) replicates.get(specKey(s))![b] = statOf(data.get(s.metric)!, s, w);
+    yield;
   }
   return { point, replicates };
 }

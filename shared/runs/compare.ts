@@ -4,8 +4,10 @@
  * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
  */
 import {
-  bootstrapRun,
+  bootstrapSteps,
   diffInterval,
+  drain,
+  drainAsync,
   outcomesFromCounts,
   specKey,
   type SampleMetric,
@@ -257,15 +259,36 @@ export function compareIntervals(
   runs: readonly IntervalInput[],
   opts: { replicates?: number; seed?: number } = {},
 ): CompareIntervals {
+  return drain(intervalSteps(runs, opts));
+}
+
+/** compareIntervals in slices that give the event loop back (the app's comparison view). */
+export function compareIntervalsAsync(
+  runs: readonly IntervalInput[],
+  opts: { replicates?: number; seed?: number; signal?: AbortSignal } = {},
+): Promise<CompareIntervals> {
+  return drainAsync(intervalSteps(runs, opts), { signal: opts.signal });
+}
+
+function* intervalSteps(
+  runs: readonly IntervalInput[],
+  opts: { replicates?: number; seed?: number },
+): Generator<void, CompareIntervals> {
   const every = mixedItl(runs.map((r) => r.summary));
   const specOf = (d: CompareRowDef): SampleSpec | undefined =>
     every && d.everyGapSample ? d.everyGapSample : d.sample;
   const specs = COMPARE_ROWS.map(specOf).filter((x): x is SampleSpec => !!x);
-  const reps = runs.map((r, i) => {
+  const reps: Map<string, Float64Array>[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i]!;
     const outcomes = r.outcomes ?? outcomesFromCounts(r.summary.vllm.completed, r.summary.vllm.failed);
     const own = r.outcomes ? specs : specs.filter((s) => s.metric === 'failed');
-    return bootstrapRun(outcomes, own, { ...opts, salt: `run${i}` }).replicates;
-  });
+    const seed = opts.seed === undefined ? {} : { seed: opts.seed };
+    reps.push(
+      (yield* bootstrapSteps(outcomes, own, { ...seed, replicates: opts.replicates, salt: `run${i}` }))
+        .replicates,
+    );
+  }
   const out: CompareIntervals = new Map();
   for (const d of COMPARE_ROWS) {
     const spec = specOf(d);
@@ -340,13 +363,21 @@ export function compareRows(
             ? null
             : (v - base) / Math.abs(base),
     );
-    const ci = values.map((v, i) =>
-      i === 0 || v === null || base === null || bucketed(i) ? null : (intervals?.get(def.id)?.[i] ?? null),
-    );
+    const ci = values.map((v, i) => {
+      if (i === 0 || v === null || base === null || bucketed(i)) return null;
+      const c = intervals?.get(def.id)?.[i] ?? null;
+      // Nothing on either side (no failures in both): no interval worth printing.
+      return c && c[0] === 0 && c[1] === 0 ? null : c;
+    });
+    // Successful requests: more is better only between runs that measured as many requests.
+    const sameCount = (i: number) =>
+      summaries[i]!.vllm.completed + summaries[i]!.vllm.failed ===
+      summaries[0]!.vllm.completed + summaries[0]!.vllm.failed;
     const interval = (i: number): QuantileBucket => buckets[i]!.all ?? [values[i]!, values[i]!];
     const lowerIsBetter = def.better === 'lower';
     const verdict = values.map((v, i): Verdict | null => {
       if (i === 0 || v === null || base === null || def.better === null) return null;
+      if (def.id === 'completed' && !sameCount(i)) return null;
       if (bucketed(i)) {
         const c = compareBuckets(interval(0), interval(i));
         if (c === null) return null;
@@ -358,8 +389,7 @@ export function compareRows(
         if (!absolute && c[0] > -SAME_WITHIN && c[1] < SAME_WITHIN) return 'same';
         if (c[0] > 0) return lowerIsBetter ? 'worse' : 'better';
         if (c[1] < 0) return lowerIsBetter ? 'better' : 'worse';
-        // An absolute change with nothing on either side (0 failures in both) is the same.
-        return c[0] === 0 && c[1] === 0 ? 'same' : 'unclear';
+        return 'unclear';
       }
       const r = rel[i];
       if (r === null || r === undefined) return null;

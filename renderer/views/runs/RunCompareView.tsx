@@ -5,17 +5,26 @@
  * (prompt lengths, request count, rate, concurrency) are said above the numbers: comparing a
  * server against another is only fair on the same workload.
  */
-import { Fragment, useMemo } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import { download, showNewRun, toggleCompare } from '../../runs/run-actions.ts';
-import { compareCsv, compareMarkdown } from '../../../shared/runs/compare-export.ts';
+import {
+  compareCsv,
+  compareMarkdown,
+  fmtPointChange,
+  UNRELIABLE_NOTE,
+  VERDICT_TEXT,
+} from '../../../shared/runs/compare-export.ts';
 import {
   bucketChangeText,
   cdfFromValues,
+  compareIntervalsAsync,
   compareRows,
+  failureBanner,
   RUN_COLORS,
   workloadDifferences,
+  type CompareIntervals,
   type CompareRow,
 } from '../../runs/run-compare.ts';
 import { outcomesOf } from '../../runs/run-detail.ts';
@@ -57,8 +66,47 @@ export function RunCompareView() {
     [compared?.details],
   );
   const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
-  const rows = useMemo(() => (ready ? compareRows(details.map((d) => d.summary)) : []), [ready, details]);
   const outcomes = useMemo(() => (ready ? details.map((d) => outcomesOf(d)) : []), [ready, details]);
+  // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
+  const [intervals, setIntervals] = useState<{ of: readonly RunDetail[]; ci: CompareIntervals | null }>({
+    of: [],
+    ci: null,
+  });
+  useEffect(() => {
+    if (!ready) return;
+    const ctl = new AbortController();
+    const input = details.map((d, i) => ({
+      summary: d.summary,
+      outcomes: d.lines || (d.outcomes && d.outcomes.length > 0) ? outcomes[i]! : null,
+    }));
+    compareIntervalsAsync(input, { signal: ctl.signal }).then(
+      (ci) => setIntervals({ of: details, ci }),
+      () => undefined, // aborted: another comparison replaced this one
+    );
+    return () => ctl.abort();
+  }, [ready, details, outcomes]);
+  const ci = intervals.of === details ? intervals.ci : null;
+  const rows = useMemo(
+    () =>
+      ready
+        ? compareRows(
+            details.map((d) => d.summary),
+            ci,
+          )
+        : [],
+    [ready, details, ci],
+  );
+  const banner = useMemo(
+    () =>
+      ready
+        ? failureBanner(
+            details.map((d) => d.summary),
+            rows,
+          )
+        : null,
+    [ready, details, rows],
+  );
+  const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
   const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
   const labels = useMemo(
     () => details.map((d) => ({ label: d.entry.name || 'Load run', model: d.entry.model, url: d.entry.url })),
@@ -100,7 +148,8 @@ export function RunCompareView() {
         <header className="card-head">
           <h2>Comparing {compared.keys.length} runs</h2>
           <span className="muted">
-            each against A, the first picked · green better, red worse, grey within 1 %
+            each against A, the first picked · green better, red worse, grey within 1 % or not distinguishable
+            from noise · [low, high]: 95 % interval of the change
           </span>
           <span className="spacer" />
           {ready && (
@@ -110,7 +159,7 @@ export function RunCompareView() {
                 className="btn tiny"
                 data-testid="compare-copy-md"
                 title="Copy the table as Markdown (for an issue, a doc, a chat)"
-                onClick={() => void copyMarkdown(compareMarkdown(labels, rows, diffs))}
+                onClick={() => void copyMarkdown(compareMarkdown(labels, rows, diffs, banner))}
               >
                 Copy as Markdown
               </button>
@@ -177,6 +226,18 @@ export function RunCompareView() {
             effects.
           </p>
         )}
+        {banner && (
+          <p className={`banner ${anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">
+            {banner}
+          </p>
+        )}
+        {ready && (
+          <p className="muted caption" data-testid="compare-ci-status">
+            {ci
+              ? 'Intervals: requests resampled with replacement (a request’s gaps stay together), 1,000 replicates, seeded — the same runs always give the same intervals.'
+              : 'Computing 95 % intervals…'}
+          </p>
+        )}
       </section>
       {ready && (
         <>
@@ -204,6 +265,7 @@ export function RunCompareView() {
                 </tbody>
               </table>
             </div>
+            {anyUnreliable && <p className="muted caption">{UNRELIABLE_NOTE}</p>}
           </section>
           <div className="run-grid2">
             {cdfs.map(({ id, metric, name, series }) => {
@@ -255,6 +317,9 @@ function CompareTableRow({ row }: { row: CompareRow }) {
               title={bucketTitle(v, range, row.buckets[i] ?? null)}
               rel={row.rel[i] ?? null}
               relText={bucketed ? bucketChangeText(row, i) : undefined}
+              absolute={def.change === 'absolute'}
+              ci={row.ci[i] ?? null}
+              unreliable={row.unreliable[i] === true}
               verdict={row.verdict[i] ?? null}
               baseline={i === 0}
             />
@@ -292,6 +357,9 @@ function CompareCells({
   title,
   rel,
   relText,
+  absolute,
+  ci,
+  unreliable,
   verdict,
   baseline,
 }: {
@@ -299,15 +367,36 @@ function CompareCells({
   title?: string;
   rel: number | null;
   relText?: string;
+  absolute: boolean;
+  ci: [number, number] | null;
+  unreliable: boolean;
   verdict: CompareRow['verdict'][number];
   baseline: boolean;
 }) {
+  const fmt = (x: number) => (absolute ? fmtPointChange(x) : fmtRel(x));
+  const tip = [
+    verdict ? VERDICT_TEXT[verdict] : null,
+    ci ? `95 % interval of the change: ${fmt(ci[0])} to ${fmt(ci[1])}` : null,
+    unreliable ? 'the failure rates differ: this change says little' : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <>
       <td title={title}>{value}</td>
       {!baseline && (
-        <td className={`compare-rel ${verdict ?? ''}`} data-verdict={verdict ?? ''}>
-          {relText ?? (rel === null ? '' : fmtRel(rel))}
+        <td
+          className={`compare-rel ${verdict ?? ''}${unreliable ? ' unreliable' : ''}`}
+          data-verdict={verdict ?? ''}
+          title={tip || undefined}
+        >
+          {relText ?? (rel === null ? '' : fmt(rel))}
+          {unreliable && <span className="compare-flag"> ⚠</span>}
+          {ci && !relText && (
+            <span className="compare-ci" data-testid="compare-ci">
+              [{fmt(ci[0])}, {fmt(ci[1])}]
+            </span>
+          )}
         </td>
       )}
     </>
