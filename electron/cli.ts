@@ -265,6 +265,11 @@ export function buildProgram(): Command {
       int('--idle-timeout'),
     )
     .option('--insecure', 'skip TLS certificate verification')
+    .option(
+      '--repeat <n>',
+      'run the workload N times on each target (FILE.r1.jsonl, FILE.r2.jsonl…), then show the run-to-run spread and the repeats pooled (compared pooled across targets)',
+      int('--repeat'),
+    )
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

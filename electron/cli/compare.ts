@@ -10,7 +10,7 @@
  *
  * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   compareIntervals,
@@ -34,6 +34,7 @@ import {
   UNRELIABLE_NOTE,
 } from '../../shared/runs/compare-export.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
+import { poolRuns } from '../../shared/runs/pooled.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
 import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
@@ -63,6 +64,46 @@ export interface LoadedRun {
   outcomes: readonly RequestOutcome[] | null;
   /** Said beside the run: its numbers were recomputed (no summary line, or a damaged one). */
   note?: string | null;
+  /** Pooled repeats: requests per repeat (the intervals resample within each). */
+  strata?: number[] | null;
+}
+
+/**
+ * A compared run: one file, or repeats joined with `+` (`a.r1.jsonl+a.r2.jsonl`) pooled into one
+ * (shared/runs/pooled.ts). A name that exists as a file is that file, `+` or not.
+ */
+export async function loadRunOrPool(arg: string): Promise<LoadedRun | string> {
+  const parts = arg.split('+');
+  if (parts.length === 1 || (await exists(arg))) return loadRun(arg);
+  const loaded = await Promise.all(parts.map((f) => loadRun(f)));
+  const bad = loaded.find((x): x is string => typeof x === 'string');
+  if (bad) return bad;
+  const runs = loaded as LoadedRun[];
+  const noReq = runs.find((r) => !r.outcomes);
+  if (noReq) return `${noReq.file}: no per-request data to pool (a result with aggregates only)`;
+  const pooled = poolRuns(runs.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes! })));
+  const first = runs[0]!;
+  const notes = runs.filter((r) => r.note).map((r) => `${path.basename(r.file)}: ${r.note}`);
+  return {
+    file: parts.join(' + '),
+    label: `${first.label.replace(/ · repeat \d+\/\d+$/, '')} (${runs.length} repeats pooled)`,
+    model: first.model,
+    url: first.url,
+    header: first.header,
+    summary: pooled.summary,
+    outcomes: pooled.outcomes,
+    strata: pooled.strata,
+    note: notes.length ? notes.join('; ') : null,
+  };
+}
+
+async function exists(f: string): Promise<boolean> {
+  try {
+    await stat(f);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A run file or a vLLM/SGLang result (its first result), or why it cannot be read. */
@@ -197,7 +238,7 @@ export async function runCompare(
     !(Number.isInteger(o.replicates) && o.replicates >= 0 && o.replicates <= 100_000)
   )
     return fail('--replicates must be a whole number from 0 (no intervals) to 100000');
-  const loaded = await Promise.all(files.map((f) => loadRun(f)));
+  const loaded = await Promise.all(files.map((f) => loadRunOrPool(f)));
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
   const runs = loaded as LoadedRun[];

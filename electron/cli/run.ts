@@ -22,7 +22,9 @@ import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../paths.ts';
 import { runWorkload } from '../runs/runner.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
-import { runCompare } from './compare.ts';
+import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
+import type { RunRepeat } from '../../shared/runs/run-types.ts';
+import { loadRunOrPool, runCompare, type LoadedRun } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
 
 export interface RunCliOptions {
@@ -60,6 +62,10 @@ export interface RunCliOptions {
   serverMetrics?: boolean;
   /** Where the server's metrics are when not at <base>/metrics. */
   metricsUrl?: string;
+  /** Run the workload this many times on each target, then pool the repeats (default 1). */
+  repeat?: number;
+  /** Internal: which repeat this run is (written into the header). */
+  repeatOf?: RunRepeat;
 }
 
 type Obj = Record<string, unknown>;
@@ -148,8 +154,10 @@ function parseHeaders(list: string[]): Record<string, string> | string {
   return h;
 }
 
-/** `ab.jsonl`, 2 → `ab.2.jsonl`: one run file per target of a multi-target run. */
-export function numberedFile(file: string, n: number): string {
+export const MAX_REPEATS = 100;
+
+/** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). */
+export function numberedFile(file: string, n: number | string): string {
   const ext = path.extname(file);
   return `${file.slice(0, file.length - ext.length)}.${n}${ext || '.jsonl'}`;
 }
@@ -176,10 +184,14 @@ export async function runRunTargets(
       `--api-key given ${apiKeys.length} times for ${targets.length} targets: give it once, or once per --target`,
     );
   const keyOf = (i: number): string | undefined => (apiKeys.length > 1 ? apiKeys[i] : apiKeys[0]);
-  if (targets.length <= 1) return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
+  const repeats = o.repeat ?? 1;
+  if (!(Number.isInteger(repeats) && repeats >= 1 && repeats <= MAX_REPEATS))
+    return err(`--repeat must be a whole number from 1 to ${MAX_REPEATS}`);
+  if (targets.length <= 1 && repeats === 1)
+    return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
   if (targets.length > MAX_COMPARED)
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
-  if (o.metricsUrl !== undefined)
+  if (targets.length > 1 && o.metricsUrl !== undefined)
     return err('--metrics-url names one server: give it with a single --target, or leave it out');
   // Every target is checked before the first run starts: not a bad URL found after ten minutes.
   const bad = targets.find((u) => {
@@ -190,29 +202,84 @@ export async function runRunTargets(
     }
   });
   if (bad !== undefined) return err(`--target ${bad}: not an http(s) URL`);
-  const files: string[] = [];
+  const groups: string[][] = [];
   let worst = 0;
-  for (const [i, url] of targets.entries()) {
-    const host = new URL(url).host; // checked above
-    if (!o.quiet && !o.json)
-      process.stderr.write(`${i ? '\n' : ''}run ${i + 1} of ${targets.length}: ${url}\n`);
-    const code = await runRunCommand(
-      workloadFile,
-      {
-        ...o,
-        target: url,
-        apiKey: keyOf(i),
-        out: o.out === undefined ? undefined : numberedFile(o.out, i + 1),
-        name: o.name ? `${o.name} · ${host}` : host,
-      },
-      (file) => files.push(file),
-    );
-    if (code === 130 || code === 2) return code;
-    worst = Math.max(worst, code);
+  const list = targets.length > 0 ? targets : [undefined];
+  for (const [i, url] of list.entries()) {
+    const host = url === undefined ? null : new URL(url).host; // checked above
+    const base = targets.length > 1 ? (o.name ? `${o.name} · ${host}` : host!) : (o.name ?? null);
+    const files: string[] = [];
+    const group = randomUUID();
+    for (let k = 1; k <= repeats; k++) {
+      if (!o.quiet && !o.json) {
+        const what = [
+          targets.length > 1 ? `run ${i + 1} of ${targets.length}: ${url}` : null,
+          repeats > 1 ? `repeat ${k} of ${repeats}` : null,
+        ].filter(Boolean);
+        process.stderr.write(`${i || k > 1 ? '\n' : ''}${what.join(' · ')}\n`);
+      }
+      let out = o.out;
+      if (out !== undefined && targets.length > 1) out = numberedFile(out, i + 1);
+      if (out !== undefined && repeats > 1) out = numberedFile(out, `r${k}`);
+      const name = repeats > 1 ? `${base ?? host ?? 'run'} · repeat ${k}/${repeats}` : base;
+      const code = await runRunCommand(
+        workloadFile,
+        {
+          ...o,
+          target: url,
+          apiKey: keyOf(i),
+          out,
+          ...(name !== null ? { name } : {}),
+          ...(repeats > 1 ? { repeatOf: { group, index: k, of: repeats } } : {}),
+        },
+        (file) => files.push(file),
+      );
+      if (code === 130 || code === 2) return code;
+      worst = Math.max(worst, code);
+    }
+    groups.push(files);
+    if (repeats > 1 && files.length > 1) {
+      const code = await printPooled(files, o);
+      if (code !== 0) return Math.max(worst, code);
+    }
   }
+  if (targets.length <= 1) return worst;
   if (!o.json) process.stdout.write('\n');
-  const c = await runCompare(files, { json: o.json });
+  const c = await runCompare(
+    groups.map((g) => g.join('+')),
+    { json: o.json },
+  );
   return Math.max(worst, c);
+}
+
+/** After the repeats of one target: how much they differed, then the pooled summary. */
+async function printPooled(files: readonly string[], o: RunCliOptions): Promise<number> {
+  const runs = await Promise.all(files.map((f) => loadRunOrPool(f)));
+  const bad = runs.find((r): r is string => typeof r === 'string');
+  if (bad) {
+    process.stderr.write(`error: ${bad}\n`);
+    return 1;
+  }
+  const loaded = runs as LoadedRun[];
+  const spread = repeatSpread(loaded.map((r) => r.summary));
+  const pooled = poolRuns(
+    loaded.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes ?? [] })),
+  );
+  if (o.json) {
+    process.stdout.write(
+      JSON.stringify({
+        pooled: summaryJson(pooled.summary, { run_files: files, repeats: files.length }),
+        spread,
+      }) + '\n',
+    );
+  } else {
+    process.stdout.write(
+      `\n${spreadText(spread)}\n` +
+        `Pooled over ${files.length} repeats (compare them as one: tokenscope compare ${files.join('+')} …)\n` +
+        summaryText(pooled.summary),
+    );
+  }
+  return 0;
 }
 
 export async function runRunCommand(
@@ -294,6 +361,7 @@ export async function runRunCommand(
       },
       prompts,
       runId,
+      ...(o.repeatOf ? { repeat: o.repeatOf } : {}),
       // The server's own /metrics through the run (summary.server), with the request's headers and key.
       serverMetrics:
         o.serverMetrics === false

@@ -26,6 +26,7 @@ import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
   type RunHeader,
+  type RunRepeat,
   type RunPhase,
   type RunProgress,
   type RunRequestLine,
@@ -56,6 +57,8 @@ export interface RunOptions {
   outFile?: string | null;
   name?: string | null;
   runId?: string;
+  /** One of N repeats of this workload (written into the header). */
+  repeat?: RunRepeat;
   signal?: AbortSignal;
   tokenscopeVersion?: string;
   /** How often onProgress fires (default 250 ms), plus once at the end. */
@@ -126,6 +129,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     platform: `${process.platform}-${process.arch}`,
     startedAtWall: wall,
     startedAt: new Date(wall).toISOString(),
+    ...(o.repeat ? { repeat: o.repeat } : {}),
   };
   // The file is created now (a name taken or a folder not writable fails the run before it starts);
   // its header is written when the run clock starts, with that instant as wall time.

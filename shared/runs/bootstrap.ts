@@ -268,6 +268,12 @@ export interface BootstrapOptions {
   replicates?: number;
   seed?: number;
   salt?: string;
+  /**
+   * Repeats pooled into one run: the sizes of their contiguous blocks of outcomes. Requests are
+   * then resampled within each repeat (a stratified bootstrap: every replicate has each repeat's
+   * number of requests), so the repeats' own sizes are kept.
+   */
+  strata?: readonly number[] | null;
 }
 
 /** Runs a step generator to its end. */
@@ -329,9 +335,14 @@ export function* bootstrapSteps(
   }
   const rng = new Rng(opts.seed ?? BOOTSTRAP_SEED, opts.salt ?? '');
   const w = new Uint32Array(n);
+  const strata = opts.strata && opts.strata.reduce((a, b) => a + b, 0) === n ? opts.strata : [n];
   for (let b = 0; b < B; b++) {
     w.fill(0);
-    for (let r = 0; r < n; r++) w[Math.floor(rng.next() * n)]! += 1;
+    let from = 0;
+    for (const size of strata) {
+      for (let r = 0; r < size; r++) w[from + Math.floor(rng.next() * size)]! += 1;
+      from += size;
+    }
     for (const s of uniq) replicates.get(specKey(s))![b] = statOf(data.get(s.metric)!, s, w);
     yield;
   }

@@ -248,6 +248,8 @@ export interface IntervalInput {
   summary: RunSummary;
   /** Measured requests; null when the run has none (an aggregate-only import). */
   outcomes: readonly RequestOutcome[] | null;
+  /** Pooled repeats: the sizes of their blocks of outcomes (resampled within each). */
+  strata?: readonly number[] | null;
 }
 
 /**

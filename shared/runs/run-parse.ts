@@ -37,6 +37,9 @@ const HeaderSchema = z.object({
   startedAtWall: z.number(),
   startedAt: z.string(),
   clockZeroWall: z.number().optional(),
+  repeat: z
+    .object({ group: z.string(), index: z.number().int().min(1), of: z.number().int().min(1) })
+    .optional(),
 });
 
 const RequestSchema = z.object({

@@ -46,6 +46,18 @@ export interface RunHeader {
    * Absent in files written before it existed.
    */
   clockZeroWall?: number;
+  /**
+   * One of N repeats of the same workload (`tokenscope run --repeat N`): which, of how many, and
+   * the id that ties the repeats together (pooled in summaries and comparisons).
+   */
+  repeat?: RunRepeat;
+}
+
+export interface RunRepeat {
+  group: string;
+  /** 1-based. */
+  index: number;
+  of: number;
 }
 
 /**
