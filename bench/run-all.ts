@@ -26,6 +26,13 @@ if (!only || only === 'runs') {
   const { benchRunSummary } = await import('./run-summary.bench.ts');
   report.runSummary10kx256 = benchRunSummary(10_000, 256);
 }
+if (!only || only === 'intervals') {
+  // `npm run bench -- intervals [requests] [gaps]`: bootstrap intervals of a two-run comparison.
+  const { benchIntervals } = await import('./intervals.bench.ts');
+  report.intervals = [100, 10].map((g) =>
+    benchIntervals(only ? Number(process.argv[3]) || 10_000 : 10_000, g),
+  );
+}
 if (!only || only === 'import') {
   // `npm run bench -- import [MB]`: peak memory of importing a large vLLM detailed result.
   const { benchImport } = await import('./import.bench.ts');

@@ -99,7 +99,7 @@ describe('bootstrapRun', () => {
           const n = o.length;
           for (let b = 0; b < B; b++) {
             const w = new Uint32Array(n);
-            for (let k = 0; k < n; k++) w[Math.floor(rng.next() * n)]! += 1;
+            for (let k = 0; k < n; k++) w[Math.floor((rng.nextU32() * n) / 4294967296)]! += 1;
             const all: number[] = [];
             lists.forEach((l, i) => {
               for (let c = 0; c < w[i]!; c++) all.push(...l);

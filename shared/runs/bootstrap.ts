@@ -75,11 +75,14 @@ class ClusterData {
   readonly total: number;
   /** Per quantile: the window [lo, hi) of sorted positions and, per request, its values below lo. */
   private windows = new Map<number, { lo: number; hi: number; below: Uint32Array }>();
+  /** Per request 0: stands in for a quantile's counts where fewer than three are asked. */
+  private readonly zeros: Uint32Array;
 
   constructor(lists: readonly (readonly number[] | null)[]) {
     const n = lists.length;
     this.count = new Uint32Array(n);
     this.sum = new Float64Array(n);
+    this.zeros = new Uint32Array(n);
     let total = 0;
     for (let i = 0; i < n; i++) total += lists[i]?.length ?? 0;
     this.total = total;
@@ -105,19 +108,6 @@ class ClusterData {
       this.sorted[i] = vals[idx[i]!]!;
       this.owner[i] = own[idx[i]!]!;
     }
-  }
-
-  mean(w: Uint32Array): number {
-    let m = 0;
-    let s = 0;
-    const { count, sum } = this;
-    for (let i = 0; i < w.length; i++) {
-      const wi = w[i]!;
-      if (wi === 0) continue;
-      m += wi * count[i]!;
-      s += wi * sum[i]!;
-    }
-    return m === 0 ? NaN : s / m;
   }
 
   private window(p: number) {
@@ -146,27 +136,83 @@ class ClusterData {
     return win;
   }
 
-  /** numpy.percentile(linear) of the values, each request's repeated w[i] times. */
-  quantile(w: Uint32Array, p: number): number {
-    const { count, sorted, owner } = this;
-    const win = this.window(p);
+  /**
+   * Several statistics of one replicate in one pass over the weights (the mean's and every
+   * quantile's sums together), then each quantile's walk: what a replicate costs.
+   */
+  evalAll(w: Uint32Array, stats: readonly SampleStat[], out: Float64Array): void {
+    const { count, sum, sorted, owner } = this;
+    const qs: number[] = [];
+    for (const st of stats) if (st !== 'mean') qs.push(st);
+    const wins = qs.map((p) => this.window(p));
+    const nq = qs.length;
+    const below = new Float64Array(nq);
+    // Accumulators in locals (not typed-array slots): this loop is most of a replicate's cost.
+    const z = this.zeros;
+    const b0 = wins[0]?.below ?? z;
+    const b1 = wins[1]?.below ?? z;
+    const b2 = wins[2]?.below ?? z;
     let m = 0;
-    let below = 0;
-    for (let i = 0; i < w.length; i++) {
+    let sm = 0;
+    let l0 = 0;
+    let l1 = 0;
+    let l2 = 0;
+    const n = w.length;
+    for (let i = 0; i < n; i++) {
       const wi = w[i]!;
       if (wi === 0) continue;
       m += wi * count[i]!;
-      below += wi * win.below[i]!;
+      sm += wi * sum[i]!;
+      l0 += wi * b0[i]!;
+      l1 += wi * b1[i]!;
+      l2 += wi * b2[i]!;
     }
-    if (m === 0) return NaN;
-    const h = (p / 100) * (m - 1);
-    const k = Math.floor(h);
-    const frac = h - k;
-    const k2 = Math.min(k + 1, m - 1);
-    const found = below <= k ? walk(sorted, owner, w, win.lo, win.hi, below, k, k2) : null;
-    const r = found ?? walk(sorted, owner, w, 0, sorted.length, 0, k, k2)!;
-    return r[0] + (r[1] - r[0]) * frac;
+    below[0] = l0;
+    if (nq > 1) below[1] = l1;
+    if (nq > 2) below[2] = l2;
+    for (let q = 3; q < nq; q++) {
+      const bq = wins[q]!.below;
+      let l = 0;
+      for (let i = 0; i < n; i++) l += w[i]! * bq[i]!;
+      below[q] = l;
+    }
+    let qi = 0;
+    for (let j = 0; j < stats.length; j++) {
+      const st = stats[j]!;
+      if (m === 0) {
+        out[j] = NaN;
+        continue;
+      }
+      if (st === 'mean') {
+        out[j] = sm / m;
+        continue;
+      }
+      const win = wins[qi]!;
+      const bl = below[qi++]!;
+      const h = (st / 100) * (m - 1);
+      const k = Math.floor(h);
+      const frac = h - k;
+      const k2 = Math.min(k + 1, m - 1);
+      const found = bl <= k ? walk(sorted, owner, w, win.lo, win.hi, bl, k, k2) : null;
+      const r = found ?? walk(sorted, owner, w, 0, sorted.length, 0, k, k2)!;
+      out[j] = r[0] + (r[1] - r[0]) * frac;
+    }
   }
+}
+
+/** Whether two metrics' per-request lists are the same values (ITL per token at one token per chunk). */
+function sameLists(
+  a: readonly (readonly number[] | null)[],
+  b: readonly (readonly number[] | null)[],
+): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!x || !y || x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+  }
+  return true;
 }
 
 /**
@@ -313,37 +359,71 @@ export function* bootstrapSteps(
 ): Generator<void, RunReplicates> {
   const B = opts.replicates ?? BOOTSTRAP_REPLICATES;
   const n = outcomes.length;
+  // One layout per distinct metric; metrics whose lists are the same values share one (and its
+  // replicates): ITL per token is ITL per chunk when every chunk is one token.
   const data = new Map<SampleMetric, ClusterData>();
-  for (const s of specs)
-    if (!data.has(s.metric)) {
-      data.set(s.metric, new ClusterData(outcomes.map((o) => valuesOf(o, s.metric))));
-      yield;
-    }
+  const lists = new Map<SampleMetric, (readonly number[] | null)[]>();
+  for (const s of specs) {
+    if (data.has(s.metric)) continue;
+    const l = outcomes.map((o) => valuesOf(o, s.metric));
+    const twin = [...lists].find(([, other]) => sameLists(l, other));
+    data.set(s.metric, twin ? data.get(twin[0])! : new ClusterData(l));
+    lists.set(s.metric, l);
+    yield;
+  }
+  // Per distinct layout: the statistics asked of it, computed together per replicate.
+  const jobs = new Map<ClusterData, { stats: SampleStat[]; keys: string[][] }>();
+  for (const s of specs) {
+    const d = data.get(s.metric)!;
+    let job = jobs.get(d);
+    if (!job) jobs.set(d, (job = { stats: [], keys: [] }));
+    const at = job.stats.indexOf(s.stat);
+    if (at < 0) {
+      job.stats.push(s.stat);
+      job.keys.push([specKey(s)]);
+    } else if (!job.keys[at]!.includes(specKey(s))) job.keys[at]!.push(specKey(s));
+  }
   const point = new Map<string, number>();
   const replicates = new Map<string, Float64Array>();
   const ones = new Uint32Array(n).fill(1);
-  const uniq = [...new Map(specs.map((s) => [specKey(s), s])).values()];
-  const statOf = (d: ClusterData, s: SampleSpec, w: Uint32Array) =>
-    s.stat === 'mean' ? d.mean(w) : d.quantile(w, s.stat);
-  for (const s of uniq) {
-    point.set(specKey(s), statOf(data.get(s.metric)!, s, ones));
-    replicates.set(specKey(s), new Float64Array(B));
+  for (const [d, job] of jobs) {
+    const out = new Float64Array(job.stats.length);
+    d.evalAll(ones, job.stats, out);
+    job.keys.forEach((ks, j) => {
+      const reps = new Float64Array(B);
+      for (const k of ks) {
+        point.set(k, out[j]!);
+        replicates.set(k, reps);
+      }
+    });
   }
   if (n === 0) {
-    for (const s of uniq) replicates.get(specKey(s))!.fill(NaN);
+    for (const r of replicates.values()) r.fill(NaN);
     return { point, replicates };
   }
   const rng = new Rng(opts.seed ?? BOOTSTRAP_SEED, opts.salt ?? '');
   const w = new Uint32Array(n);
   const strata = opts.strata && opts.strata.reduce((a, b) => a + b, 0) === n ? opts.strata : [n];
+  const jobList = [...jobs].map(([d, job]) => ({
+    d,
+    stats: job.stats,
+    out: new Float64Array(job.stats.length),
+    reps: job.keys.map((ks) => replicates.get(ks[0]!)!),
+  }));
   for (let b = 0; b < B; b++) {
     w.fill(0);
     let from = 0;
     for (const size of strata) {
-      for (let r = 0; r < size; r++) w[from + Math.floor(rng.next() * size)]! += 1;
+      // 32 random bits scaled to [0, size): exact while size·2^32 < 2^53.
+      if (size < 1 << 21)
+        for (let r = 0; r < size; r++) w[from + Math.floor((rng.nextU32() * size) / 4294967296)]! += 1;
+      else for (let r = 0; r < size; r++) w[from + Math.floor(rng.next() * size)]! += 1;
       from += size;
     }
-    for (const s of uniq) replicates.get(specKey(s))![b] = statOf(data.get(s.metric)!, s, w);
+    for (const job of jobList) {
+      job.d.evalAll(w, job.stats, job.out);
+      for (let j = 0; j < job.reps.length; j++) job.reps[j]![b] = job.out[j]!;
+    }
     yield;
   }
   return { point, replicates };
