@@ -208,6 +208,38 @@ describe('tokenscope compare', () => {
     expect(bad.code).toBe(2);
   }, 30_000);
 
+  it('an appended vLLM results file brings every result; FILE#N picks one', async () => {
+    const runOf = async (f: string) => {
+      const r = await readRunFile(f);
+      if (!r.ok) throw new Error(r.error);
+      return JSON.stringify(toVllmResult(r.run.header, r.run.requests, r.run.summary, { detailed: true }));
+    };
+    const appended = path.join(dir, 'appended.json');
+    writeFileSync(appended, `${await runOf(fast)}\n${await runOf(slow)}\n`);
+    const both = await runCli(['compare', appended, '--json']);
+    expect(both.code, both.stderr).toBe(0);
+    const j = JSON.parse(both.stdout) as Omit<Json, 'runs'> & { runs: { file: string; label: string }[] };
+    expect(j.runs.map((r) => r.label)).toEqual(['eight at once #1', 'two at once #2']);
+    expect(j.runs.map((r) => r.file)).toEqual([`${appended}#1`, `${appended}#2`]);
+    // The second result is the slower run's: its TPOT is B's, not a copy of A's.
+    const tpot = j.rows.find((x) => x.metric === 'tpot-mean')!;
+    expect(tpot.verdict[1]).toBe('better');
+    const pick = await runCli(['compare', fast, `${appended}#2`, '--json']);
+    expect(pick.code, pick.stderr).toBe(0);
+    const pj = JSON.parse(pick.stdout) as Json;
+    expect(pj.runs).toHaveLength(2);
+    const again = await runCli(['compare', fast, `${appended}#1`, '--json']);
+    const aj = JSON.parse(again.stdout) as Json;
+    // Its own export: every latency change against A is 0.
+    expect(aj.rows.find((x) => x.metric === 'ttft-p99')!.relative[1]).toBeCloseTo(0, 9);
+    const bad = await runCli(['compare', fast, `${appended}#3`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('holds 2 results');
+    const tooMany = await runCli(['compare', fast, slow, appended, appended]);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/got 6 .*pick some as FILE#N/);
+  }, 30_000);
+
   it('refuses one file, five files, unreadable or foreign files with exit 2', async () => {
     const notRun = path.join(dir, 'x.json');
     writeFileSync(notRun, '{"hello": 1}');

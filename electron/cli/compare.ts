@@ -72,9 +72,9 @@ export interface LoadedRun {
  * A compared run: one file, or repeats joined with `+` (`a.r1.jsonl+a.r2.jsonl`) pooled into one
  * (shared/runs/pooled.ts). A name that exists as a file is that file, `+` or not.
  */
-export async function loadRunOrPool(arg: string): Promise<LoadedRun | string> {
+export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> {
   const parts = arg.split('+');
-  if (parts.length === 1 || (await exists(arg))) return loadRun(arg);
+  if (parts.length === 1 || (await exists(arg))) return loadRuns(arg);
   const loaded = await Promise.all(parts.map((f) => loadRun(f)));
   const bad = loaded.find((x): x is string => typeof x === 'string');
   if (bad) return bad;
@@ -84,17 +84,19 @@ export async function loadRunOrPool(arg: string): Promise<LoadedRun | string> {
   const pooled = poolRuns(runs.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes! })));
   const first = runs[0]!;
   const notes = runs.filter((r) => r.note).map((r) => `${path.basename(r.file)}: ${r.note}`);
-  return {
-    file: parts.join(' + '),
-    label: `${first.label.replace(/ · repeat \d+\/\d+$/, '')} (${runs.length} repeats pooled)`,
-    model: first.model,
-    url: first.url,
-    header: first.header,
-    summary: pooled.summary,
-    outcomes: pooled.outcomes,
-    strata: pooled.strata,
-    note: notes.length ? notes.join('; ') : null,
-  };
+  return [
+    {
+      file: parts.join(' + '),
+      label: `${first.label.replace(/ · repeat \d+\/\d+$/, '')} (${runs.length} repeats pooled)`,
+      model: first.model,
+      url: first.url,
+      header: first.header,
+      summary: pooled.summary,
+      outcomes: pooled.outcomes,
+      strata: pooled.strata,
+      note: notes.length ? notes.join('; ') : null,
+    },
+  ];
 }
 
 async function exists(f: string): Promise<boolean> {
@@ -106,8 +108,27 @@ async function exists(f: string): Promise<boolean> {
   }
 }
 
-/** A run file or a vLLM/SGLang result (its first result), or why it cannot be read. */
-export async function loadRun(file: string): Promise<LoadedRun | string> {
+/** One run: a run file, or a result file with one result (or `FILE#N`, its Nth). */
+export async function loadRun(arg: string): Promise<LoadedRun | string> {
+  const r = await loadRuns(arg);
+  if (typeof r === 'string') return r;
+  if (r.length !== 1)
+    return `${arg}: holds ${r.length} results (vLLM --append-result): pick one as ${arg}#1 … ${arg}#${r.length}`;
+  return r[0]!;
+}
+
+/**
+ * The runs of a file: a run file's one run, or every result of a vLLM / SGLang file (vLLM's
+ * --append-result appends one per benchmark). `FILE#N` picks the Nth result (1-based).
+ */
+export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
+  let file = arg;
+  let pick: number | null = null;
+  const m = /^(.*)#(\d+)$/.exec(arg);
+  if (m && !(await exists(arg))) {
+    file = m[1]!;
+    pick = Number(m[2]);
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -132,31 +153,38 @@ export async function loadRun(file: string): Promise<LoadedRun | string> {
         : r.run.problems.length > 0
           ? `${r.run.problems.length} line${r.run.problems.length === 1 ? '' : 's'} skipped: ${r.run.problems[0]}`
           : null;
-    return {
-      file,
-      label: h.name ?? base,
-      model: h.target.model,
-      url: h.target.url,
-      header: h,
-      summary: r.run.summary,
-      outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
-      note,
-    };
+    if (pick !== null && pick !== 1) return `${arg}: a run file holds one run`;
+    return [
+      {
+        file,
+        label: h.name ?? base,
+        model: h.target.model,
+        url: h.target.url,
+        header: h,
+        summary: r.run.summary,
+        outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
+        note,
+      },
+    ];
   }
   if (f === 'vllm' || f === 'sglang') {
     const r = f === 'vllm' ? importVllmText(text) : importSglangText(text);
     if (!r.ok) return `${file}: ${r.error}`;
-    const run = r.runs[0];
-    if (!run) return `${file}: no result in the file`;
-    return {
-      file,
-      label: run.label ?? base,
+    if (r.runs.length === 0) return `${file}: no result in the file`;
+    if (pick !== null && (pick < 1 || pick > r.runs.length))
+      return `${arg}: the file holds ${r.runs.length} result${r.runs.length === 1 ? '' : 's'}`;
+    const several = r.runs.length > 1;
+    const chosen =
+      pick === null ? r.runs.map((x, i) => [x, i] as const) : [[r.runs[pick - 1]!, pick - 1] as const];
+    return chosen.map(([run, i]) => ({
+      file: several ? `${file}#${i + 1}` : file,
+      label: `${run.label ?? base}${several ? ` #${i + 1}` : ''}`,
       model: run.model,
       url: null,
       header: null,
       summary: run.summary,
       outcomes: run.outcomes,
-    };
+    }));
   }
   return `${file}: not a Tokenscope run file, nor a vLLM or SGLang result`;
 }
@@ -225,7 +253,7 @@ export async function runCompare(
     else process.stderr.write(`error: ${message}\n`);
     return 2;
   };
-  if (files.length < 2 || files.length > MAX_COMPARED)
+  if (files.length < 1 || files.length > MAX_COMPARED)
     return fail(`compare takes 2 to ${MAX_COMPARED} run or result files, got ${files.length}`);
   if ([o.json, o.markdown, o.csv].filter(Boolean).length > 1)
     return fail('give one of --json, --markdown, --csv');
@@ -241,7 +269,12 @@ export async function runCompare(
   const loaded = await Promise.all(files.map((f) => loadRunOrPool(f)));
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
-  const runs = loaded as LoadedRun[];
+  // A result file with several results (vLLM --append-result) brings all of them.
+  const runs = (loaded as LoadedRun[][]).flat();
+  if (runs.length < 2 || runs.length > MAX_COMPARED)
+    return fail(
+      `compare takes 2 to ${MAX_COMPARED} runs, got ${runs.length}${runs.length > files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} holding ${runs.length} results; pick some as FILE#N)` : ''}`,
+    );
   const replicates = o.replicates ?? undefined;
   const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
   const rows = compareRows(

@@ -24,7 +24,7 @@ import { runWorkload } from '../runs/runner.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
 import type { RunRepeat } from '../../shared/runs/run-types.ts';
-import { loadRunOrPool, runCompare, type LoadedRun } from './compare.ts';
+import { loadRun, runCompare, type LoadedRun } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
 
 export interface RunCliOptions {
@@ -254,7 +254,7 @@ export async function runRunTargets(
 
 /** After the repeats of one target: how much they differed, then the pooled summary. */
 async function printPooled(files: readonly string[], o: RunCliOptions): Promise<number> {
-  const runs = await Promise.all(files.map((f) => loadRunOrPool(f)));
+  const runs = await Promise.all(files.map((f) => loadRun(f)));
   const bad = runs.find((r): r is string => typeof r === 'string');
   if (bad) {
     process.stderr.write(`error: ${bad}\n`);

@@ -230,7 +230,7 @@ describe('tokenscope run (CLI)', () => {
       );
       // Three times the decode step: TPOT worse on B, and the comparison says so.
       const tpot = r.stdout.split('\n').find((l) => l.trimStart().startsWith('TPOT p50')) ?? '';
-      expect(tpot).toMatch(/\+\d[\d.]*%\s+↓ worse$/);
+      expect(tpot).toMatch(/\+\d[\d.]*%\s+\[\+[\d.]+%, \+[\d.]+%\]\s+↓ worse$/);
       // --metrics-url names one server; more than four targets cannot be compared.
       const bad = await cli(['--target', sim.url, '--target', slow.url, '--metrics-url', sim.url]).done;
       expect(bad.code).toBe(2);

@@ -181,6 +181,10 @@ describe('a run against the simulator', () => {
       expect(s.stats[m]!.p99!).toBeCloseTo(native.p99!, 6);
     }
     expect(s.vllm.request_goodput).toBeCloseTo(r.summary.vllm.request_goodput!, 9);
+    // The SLOs and the error kinds come back with it (vLLM's format has a place for neither).
+    expect(s.slo).toEqual(r.summary.slo);
+    expect(s.errors).toEqual(r.summary.errors);
+    expect(s.vllm.p50_ttft_ms).toBeCloseTo(r.summary.stats.ttft!.median, 6);
   });
 });
 

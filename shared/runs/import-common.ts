@@ -3,6 +3,7 @@
  * Infinity/NaN), files with several results (vLLM --append-result, SGLang JSONL), per-request
  * arrays → outcomes, and `mean_/median_/std_/pNN_<metric>_ms` keys → statistics.
  */
+import type { ErrorCode, ErrorKind } from '../errors.ts';
 import { summarize } from '../stats/summary.ts';
 import { STAT_METRICS, type MetricStats, type RequestOutcome } from './run-types.ts';
 import { toMetricStats } from './summary.ts';
@@ -162,6 +163,7 @@ export function outcomesFromArrays(o: Json): ArrayOutcomes | null {
   for (let i = 0; i < n; i++) {
     const e = errors?.[i];
     const ok = errors ? e === null || e === undefined || e === '' : outLens[i]! > 0;
+    const kind = ok ? null : errorKindOf(e);
     const N = outLens[i]!;
     const ttft = ttfts[i]! * 1000;
     const e2e = lat ? lat[i]! * 1000 : null;
@@ -180,8 +182,8 @@ export function outcomesFromArrays(o: Json): ArrayOutcomes | null {
       inputTokens: inl ? inl[i]! : null,
       tokenSource: null,
       inputTokensSource: null,
-      errorKind: null,
-      errorCode: null,
+      errorKind: kind?.kind ?? null,
+      errorCode: kind?.code ?? null,
     });
   }
   return { outcomes, has: { latencies: !!lat, startTimes: !!st, inputLens: !!inl, queueTimes: !!qt } };
@@ -193,12 +195,39 @@ function toMs(a: number[]): number[] {
   return a;
 }
 
-/** Failed requests by (shortened) error text: imports have no error kinds. */
+const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
+  'network',
+  'http',
+  'protocol',
+  'server',
+  'client',
+]);
+
+/**
+ * The kind and code of an error text Tokenscope wrote into an export (`kind/code: message`), so
+ * error kinds survive a round trip through vLLM's format; null for anyone else's text.
+ */
+export function errorKindOf(text: unknown): { kind: ErrorKind; code: ErrorCode } | null {
+  if (typeof text !== 'string') return null;
+  const m = /^([a-z]+)\/([a-z0-9-]+): /.exec(text);
+  if (!m || !ERROR_KINDS.has(m[1]!)) return null;
+  return { kind: m[1] as ErrorKind, code: m[2] as ErrorCode };
+}
+
+/**
+ * Failed requests by kind/code where the text says them (a Tokenscope export), else by
+ * (shortened) error text: other tools' imports have no error kinds.
+ */
 export function errorsByMessage(o: Json, outcomes: readonly RequestOutcome[]): Record<string, number> {
   const errs = Array.isArray(o.errors) ? o.errors : [];
   const out: Record<string, number> = {};
   outcomes.forEach((oc, i) => {
     if (oc.ok) return;
+    if (oc.errorKind && oc.errorCode) {
+      const kc = `${oc.errorKind}/${oc.errorCode}`;
+      out[kc] = (out[kc] ?? 0) + 1;
+      return;
+    }
     const k =
       String(errs[i] ?? 'failed')
         .split('\n')[0]!

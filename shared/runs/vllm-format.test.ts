@@ -141,6 +141,51 @@ describe('vLLM result import', () => {
     expect(r.runs[1]!.summary.config.requestRate).toBe('inf');
   });
 
+  it('keeps p50 and other reported percentiles (recomputed from the arrays), rtfx, and Tokenscope error kinds', () => {
+    const r = importVllmText(
+      JSON.stringify({
+        ...DETAILED,
+        rtfx: 1.5,
+        p50_ttft_ms: 75,
+        p75_itl_ms: 35,
+        errors: ['', '', 'network/reset: the server closed the connection'],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const v = r.runs[0]!.summary.vllm;
+    expect(v.p50_ttft_ms).toBeCloseTo(75, 9); // median of 100 and 50 ms
+    expect(v.p75_itl_ms).toBeCloseTo(35, 9); // numpy linear on [20, 30, 40]
+    expect(v.rtfx).toBe(1.5);
+    expect(r.runs[0]!.summary.errors).toEqual({ 'network/reset': 1 });
+    expect(r.runs[0]!.outcomes![2]).toMatchObject({ ok: false, errorKind: 'network', errorCode: 'reset' });
+    // Without arrays the reported keys are kept as reported.
+    const agg = importVllmText(
+      JSON.stringify({
+        duration: 2,
+        completed: 4,
+        failed: 0,
+        mean_ttft_ms: 9,
+        p50_ttft_ms: 8,
+        p99_ttft_ms: 12,
+      }),
+    );
+    expect(agg.ok && agg.runs[0]!.summary.vllm.p50_ttft_ms).toBe(8);
+  });
+
+  it('SLOs ride along in an export (tokenscope_slo) and goodput is recomputed on import', () => {
+    const withSlo = { ...DETAILED, request_goodput: 1.0, tokenscope_slo: { ttft_ms: 80, e2el_ms: 500 } };
+    const r = importVllmText(JSON.stringify(withSlo));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const s = r.runs[0]!.summary;
+    expect(s.slo).toEqual({ ttftMs: 80, e2elMs: 500 });
+    // Request 1 (TTFT 100 ms) misses the TTFT SLO, request 2 (50 ms) meets both: 1 good in 1 s.
+    expect(s.goodRequests).toBe(1);
+    expect(s.vllm.request_goodput).toBe(1);
+    expect(s.importInfo!.recomputed).toContain('request_goodput');
+  });
+
   it('rejects what is not a result', () => {
     expect(importVllmText('{"hello": 1}').ok).toBe(false);
     expect(importVllmText('not json').ok).toBe(false);

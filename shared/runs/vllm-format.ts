@@ -33,7 +33,10 @@ import type {
   StatMetric,
   VllmMetrics,
 } from './run-types.ts';
-import { computeRunSummary, vllmStatKeys } from './summary.ts';
+import { valuesOf, type SampleMetric } from './bootstrap.ts';
+import { percentileSorted } from '../stats/summary.ts';
+import { computeRunSummary, hasSlo, meetsSlo, percentileKey, vllmStatKeys } from './summary.ts';
+import type { Slo } from './workload.ts';
 
 const BACKENDS: Partial<Record<DialectId, string>> = {
   'openai-completions': 'openai',
@@ -114,13 +117,23 @@ export function toVllmResult(
     max_concurrent_requests: v.max_concurrent_requests,
     rtfx: 0,
   });
-  for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const)
+  for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const) {
     Object.assign(out, vllmStatKeys(m, summary.stats[m]));
+    // As `--metric-percentiles 50,…` writes it: the median under its percentile name too.
+    out[percentileKey(50, m)] = (summary.stats[m]?.vllm ?? summary.stats[m])?.median ?? 0;
+  }
   // Extras under vLLM's own naming (client_queue_time) or ours (itl_per_token); vLLM readers ignore them.
   if (summary.stats.client_queue_time)
     Object.assign(out, vllmStatKeys('client_queue_time', summary.stats.client_queue_time));
   if (summary.stats.itl_per_token)
     Object.assign(out, vllmStatKeys('itl_per_token', summary.stats.itl_per_token));
+  // vLLM writes no goodput SLOs into its result; ours ride along so an import recomputes goodput.
+  if (summary.slo)
+    out.tokenscope_slo = {
+      ...(summary.slo.ttftMs !== undefined ? { ttft_ms: summary.slo.ttftMs } : {}),
+      ...(summary.slo.tpotMs !== undefined ? { tpot_ms: summary.slo.tpotMs } : {}),
+      ...(summary.slo.e2elMs !== undefined ? { e2el_ms: summary.slo.e2elMs } : {}),
+    };
   Object.assign(out, {
     tokenscope_version: header.tokenscopeVersion,
     tokenscope_run_id: header.runId,
@@ -194,6 +207,7 @@ export function importedSummary(
   };
   const reported = reportedStatKeys(o, aliases);
   const rep = (k: string): number | null => num(o[k]);
+  const slo = sloOf(o.tokenscope_slo);
   const goodput = o.request_goodput !== undefined ? num(o.request_goodput) : num(o['request_goodput:']);
   const arr = outcomesFromArrays(o);
   const recomputed: string[] = [];
@@ -205,6 +219,7 @@ export function importedSummary(
     config,
     source: format,
     imported: true,
+    slo,
   });
   const v: VllmMetrics = s.vllm;
   // Stats keys come back below, either recomputed or as reported.
@@ -224,7 +239,18 @@ export function importedSummary(
       client_queue_time: arr.has.queueTimes,
     };
     for (const m of ['ttft', 'tpot', 'itl', 'e2el'] as const)
-      if (can[m]) Object.assign(v, vllmStatKeys(m, s.stats[m]));
+      if (can[m]) {
+        Object.assign(v, vllmStatKeys(m, s.stats[m]));
+        // Percentiles the file reported beyond ours (`--metric-percentiles 50,75`): recomputed too.
+        const extra = Object.keys(reported.get(m) ?? {}).filter(
+          (k) => /^p\d/.test(k) && v[`${k}_${m}_ms`] === undefined,
+        );
+        if (extra.length) {
+          const sorted = pooledSorted(arr.outcomes, m);
+          for (const k of extra)
+            v[`${k}_${m}_ms`] = sorted.length ? percentileSorted(sorted, Number(k.slice(1))) : 0;
+        }
+      }
     if (arr.has.latencies) recomputed.push('tpot', 'e2el');
     if (arr.has.queueTimes) recomputed.push('client_queue_time');
     for (const metric of reported.keys()) if (!can[metric]) useReported(metric);
@@ -280,8 +306,19 @@ export function importedSummary(
     reportedList.push('completed', 'failed', 'totals', 'throughputs');
     s.tokens.outputSource = { 'per-event': 0, 'usage-total': 0, estimated: 0 };
   }
-  v.request_goodput = goodput;
-  if (goodput !== null) reportedList.push('request_goodput (the SLOs are not in the file)');
+  const rtfx = rep('rtfx');
+  if (rtfx !== null) v.rtfx = rtfx;
+  if (slo && arr) {
+    // The SLOs came with the file (a Tokenscope export): goodput recomputed as for a native run.
+    const good = arr.outcomes.filter((x) => x.ok && meetsSlo(x, slo)).length;
+    s.goodRequests = good;
+    v.request_goodput = good / duration;
+    recomputed.push('request_goodput');
+  } else {
+    v.request_goodput = goodput;
+    if (goodput !== null)
+      reportedList.push(slo ? 'request_goodput' : 'request_goodput (the SLOs are not in the file)');
+  }
   s.importInfo = {
     recomputed: [...new Set(recomputed)],
     reported: [...new Set(reportedList)],
@@ -289,6 +326,33 @@ export function importedSummary(
     metadata: metadataOf(o, SUMMARY_KEYS),
   };
   return { summary: s, outcomes: arr?.outcomes ?? null };
+}
+
+/** The SLOs a Tokenscope export carries (`tokenscope_slo`), or null. */
+function sloOf(v: unknown): Slo | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const ms = (x: unknown): number | undefined =>
+    typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : undefined;
+  const slo: Slo = {};
+  const t = ms(o.ttft_ms);
+  const p = ms(o.tpot_ms);
+  const e = ms(o.e2el_ms);
+  if (t !== undefined) slo.ttftMs = t;
+  if (p !== undefined) slo.tpotMs = p;
+  if (e !== undefined) slo.e2elMs = e;
+  return hasSlo(slo) ? slo : null;
+}
+
+/** A metric's values over successful requests, pooled and sorted (as the summary takes them). */
+function pooledSorted(
+  outcomes: readonly RequestOutcome[],
+  m: 'ttft' | 'tpot' | 'itl' | 'e2el',
+): Float64Array {
+  const metric: SampleMetric = m === 'itl' ? 'itl_every_gap' : m;
+  const all: number[] = [];
+  for (const o of outcomes) for (const x of valuesOf(o, metric) ?? []) all.push(x);
+  return Float64Array.from(all).sort();
 }
 
 /** Import a vLLM result file's text (one result, or several appended with --append-result). */
