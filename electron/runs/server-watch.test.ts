@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
+import { ServerWatch } from './server-watch.ts';
 import { runAgainst } from './test-helpers.ts';
 
 let sim: SimServer;
@@ -60,6 +61,41 @@ describe('server metrics during a run', () => {
     expect(s.series.length).toBe(s.scrapes);
     expect(s.series.some((p) => (p.running ?? 0) > 0)).toBe(true);
   }, 30_000);
+
+  it('a server that restarts mid-run: nothing counted before the restart is lost (increase over every scrape)', async () => {
+    // A fresh simulator: its histograms hold only this test's requests.
+    const fresh = await startSim({ port: 0, decodeStepMs: 1, prefillMsPerToken: 0 });
+    try {
+      const send = async (n: number): Promise<void> => {
+        for (let i = 0; i < n; i++) {
+          const r = await fetch(`${fresh.url}/v1/completions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'tokenscope-sim', prompt: 'hi', max_tokens: 5, stream: true }),
+          });
+          await r.text();
+        }
+      };
+      const watch = new ServerWatch({ url: fresh.url }, 'tokenscope-sim');
+      await watch.scrapeNow(); // the baseline, before the clock starts
+      const t0 = performance.now();
+      await send(40);
+      await watch.scrapeNow(); // saw 40
+      // The server restarts (its counters and histograms back to 0), then serves 28 more.
+      const restart = await fetch(`${fresh.url}/sim/restart-metrics`, { method: 'POST' });
+      expect(restart.status).toBe(204);
+      await send(4);
+      await watch.scrapeNow(); // saw 4 since the restart
+      await send(24);
+      const s = await watch.finish(t0); // the last scrape: 28 since the restart
+      // Comparing only the first and the last scrape would keep the 28 after the restart.
+      expect(s.ttft?.count).toBe(68);
+      expect(s.e2e?.count).toBe(68);
+      expect(s.delta.generationTokens).toBe(68 * 5);
+    } finally {
+      await fresh.close();
+    }
+  });
 
   it('a server without /metrics: the run is whole, the summary says why there are no server numbers', async () => {
     const bare = http.createServer((_req, res) => {

@@ -4,14 +4,16 @@
  * scrape right before the clock starts, one a second during the run, a last one once every
  * request has ended. From those: peaks of the running / waiting / KV-cache gauges, the counter
  * increases (generation and prompt tokens, preemptions), and the server's TTFT, queue-time, E2E
- * and inter-token histograms over the window, as quantiles. A server without metrics costs the run
+ * and inter-token histograms over the window, as quantiles. Counters and histograms are summed
+ * scrape to scrape with reset handling (Prometheus' increase()), so a server that restarts
+ * mid-run loses nothing counted before the restart. A server without metrics costs the run
  * nothing: its failure is kept and said.
  */
 import type { ServerHistogramStats, ServerSample, ServerSideSummary } from '../../shared/runs/run-types.ts';
 import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
 import {
   counterIncrease,
-  histogramDelta,
+  histogramIncrease,
   histogramQuantile,
   quantileBucket,
   type HistogramData,
@@ -26,9 +28,10 @@ interface Snap {
   concepts: Concepts;
 }
 
-function histStats(a: HistogramData | null, b: HistogramData | null): ServerHistogramStats | null {
-  if (a === null || b === null) return null;
-  const d = histogramDelta(a, b);
+/** The histogram's observations over every scrape of the window (reset-aware at each step). */
+function histStats(snaps: readonly Snap[], get: (c: Concepts) => HistogramData | null): ServerHistogramStats | null {
+  const d = histogramIncrease(snaps.map((s) => get(s.concepts)));
+  if (d === null) return null;
   if (!(d.count > 0)) return { count: 0, mean: null, p50: null, p90: null, p99: null };
   const q = (x: number): number | null => {
     const v = histogramQuantile(x, d.buckets) * 1000;
@@ -156,10 +159,11 @@ export class ServerWatch {
         promptTokens: two ? increase(inWindow, (c) => c.promptTokensTotal) : null,
         preemptions: two ? increase(inWindow, (c) => c.preemptionsTotal) : null,
       },
-      ttft: two ? histStats(first.concepts.ttftHistogram, last.concepts.ttftHistogram) : null,
-      queueTime: two ? histStats(first.concepts.queueTimeHistogram, last.concepts.queueTimeHistogram) : null,
-      e2e: two ? histStats(first.concepts.e2eHistogram, last.concepts.e2eHistogram) : null,
-      itl: two ? histStats(first.concepts.itlHistogram, last.concepts.itlHistogram) : null,
+      // Over every scrape, not first-to-last: a server restart mid-run keeps what came before it.
+      ttft: two ? histStats(inWindow, (c) => c.ttftHistogram) : null,
+      queueTime: two ? histStats(inWindow, (c) => c.queueTimeHistogram) : null,
+      e2e: two ? histStats(inWindow, (c) => c.e2eHistogram) : null,
+      itl: two ? histStats(inWindow, (c) => c.itlHistogram) : null,
       series,
     };
   }

@@ -48,22 +48,42 @@ export class SimMetrics {
   prefixHits = 0;
   preemptions = 0;
   readonly finishedBy: Record<EndReason, number> = { stop: 0, length: 0, abort: 0, error: 0 };
-  private readonly createdSec = (performance.timeOrigin + performance.now()) / 1000;
+  private createdSec = (performance.timeOrigin + performance.now()) / 1000;
   private readonly labels: Labels;
-  private readonly h;
+  private h;
 
   constructor(
     private readonly model: string,
     private readonly kvCacheTokens: number,
   ) {
     this.labels = { engine: '0', model_name: model };
-    const tokenBuckets = buckets125(kvCacheTokens);
+    this.h = this.freshHistograms();
+  }
+
+  /**
+   * What a server restart does to its metrics: every counter and histogram starts again from 0
+   * (and the process start time moves). A scraper must treat the drop as a reset, as Prometheus'
+   * increase() does, not lose what was counted before it. `POST /sim/restart-metrics`.
+   */
+  restart(): void {
+    this.promptTokens = 0;
+    this.generationTokens = 0;
+    this.prefixQueries = 0;
+    this.prefixHits = 0;
+    this.preemptions = 0;
+    for (const k of Object.keys(this.finishedBy) as EndReason[]) this.finishedBy[k] = 0;
+    this.createdSec = (performance.timeOrigin + performance.now()) / 1000;
+    this.h = this.freshHistograms();
+  }
+
+  private freshHistograms() {
+    const tokenBuckets = buckets125(this.kvCacheTokens);
     const def = (name: string, help: string, bounds: readonly number[]): HistDef => ({
       name,
       help,
       data: new HistogramData(bounds),
     });
-    this.h = {
+    return {
       promptTokens: def('request_prompt_tokens', 'Number of prefill tokens processed.', tokenBuckets),
       generationTokens: def(
         'request_generation_tokens',

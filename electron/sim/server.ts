@@ -136,6 +136,12 @@ export class SimHttpServer implements SimServer {
         contentType: 'application/json',
         body: '{"detail":"Method Not Allowed"}',
       });
+    if (path === '/sim/restart-metrics') {
+      // Imitates a server restart as its /metrics see it (every counter back to 0).
+      this.metrics.restart();
+      res.writeHead(204);
+      return void res.end();
+    }
     const dialect = POST_ROUTES[path];
     if (!dialect && !this.replayBody)
       return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });

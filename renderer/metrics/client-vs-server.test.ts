@@ -69,11 +69,14 @@ describe('compareClientServer', () => {
   const server = { ttft: hist(0, 0, 3, 3), generationTokens: 70 };
   const c = compareClientServer(requests, 'sim', 10_000, 20_000, server);
 
-  it('uses the finished requests of the target that started and ended in the window', () => {
-    expect(c.client.n).toBe(3);
-    // numpy linear: median of 120, 140, 160 = 140; p99 at index 1.98 → 140 + 20 × 0.98 = 159.6.
-    expect(c.client.p50Ms).toBe(140);
-    expect(c.client.p99Ms).toBeCloseTo(159.6, 9);
+  it('TTFT: every request whose first token arrived in the window (as the server counts); tokens: those that ended in it', () => {
+    // First token in (10 s, 20 s]: the three finished ones, the one ending after the window
+    // (19.9 s), the running one and the cancelled one — the server observed each TTFT in this span.
+    // Not: another target's, nor the one whose first token came at 5.1 s.
+    expect(c.client.n).toBe(6);
+    // numpy linear over 90, 100, 100, 120, 140, 160: median 110; p99 at index 4.95 → 140 + 20 × 0.95.
+    expect(c.client.p50Ms).toBe(110);
+    expect(c.client.p99Ms).toBeCloseTo(159, 9);
     // Tokens count the cancelled request too (the server generated them): 10 + 20 + 30 + 4.
     expect(c.client.outputTokens).toBe(64);
     expect(c.client.tokenRequests).toBe(4);
@@ -91,8 +94,8 @@ describe('compareClientServer', () => {
   });
 
   it('subtracts server from client', () => {
-    expect(c.diff.p50Ms).toBeCloseTo(140 - 175, 9);
-    expect(c.diff.p99Ms).toBeCloseTo(159.6 - 248.5, 9);
+    expect(c.diff.p50Ms).toBeCloseTo(110 - 175, 9);
+    expect(c.diff.p99Ms).toBeCloseTo(159 - 248.5, 9);
   });
 
   it('leaves the server side empty when nothing was observed', () => {
@@ -132,6 +135,37 @@ describe('comparisonFor', () => {
     expect([c.startMs, c.endMs]).toEqual([50_000, 220_000]);
     expect(c.server.n).toBe(9);
     expect(c.server.generationTokens).toBe(1234);
+  });
+
+  it('never reaches back across a gap in the scraping (the tab was left, two runs happened, then back)', () => {
+    // Scrapes every second for 10 s, none for six minutes (420 observations then), then every
+    // second again; one more observation at the end.
+    const before = Array.from({ length: 11 }, (_, i) => ({
+      t: i * 1000,
+      ttft: hist(0, 0, 1, 1),
+      generationTokensTotal: 10,
+    }));
+    const after = Array.from({ length: 11 }, (_, i) => ({
+      t: 400_000 + i * 1000,
+      ttft: hist(0, 0, i === 10 ? 422 : 421, i === 10 ? 422 : 421),
+      generationTokensTotal: 5000 + (i === 10 ? 7 : 0),
+    }));
+    const one = [req({ startedAtWall: 409_500, ttftMs: 200, e2eMs: 400, outputTokens: 7 })];
+    const c = comparisonFor(
+      [...before, ...after],
+      before[0]!,
+      { ttft: null, generationTokens: null },
+      one,
+      'sim',
+      '1m',
+    )!;
+    // The window starts after the gap: one observation, one client request, both sides alike.
+    expect(c.startMs).toBe(400_000);
+    expect(c.endMs).toBe(410_000);
+    expect(c.clipped).toBe(true);
+    expect(c.server.n).toBe(1);
+    expect(c.client.n).toBe(1);
+    expect(c.server.generationTokens).toBe(7);
   });
 
   it('needs two scrapes', () => {

@@ -9,7 +9,7 @@ import type { RequestSummary } from '../../shared/api.ts';
 import { counterIncrease, histogramQuantile, type HistogramData } from '../../shared/metrics/prom-math.ts';
 import { summarize } from '../../shared/stats/summary.ts';
 import { bracketWindow, quantileBucket, type BucketBounds } from './histogram-window.ts';
-import { rangeDelta } from './series.ts';
+import { gapFor, rangeDelta } from './series.ts';
 
 export type ClientRequest = Pick<
   RequestSummary,
@@ -56,7 +56,10 @@ export interface Comparison {
   startMs: number;
   endMs: number;
   client: {
-    /** Finished requests with a TTFT that started and ended inside the window. */
+    /**
+     * Requests whose first token arrived inside the window: the population the server's TTFT
+     * histogram counts over the same span (it observes TTFT when the first token is produced).
+     */
     n: number;
     p50Ms: number | null;
     p99Ms: number | null;
@@ -101,7 +104,13 @@ export function compareClientServer(
   let tokenRequests = 0;
   let unfinished = 0;
   for (const r of requests) {
-    if (r.targetId !== targetId || r.startedAtWall < startMs || r.startedAtWall > endMs) continue;
+    if (r.targetId !== targetId) continue;
+    // TTFT: the first token inside (start, end], as the server's histogram delta counts it.
+    if (r.ttftMs !== null) {
+      const first = r.startedAtWall + r.ttftMs;
+      if (first > startMs && first <= endMs) ttfts.push(r.ttftMs);
+    }
+    if (r.startedAtWall < startMs || r.startedAtWall > endMs) continue;
     const end = r.e2eMs === null ? null : r.startedAtWall + r.e2eMs;
     if (r.state === 'running' || end === null || end > endMs) {
       unfinished++;
@@ -109,7 +118,6 @@ export function compareClientServer(
     }
     outputTokens += r.outputTokens;
     tokenRequests++;
-    if (r.state === 'done' && r.ttftMs !== null) ttfts.push(r.ttftMs);
   }
   const s = summarize(ttfts);
   const p50 = serverQuantile(0.5, server.ttft);
@@ -145,8 +153,10 @@ export const CVS_WINDOWS: readonly { id: CvsWindowId; label: string; ms: number 
 ];
 
 export interface WindowedComparison extends Comparison {
-  /** Watching started inside the window: it begins at the first scrape. */
+  /** Watching started inside the window (or a gap in the scraping ends in it): it begins later. */
   clipped: boolean;
+  /** Clipped by a gap in the scraping rather than by the start of watching. */
+  afterGap?: boolean;
 }
 
 /**
@@ -170,11 +180,14 @@ export function comparisonFor(
     return { ...compareClientServer(requests, targetId, start, last.t, totals), clipped: false };
   }
   const times = points.map((p) => p.t);
-  const b = bracketWindow(times, last.t - ms, last.t);
+  // Never across a gap in the scraping at the window's start: what the server counted in it
+  // cannot be dated (a tab left for minutes, two runs, then back).
+  const b = bracketWindow(times, last.t - ms, last.t, gapFor(times));
   if (!b) return null;
   const server = serverWindow(points, b.from, b.to);
   return {
     ...compareClientServer(requests, targetId, times[b.from]!, times[b.to]!, server),
     clipped: b.clipped,
+    afterGap: b.afterGap,
   };
 }

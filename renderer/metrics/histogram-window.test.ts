@@ -6,12 +6,29 @@ describe('bracketWindow', () => {
   const times = [1000, 2000, 3000, 4000, 5000];
 
   it('starts at the newest scrape at or before the start and ends at the newest before the end', () => {
-    expect(bracketWindow(times, 2500, 4500)).toEqual({ from: 1, to: 3, clipped: false });
-    expect(bracketWindow(times, 2000, 5000)).toEqual({ from: 1, to: 4, clipped: false });
+    expect(bracketWindow(times, 2500, 4500)).toEqual({ from: 1, to: 3, clipped: false, afterGap: false });
+    expect(bracketWindow(times, 2000, 5000)).toEqual({ from: 1, to: 4, clipped: false, afterGap: false });
   });
 
   it('clips to the first scrape when watching started inside the window', () => {
-    expect(bracketWindow(times, 0, 9999)).toEqual({ from: 0, to: 4, clipped: true });
+    expect(bracketWindow(times, 0, 9999)).toEqual({ from: 0, to: 4, clipped: true, afterGap: false });
+  });
+
+  it('never starts across a gap in the scraping: the scrape after it begins the window', () => {
+    const gapped = [1000, 2000, 300_000, 301_000, 302_000];
+    expect(bracketWindow(gapped, 250_000, 302_000, 5000)).toEqual({
+      from: 2,
+      to: 4,
+      clipped: true,
+      afterGap: true,
+    });
+    // A gap inside the window is kept: both its ends are in the window, so are its observations.
+    expect(bracketWindow(gapped, 1500, 302_000, 5000)).toEqual({
+      from: 0,
+      to: 4,
+      clipped: false,
+      afterGap: false,
+    });
   });
 
   it('is null without two scrapes to span', () => {

@@ -8,6 +8,7 @@ import { counterIncrease, histogramQuantile } from '../../shared/metrics/prom-ma
 import { bracketWindow } from './histogram-window.ts';
 import type { ScrapePoint } from './metrics-store.ts';
 import {
+  gapFor,
   gaugeSeries,
   quantileSeries,
   rangeDelta,
@@ -69,7 +70,7 @@ export function panelData(points: readonly ScrapePoint[], startMs: number, endMs
   const scalar = (f: (p: ScrapePoint) => number | null) => points.map((p) => ({ t: p.t, v: f(p) }));
   const has = (f: (p: ScrapePoint) => unknown) => points.some((p) => f(p) !== null);
   const times = points.map((p) => p.t);
-  const bracket = bracketWindow(times, startMs, endMs);
+  const bracket = bracketWindow(times, startMs, endMs, gapFor(times));
   const hitCounters =
     has((p) => p.concepts.prefixCacheQueriesTotal) && has((p) => p.concepts.prefixCacheHitsTotal);
   const latency = {} as Record<LatencyKey, LatencyChart>;

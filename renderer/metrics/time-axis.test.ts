@@ -34,6 +34,9 @@ describe('labels', () => {
     expect(fmtAge(12_400)).toBe('12 s');
     expect(fmtAge(185_000)).toBe('3 min 5 s');
     expect(fmtAge(120_000)).toBe('2 min');
+    // Whole seconds first: never "6 min 60 s".
+    expect(fmtAge(419_600)).toBe('7 min');
+    expect(fmtAge(419_400)).toBe('6 min 59 s');
     expect(fmtAge(-5)).toBe('0.0 s');
   });
 

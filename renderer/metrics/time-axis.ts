@@ -42,8 +42,10 @@ export function fmtAge(ms: number): string {
   const s = Math.max(0, ms) / 1000;
   if (s < 10) return `${s.toFixed(1)} s`;
   if (s < 60) return `${Math.round(s)} s`;
-  const m = Math.floor(s / 60);
-  const rest = Math.round(s - m * 60);
+  // Whole seconds first: 419.6 s is 7 min, not "6 min 60 s".
+  const total = Math.round(s);
+  const m = Math.floor(total / 60);
+  const rest = total - m * 60;
   return rest ? `${m} min ${rest} s` : `${m} min`;
 }
 

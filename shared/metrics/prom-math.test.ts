@@ -3,6 +3,7 @@ import {
   counterIncrease,
   counterRate,
   histogramDelta,
+  histogramIncrease,
   histogramMean,
   histogramQuantile,
   meanFromDeltas,
@@ -232,6 +233,32 @@ describe('histogram deltas and means', () => {
       count: 7,
     };
     expect(histogramDelta(prev, relaid).reset).toBe(true);
+  });
+
+  it('increase over every scrape: a restart between two keeps what came before it', () => {
+    const h = (a: number, b: number, c: number, sum: number) => ({
+      buckets: [
+        { le: 0.1, count: a },
+        { le: 1, count: b },
+        { le: INF, count: c },
+      ],
+      sum,
+      count: c,
+    });
+    // 6 → 12 (6 observed), restart → 2 (2 since), → 5 (3 more); one scrape missed the series.
+    const d = histogramIncrease([prev, h(4, 9, 12, 7.5), null, h(1, 1, 2, 0.3), h(2, 3, 5, 1.3)])!;
+    expect(d.count).toBe(6 + 2 + 3);
+    expect(d.sum).toBeCloseTo(4.5 + 0.3 + 1.0, 12);
+    expect(d.buckets).toEqual([
+      { le: 0.1, count: 2 + 1 + 1 },
+      { le: 1, count: 4 + 1 + 2 },
+      { le: INF, count: 6 + 2 + 3 },
+    ]);
+    expect(d.reset).toBe(true);
+    // First and last alone would see only the 5 after the restart.
+    expect(histogramDelta(prev, h(2, 3, 5, 1.3)).count).toBe(5);
+    expect(histogramIncrease([prev])).toBeNull();
+    expect(histogramIncrease([prev, null])).toBeNull();
   });
 
   it('mean from sum/count deltas, reset-aware', () => {

@@ -176,6 +176,32 @@ export function histogramDelta(prev: HistogramData, curr: HistogramData): Histog
   return { buckets, sum: curr.sum - prev.sum, count: curr.count - prev.count, reset: false };
 }
 
+/**
+ * What a histogram observed over consecutive scrapes, reset-aware at every step (Prometheus'
+ * `increase()` over buckets, without extrapolation): the sum of each consecutive pair's delta, so a
+ * restart between two scrapes loses nothing counted before it — comparing only the first and last
+ * scrape would keep just what came after the restart. Buckets are matched by `le` (a restart may
+ * change the layout: bounds missing on one side add nothing there). Null entries (a scrape that
+ * lacked the series) are skipped; null with fewer than two scrapes that have it.
+ */
+export function histogramIncrease(series: readonly (HistogramData | null)[]): HistogramDelta | null {
+  const present = series.filter((h): h is HistogramData => h !== null);
+  if (present.length < 2) return null;
+  const byLe = new Map<number, number>();
+  let sum = 0;
+  let count = 0;
+  let reset = false;
+  for (let i = 1; i < present.length; i++) {
+    const d = histogramDelta(present[i - 1]!, present[i]!);
+    reset ||= d.reset;
+    sum += d.sum;
+    count += d.count;
+    for (const b of d.buckets) byLe.set(b.le, (byLe.get(b.le) ?? 0) + b.count);
+  }
+  const buckets = [...byLe].sort((a, b) => a[0] - b[0]).map(([le, c]) => ({ le, count: c }));
+  return { buckets, sum, count, reset };
+}
+
 /** Mean observation between two scrapes, from `_sum`/`_count` deltas; reset-aware; NaN if nothing was observed. */
 export function meanFromDeltas(
   prevSum: number,

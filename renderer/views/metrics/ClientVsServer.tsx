@@ -52,7 +52,7 @@ export function ClientVsServer({ comparison: c, hasTtft }: Props) {
       {c && (
         <span className="muted">
           {clockLabel(c.startMs)} – {clockLabel(c.endMs)} ({fmtAge(c.endMs - c.startMs)}
-          {c.clipped ? ', since watching started' : ''})
+          {c.clipped ? (c.afterGap ? ', after a gap in the scraping' : ', since watching started') : ''})
         </span>
       )}
       {seg}
@@ -130,10 +130,16 @@ export function ClientVsServer({ comparison: c, hasTtft }: Props) {
         </tbody>
       </table>
       <div className="cvs-notes">
+        <p data-testid="cvs-population">
+          <b>Same population.</b> TTFT on both sides counts the requests whose first token came in this
+          window: the client&apos;s, by when the token arrived here; the server&apos;s, by the observations
+          its histogram gained between the scrapes that bracket the window (it records a TTFT when the first
+          token is produced). The window never reaches back across a gap in the scraping.
+        </p>
         {c.client.n === 0 && (
           <p>
-            No finished request of this client started and ended in this window: send one from the composer
-            (the server side still shows what it saw from everyone).
+            No request of this client got its first token in this window: send one from the composer (the
+            server side still shows what it saw from everyone).
           </p>
         )}
         {!noServer && s.p50.bucket && (
