@@ -83,7 +83,12 @@ describe('panelData', () => {
       count: 2,
       p50: expect.closeTo(100, 9),
       p99: expect.closeTo(247, 9),
+      // Both buckets are wide next to their values: shown as the bucket, drawn as a band.
+      p50Wide: [50, 100],
+      p99Wide: [100, 250],
     });
+    expect(d.latency.ttft.p99Band[0]).toEqual({ t: 2000, range: [100, 250] });
+    expect(d.latency.ttft.p99Band[1]).toEqual({ t: 3000, range: null }); // nothing observed
   });
 
   it('gives the prefix-cache hit rate from the hit/query counters, and preemptions in the window', () => {

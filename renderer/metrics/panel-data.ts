@@ -4,7 +4,8 @@
  */
 import type { RequestSummary } from '../../shared/api.ts';
 import type { HistogramConcept } from '../../shared/metrics/profile-types.ts';
-import { counterIncrease, histogramQuantile } from '../../shared/metrics/prom-math.ts';
+import { counterIncrease, histogramQuantile, quantileBucket } from '../../shared/metrics/prom-math.ts';
+import { wideBucket } from '../../shared/runs/server-quantile.ts';
 import { bracketWindow } from './histogram-window.ts';
 import type { ScrapePoint } from './metrics-store.ts';
 import {
@@ -15,7 +16,9 @@ import {
   rateSeries,
   ratioSeries,
   resolutionFor,
+  splitBands,
   splitQuantiles,
+  type BandPoint,
   type SeriesPoint,
   type StepOptions,
 } from './series.ts';
@@ -34,8 +37,20 @@ export interface LatencyChart {
   exposed: boolean;
   p50: SeriesPoint[];
   p99: SeriesPoint[];
-  /** Over the whole window (ms); count 0 = no observations. Null without two scrapes. */
-  window: { count: number; p50: number | null; p99: number | null } | null;
+  /** Where a step's quantile is only known to a wide bucket: that bucket, ms (drawn as a band). */
+  p50Band: BandPoint[];
+  p99Band: BandPoint[];
+  /**
+   * Over the whole window (ms); count 0 = no observations. Null without two scrapes. The buckets
+   * are set where they are wide next to the value (show the bucket, not the number).
+   */
+  window: {
+    count: number;
+    p50: number | null;
+    p99: number | null;
+    p50Wide: [number, number | null] | null;
+    p99Wide: [number, number | null] | null;
+  } | null;
 }
 
 export interface PanelData {
@@ -77,17 +92,29 @@ export function panelData(points: readonly ScrapePoint[], startMs: number, endMs
   for (const key of Object.keys(LATENCY_CONCEPTS) as LatencyKey[]) {
     const c = LATENCY_CONCEPTS[key];
     const hp = points.map((p) => ({ t: p.t, h: p.concepts[c] }));
-    const split = splitQuantiles(quantileSeries(hp, [0.5, 0.99], { ...opts, scale: 1000 }), ['p50', 'p99']);
+    const qs = quantileSeries(hp, [0.5, 0.99], { ...opts, scale: 1000 });
+    const split = splitQuantiles(qs, ['p50', 'p99']);
+    const bands = splitBands(qs, ['p50', 'p99']);
     const d = bracket ? rangeDelta(hp, bracket.from, bracket.to) : null;
+    const wideOf = (q: number, v: number | null): [number, number | null] | null => {
+      const b = d ? quantileBucket(q, d.buckets) : null;
+      return b ? wideBucket([b.lower * 1000, Number.isFinite(b.upper) ? b.upper * 1000 : null], v) : null;
+    };
+    const p50 = d ? finite(histogramQuantile(0.5, d.buckets) * 1000) : null;
+    const p99 = d ? finite(histogramQuantile(0.99, d.buckets) * 1000) : null;
     latency[key] = {
       exposed: hp.some((p) => p.h !== null),
       p50: split.p50!,
       p99: split.p99!,
+      p50Band: bands.p50!,
+      p99Band: bands.p99!,
       window: d
         ? {
             count: d.count,
-            p50: finite(histogramQuantile(0.5, d.buckets) * 1000),
-            p99: finite(histogramQuantile(0.99, d.buckets) * 1000),
+            p50,
+            p99,
+            p50Wide: p50 === null ? null : wideOf(0.5, p50),
+            p99Wide: p99 === null ? null : wideOf(0.99, p99),
           }
         : null,
     };

@@ -67,7 +67,7 @@ describe('quantileSeries', () => {
 
   it('says "no observations" (null, count 0) for an empty interval instead of 0', () => {
     const s = quantileSeries(pts, [0.5], { ...ALL, scale: 1000 });
-    expect(s[1]).toEqual({ t: 3000, q: [null], count: 0 });
+    expect(s[1]).toEqual({ t: 3000, q: [null], count: 0, wide: [null] });
   });
 
   it('takes a reset as a fresh start: the later histogram is the delta', () => {

@@ -6,11 +6,13 @@
  * observations yields null ("no observations"), never 0; so does a gap in the scrapes (the
  * scraper was failing or the panel was closed), so lines break instead of bridging it.
  */
+import { wideBucket } from '../../shared/runs/server-quantile.ts';
 import {
   counterIncrease,
   counterRate,
   histogramDelta,
   histogramQuantile,
+  quantileBucket,
   mergeHistograms,
   type HistogramData,
   type Point,
@@ -36,6 +38,11 @@ export interface QuantilePoint {
   t: number;
   /** One per requested quantile; null when nothing was observed in the step. */
   q: (number | null)[];
+  /**
+   * Per quantile: the histogram bucket it was interpolated in (scaled like q) when that bucket is
+   * wide next to it (shared/runs/server-quantile.ts wideBucket): the chart draws it as a band.
+   */
+  wide?: ([number, number] | null)[];
   /** Observations in the step (0: none; null: unknown, e.g. a gap or a missing histogram). */
   count: number | null;
 }
@@ -230,12 +237,21 @@ export function quantileSeries(
       out.push({ t, q: none, count: null });
       continue;
     }
+    const vals = qs.map((q) => {
+      const v = histogramQuantile(q, d.buckets);
+      return Number.isFinite(v) ? v * scale : null;
+    });
     out.push({
       t,
       count: d.count,
-      q: qs.map((q) => {
-        const v = histogramQuantile(q, d.buckets);
-        return Number.isFinite(v) ? v * scale : null;
+      q: vals,
+      wide: qs.map((q, i) => {
+        const b = quantileBucket(q, d.buckets);
+        const v = vals[i];
+        if (!b || v === null || v === undefined) return null;
+        // An open top bucket (+Inf) draws up to its lower bound's double: a band, not an infinite one.
+        const w = wideBucket([b.lower * scale, Number.isFinite(b.upper) ? b.upper * scale : null], v);
+        return w ? [w[0], w[1] ?? 2 * w[0]] : null;
       }),
     });
   }
@@ -258,6 +274,22 @@ export function zipRows(series: Record<string, readonly SeriesPoint[]>): Record<
     }
   }
   return [...byT.values()].sort((x, y) => (x.t as number) - (y.t as number));
+}
+
+export interface BandPoint {
+  t: number;
+  /** [lower, upper] of the wide bucket, or null where the value is precise (or absent). */
+  range: [number, number] | null;
+}
+
+/** Per quantile, its wide-bucket band over time (see QuantilePoint.wide). */
+export function splitBands(
+  points: readonly QuantilePoint[],
+  names: readonly string[],
+): Record<string, BandPoint[]> {
+  const out: Record<string, BandPoint[]> = {};
+  names.forEach((name, i) => (out[name] = points.map((p) => ({ t: p.t, range: p.wide?.[i] ?? null }))));
+  return out;
 }
 
 /** A quantile series split into one SeriesPoint list per quantile. */

@@ -109,11 +109,31 @@ describe('bucketed server quantiles', () => {
       },
     }) as unknown as RunSummary;
 
+  it('a factor-2 bucket is wide: a p99 of 4583 ms in 2.5–5 s is compared as that bucket, not as +36 %', () => {
+    const e2e = (p99: number, b: B) =>
+      ({
+        ...summary({ tput: 1, ttft: [1, 2] }),
+        server: {
+          e2e: { count: 50, mean: 2000, p50: 1800, p90: 2400, p99, p50Bucket: [1500, 2000], p99Bucket: b },
+          peak: { running: 4, waiting: 0, kvCacheUsage: null },
+          delta: { generationTokens: null, promptTokens: null, preemptions: null },
+        },
+      }) as unknown as RunSummary;
+    const rows = compareRows([e2e(3360, [2500, 5000]), e2e(4583, [2500, 5000])]);
+    const r = rows.find((x) => x.def.id === 'srv-e2e-p99')!;
+    expect(r.ranges).toEqual([
+      [2500, 5000],
+      [2500, 5000],
+    ]);
+    expect(r.rel).toEqual([null, null]);
+    expect(r.verdict).toEqual([null, 'same']);
+  });
+
   it('compares a value only known to a wide bucket as that bucket: no percentage, a verdict only when the buckets differ', () => {
     const rows = compareRows([
       run(297, [0, 300]),
       run(290, [0, 300]), // same bucket: "−2.4 %" would be invented precision
-      run(450, [300, 500]), // narrow itself, but A is only known as (0, 300]: higher, by an unknown amount
+      run(450, [400, 500]), // narrow itself, but A is only known as (0, 300]: higher, by an unknown amount
       run(12_000, [10_000, null]),
     ]);
     const q = rows.find((r) => r.def.id === 'srv-queue-p99')!;
@@ -125,25 +145,26 @@ describe('bucketed server quantiles', () => {
   });
 
   it('keeps percentages between different narrow buckets; the same bucket is the same, whatever the interpolation', () => {
-    const rows = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 88, [80, 100])]);
+    // Narrow: each bucket is at most a quarter of the value in it.
+    const rows = compareRows([run(297, [0, 300], 90, [80, 100]), run(297, [0, 300], 110, [100, 125])]);
     const ttft = rows.find((r) => r.def.id === 'srv-ttft-p99')!;
     expect(ttft.ranges).toEqual([null, null]);
     expect(ttft.byBucket).toEqual([false, false]);
-    expect(ttft.rel[1]).toBeCloseTo(18 / 70, 12);
+    expect(ttft.rel[1]).toBeCloseTo(20 / 90, 12);
     expect(ttft.verdict).toEqual([null, 'worse']);
     expect(ttft.buckets).toEqual([
-      [60, 80],
       [80, 100],
+      [100, 125],
     ]);
-    // Two p99s interpolated in the same (60, 80] bucket: not "+10 %", the same bucket.
-    const same = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 77, [60, 80])]);
+    // Two p99s interpolated in the same (80, 100] bucket: not "+7.8 %", the same bucket.
+    const same = compareRows([run(297, [0, 300], 90, [80, 100]), run(297, [0, 300], 97, [80, 100])]);
     expect(same.find((r) => r.def.id === 'srv-ttft-p99')).toMatchObject({
       byBucket: [false, true],
       rel: [null, null],
       verdict: [null, 'same'],
     });
-    // Narrow (60, 80] against wide (0, 300]: they overlap, so neither is known to be lower.
-    const mixed = compareRows([run(297, [0, 300], 70, [60, 80]), run(297, [0, 300], 150, [0, 300])]);
+    // Narrow (80, 100] against wide (0, 300]: they overlap, so neither is known to be lower.
+    const mixed = compareRows([run(297, [0, 300], 90, [80, 100]), run(297, [0, 300], 150, [0, 300])]);
     expect(mixed.find((r) => r.def.id === 'srv-ttft-p99')).toMatchObject({
       ranges: [null, [0, 300]],
       rel: [null, null],

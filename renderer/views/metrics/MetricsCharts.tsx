@@ -16,7 +16,8 @@ import {
   type LatencyKey,
   type PanelData,
 } from '../../metrics/panel-data.ts';
-import { lastValue, type SeriesPoint } from '../../metrics/series.ts';
+import { lastValue, type BandPoint, type SeriesPoint } from '../../metrics/series.ts';
+import { fmtBucket } from '../runs/ServerSideCard.tsx';
 import { peakOf } from '../../metrics/y-axis.ts';
 import { ChartCard, type LegendItem } from './ChartCard.tsx';
 import { TimeChart, type ChartLine } from './TimeChart.tsx';
@@ -109,22 +110,32 @@ export function MetricsCharts({
     const inSeconds = peak >= 2000;
     const sc = (d: readonly SeriesPoint[]): SeriesPoint[] =>
       inSeconds ? d.map((p) => ({ t: p.t, v: p.v === null ? null : p.v / 1000 })) : (d as SeriesPoint[]);
+    const scb = (d: readonly BandPoint[]): BandPoint[] =>
+      inSeconds
+        ? d.map((p) => ({ t: p.t, range: p.range ? [p.range[0] / 1000, p.range[1] / 1000] : null }))
+        : (d as BandPoint[]);
     const lines: ChartLine[] = [
-      { id: 'p50', name: 'p50', color: C.content, data: sc(l.p50) },
-      { id: 'p99', name: 'p99', color: C.coalesced, data: sc(l.p99) },
+      { id: 'p50', name: 'p50', color: C.content, data: sc(l.p50), band: scb(l.p50Band) },
+      { id: 'p99', name: 'p99', color: C.coalesced, data: sc(l.p99), band: scb(l.p99Band) },
     ];
     const none = w?.count === 0 ? 'no obs.' : undefined;
+    // Over the window: the bucket itself where it is wide next to the value (the true quantile can
+    // be anywhere in it), else the interpolated number.
+    const winValue = (v: number | null | undefined, wide: [number, number | null] | null | undefined) =>
+      none ?? (wide && v !== null && v !== undefined ? fmtBucket(wide) : fmtLatency(v));
+    const bandNote =
+      ' · shaded: the histogram bucket a quantile lies in, where it is wider than a quarter of the value';
     const legend: LegendItem[] = [
       {
         name: 'p50',
         color: C.content,
-        value: none ?? fmtLatency(w?.p50),
+        value: winValue(w?.p50, w?.p50Wide),
         title: 'Median over the whole window (all its observations)',
       },
       {
         name: 'p99',
         color: C.coalesced,
-        value: none ?? fmtLatency(w?.p99),
+        value: winValue(w?.p99, w?.p99Wide),
         title: '99th percentile over the whole window',
       },
     ];
@@ -160,7 +171,9 @@ export function MetricsCharts({
         testId={`metrics-${key}-chart`}
         caption={
           l.exposed && w
-            ? `${fmtCompact(observed)} observation${observed === 1 ? '' : 's'} in the window · quantiles ${step}, from histogram deltas; a gap means no observations`
+            ? `${fmtCompact(observed)} observation${observed === 1 ? '' : 's'} in the window · quantiles ${step}, from histogram deltas; a gap means no observations${
+                l.p50Band.some((b) => b.range) || l.p99Band.some((b) => b.range) ? bandNote : ''
+              }`
             : undefined
         }
       >

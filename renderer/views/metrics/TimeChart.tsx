@@ -5,10 +5,19 @@
  * need not share timestamps. Nulls break a line ("no observations", gaps); a point with no
  * neighbour gets a dot, or a line could not show it.
  */
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { C } from '../../charts/theme.ts';
 import { fmtTick } from '../../metrics/format.ts';
-import { isIsolated, valueAt, type SeriesPoint } from '../../metrics/series.ts';
+import { isIsolated, valueAt, type BandPoint, type SeriesPoint } from '../../metrics/series.ts';
 import { clockLabel, timeTicks } from '../../metrics/time-axis.ts';
 import { peakOf, yAxis } from '../../metrics/y-axis.ts';
 
@@ -22,6 +31,11 @@ export interface ChartLine {
   step?: boolean;
   /** Dots only, no line (one point per event: a client request's TTFT). */
   dotsOnly?: boolean;
+  /**
+   * A band behind the line where its value is only known to a range (a server quantile inside a
+   * wide histogram bucket): the bucket, drawn in the line's colour.
+   */
+  band?: readonly BandPoint[];
 }
 
 interface Props {
@@ -110,11 +124,17 @@ export function TimeChart({
 }: Props) {
   const ticks = timeTicks(domain[0], domain[1], width && width < 420 ? 4 : 6);
   // A little headroom: a line or dot at the peak is not drawn on (and half cut by) the top edge.
-  const y = yAxis(Math.max(peakOf(lines), peakAtLeast) * 1.04, { integer, max: yMax });
+  let bandTop = 0;
+  for (const l of lines)
+    for (const b of l.band ?? []) if (b.range && b.range[1] > bandTop) bandTop = b.range[1];
+  const y = yAxis(Math.max(peakOf(lines), bandTop, peakAtLeast) * 1.04, { integer, max: yMax });
+  // The plot's pixel row of a value (the y axis runs 0 … y.top over the plot's height).
+  const plotHeight = height - MARGIN.top - MARGIN.bottom - 20;
+  const pixelY = (v: number): number => MARGIN.top + plotHeight * (1 - v / y.top);
   // How far from the hovered time a point may be and still be "there" (steps are ≥ 1 s).
   const tolerance = Math.max(1500, (domain[1] - domain[0]) / 200);
   const chart = (
-    <LineChart width={width} height={height} margin={MARGIN} accessibilityLayer={false}>
+    <ComposedChart width={width} height={height} margin={MARGIN} accessibilityLayer={false}>
       <CartesianGrid stroke={C.grid} vertical={false} />
       <XAxis
         type="number"
@@ -145,6 +165,25 @@ export function TimeChart({
           <ChartTip active={p.active} label={p.label} lines={lines} format={format} tolerance={tolerance} />
         )}
       />
+      {lines.map((l) =>
+        l.band?.some((b) => b.range !== null) ? (
+          <Area
+            key={`${l.id}-band`}
+            data={l.band as BandPoint[]}
+            dataKey="range"
+            name={`${l.name} bucket`}
+            stroke="none"
+            fill={l.color}
+            fillOpacity={0.16}
+            type="stepAfter"
+            isAnimationActive={false}
+            connectNulls={false}
+            activeDot={false}
+            legendType="none"
+            tooltipType="none"
+          />
+        ) : null,
+      )}
       {lines.map((l) => (
         <Line
           key={l.id}
@@ -164,6 +203,25 @@ export function TimeChart({
             const key = `${l.id}-${p.index ?? 0}`;
             if (!show || p.cx === undefined || p.cy === undefined || !Number.isFinite(p.cy))
               return <g key={key} />;
+            // An isolated step has no area to fill: its bucket is drawn as a bar through the dot.
+            const range = !l.dotsOnly && p.index !== undefined ? (l.band?.[p.index]?.range ?? null) : null;
+            if (range) {
+              const top = pixelY(Math.min(range[1], y.top));
+              const bottom = pixelY(range[0]);
+              return (
+                <g key={key}>
+                  <rect
+                    x={p.cx - 4}
+                    y={top}
+                    width={8}
+                    height={Math.max(1, bottom - top)}
+                    fill={l.color}
+                    fillOpacity={0.22}
+                  />
+                  <circle cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
+                </g>
+              );
+            }
             return l.dotsOnly ? (
               <circle key={key} cx={p.cx} cy={p.cy} r={3.2} fill="none" stroke={l.color} strokeWidth={1.5} />
             ) : (
@@ -172,19 +230,23 @@ export function TimeChart({
           }}
         />
       ))}
-    </LineChart>
+    </ComposedChart>
   );
   // What is drawn, per line ("running:3,waiting:0"): drawn points and the peak, for tests and tools.
   const drawn = lines
     .map((l) => `${l.id}:${l.data.filter((p) => p.v !== null && Number.isFinite(p.v)).length}`)
     .join(',');
   const peaks = lines.map((l) => `${l.id}:${peakOf([l])}`).join(',');
+  const bands = lines
+    .map((l) => `${l.id}:${(l.band ?? []).filter((b) => b.range !== null).length}`)
+    .join(',');
   return (
     <div
       className="mchart-body"
       data-testid={testId}
       data-points={drawn}
       data-peaks={peaks}
+      data-bands={bands}
       data-overlay={overlay ? 'shown' : undefined}
       role="img"
       aria-label={ariaLabel}

@@ -62,7 +62,9 @@ describe('clientTokens', () => {
 
 describe('fmtServerQuantile', () => {
   it('the value where its bucket is narrow, the bucket where it is wide', () => {
-    expect(fmtServerQuantile(70.8, [60, 80])).toBe('70.8 ms');
+    expect(fmtServerQuantile(90.8, [80, 100])).toBe('90.8 ms');
+    // A factor-2 bucket is wide next to any value in it.
+    expect(fmtServerQuantile(4583, [2500, 5000])).toBe('2.5–5 s');
     expect(fmtServerQuantile(150, [0, 300])).toBe('0–300 ms');
     expect(fmtServerQuantile(1500, [1000, 2500])).toBe('1–2.5 s');
     expect(fmtServerQuantile(12_000, [10_000, null])).toBe('> 10 s');

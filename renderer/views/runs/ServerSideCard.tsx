@@ -43,7 +43,7 @@ export function fmtServerQuantile(
   bucket: QuantileBucket | null | undefined,
 ): string {
   if (v === null || v === undefined) return '—';
-  const wide = wideBucket(bucket);
+  const wide = wideBucket(bucket, v);
   return wide ? fmtBucket(wide) : fmtLatency(v);
 }
 
