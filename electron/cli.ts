@@ -287,7 +287,10 @@ export function buildProgram(): Command {
     .description(
       'Runs side by side: Tokenscope run files and/or vLLM / SGLang result files, each against the first.',
     )
-    .argument('<files...>', '2 to 4 runs: run files (.jsonl), vLLM --save-result / SGLang result files (every result of an --append-result file, or FILE#N for the Nth), repeats pooled as A.r1.jsonl+A.r2.jsonl')
+    .argument(
+      '<files...>',
+      '2 to 4 runs: run files (.jsonl), vLLM --save-result / SGLang result files (every result of an --append-result file, or FILE#N for the Nth), repeats pooled as A.r1.jsonl+A.r2.jsonl',
+    )
     .option(
       '--json',
       'one JSON object: runs, rows (values, change, 95 % interval, verdict), failure rates, workload differences',

@@ -29,7 +29,10 @@ interface Snap {
 }
 
 /** The histogram's observations over every scrape of the window (reset-aware at each step). */
-function histStats(snaps: readonly Snap[], get: (c: Concepts) => HistogramData | null): ServerHistogramStats | null {
+function histStats(
+  snaps: readonly Snap[],
+  get: (c: Concepts) => HistogramData | null,
+): ServerHistogramStats | null {
   const d = histogramIncrease(snaps.map((s) => get(s.concepts)));
   if (d === null) return null;
   if (!(d.count > 0)) return { count: 0, mean: null, p50: null, p90: null, p99: null };
