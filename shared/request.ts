@@ -59,6 +59,12 @@ export const EV_ERROR = 8; // an in-band error event
 export const EV_USAGE = 16; // carries usage
 export const EV_TERMINAL = 32; // the dialect's proper end marker ([DONE], done:true, stop:true, …)
 export const EV_FINISH = 64; // carries a finish reason
+/**
+ * An OpenAI chunk with a non-empty `choices` array (role-only and finish chunks included; the
+ * trailing usage chunk and error events have none): what vLLM's benchmark client counts as a
+ * token chunk (shared/runs/definitions.ts). Absent in files written before it existed.
+ */
+export const EV_CHOICES = 128;
 
 /** Kind of source of the output token count (docs/ARCHITECTURE.md "tokens per event"). Never mixed silently. */
 export type TokenSource =

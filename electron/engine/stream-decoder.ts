@@ -9,6 +9,7 @@ import {
   EV_ERROR,
   EV_FINISH,
   EV_TERMINAL,
+  EV_CHOICES,
   EV_TOKENS_EXACT,
   EV_USAGE,
 } from '../../shared/request.ts';
@@ -239,6 +240,7 @@ export class StreamDecoder {
       flags |= EV_FINISH;
       rec.finishReason = d.finishReason;
     }
+    if (d.choices) flags |= EV_CHOICES;
     if (d.terminal) {
       flags |= EV_TERMINAL;
       rec.terminated = true;

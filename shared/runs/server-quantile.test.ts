@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ServerHistogramStats } from './run-types.ts';
 import { bucketText, compareBuckets, serverQuantileRange, wideBucket } from './server-quantile.ts';
 
 describe('server quantile buckets', () => {
@@ -16,7 +17,7 @@ describe('server quantile buckets', () => {
   });
 
   it('reads the wide bucket of a quantile, none when the quantile is missing', () => {
-    const h = {
+    const h: ServerHistogramStats = {
       count: 3,
       mean: 1,
       p50: 150,
@@ -24,7 +25,7 @@ describe('server quantile buckets', () => {
       p99: 90,
       p50Bucket: [0, 300],
       p99Bucket: [80, 100],
-    } as const;
+    };
     expect(serverQuantileRange(h, 'p50')).toEqual([0, 300]);
     expect(serverQuantileRange(h, 'p99')).toBeNull();
     // The same bucket is wide next to a smaller value interpolated in it.

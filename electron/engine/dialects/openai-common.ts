@@ -104,6 +104,7 @@ export class OpenAiChunkDecoder implements EventDecoder {
       kind: hasOutput ? 'content' : 'empty',
       text,
       tokens: hasOutput ? tokens : null,
+      choices: true,
     };
     if (reasoning) ev.reasoning = reasoning;
     if (toolCall) ev.toolCall = toolCall;

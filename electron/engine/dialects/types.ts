@@ -42,6 +42,8 @@ export interface DecodedEvent {
   finishReason?: string | null;
   /** Usage if this event carries it (final usage chunk, continuous usage, Ollama final counts). */
   usage?: Usage;
+  /** OpenAI chunks: the chunk had a non-empty `choices` array (EV_CHOICES). */
+  choices?: boolean;
   /** True when this event is the dialect's proper end of stream ([DONE], done:true, stop:true, response.completed…). */
   terminal?: boolean;
   /** For kind 'error': the server's message and type/code as given. */
