@@ -5,6 +5,7 @@
  * reopened run gives the same summary to the last digit.
  */
 import type { RequestRecord } from '../record.ts';
+import { EV_CONTENT } from '../request.ts';
 import { computeRequestStats, type RequestStats } from '../stats/request-stats.ts';
 import type { RequestOutcome, RunRequestLine } from './run-types.ts';
 
@@ -65,6 +66,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     itlChunkMeasuredMs: stats.itlChunkMeasuredMs,
     itlTokenMeasuredMs: stats.itlTokenMeasuredMs,
     coalescedGaps: stats.coalescedGaps,
+    contentEvents: contentEventsOf(line),
     outputTokens: stats.outputTokens,
     inputTokens: line.inputTokens,
     tokenSource: stats.tokenSource,
@@ -72,6 +74,19 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     errorKind: line.error?.kind ?? null,
     errorCode: line.error?.code ?? null,
   };
+}
+
+/** The line's content events as (time, tokens), for a peak counted in tokens. */
+function contentEventsOf(line: RunRequestLine): { t: number[]; tok: number[] } {
+  const { t, tok, f } = line.events;
+  const ct: number[] = [];
+  const ck: number[] = [];
+  for (let i = 0; i < t.length; i++)
+    if ((f[i]! & EV_CONTENT) !== 0) {
+      ct.push(t[i]!);
+      ck.push(tok[i]!);
+    }
+  return { t: ct, tok: ck };
 }
 
 /** The user's cancel stopped it: not a server failure, left out of the numbers. */

@@ -1,3 +1,4 @@
+import type { DefinitionsId } from './definitions.ts';
 /**
  * Shapes of a load run: the run file's lines (header, one line per request, summary), what a
  * request contributes to a summary, and the progress a UI consumes. Plain JSON-able data: it goes
@@ -142,6 +143,11 @@ export interface RequestOutcome {
   itlTokenMeasuredMs?: readonly number[] | null;
   /** Chunk gaps whose later event shared the earlier one's socket read (in itlChunkMs only). Absent when unknown. */
   coalescedGaps?: number;
+  /**
+   * Content events as (ms since the request's start, tokens): a peak throughput in tokens
+   * (Tokenscope's and AIPerf's definitions). Absent for imports: their peak counts chunks.
+   */
+  contentEvents?: { t: readonly number[]; tok: readonly number[] };
   outputTokens: number;
   inputTokens: number | null;
   tokenSource: TokenSource | null;
@@ -270,6 +276,12 @@ export interface ConnectionStats {
 export interface RunSummary {
   /** 'tokenscope' for native runs; imports say where they came from. */
   source: 'tokenscope' | 'vllm' | 'sglang';
+  /**
+   * Whose per-request rules made these numbers (shared/runs/definitions.ts): a native run's stored
+   * summary is 'tokenscope' and can be re-derived under another from its events; an import's are
+   * its tool's. Absent in files written before presets (then: Tokenscope's, peak in chunks).
+   */
+  definitions?: DefinitionsId;
   imported: boolean;
   /** Recomputed from request lines of a run whose summary line is missing. */
   partial: boolean;

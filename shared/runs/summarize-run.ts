@@ -5,6 +5,7 @@
 import { finishedMs, isCancelledLine, outcomeOfLine } from './outcome.ts';
 import type { RunHeader, RunRequestLine, RunSummary, SelfCheck } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
+import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from './workload.ts';
 
 export interface SummarizeRunOptions {
@@ -13,6 +14,8 @@ export interface SummarizeRunOptions {
   partial?: boolean;
   cancelled?: boolean;
   selfCheck?: SelfCheck | null;
+  /** Re-derive under another preset's per-request rules (definitions.ts); default Tokenscope's. */
+  definitions?: DefinitionsId;
 }
 
 export function configOf(w: Workload): RunSummary['config'] {
@@ -38,7 +41,12 @@ export function summarizeRunLines(
     durationS = end / 1000;
   }
   return computeRunSummary({
-    outcomes: kept.map((l) => outcomeOfLine(l)),
+    outcomes: kept.map((l) =>
+      o.definitions && o.definitions !== 'tokenscope'
+        ? outcomeUnder(l, o.definitions, header.target.dialect)
+        : outcomeOfLine(l),
+    ),
+    definitions: o.definitions ?? 'tokenscope',
     durationS,
     slo: header.workload.slo ?? null,
     config: configOf(header.workload),

@@ -4,6 +4,7 @@
  * Infinity, refused). A summary that fails is not trusted: the reader recomputes it from the
  * request lines and says why (run-parse.ts).
  */
+import { DEFINITION_IDS } from './definitions.ts';
 import { z } from 'zod';
 import { Slo } from './workload.ts';
 
@@ -132,6 +133,7 @@ const SelfCheckSchema = z
 
 export const RunSummarySchema = z.object({
   source: z.enum(['tokenscope', 'vllm', 'sglang']),
+  definitions: z.enum(DEFINITION_IDS).optional(),
   imported: z.boolean(),
   partial: z.boolean(),
   cancelled: z.boolean(),

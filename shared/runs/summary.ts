@@ -26,6 +26,7 @@
  *   tokens — vLLM's definition, see vllm-project/vllm#50677).
  */
 import { summarize, type Summary } from '../stats/summary.ts';
+import { DEFINITIONS, type DefinitionsId } from './definitions.ts';
 import type { TokenSource } from '../request.ts';
 import type { Slo } from './workload.ts';
 import {
@@ -52,6 +53,10 @@ export interface SummaryInput {
   cancelledRequests?: number;
   warmupRequests?: number;
   selfCheck?: SelfCheck | null;
+  /** Whose per-request rules made the outcomes (definitions.ts); default 'tokenscope'. */
+  definitions?: DefinitionsId;
+  /** What the peak output throughput counts; default by the definitions (tokens for Tokenscope's). */
+  peak?: 'chunks' | 'tokens';
 }
 
 export function toMetricStats(s: Summary | null): MetricStats | null {
@@ -122,6 +127,43 @@ export function peakConcurrency(intervals: readonly { start: number; end: number
     if (cur > peak) peak = cur;
   }
   return peak;
+}
+
+/**
+ * Peak output tokens per second in tokens: each content event's tokens counted in the 1-s bucket
+ * of its arrival (from the first start). Requests without per-event data count chunks.
+ */
+export function maxTokensPerSecond(ok: readonly RequestOutcome[]): number {
+  const timed = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
+  if (timed.length === 0) return 0;
+  let minStart = Infinity;
+  let maxEnd = -Infinity;
+  for (const o of timed) {
+    minStart = Math.min(minStart, o.startMs!);
+    maxEnd = Math.max(maxEnd, o.startMs! + o.e2eMs!);
+  }
+  const buckets = new Float64Array(Math.ceil((maxEnd - minStart) / 1000) + 1);
+  const add = (t: number, k: number): void => {
+    const b = Math.floor((t - minStart) / 1000);
+    if (b >= 0 && b < buckets.length) buckets[b]! += k;
+  };
+  for (const o of timed) {
+    const ce = o.contentEvents;
+    if (ce) {
+      for (let i = 0; i < ce.t.length; i++) add(o.startMs! + ce.t[i]!, Math.max(1, ce.tok[i]!));
+      continue;
+    }
+    if (o.ttftMs === null) continue;
+    let t = o.startMs! + o.ttftMs;
+    add(t, 1);
+    for (const g of o.itlChunkMs) {
+      t += g;
+      add(t, 1);
+    }
+  }
+  let max = 0;
+  for (const v of buckets) if (v > max) max = v;
+  return max;
 }
 
 /** vLLM's max_output_tokens_per_s: chunk arrivals counted in 1-s buckets from the first start. */
@@ -270,7 +312,10 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     request_goodput: good === null ? null : good / dur,
     output_throughput: totalOut / dur,
     total_token_throughput: (totalIn + totalOut) / dur,
-    max_output_tokens_per_s: maxChunksPerSecond(ok),
+    max_output_tokens_per_s:
+      (inp.peak ?? DEFINITIONS[inp.definitions ?? 'tokenscope'].peak) === 'tokens'
+        ? maxTokensPerSecond(ok)
+        : maxChunksPerSecond(ok),
     max_concurrent_requests: peakConcurrency(
       withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! })),
     ),
@@ -295,6 +340,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
 
   return {
     source: inp.source ?? 'tokenscope',
+    definitions: inp.definitions ?? 'tokenscope',
     imported: inp.imported ?? false,
     partial: inp.partial ?? false,
     cancelled: inp.cancelled ?? false,

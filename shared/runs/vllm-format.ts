@@ -11,7 +11,9 @@
  * scalars kept as metadata.
  */
 import type { DialectId } from '../dialects.ts';
-import { isCancelledLine, outcomeOfLine } from './outcome.ts';
+import { outcomeUnder } from './definitions.ts';
+import { isCancelledLine } from './outcome.ts';
+import { summarizeRunLines } from './summarize-run.ts';
 import {
   errorsByMessage,
   num,
@@ -56,15 +58,29 @@ export function measuredLines(lines: readonly RunRequestLine[]): RunRequestLine[
   return lines.filter((l) => !l.warmup && !isCancelledLine(l)).sort((a, b) => a.seq - b.seq);
 }
 
+/**
+ * A run as vLLM's `--save-result` JSON, its numbers under vLLM's own per-request rules
+ * (definitions.ts 'vllm': TTFT at the first `choices` chunk, every chunk gap, latency to the last
+ * `choices` chunk, vLLM's success rule), re-derived from the run's events — so a file from this
+ * export and one from `vllm bench serve` on the same server mean the same thing. The stored
+ * (Tokenscope) summary gives the duration; `tokenscope_definitions` says which rules were used.
+ */
 export function toVllmResult(
   header: RunHeader,
   lines: readonly RunRequestLine[],
-  summary: RunSummary,
+  stored: RunSummary,
   opts: { detailed?: boolean } = {},
 ): Json {
   const w = header.workload;
   const rows = measuredLines(lines);
-  const oc = rows.map((l) => outcomeOfLine(l));
+  const dialect = header.target.dialect;
+  const oc = rows.map((l) => outcomeUnder(l, 'vllm', dialect));
+  const summary = summarizeRunLines(header, lines, {
+    durationS: stored.vllm.duration,
+    definitions: 'vllm',
+    partial: stored.partial,
+    cancelled: stored.cancelled,
+  });
   const backend = BACKENDS[header.target.dialect] ?? header.target.dialect;
   const out: Json = {
     date: vllmDate(header.startedAtWall),
@@ -110,7 +126,10 @@ export function toVllmResult(
   out.queue_times = rows.map((l) => l.queueMs / 1000);
   if (opts.detailed) {
     out.generated_texts = rows.map((l) => l.text ?? '');
-    out.errors = rows.map((l) => (l.error ? `${l.error.kind}/${l.error.code}: ${l.error.message}` : ''));
+    // Empty for a success under vLLM's rule (an in-band error event does not fail it there).
+    out.errors = rows.map((l, i) =>
+      l.error && !oc[i]!.ok ? `${l.error.kind}/${l.error.code}: ${l.error.message}` : '',
+    );
   }
   Object.assign(out, {
     max_output_tokens_per_s: v.max_output_tokens_per_s,
@@ -137,6 +156,7 @@ export function toVllmResult(
   Object.assign(out, {
     tokenscope_version: header.tokenscopeVersion,
     tokenscope_run_id: header.runId,
+    tokenscope_definitions: 'vllm',
     tokenscope_token_source: summary.tokens.outputSource,
   });
   return out;
@@ -218,6 +238,8 @@ export function importedSummary(
     durationS: duration,
     config,
     source: format,
+    // Measured by that tool's client: its per-request rules, not re-derivable here.
+    definitions: format,
     imported: true,
     slo,
   });

@@ -1,0 +1,232 @@
+/**
+ * Definition presets: the per-request rules of a benchmark client, applied to the raw events a
+ * run file keeps (times, token counts, flags), so one run can be read as vLLM's `bench serve`,
+ * SGLang's `bench_serving` or AIPerf would have measured it — no re-run. The aggregation (means,
+ * numpy percentiles, throughputs) is the one in summary.ts for all of them; what differs is which
+ * event is the first token, which gaps are inter-token latencies, where a request ends, which
+ * requests succeeded, and what the peak throughput counts.
+ *
+ * Sources (read from the projects' public repositories):
+ * - vllm: vllm/benchmarks/lib/endpoint_request_func.py, async_request_openai_completions and
+ *   async_request_openai_chat_completions (commit 02cfb534).
+ * - sglang: python/sglang/bench_serving.py, async_request_openai_completions and
+ *   async_request_openai_chat_completions.
+ * - aiperf: AIPerf / genai-perf metric definitions (time to first token: first non-empty
+ *   response; inter-token latency: (request latency − TTFT) / (output tokens − 1) per request).
+ */
+import type { DialectId } from '../dialects.ts';
+import type { ErrorCode, ErrorKind } from '../errors.ts';
+import { EV_CHOICES, EV_CONTENT, EV_ERROR, EV_FINISH, EV_TERMINAL, EV_USAGE } from '../request.ts';
+import { outcomeOfLine } from './outcome.ts';
+import type { RequestOutcome, RunRequestLine } from './run-types.ts';
+
+export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
+export type DefinitionsId = (typeof DEFINITION_IDS)[number];
+
+export interface DefinitionsInfo {
+  id: DefinitionsId;
+  name: string;
+  /** Where the rules come from. */
+  source: string;
+  /** The rules, one line each (README, tooltips, `--definitions` help). */
+  rules: string[];
+  /** What "peak output token throughput" counts per 1-s bucket. */
+  peak: 'chunks' | 'tokens';
+}
+
+export const DEFINITIONS: Record<DefinitionsId, DefinitionsInfo> = {
+  tokenscope: {
+    id: 'tokenscope',
+    name: 'Tokenscope (strict)',
+    source: 'shared/stats/request-stats.ts',
+    rules: [
+      'TTFT: the first event carrying a generated token (a role-only or empty first chunk does not count)',
+      'ITL: gaps between content events, coalesced gaps (events of one socket read) left out; ITL per token spreads a gap over the tokens of its event',
+      'E2E: start (before connecting) to the end of the stream',
+      'Failures: any error — HTTP, network, timeouts, malformed events, an in-band error, a stream cut before its end marker',
+      'Peak output throughput: tokens per 1-s bucket',
+    ],
+    peak: 'tokens',
+  },
+  vllm: {
+    id: 'vllm',
+    name: 'vLLM bench serve',
+    source: 'vllm/benchmarks/lib/endpoint_request_func.py (vLLM)',
+    rules: [
+      'TTFT: the first chunk with a non-empty `choices` array — for chat, the role-only first chunk',
+      'ITL: every gap between `choices` chunks (empty ones, the finish chunk and same-read chunks included)',
+      'Latency: start to the last `choices` chunk (the trailing usage chunk and [DONE] do not count)',
+      'Success: HTTP 200 and at least one `choices` chunk; an in-band error event and a stream without [DONE] still succeed; a broken connection, a timeout or unparseable JSON fail',
+      'Output tokens: the final usage when sent, else the count Tokenscope has',
+      'Peak output throughput: `choices` chunks per 1-s bucket (not tokens)',
+    ],
+    peak: 'chunks',
+  },
+  sglang: {
+    id: 'sglang',
+    name: 'SGLang bench_serving',
+    source: 'python/sglang/bench_serving.py (SGLang)',
+    rules: [
+      'TTFT: the first chunk with non-empty generated text',
+      'ITL: gaps between chunks with non-empty text',
+      'Latency: start to the last line of the stream ([DONE] included)',
+      'Success: HTTP 200 and no broken connection, timeout or unparseable JSON — even with no text at all; completions: an in-band error event fails (it has no `choices`)',
+      'Output tokens: the usage when sent, else the requested output length (SGLang assumes it)',
+      'Peak output throughput: chunks per 1-s bucket',
+    ],
+    peak: 'chunks',
+  },
+  aiperf: {
+    id: 'aiperf',
+    name: 'AIPerf / genai-perf',
+    source: 'AIPerf metric definitions (ai-dynamo/aiperf)',
+    rules: [
+      'TTFT: the first response with non-empty content',
+      'ITL: per request, (request latency − TTFT) / (output tokens − 1) — one value per request; ITL per chunk: gaps between content responses',
+      'Request latency: start to the last response carrying data (the [DONE] marker excluded)',
+      'Failures: any error, an in-band error event included',
+      'Peak output throughput: tokens per 1-s bucket',
+    ],
+    peak: 'tokens',
+  },
+};
+
+export function isDefinitionsId(v: unknown): v is DefinitionsId {
+  return typeof v === 'string' && (DEFINITION_IDS as readonly string[]).includes(v);
+}
+
+/**
+ * Errors after which vLLM's and SGLang's clients still call the request a success: an in-band
+ * error event (no `choices`, skipped), a stream that ended without [DONE], or one Tokenscope
+ * stopped itself for running past max_tokens (their clients have no such limit).
+ */
+const SOFT: ReadonlySet<`${ErrorKind}/${ErrorCode}`> = new Set([
+  'server/error-event',
+  'protocol/truncated',
+  'protocol/over-max-tokens',
+]);
+
+const isOpenAi = (d: DialectId) => d === 'openai-chat' || d === 'openai-completions';
+
+/**
+ * Whether event i is a `choices` chunk. Files written before EV_CHOICES: any event that is not
+ * only usage, an error or the end marker (a role-only chunk has no flag at all).
+ */
+function choicesOf(f: readonly number[], dialect: DialectId): (i: number) => boolean {
+  const known = f.some((x) => (x & EV_CHOICES) !== 0);
+  if (known || !isOpenAi(dialect)) {
+    // Other dialects have no `choices`: their generation events (content or finish) stand in.
+    return known ? (i) => (f[i]! & EV_CHOICES) !== 0 : (i) => (f[i]! & (EV_CONTENT | EV_FINISH)) !== 0;
+  }
+  return (i) => {
+    const x = f[i]!;
+    if (x & (EV_CONTENT | EV_FINISH)) return true;
+    return (x & (EV_ERROR | EV_TERMINAL | EV_USAGE)) === 0;
+  };
+}
+
+function base(line: RunRequestLine, ok: boolean): RequestOutcome {
+  return {
+    ok,
+    startMs: line.startedMs,
+    queueMs: line.queueMs,
+    firstEventMs: line.events.t.length ? line.events.t[0]! : null,
+    ttftMs: null,
+    e2eMs: null,
+    tpotMs: null,
+    itlChunkMs: [],
+    itlTokenMs: null,
+    outputTokens: 0,
+    inputTokens: line.inputTokens,
+    tokenSource: line.tokenSource,
+    inputTokensSource: line.inputTokensSource,
+    errorKind: ok ? null : (line.error?.kind ?? null),
+    errorCode: ok ? null : (line.error?.code ?? null),
+  };
+}
+
+/** TTFT, gaps and the last time over the events `pick` selects. */
+function over(t: readonly number[], pick: (i: number) => boolean) {
+  let first: number | null = null;
+  let last: number | null = null;
+  const gaps: number[] = [];
+  let tokenTimes = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (!pick(i)) continue;
+    if (first === null) first = t[i]!;
+    else gaps.push(t[i]! - last!);
+    last = t[i]!;
+    tokenTimes++;
+  }
+  return { first, last, gaps, chunks: tokenTimes };
+}
+
+const tpot = (e2e: number, ttft: number, n: number) => (n > 1 ? (e2e - ttft) / (n - 1) : 0);
+
+/** One request line as the preset's client would have measured it. */
+export function outcomeUnder(line: RunRequestLine, defs: DefinitionsId, dialect: DialectId): RequestOutcome {
+  if (defs === 'tokenscope') return outcomeOfLine(line);
+  const { t, f } = line.events;
+  const err = line.error;
+  const httpOk = line.httpStatus === 200 || (line.httpStatus === null && err === null);
+  const soft = err !== null && SOFT.has(`${err.kind}/${err.code}`);
+  const own = outcomeOfLine(line);
+  const usageTokens = line.usage?.completionTokens ?? null;
+
+  if (defs === 'vllm') {
+    const ev = over(t, choicesOf(f, dialect));
+    const ok = httpOk && (err === null || soft) && ev.first !== null;
+    const o = base(line, ok);
+    if (!ok) return o;
+    const n = usageTokens ?? own.outputTokens;
+    o.ttftMs = ev.first;
+    o.e2eMs = ev.last;
+    o.itlChunkMs = ev.gaps;
+    o.outputTokens = n;
+    o.tokenSource = usageTokens !== null ? 'usage-total' : own.tokenSource;
+    o.tpotMs = tpot(ev.last!, ev.first!, n);
+    return o;
+  }
+
+  if (defs === 'sglang') {
+    // Completions index data["choices"] directly: an in-band error event (no choices) raises.
+    const errorEventFails = dialect === 'openai-completions' && err?.kind === 'server';
+    const ok = httpOk && (err === null || soft) && !errorEventFails;
+    const o = base(line, ok);
+    if (!ok) return o;
+    const ev = over(t, (i) => (f[i]! & EV_CONTENT) !== 0);
+    const n = usageTokens ?? line.expectedOutputTokens ?? own.outputTokens;
+    o.outputTokens = n;
+    o.tokenSource = usageTokens !== null ? 'usage-total' : 'estimated';
+    o.itlChunkMs = ev.gaps;
+    const end = t.length ? t[t.length - 1]! : null;
+    o.e2eMs = end;
+    // A success without any text has no TTFT (SGLang keeps its 0.0, which its own statistics
+    // then include; here it is left out rather than counted as an instant first token).
+    o.ttftMs = ev.first;
+    o.tpotMs = ev.first !== null && end !== null ? tpot(end, ev.first, n) : null;
+    return o;
+  }
+
+  // aiperf: every error is a failure; latency ends at the last response that carried data.
+  const ok = httpOk && err === null && own.ttftMs !== null;
+  const o = base(line, ok);
+  if (!ok) return o;
+  const ev = over(t, (i) => (f[i]! & EV_CONTENT) !== 0);
+  let end: number | null = null;
+  for (let i = t.length - 1; i >= 0; i--)
+    if ((f[i]! & EV_TERMINAL) === 0 || (f[i]! & (EV_CONTENT | EV_USAGE | EV_FINISH)) !== 0) {
+      end = t[i]!;
+      break;
+    }
+  const n = own.outputTokens;
+  o.ttftMs = ev.first;
+  o.e2eMs = end;
+  o.itlChunkMs = ev.gaps;
+  o.outputTokens = n;
+  o.tokenSource = own.tokenSource;
+  const perRequest = end !== null && ev.first !== null && n > 1 ? (end - ev.first) / (n - 1) : null;
+  o.itlTokenMs = perRequest === null ? [] : [perRequest];
+  o.tpotMs = end !== null && ev.first !== null ? tpot(end, ev.first, n) : null;
+  return o;
+}
