@@ -12,6 +12,7 @@ import { runFleet, type FleetCliOptions } from './cli/fleet.ts';
 import { runRunTargets, type RunCliOptions } from './cli/run.ts';
 import { runMetrics, type MetricsCliOptions } from './cli/metrics.ts';
 import { runCompare, type CompareCliOptions } from './cli/compare.ts';
+import { DEFINITION_IDS } from '../shared/runs/definitions.ts';
 import { configureIo, MAX_IO_THREADS } from './engine/io/io-engine.ts';
 import { collectUrl, normalizeServerUrl } from './cli/url-arg.ts';
 import { installOutputRedaction, secretsOf } from './cli/redact-output.ts';
@@ -311,6 +312,12 @@ export function buildProgram(): Command {
       '--replicates <n>',
       'bootstrap replicates for the 95 % intervals (default 1000; 0 = no intervals, verdicts from the values alone)',
       int('--replicates'),
+    )
+    .addOption(
+      new Option(
+        '--definitions <preset>',
+        "whose per-request rules to compare under: Tokenscope runs are re-derived from their events (default: an imported result's, e.g. vllm, else tokenscope)",
+      ).choices([...DEFINITION_IDS]),
     )
     .action(async (files: string[], o: CompareCliOptions) => {
       process.exitCode = await runCompare(files, o);

@@ -240,6 +240,49 @@ describe('tokenscope compare', () => {
     expect(tooMany.stderr).toMatch(/got 6 .*pick some as FILE#N/);
   }, 30_000);
 
+  it('definitions: a vLLM result makes the comparison vLLM’s; runs are re-derived and say so; mismatches are refused', async () => {
+    const j = JSON.parse((await runCli(['compare', fast, exported, '--json'])).stdout) as Omit<
+      Json,
+      'runs'
+    > & {
+      definitions: string;
+      runs: { rederived: string | null }[];
+    };
+    expect(j.definitions).toBe('vllm');
+    expect(j.runs.map((r) => r.rederived)).toEqual(['vllm', null]);
+    const text = await runCli(['compare', fast, exported]);
+    expect(text.stdout).toContain(
+      'Definitions: vLLM bench serve (vllm) (the imported result’s) — A re-derived from its events.',
+    );
+    // Two Tokenscope runs: Tokenscope's own unless asked; any preset on request.
+    const own = JSON.parse((await runCli(['compare', fast, slow, '--json'])).stdout) as {
+      definitions: string;
+    };
+    expect(own.definitions).toBe('tokenscope');
+    const sg = JSON.parse(
+      (await runCli(['compare', fast, slow, '--definitions', 'sglang', '--json'])).stdout,
+    ) as {
+      definitions: string;
+      runs: { rederived: string | null }[];
+    };
+    expect(sg.definitions).toBe('sglang');
+    expect(sg.runs.map((r) => r.rederived)).toEqual(['sglang', 'sglang']);
+    // Under vLLM's rules the chat role chunk is the first token: TTFT no later than Tokenscope's.
+    const ttft = (x: Json) => x.rows.find((r) => r.metric === 'ttft-mean')!.values[0]!;
+    const vl = JSON.parse(
+      (await runCli(['compare', fast, slow, '--definitions', 'vllm', '--json'])).stdout,
+    ) as Json;
+    expect(ttft(vl)).toBeLessThanOrEqual(ttft(own as unknown as Json));
+    // A vLLM result cannot be re-derived under another preset (it has no events): refused.
+    const bad = await runCli(['compare', fast, exported, '--definitions', 'sglang']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /B is a result measured under vLLM bench serve's definitions .*--definitions vllm/,
+    );
+    const unknown = await runCli(['compare', fast, slow, '--definitions', 'mine']);
+    expect(unknown.code).toBe(2);
+  }, 60_000);
+
   it('refuses one file, five files, unreadable or foreign files with exit 2', async () => {
     const notRun = path.join(dir, 'x.json');
     writeFileSync(notRun, '{"hello": 1}');

@@ -35,8 +35,10 @@ import {
 } from '../../shared/runs/compare-export.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { poolRuns } from '../../shared/runs/pooled.ts';
+import { DEFINITIONS, outcomeUnder, type DefinitionsId } from '../../shared/runs/definitions.ts';
+import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
-import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
+import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/vllm-format.ts';
 
@@ -51,6 +53,58 @@ export interface CompareCliOptions {
   maxFailureIncrease?: number;
   /** Bootstrap replicates for the intervals (default 1000; 0: no intervals). */
   replicates?: number;
+  /**
+   * Whose per-request rules every run is compared under (definitions.ts). Default: the imported
+   * results' (a vLLM result makes it vLLM's), else Tokenscope's.
+   */
+  definitions?: DefinitionsId;
+}
+
+/**
+ * The definitions a comparison uses, and the runs under them: natives re-derived from their events,
+ * imports as their tool measured them — or why the runs cannot be compared like with like.
+ */
+export function resolveDefinitions(
+  runs: readonly LoadedRun[],
+  asked: DefinitionsId | undefined,
+): { definitions: DefinitionsId; runs: LoadedRun[]; defaulted: boolean } | string {
+  const fixed = runs.map((r, i) => ({ i, d: r.rederive ? null : (r.summary.definitions ?? 'tokenscope') }));
+  const imports = fixed.filter((x): x is { i: number; d: DefinitionsId } => x.d !== null);
+  const kinds = [...new Set(imports.map((x) => x.d))];
+  const L = ['A', 'B', 'C', 'D'];
+  if (asked === undefined && kinds.length > 1)
+    return `the results were measured under different definitions (${imports.map((x) => `${L[x.i]} ${x.d}`).join(', ')}): their numbers cannot be compared like with like`;
+  const d = asked ?? kinds[0] ?? 'tokenscope';
+  const other = imports.find((x) => x.d !== d);
+  if (other)
+    return `${L[other.i]} is a result measured under ${DEFINITIONS[other.d].name}'s definitions and cannot be re-derived under ${d}'s (it has no events): compare with --definitions ${other.d}`;
+  const out = runs.map((r) => {
+    if (!r.rederive) return r;
+    const stored = r.summary.definitions ?? 'tokenscope';
+    if (stored === d && d === 'tokenscope') return { ...r, rederivedAs: null };
+    const x = r.rederive(d);
+    return {
+      ...r,
+      summary: x.summary,
+      outcomes: x.outcomes,
+      strata: x.strata ?? r.strata ?? null,
+      rederivedAs: d,
+    };
+  });
+  return { definitions: d, runs: out, defaulted: asked === undefined };
+}
+
+/** One line: the definitions used, and which runs were re-derived under them. */
+export function definitionsLine(
+  definitions: DefinitionsId,
+  runs: readonly LoadedRun[],
+  defaulted: boolean,
+): string {
+  const re = runs.map((r, i) => (r.rederivedAs ? ['A', 'B', 'C', 'D'][i] : null)).filter(Boolean);
+  const why = defaulted && definitions !== 'tokenscope' ? ' (the imported result’s)' : '';
+  return `Definitions: ${DEFINITIONS[definitions].name} (${definitions})${why}${
+    re.length ? ` — ${re.join(', ')} re-derived from ${re.length === 1 ? 'its' : 'their'} events` : ''
+  }.`;
 }
 
 export interface LoadedRun {
@@ -66,6 +120,38 @@ export interface LoadedRun {
   note?: string | null;
   /** Pooled repeats: requests per repeat (the intervals resample within each). */
   strata?: number[] | null;
+  /**
+   * The run under another preset's per-request rules, from its events (native runs and their
+   * pools); absent for imports, whose numbers were made by their tool's client.
+   */
+  rederive?: (d: DefinitionsId) => Rederived;
+  /** Set when the shown numbers were re-derived under other definitions than the stored ones. */
+  rederivedAs?: DefinitionsId | null;
+}
+
+export interface Rederived {
+  summary: RunSummary;
+  outcomes: RequestOutcome[];
+  strata?: number[] | null;
+}
+
+/** A native run's summary and outcomes under `d` (the stored summary's server side kept). */
+function rederiveRun(
+  header: RunHeader,
+  lines: readonly RunRequestLine[],
+  stored: RunSummary,
+  d: DefinitionsId,
+): Rederived {
+  const measured = lines.filter((l) => !l.warmup && !isCancelledLine(l));
+  const summary = summarizeRunLines(header, lines, {
+    durationS: stored.vllm.duration,
+    definitions: d,
+    partial: stored.partial,
+    cancelled: stored.cancelled,
+    selfCheck: stored.selfCheck,
+  });
+  if (stored.server !== undefined) summary.server = stored.server;
+  return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
 }
 
 /**
@@ -83,6 +169,13 @@ export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> 
   if (noReq) return `${noReq.file}: no per-request data to pool (a result with aggregates only)`;
   const pooled = poolRuns(runs.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes! })));
   const first = runs[0]!;
+  const canRederive = runs.every((r) => r.rederive);
+  const rederive = canRederive
+    ? (d: DefinitionsId): Rederived => {
+        const parts = runs.map((r) => ({ header: r.header, ...r.rederive!(d) }));
+        return poolRuns(parts);
+      }
+    : undefined;
   const notes = runs.filter((r) => r.note).map((r) => `${path.basename(r.file)}: ${r.note}`);
   return [
     {
@@ -95,6 +188,7 @@ export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> 
       outcomes: pooled.outcomes,
       strata: pooled.strata,
       note: notes.length ? notes.join('; ') : null,
+      ...(rederive ? { rederive } : {}),
     },
   ];
 }
@@ -164,6 +258,7 @@ export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
         summary: r.run.summary,
         outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
         note,
+        rederive: (d: DefinitionsId) => rederiveRun(h, r.run.requests, r.run.summary, d),
       },
     ];
   }
@@ -201,11 +296,13 @@ export function compareText(
   rows: readonly CompareRow[],
   diffs: readonly string[],
   banner: string | null = null,
+  defsLine: string | null = null,
 ): string {
   const out: string[] = [];
   runs.forEach((r, i) =>
     out.push(`${LETTERS[i]}  ${runLegend(r)}  (${r.file})${r.note ? `  [${r.note}]` : ''}`),
   );
+  if (defsLine) out.push('', defsLine);
   if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
   if (banner) out.push('', banner);
   const withCi = rows.some((r) => r.ci.some(Boolean));
@@ -270,11 +367,15 @@ export async function runCompare(
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
   // A result file with several results (vLLM --append-result) brings all of them.
-  const runs = (loaded as LoadedRun[][]).flat();
-  if (runs.length < 2 || runs.length > MAX_COMPARED)
+  const all = (loaded as LoadedRun[][]).flat();
+  if (all.length < 2 || all.length > MAX_COMPARED)
     return fail(
-      `compare takes 2 to ${MAX_COMPARED} runs, got ${runs.length}${runs.length > files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} holding ${runs.length} results; pick some as FILE#N)` : ''}`,
+      `compare takes 2 to ${MAX_COMPARED} runs, got ${all.length}${all.length > files.length ? ` (${files.length} file${files.length === 1 ? '' : 's'} holding ${all.length} results; pick some as FILE#N)` : ''}`,
     );
+  const resolved = resolveDefinitions(all, o.definitions);
+  if (typeof resolved === 'string') return fail(resolved);
+  const runs = resolved.runs;
+  const defsLine = definitionsLine(resolved.definitions, runs, resolved.defaulted);
   const replicates = o.replicates ?? undefined;
   const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
   const rows = compareRows(
@@ -298,7 +399,9 @@ export async function runCompare(
           model: r.model,
           url: r.url,
           note: r.note ?? null,
+          rederived: r.rederivedAs ?? null,
         })),
+        definitions: resolved.definitions,
         workloadDifferences: diffs,
         rows: rows.map((r) => ({
           metric: r.def.id,
@@ -342,7 +445,11 @@ export async function runCompare(
   } else if (o.csv) {
     write(compareCsv(runs, rows));
   } else {
-    write(o.markdown ? compareMarkdown(runs, rows, diffs, banner) : compareText(runs, rows, diffs, banner));
+    write(
+      o.markdown
+        ? compareMarkdown(runs, rows, diffs, banner, defsLine)
+        : compareText(runs, rows, diffs, banner, defsLine),
+    );
     if (gate) {
       const rules = [
         ...(o.maxRegression !== undefined ? [`worse than A by more than ${o.maxRegression}%`] : []),

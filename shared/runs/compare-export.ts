@@ -79,6 +79,7 @@ export function compareMarkdown(
   rows: readonly CompareRow[],
   diffs: readonly string[],
   banner: string | null = null,
+  defsLine: string | null = null,
 ): string {
   const out: string[] = [];
   runs.forEach((r, i) =>
@@ -87,6 +88,7 @@ export function compareMarkdown(
     ),
   );
   if (diffs.length) out.push('', `> The workloads differ: ${mdEscape(diffs.join(' · '))}.`);
+  if (defsLine) out.push('', mdEscape(defsLine));
   if (banner) out.push('', `> ${mdEscape(banner)}`);
   const head = ['metric', 'A', ...runs.slice(1).flatMap((_, i) => [LETTERS[i + 1]!, 'vs A'])];
   out.push(

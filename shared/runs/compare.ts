@@ -335,7 +335,19 @@ export function compareRows(
   // A run that cannot say which ITL gaps were coalesced beside one that left some out: compare
   // every gap in all of them (vLLM's definition), not two different definitions.
   const every = mixedItl(summaries);
-  for (const def of COMPARE_ROWS) {
+  // Per-token ITL where some run had no per-event token counts is spread over estimated counts.
+  const estimatedTokens = summaries.some(
+    (s) => (s.tokens?.outputSource?.estimated ?? 0) > 0 || (s.tokens?.outputSource?.['usage-total'] ?? 0) > 0,
+  );
+  for (const baseDef of COMPARE_ROWS) {
+    const def =
+      estimatedTokens && baseDef.id.startsWith('itl_per_token')
+        ? {
+            ...baseDef,
+            label: `${baseDef.label} (est.)`,
+            ...(baseDef.group ? { group: `${baseDef.group} (estimated counts)` } : {}),
+          }
+        : baseDef;
     const get = every && def.everyGap ? def.everyGap : def.get;
     const values = summaries.map((s) => get(s));
     if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs

@@ -51,6 +51,7 @@ export function poolRuns(parts: readonly PoolPart[]): PooledRun {
     slo: first.summary.slo ?? null,
     config: first.summary.config,
     source: first.summary.source,
+    definitions: first.summary.definitions ?? 'tokenscope',
     partial: parts.some((p) => p.summary.partial),
     cancelled: parts.some((p) => p.summary.cancelled),
     cancelledRequests: parts.reduce((a, p) => a + p.summary.cancelledRequests, 0),

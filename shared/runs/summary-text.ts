@@ -11,6 +11,7 @@ import {
 } from './run-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
+import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
 
 /** Python's `"{s:{c}^{n}}".format(...)`: centred, the extra fill char on the right. */
@@ -133,6 +134,12 @@ function serverSection(s: RunSummary): string[] {
   return L;
 }
 
+/** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
+export function definitionsName(s: RunSummary): string {
+  const d = s.definitions ?? 'tokenscope';
+  return `${d} (${DEFINITIONS[d].name})`;
+}
+
 export function summaryText(s: RunSummary): string {
   const v = s.vllm;
   const title = s.partial
@@ -141,6 +148,7 @@ export function summaryText(s: RunSummary): string {
       ? ' Serving Benchmark Result (CANCELLED) '
       : ' Serving Benchmark Result ';
   const L: string[] = [center(title)];
+  L.push(row('Definitions:', definitionsName(s)));
   L.push(row('Successful requests:', String(v.completed)), row('Failed requests:', String(v.failed)));
   if (s.config.maxConcurrency !== null)
     L.push(row('Maximum request concurrency:', String(s.config.maxConcurrency)));
@@ -163,7 +171,15 @@ export function summaryText(s: RunSummary): string {
 
   // Tokenscope's own, after vLLM's block.
   L.push(...coalescedSection(s));
-  L.push(...ownSection(s.stats.itl_per_token, 'ITL/token', 'Inter-token Latency per Token'));
+  // Per token from estimated counts (no per-event counts from the server): said in the heading.
+  const estimated = s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0;
+  L.push(
+    ...ownSection(
+      s.stats.itl_per_token,
+      'ITL/token',
+      estimated ? 'ITL per Token (estimated counts)' : 'Inter-token Latency per Token',
+    ),
+  );
   L.push(...ownSection(s.stats.client_queue_time, 'Client Queue Time', 'Client-side Queueing'));
   L.push(...ownSection(s.stats.first_event, 'first event', 'First Event (any, incl. empty)'));
   const t = s.tokens;
@@ -274,6 +290,7 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     self_check: s.selfCheck,
     server: s.server ?? null,
     source: s.source,
+    definitions: s.definitions ?? 'tokenscope',
     ...extra,
   });
   return out;
