@@ -35,10 +35,15 @@ import {
 } from '../../shared/runs/compare-export.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { poolRuns } from '../../shared/runs/pooled.ts';
-import { DEFINITIONS, outcomeUnder, type DefinitionsId } from '../../shared/runs/definitions.ts';
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
+import type { DefinitionsId } from '../../shared/runs/definitions.ts';
+import {
+  comparisonDefinitions,
+  definitionsLine,
+  rederiveRun,
+  type Rederived,
+} from '../../shared/runs/rederive.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
-import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../../shared/runs/run-types.ts';
+import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/vllm-format.ts';
 
@@ -68,20 +73,14 @@ export function resolveDefinitions(
   runs: readonly LoadedRun[],
   asked: DefinitionsId | undefined,
 ): { definitions: DefinitionsId; runs: LoadedRun[]; defaulted: boolean } | string {
-  const fixed = runs.map((r, i) => ({ i, d: r.rederive ? null : (r.summary.definitions ?? 'tokenscope') }));
-  const imports = fixed.filter((x): x is { i: number; d: DefinitionsId } => x.d !== null);
-  const kinds = [...new Set(imports.map((x) => x.d))];
-  const L = ['A', 'B', 'C', 'D'];
-  if (asked === undefined && kinds.length > 1)
-    return `the results were measured under different definitions (${imports.map((x) => `${L[x.i]} ${x.d}`).join(', ')}): their numbers cannot be compared like with like`;
-  const d = asked ?? kinds[0] ?? 'tokenscope';
-  const other = imports.find((x) => x.d !== d);
-  if (other)
-    return `${L[other.i]} is a result measured under ${DEFINITIONS[other.d].name}'s definitions and cannot be re-derived under ${d}'s (it has no events): compare with --definitions ${other.d}`;
+  const fixed = runs.map((r) => (r.rederive ? null : (r.summary.definitions ?? 'tokenscope')));
+  const c = comparisonDefinitions(fixed, asked);
+  if (typeof c === 'string') return c;
+  const d = c.definitions;
   const out = runs.map((r) => {
     if (!r.rederive) return r;
-    const stored = r.summary.definitions ?? 'tokenscope';
-    if (stored === d && d === 'tokenscope') return { ...r, rederivedAs: null };
+    if ((r.summary.definitions ?? 'tokenscope') === d && d === 'tokenscope')
+      return { ...r, rederivedAs: null };
     const x = r.rederive(d);
     return {
       ...r,
@@ -91,20 +90,7 @@ export function resolveDefinitions(
       rederivedAs: d,
     };
   });
-  return { definitions: d, runs: out, defaulted: asked === undefined };
-}
-
-/** One line: the definitions used, and which runs were re-derived under them. */
-export function definitionsLine(
-  definitions: DefinitionsId,
-  runs: readonly LoadedRun[],
-  defaulted: boolean,
-): string {
-  const re = runs.map((r, i) => (r.rederivedAs ? ['A', 'B', 'C', 'D'][i] : null)).filter(Boolean);
-  const why = defaulted && definitions !== 'tokenscope' ? ' (the imported result’s)' : '';
-  return `Definitions: ${DEFINITIONS[definitions].name} (${definitions})${why}${
-    re.length ? ` — ${re.join(', ')} re-derived from ${re.length === 1 ? 'its' : 'their'} events` : ''
-  }.`;
+  return { definitions: d, runs: out, defaulted: c.defaulted };
 }
 
 export interface LoadedRun {
@@ -127,31 +113,6 @@ export interface LoadedRun {
   rederive?: (d: DefinitionsId) => Rederived;
   /** Set when the shown numbers were re-derived under other definitions than the stored ones. */
   rederivedAs?: DefinitionsId | null;
-}
-
-export interface Rederived {
-  summary: RunSummary;
-  outcomes: RequestOutcome[];
-  strata?: number[] | null;
-}
-
-/** A native run's summary and outcomes under `d` (the stored summary's server side kept). */
-function rederiveRun(
-  header: RunHeader,
-  lines: readonly RunRequestLine[],
-  stored: RunSummary,
-  d: DefinitionsId,
-): Rederived {
-  const measured = lines.filter((l) => !l.warmup && !isCancelledLine(l));
-  const summary = summarizeRunLines(header, lines, {
-    durationS: stored.vllm.duration,
-    definitions: d,
-    partial: stored.partial,
-    cancelled: stored.cancelled,
-    selfCheck: stored.selfCheck,
-  });
-  if (stored.server !== undefined) summary.server = stored.server;
-  return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
 }
 
 /**
@@ -375,7 +336,11 @@ export async function runCompare(
   const resolved = resolveDefinitions(all, o.definitions);
   if (typeof resolved === 'string') return fail(resolved);
   const runs = resolved.runs;
-  const defsLine = definitionsLine(resolved.definitions, runs, resolved.defaulted);
+  const defsLine = definitionsLine(
+    resolved.definitions,
+    runs.map((r) => !!r.rederivedAs),
+    resolved.defaulted,
+  );
   const replicates = o.replicates ?? undefined;
   const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
   const rows = compareRows(
