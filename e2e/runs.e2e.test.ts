@@ -185,6 +185,13 @@ describe('load runs in Chromium', () => {
     await page.waitForSelector(`[data-testid="run-summary"][data-run-key="${key}"]`);
     expect(await page.getByTestId('sum-completed').textContent()).toBe(String(REQUESTS));
 
+    // The summary under vLLM's rules, re-derived from the events; back to Tokenscope's.
+    await page.getByTestId('run-definitions-select').selectOption('vllm');
+    await page.getByTestId('run-definitions-note').waitFor();
+    expect(await page.getByTestId('sum-text').textContent()).toMatch(
+      /Definitions:\s+vllm \(vLLM bench serve\)/,
+    );
+    await page.getByTestId('run-definitions-select').selectOption('tokenscope');
     await page.getByTestId('run-export-format').selectOption('vllm');
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-export').click()]);
     expect(dl.suggestedFilename()).toMatch(/\.vllm\.json$/);
@@ -294,6 +301,19 @@ describe('load runs in Chromium', () => {
     expect(md).toMatch(
       /^\| Output token throughput \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| −[\d.]+% \(worse\) \|$/m,
     );
+    // Definitions: Tokenscope's by default for two Tokenscope runs; vLLM's on request, both re-derived.
+    expect(await page.getByTestId('compare-definitions-select').inputValue()).toBe('tokenscope');
+    await page.getByTestId('compare-definitions-select').selectOption('vllm');
+    await page.waitForFunction(() =>
+      /vLLM bench serve \(vllm\) — A, B re-derived from their events/.test(
+        document.querySelector('[data-testid="compare-definitions-line"]')?.textContent ?? '',
+      ),
+    );
+    await page.waitForFunction(() =>
+      /^Intervals:/.test(document.querySelector('[data-testid="compare-ci-status"]')?.textContent ?? ''),
+    );
+    expect(await row('ttft-mean').locator('td').first().textContent()).toMatch(/ms$/);
+    await page.getByTestId('compare-definitions-select').selectOption('tokenscope');
     const compareShot = await shot(page, 'run-compare');
     if (process.env.UPDATE_DOCS) fs.copyFileSync(compareShot, path.join(repoRoot, 'docs/run-compare.png'));
     await row('srv-preempt').scrollIntoViewIfNeeded();

@@ -28,6 +28,8 @@ import {
   type CompareRow,
 } from '../../runs/run-compare.ts';
 import { outcomesOf } from '../../runs/run-detail.ts';
+import { DEFINITION_IDS, DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { comparisonDefinitions, definitionsLine, rederiveRun } from '../../../shared/runs/rederive.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
@@ -66,9 +68,51 @@ export function RunCompareView() {
     [compared?.details],
   );
   const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
-  const outcomes = useMemo(() => (ready ? details.map((d) => outcomesOf(d)) : []), [ready, details]);
+  // Whose per-request rules the runs are compared under: asked here, else the imported results'
+  // (a vLLM result makes it vLLM's), else Tokenscope's. Native runs are re-derived from their events.
+  const [askedDefs, setAskedDefs] = useState<DefinitionsId | undefined>(undefined);
+  const under = useMemo(() => {
+    if (!ready) return null;
+    const canRederive = (d: RunDetail) => d.lines !== null && d.header !== null;
+    const fixed = details.map((d) => (canRederive(d) ? null : (d.summary.definitions ?? 'tokenscope')));
+    let c = comparisonDefinitions(fixed, askedDefs);
+    let refused: string | null = null;
+    if (typeof c === 'string') {
+      refused = c;
+      c = comparisonDefinitions(fixed, undefined);
+    }
+    if (typeof c === 'string') return { error: c, definitions: null, runs: null, line: null };
+    const defs = c.definitions;
+    const runsUnder = details.map((d) => {
+      if (
+        !canRederive(d) ||
+        (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
+      )
+        return { summary: d.summary, outcomes: outcomesOf(d), rederived: false };
+      const x = rederiveRun(d.header!, d.lines!, d.summary, defs);
+      return { summary: x.summary, outcomes: x.outcomes, rederived: true };
+    });
+    return {
+      error: refused,
+      definitions: defs,
+      runs: runsUnder,
+      line: definitionsLine(
+        defs,
+        runsUnder.map((r) => r.rederived),
+        c.defaulted,
+      ),
+    };
+  }, [ready, details, askedDefs]);
+  const summaries = useMemo(
+    () => under?.runs?.map((r) => r.summary) ?? details.map((d) => d.summary),
+    [under, details],
+  );
+  const outcomes = useMemo(
+    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? details.map((d) => outcomesOf(d))) : []),
+    [ready, under, details],
+  );
   // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
-  const [intervals, setIntervals] = useState<{ of: readonly RunDetail[]; ci: CompareIntervals | null }>({
+  const [intervals, setIntervals] = useState<{ of: readonly unknown[]; ci: CompareIntervals | null }>({
     of: [],
     ci: null,
   });
@@ -76,36 +120,18 @@ export function RunCompareView() {
     if (!ready) return;
     const ctl = new AbortController();
     const input = details.map((d, i) => ({
-      summary: d.summary,
+      summary: summaries[i]!,
       outcomes: d.lines || (d.outcomes && d.outcomes.length > 0) ? outcomes[i]! : null,
     }));
     compareIntervalsAsync(input, { signal: ctl.signal }).then(
-      (ci) => setIntervals({ of: details, ci }),
-      () => undefined, // aborted: another comparison replaced this one
+      (ci) => setIntervals({ of: outcomes, ci }),
+      () => undefined, // aborted: another comparison (or other definitions) replaced this one
     );
     return () => ctl.abort();
-  }, [ready, details, outcomes]);
-  const ci = intervals.of === details ? intervals.ci : null;
-  const rows = useMemo(
-    () =>
-      ready
-        ? compareRows(
-            details.map((d) => d.summary),
-            ci,
-          )
-        : [],
-    [ready, details, ci],
-  );
-  const banner = useMemo(
-    () =>
-      ready
-        ? failureBanner(
-            details.map((d) => d.summary),
-            rows,
-          )
-        : null,
-    [ready, details, rows],
-  );
+  }, [ready, details, outcomes, summaries]);
+  const ci = intervals.of === outcomes ? intervals.ci : null;
+  const rows = useMemo(() => (ready ? compareRows(summaries, ci) : []), [ready, summaries, ci]);
+  const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
   const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
   const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
   const labels = useMemo(
@@ -159,7 +185,9 @@ export function RunCompareView() {
                 className="btn tiny"
                 data-testid="compare-copy-md"
                 title="Copy the table as Markdown (for an issue, a doc, a chat)"
-                onClick={() => void copyMarkdown(compareMarkdown(labels, rows, diffs, banner))}
+                onClick={() =>
+                  void copyMarkdown(compareMarkdown(labels, rows, diffs, banner, under?.line ?? null))
+                }
               >
                 Copy as Markdown
               </button>
@@ -225,6 +253,37 @@ export function RunCompareView() {
             The workloads differ: {diffs.join(' · ')}. Differences below mix the servers’ and the workloads’
             effects.
           </p>
+        )}
+        {ready && under && (
+          <div className="compare-defs" data-testid="compare-definitions">
+            <label>
+              Definitions{' '}
+              <select
+                data-testid="compare-definitions-select"
+                value={under.definitions ?? 'tokenscope'}
+                onChange={(e) => setAskedDefs(e.target.value as DefinitionsId)}
+                title="Whose per-request rules (first token, gaps, end, success, peak) every run is compared under; Tokenscope runs are re-derived from their events"
+              >
+                {DEFINITION_IDS.map((id) => (
+                  <option key={id} value={id}>
+                    {DEFINITIONS[id].name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {under.runs?.some((r) => r.rederived) || under.definitions !== 'tokenscope' ? (
+              <span className="muted" data-testid="compare-definitions-line">
+                {under.line}
+              </span>
+            ) : (
+              <span className="muted">each run as Tokenscope measured it</span>
+            )}
+            {under.error && (
+              <p className="field-error" role="alert" data-testid="compare-definitions-error">
+                {under.error}
+              </p>
+            )}
+          </div>
         )}
         {banner && (
           <p className={`banner ${anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">

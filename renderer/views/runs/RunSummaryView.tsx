@@ -9,6 +9,9 @@ import { summaryText } from '../../../shared/runs/summary-text.ts';
 import { DIST_METRICS } from '../../runs/metric-defs.ts';
 import { deleteRun, exportRun, renameRun, revealRun } from '../../runs/run-actions.ts';
 import { deriveRun } from '../../runs/run-detail.ts';
+import { histogramData, metricValues } from '../../runs/run-series.ts';
+import { DEFINITION_IDS, DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { rederiveRun } from '../../../shared/runs/rederive.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
 import { HistChart } from './RunCharts.tsx';
@@ -142,9 +145,25 @@ function RunActions({ d }: { d: RunDetail }) {
 }
 
 export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
-  const derived = useMemo(() => deriveRun(d), [d]);
-  const s = d.summary;
+  const derivedOwn = useMemo(() => deriveRun(d), [d]);
   const e = d.entry;
+  // Whose per-request rules the numbers follow: a native run is re-derived from its events under
+  // the preset picked here; an import shows its tool's (it has no events).
+  const stored: DefinitionsId = d.summary.definitions ?? 'tokenscope';
+  const canRederive = d.lines !== null && d.header !== null;
+  const [picked, setPicked] = useState<{ key: string; defs: DefinitionsId } | null>(null);
+  const defs = picked && picked.key === e.key ? picked.defs : stored;
+  const rd = useMemo(
+    () => (canRederive && defs !== stored ? rederiveRun(d.header!, d.lines!, d.summary, defs) : null),
+    [d, defs, stored, canRederive],
+  );
+  const derived = useMemo(() => {
+    if (!rd) return derivedOwn;
+    const hist = { ...derivedOwn.hist };
+    for (const m of DIST_METRICS) hist[m.id] = histogramData(metricValues(rd.outcomes, m.id));
+    return { ...derivedOwn, outcomes: rd.outcomes, hist };
+  }, [rd, derivedOwn]);
+  const s = rd?.summary ?? d.summary;
   const text = useMemo(() => summaryText(s), [s]);
   const [copied, setCopied] = useState(false);
   const when = new Date(e.startedAtWall);
@@ -159,6 +178,33 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
           <span className="muted">{Number.isFinite(when.getTime()) ? when.toLocaleString() : ''}</span>
           <span className="spacer" />
           <RunActions d={d} />
+        </div>
+        <div className="row gap wrap run-defs" data-testid="run-definitions">
+          <label className="muted">
+            Definitions{' '}
+            {canRederive ? (
+              <select
+                data-testid="run-definitions-select"
+                value={defs}
+                onChange={(ev) => setPicked({ key: e.key, defs: ev.target.value as DefinitionsId })}
+                title="Whose per-request rules (first token, gaps, end, success, peak) the numbers follow; re-derived from the run's events"
+              >
+                {DEFINITION_IDS.map((id) => (
+                  <option key={id} value={id}>
+                    {DEFINITIONS[id].name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <b>{DEFINITIONS[stored].name} (as its tool measured it)</b>
+            )}
+          </label>
+          {rd && (
+            <span className="muted" data-testid="run-definitions-note">
+              re-derived from the run&apos;s events under {DEFINITIONS[defs].name}&apos;s rules:{' '}
+              {DEFINITIONS[defs].rules[0]}
+            </span>
+          )}
         </div>
         <p className="muted mono run-target">
           {e.model || 'model not recorded'}
