@@ -196,6 +196,24 @@ const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
 });
 
 describe('openai-chat decoder shapes', () => {
+  it('marks chunks with a non-empty choices array (vLLM’s client counts them), not the usage chunk or [DONE]', () => {
+    const [role, content, finish, usage, done] = decode(
+      delta({ role: 'assistant', content: '' }),
+      delta({ content: 'hi' }),
+      delta({}, 'stop'),
+      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } },
+      '[DONE]',
+    );
+    expect([role, content, finish].map((e) => [e!.kind, e!.choices])).toEqual([
+      ['empty', true],
+      ['content', true],
+      ['empty', true],
+    ]);
+    expect(usage!.kind).toBe('usage');
+    expect(usage!.choices).toBeUndefined();
+    expect(done!.choices).toBeUndefined();
+  });
+
   it('reads reasoning (new vLLM, Ollama) and reasoning_content (old vLLM, SGLang, llama.cpp), never both', () => {
     const [a, b, c, d] = decode(
       delta({ reasoning: 'think' }),
@@ -203,10 +221,10 @@ describe('openai-chat decoder shapes', () => {
       delta({ reasoning: 'x', reasoning_content: 'x' }),
       delta({ reasoning_content: null, content: 'hi' }),
     );
-    expect(a).toEqual({ kind: 'content', text: '', reasoning: 'think', tokens: null });
+    expect(a).toEqual({ kind: 'content', text: '', reasoning: 'think', tokens: null, choices: true });
     expect(b).toMatchObject({ kind: 'content', reasoning: 'more' });
     expect(c).toMatchObject({ kind: 'content', reasoning: 'x' });
-    expect(d).toEqual({ kind: 'content', text: 'hi', tokens: null });
+    expect(d).toEqual({ kind: 'content', text: 'hi', tokens: null, choices: true });
   });
 
   it('treats tool-call deltas as generated output, kept out of the text', () => {

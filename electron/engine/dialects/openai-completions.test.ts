@@ -78,7 +78,7 @@ describe('openai-completions decoder shapes', () => {
       event: 'message',
       data: '{"object":"text_completion","id":"","choices":[{"index":0,"text":" a","logprobs":null,"finish_reason":""}]}',
     });
-    expect(mid).toEqual({ kind: 'content', text: ' a', tokens: null });
+    expect(mid).toEqual({ kind: 'content', text: ' a', tokens: null, choices: true });
     const last = dec.decode({
       event: 'message',
       data: '{"object":"text_completion","id":"","choices":[{"index":0,"text":"","finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}',
