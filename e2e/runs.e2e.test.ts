@@ -455,6 +455,49 @@ describe('load runs in Chromium', () => {
     await shot(page, 'run-sequence-compare');
   });
 
+  it('repeats one workload three times, then opens them pooled with the run-to-run spread', async () => {
+    // Only the built-in simulator this time.
+    const also = page.getByTestId('run-also-target');
+    for (let i = 0; i < (await also.count()); i++)
+      if (await also.nth(i).isChecked()) await also.nth(i).uncheck();
+    await fill('run-requests', '8');
+    await fill('run-concurrency', '4');
+    await fill('outputLen-value', '16');
+    await fill('run-name', 'rep');
+    await page.getByTestId('run-repeats').fill('3');
+    expect(await page.getByTestId('run-start').textContent()).toBe('Start 3 runs');
+    expect(await page.getByTestId('run-against').textContent()).toBe(
+      'against Built-in simulator, 3 times each',
+    );
+    await page.getByTestId('run-start').click();
+    await page.waitForSelector('[data-testid="run-compare"][data-ready="yes"]', { timeout: 60_000 });
+    expect(await page.locator('[data-testid="run-compare"] h2').first().textContent()).toBe(
+      '3 repeats of one workload, pooled',
+    );
+    expect(await page.getByTestId('compare-run').count()).toBe(1);
+    expect(await page.getByTestId('compare-run').first().textContent()).toMatch(
+      /A\s*rep · Built-in simulator \(3 repeats pooled\)/,
+    );
+    // Pooled: every repeat's requests in one column.
+    const completed = page.locator('[data-testid="compare-table"] tr[data-row="completed"] td').first();
+    expect(await completed.textContent()).toBe('24');
+    // The spread: one column per repeat, then mean, sd and CV.
+    const spread = page.getByTestId('compare-spread-A');
+    expect(await spread.locator('thead th').allTextContents()).toEqual([
+      'A · rep · Built-in simulator (3 repeats pooled)',
+      '#1',
+      '#2',
+      '#3',
+      'mean',
+      '± sd',
+      'CV',
+    ]);
+    expect(await spread.locator('tr[data-row="tpot-mean"] td').count()).toBe(6);
+    await page.getByTestId('compare-spread').scrollIntoViewIfNeeded();
+    await shot(page, 'run-repeats-spread');
+    await page.getByTestId('run-repeats').fill('1');
+  });
+
   it('switching the form to a target that serves another model takes that model, and back', async () => {
     other = await startSim({ port: 0, decodeStepMs: 5, model: 'other-model' });
     const saved = await app!.server.core.handlers.saveTarget({

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
 import type {
+  RunRepeat,
   RequestOutcome,
   RunHeader,
   RunProgress,
@@ -34,6 +35,14 @@ export const StartRunInput = z.object({
   workload: z.record(z.string(), z.unknown()),
   /** Watch the server's own metrics through the run (summary.server). Default true. */
   serverMetrics: z.boolean().optional(),
+  /** One of N repeats of this workload (the app's run sequence): written into the run's header. */
+  repeat: z
+    .object({
+      group: z.string().min(1).max(64),
+      index: z.number().int().min(1).max(100),
+      of: z.number().int().min(1).max(100),
+    })
+    .optional(),
 });
 export type StartRunInput = z.infer<typeof StartRunInput>;
 
@@ -72,6 +81,8 @@ export interface RunEntry {
   durationS: number;
   flagged: boolean;
   sizeBytes: number;
+  /** One of N repeats of a workload: repeats are pooled when compared. */
+  repeat?: RunRepeat;
 }
 
 export interface RunList {

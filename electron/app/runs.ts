@@ -92,6 +92,7 @@ function entryOfNative(e: RunListEntry, dir: string): RunEntry {
     durationS: e.durationS,
     flagged: e.flagged,
     sizeBytes: e.sizeBytes,
+    ...(e.repeat ? { repeat: e.repeat } : {}),
   };
 }
 
@@ -255,6 +256,7 @@ export class RunService {
           },
           prompts,
           runId,
+          ...(input.repeat ? { repeat: input.repeat } : {}),
           serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
           outFile: path.join(this.dir, fileName),
           name: input.name || w.name || null,

@@ -7,7 +7,7 @@
 import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
-import type { RunSummary } from '../../shared/runs/run-types.ts';
+import type { RunRepeat, RunSummary } from '../../shared/runs/run-types.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
 
 export interface RunListEntry {
@@ -28,6 +28,8 @@ export interface RunListEntry {
   /** The client self-check flagged the run's timing. */
   flagged: boolean;
   sizeBytes: number;
+  /** One of N repeats of a workload (`run --repeat`, the form's Repeat): pooled when compared. */
+  repeat?: RunRepeat;
 }
 
 const EDGE = 1 << 20;
@@ -102,6 +104,7 @@ async function entryOf(file: string): Promise<RunListEntry | null> {
     durationS: summary.vllm.duration,
     flagged: summary.selfCheck?.flagged ?? false,
     sizeBytes: size,
+    ...(header.repeat ? { repeat: header.repeat } : {}),
   };
 }
 

@@ -9,6 +9,9 @@ import { saveBlob, type ImportOutcome } from '../transport/web-api.ts';
 import { useAppStore, pickTarget } from '../stores/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
 import { MAX_COMPARED } from './run-compare.ts';
+
+/** The most repeats the form starts (the CLI's --repeat takes as many). */
+export const MAX_REPEATS = 100;
 import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
@@ -53,10 +56,20 @@ export async function startRun(): Promise<boolean> {
     return false;
   }
   const also = alsoTargets(target);
-  if (also.length > 0) {
+  const repeats = Math.max(1, Math.min(MAX_REPEATS, Math.floor(useRunsStore.getState().repeats || 1)));
+  if (also.length > 0 || repeats > 1) {
+    const steps = [target, ...also].flatMap((t) => {
+      if (repeats === 1) return [{ id: t.id, name: t.name }];
+      const group = `${t.id}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+      return Array.from({ length: repeats }, (_, k) => ({
+        id: t.id,
+        name: `${t.name} · repeat ${k + 1}/${repeats}`,
+        repeat: { group, index: k + 1, of: repeats },
+      }));
+    });
     useRunsStore.setState({
       sequence: {
-        targets: [target, ...also].map((t) => ({ id: t.id, name: t.name })),
+        targets: steps,
         index: 0,
         runIds: [],
         keys: [],
@@ -104,10 +117,11 @@ async function startSequenceRun(i: number): Promise<boolean> {
   useRunsStore.setState({ starting: true, startIssues: [], message: null });
   const r = await api.startRun({
     targetId: t.id,
-    model: i === 0 ? q.model || undefined : await modelOn(t.id, q.model),
+    model: t.id === q.targets[0]!.id ? q.model || undefined : await modelOn(t.id, q.model),
     name: q.name ? `${q.name} · ${t.name}` : t.name,
     workload: q.workload,
     serverMetrics: q.serverMetrics,
+    ...(t.repeat ? { repeat: t.repeat } : {}),
   });
   if (!r.ok) {
     useRunsStore.setState({ starting: false, sequence: null });

@@ -53,7 +53,11 @@ export interface LiveCharts {
  * side. The runs are ordinary runs; this only chains them and remembers their keys.
  */
 export interface RunSequence {
-  targets: { id: string; name: string }[];
+  /**
+   * The runs to make, in order: each target (repeated when the form asks for repeats; `repeat`
+   * ties a target's repeats together, and they open pooled).
+   */
+  targets: { id: string; name: string; repeat?: { group: string; index: number; of: number } }[];
   /** The run going on (or starting): an index into targets. */
   index: number;
   /** The runs so far, in order (runIds[index] is the current one once started). */
@@ -90,6 +94,8 @@ export interface RunsState {
   targetId: string | null;
   /** Other targets the form's workload runs on after the first, one after another, then compared. */
   alsoTargetIds: string[];
+  /** How many times each target runs the workload (1–100); repeats are pooled when compared. */
+  repeats: number;
   sequence: RunSequence | null;
   starting: boolean;
   startIssues: WorkloadIssue[];
@@ -111,6 +117,7 @@ export const useRunsStore = create<RunsState>(() => ({
   draft: defaultDraft(),
   targetId: null,
   alsoTargetIds: [],
+  repeats: 1,
   sequence: null,
   starting: false,
   startIssues: [],

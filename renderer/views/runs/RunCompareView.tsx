@@ -28,6 +28,8 @@ import {
   type CompareRow,
 } from '../../runs/run-compare.ts';
 import { outcomesOf } from '../../runs/run-detail.ts';
+import { poolRuns, repeatSpread, type SpreadRow } from '../../../shared/runs/pooled.ts';
+import { MAX_COMPARED } from '../../../shared/runs/compare.ts';
 import { DEFINITION_IDS, DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
 import { comparisonDefinitions, definitionsLine, rederiveRun } from '../../../shared/runs/rederive.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
@@ -68,13 +70,17 @@ export function RunCompareView() {
     [compared?.details],
   );
   const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
+  // Repeats of one workload (a run sequence with "Repeat") are one column: their runs pooled.
+  const columns = useMemo(() => (ready ? repeatColumns(details) : []), [ready, details]);
   // Whose per-request rules the runs are compared under: asked here, else the imported results'
   // (a vLLM result makes it vLLM's), else Tokenscope's. Native runs are re-derived from their events.
   const [askedDefs, setAskedDefs] = useState<DefinitionsId | undefined>(undefined);
   const under = useMemo(() => {
     if (!ready) return null;
     const canRederive = (d: RunDetail) => d.lines !== null && d.header !== null;
-    const fixed = details.map((d) => (canRederive(d) ? null : (d.summary.definitions ?? 'tokenscope')));
+    const fixed = columns.map((col) =>
+      col.every(canRederive) ? null : (col[0]!.summary.definitions ?? 'tokenscope'),
+    );
     let c = comparisonDefinitions(fixed, askedDefs);
     let refused: string | null = null;
     if (typeof c === 'string') {
@@ -83,14 +89,21 @@ export function RunCompareView() {
     }
     if (typeof c === 'string') return { error: c, definitions: null, runs: null, line: null };
     const defs = c.definitions;
-    const runsUnder = details.map((d) => {
-      if (
-        !canRederive(d) ||
-        (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
-      )
-        return { summary: d.summary, outcomes: outcomesOf(d), rederived: false };
-      const x = rederiveRun(d.header!, d.lines!, d.summary, defs);
-      return { summary: x.summary, outcomes: x.outcomes, rederived: true };
+    const one = (d: RunDetail) =>
+      !canRederive(d) || (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
+        ? { summary: d.summary, outcomes: outcomesOf(d), rederived: false }
+        : { ...rederiveRun(d.header!, d.lines!, d.summary, defs), rederived: true };
+    const runsUnder = columns.map((col) => {
+      const parts = col.map(one);
+      if (parts.length === 1) return { ...parts[0]!, strata: null as number[] | null, parts: null };
+      const pooled = poolRuns(parts.map((p, i) => ({ header: col[i]!.header, ...p })));
+      return {
+        summary: pooled.summary,
+        outcomes: pooled.outcomes,
+        strata: pooled.strata,
+        rederived: parts.some((p) => p.rederived),
+        parts: parts.map((p) => p.summary),
+      };
     });
     return {
       error: refused,
@@ -102,14 +115,14 @@ export function RunCompareView() {
         c.defaulted,
       ),
     };
-  }, [ready, details, askedDefs]);
+  }, [ready, columns, askedDefs]);
   const summaries = useMemo(
-    () => under?.runs?.map((r) => r.summary) ?? details.map((d) => d.summary),
-    [under, details],
+    () => under?.runs?.map((r) => r.summary) ?? columns.map((c) => c[0]!.summary),
+    [under, columns],
   );
   const outcomes = useMemo(
-    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? details.map((d) => outcomesOf(d))) : []),
-    [ready, under, details],
+    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? columns.map((c) => outcomesOf(c[0]!))) : []),
+    [ready, under, columns],
   );
   // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
   const [intervals, setIntervals] = useState<{ of: readonly unknown[]; ci: CompareIntervals | null }>({
@@ -119,24 +132,45 @@ export function RunCompareView() {
   useEffect(() => {
     if (!ready) return;
     const ctl = new AbortController();
-    const input = details.map((d, i) => ({
+    const input = columns.map((col, i) => ({
       summary: summaries[i]!,
-      outcomes: d.lines || (d.outcomes && d.outcomes.length > 0) ? outcomes[i]! : null,
+      outcomes: col.every((d) => d.lines || (d.outcomes && d.outcomes.length > 0)) ? outcomes[i]! : null,
+      strata: under?.runs?.[i]?.strata ?? null,
     }));
     compareIntervalsAsync(input, { signal: ctl.signal }).then(
       (ci) => setIntervals({ of: outcomes, ci }),
       () => undefined, // aborted: another comparison (or other definitions) replaced this one
     );
     return () => ctl.abort();
-  }, [ready, details, outcomes, summaries]);
+  }, [ready, columns, outcomes, summaries, under]);
   const ci = intervals.of === outcomes ? intervals.ci : null;
   const rows = useMemo(() => (ready ? compareRows(summaries, ci) : []), [ready, summaries, ci]);
   const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
   const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
-  const diffs = useMemo(() => (ready ? workloadDifferences(details) : []), [ready, details]);
+  const diffs = useMemo(
+    () =>
+      ready
+        ? workloadDifferences(columns.map((c, i) => ({ header: c[0]!.header, summary: summaries[i]! })))
+        : [],
+    [ready, columns, summaries],
+  );
   const labels = useMemo(
-    () => details.map((d) => ({ label: d.entry.name || 'Load run', model: d.entry.model, url: d.entry.url })),
-    [details],
+    () =>
+      columns.map((c) => ({
+        label: columnName(c),
+        model: c[0]!.entry.model,
+        url: c[0]!.entry.url,
+      })),
+    [columns],
+  );
+  const spreads = useMemo(
+    () =>
+      (under?.runs ?? []).map((r, i) =>
+        r.parts && r.parts.length > 1
+          ? { letter: LETTERS[i]!, name: labels[i]!.label, rows: repeatSpread(r.parts) }
+          : null,
+      ),
+    [under, labels],
   );
   // Each metric's values pooled and sorted once per comparison, not on every render (ITL pools
   // every token gap of every request).
@@ -172,7 +206,15 @@ export function RunCompareView() {
     <div className="run-compare" data-testid="run-compare" data-ready={ready ? 'yes' : 'no'}>
       <section className="card">
         <header className="card-head">
-          <h2>Comparing {compared.keys.length} runs</h2>
+          <h2>
+            {ready && columns.length === 1
+              ? `${compared.keys.length} repeats of one workload, pooled`
+              : `Comparing ${ready ? columns.length : compared.keys.length} runs${
+                  ready && columns.length < compared.keys.length
+                    ? ` (${compared.keys.length} with repeats)`
+                    : ''
+                }`}
+          </h2>
           <span className="muted">
             each against A, the first picked · green better, red worse, grey within 1 % or not distinguishable
             from noise · [low, high]: 95 % interval of the change
@@ -213,13 +255,19 @@ export function RunCompareView() {
           </button>
         </header>
         <ol className="compare-legend">
-          {compared.keys.map((k, i) => {
-            const d = compared.details[i];
+          {(ready
+            ? columns.map((col) => ({ keys: col.map((d) => d.entry.key), d: col[0]!, n: col.length }))
+            : compared.keys.map((k, i) => ({ keys: [k], d: compared.details[i] ?? null, n: 1 }))
+          ).map(({ keys, d, n }, i) => {
+            const k = keys[0]!;
             const when = d ? new Date(d.entry.startedAtWall) : null;
             return (
               <li key={k} data-testid="compare-run">
                 <i className="sw" style={{ background: RUN_COLORS[i] }} />
-                <b>{LETTERS[i]}</b> <span className="run-name">{d?.entry.name || nameOf(k)}</span>
+                <b>{LETTERS[i]}</b>{' '}
+                <span className="run-name">
+                  {d ? (n > 1 ? labels[i]!.label : d.entry.name || nameOf(k)) : nameOf(k)}
+                </span>
                 <span className="mono muted">
                   {d ? `${d.entry.model} · ${d.entry.url}` : compared.loading ? 'loading…' : 'not readable'}
                 </span>
@@ -232,10 +280,12 @@ export function RunCompareView() {
                   type="button"
                   className="btn tiny ghost"
                   onClick={() => {
-                    toggleCompare(k);
+                    for (const key of keys) toggleCompare(key);
                     useRunsStore.setState({ view: { kind: 'new' } });
                   }}
-                  title="Take this run out of the comparison"
+                  title={
+                    n > 1 ? 'Take these repeats out of the comparison' : 'Take this run out of the comparison'
+                  }
                 >
                   remove
                 </button>
@@ -306,8 +356,8 @@ export function RunCompareView() {
                 <thead>
                   <tr>
                     <th>metric</th>
-                    {compared.keys.map((k, i) => (
-                      <Fragment key={k}>
+                    {labels.map((_, i) => (
+                      <Fragment key={i}>
                         <th>
                           <i className="sw" style={{ background: RUN_COLORS[i] }} /> {LETTERS[i]}
                           {i === 0 ? ' (baseline)' : ''}
@@ -326,6 +376,19 @@ export function RunCompareView() {
             </div>
             {anyUnreliable && <p className="muted caption">{UNRELIABLE_NOTE}</p>}
           </section>
+          {spreads.some(Boolean) && (
+            <section className="card" aria-label="Run-to-run spread" data-testid="compare-spread">
+              <header className="card-head">
+                <h3 title="Each repeat's headline numbers: what one run's interval cannot show (warm-up, another tenant, drift)">
+                  Run-to-run spread
+                </h3>
+                <span className="muted">
+                  pooled columns above resample requests within each repeat; the spread is between repeats
+                </span>
+              </header>
+              {spreads.map((sp) => (sp ? <SpreadTable key={sp.letter} {...sp} /> : null))}
+            </section>
+          )}
           <div className="run-grid2">
             {cdfs.map(({ id, metric, name, series }) => {
               return (
@@ -351,6 +414,68 @@ export function RunCompareView() {
         </>
       )}
       {!ready && compared.loading && <p className="muted caption">Reading the runs…</p>}
+    </div>
+  );
+}
+
+/** Consecutive runs of one repeat group are one column; every other run its own. */
+function repeatColumns(details: readonly RunDetail[]): RunDetail[][] {
+  const out: RunDetail[][] = [];
+  for (const d of details) {
+    const g = d.header?.repeat?.group;
+    const last = out[out.length - 1];
+    if (g && last && last[0]!.header?.repeat?.group === g) last.push(d);
+    else out.push([d]);
+  }
+  return out.slice(0, MAX_COMPARED);
+}
+
+/** A column's name: the run's, or for pooled repeats the name without " · repeat k/N". */
+function columnName(col: readonly RunDetail[]): string {
+  const name = col[0]!.entry.name || 'Load run';
+  return col.length > 1 ? `${name.replace(/ · repeat \d+\/\d+$/, '')} (${col.length} repeats pooled)` : name;
+}
+
+function SpreadTable({ letter, name, rows }: { letter: string; name: string; rows: SpreadRow[] }) {
+  const n = rows[0]?.values.length ?? 0;
+  const f = (v: number | null, unit: string) =>
+    v === null
+      ? '—'
+      : unit === 'ms'
+        ? fmtLatency(v)
+        : unit === '%'
+          ? `${v.toFixed(2)} %`
+          : `${fmtCompact(v)} ${unit}`;
+  return (
+    <div className="table-scroll">
+      <table className="run-table num compare-table" data-testid={`compare-spread-${letter}`}>
+        <thead>
+          <tr>
+            <th>
+              {letter} · {name}
+            </th>
+            {Array.from({ length: n }, (_, i) => (
+              <th key={i}>#{i + 1}</th>
+            ))}
+            <th>mean</th>
+            <th title="Sample standard deviation between repeats">± sd</th>
+            <th title="Coefficient of variation: sd / mean">CV</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id} data-row={r.id}>
+              <th>{r.label}</th>
+              {r.values.map((v, i) => (
+                <td key={i}>{f(v, r.unit)}</td>
+              ))}
+              <td>{f(r.mean, r.unit)}</td>
+              <td>{r.sd === null ? '—' : f(r.sd, r.unit)}</td>
+              <td>{r.cv === null ? '—' : `${(r.cv * 100).toFixed(1)} %`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

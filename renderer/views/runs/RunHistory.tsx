@@ -22,6 +22,19 @@ export function RunHistory() {
   const compareKeys = useRunsStore((s) => s.compareKeys);
   const fileRef = useRef<HTMLInputElement>(null);
   const selected = view.kind === 'run' ? view.key : view.kind === 'live' ? live?.key : null;
+  // The comparison column of each ticked run: consecutive repeats of one workload share one.
+  const columnOf = new Map<string, number>();
+  {
+    let col = -1;
+    let prev: string | null = null;
+    for (const k of compareKeys) {
+      const g = runs.find((r) => r.key === k)?.repeat?.group ?? null;
+      if (!(g !== null && g === prev)) col++;
+      prev = g;
+      columnOf.set(k, col);
+    }
+  }
+  const columns = columnOf.size ? Math.max(...columnOf.values()) + 1 : 0;
   return (
     <section className="card run-history" aria-label="Run history">
       <header className="card-head">
@@ -35,7 +48,7 @@ export function RunHistory() {
             onClick={() => void showCompare()}
             title="Show the ticked runs side by side"
           >
-            Compare {compareKeys.length}
+            {columns === 1 ? `Open ${compareKeys.length} repeats` : `Compare ${columns}`}
           </button>
         )}
         <button
@@ -78,7 +91,7 @@ export function RunHistory() {
       <ul className="history-list" data-testid="run-history">
         {runs.map((r) => {
           const d = new Date(r.startedAtWall);
-          const pick = compareKeys.indexOf(r.key);
+          const pick = columnOf.get(r.key) ?? -1;
           return (
             <li
               key={r.key}
@@ -97,7 +110,7 @@ export function RunHistory() {
                   data-testid="run-compare-pick"
                   aria-label={`Compare ${r.name || 'this run'}`}
                 />
-                {pick >= 0 && (
+                {pick >= 0 && pick < MAX_COMPARED && (
                   <i className="sw" style={{ background: RUN_COLORS[pick] }}>
                     {'ABCD'[pick]}
                   </i>

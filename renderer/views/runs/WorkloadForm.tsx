@@ -12,6 +12,7 @@ import {
   loadWorkloadFile,
   saveWorkloadFile,
   startRun,
+  MAX_REPEATS,
 } from '../../runs/run-actions.ts';
 import { MAX_COMPARED } from '../../runs/run-compare.ts';
 import { setDraft, useRunsStore } from '../../runs/run-store.ts';
@@ -136,6 +137,7 @@ export function WorkloadForm() {
   useAppStore((s) => s.selectedTargetId);
   useRunsStore((s) => s.targetId);
   const alsoIds = useRunsStore((s) => s.alsoTargetIds);
+  const repeats = useRunsStore((s) => s.repeats);
   const sequence = useRunsStore((s) => s.sequence);
   const target = formTarget();
   const also = alsoTargets(target);
@@ -243,6 +245,29 @@ export function WorkloadForm() {
             </ul>
           </details>
         )}
+        <Field
+          label="Repeat"
+          hint={
+            repeats > 1
+              ? `each target ${repeats} times, then pooled, with the run-to-run spread`
+              : 'runs of the same workload, pooled when compared (run-to-run spread)'
+          }
+        >
+          <input
+            type="number"
+            min={1}
+            max={MAX_REPEATS}
+            step={1}
+            data-testid="run-repeats"
+            value={repeats}
+            onChange={(e) => {
+              const n = Math.floor(Number(e.target.value));
+              useRunsStore.setState({
+                repeats: Number.isFinite(n) ? Math.max(1, Math.min(MAX_REPEATS, n)) : 1,
+              });
+            }}
+          />
+        </Field>
         <Field label="Model">
           <ModelPicker
             target={target}
@@ -500,12 +525,14 @@ export function WorkloadForm() {
                 ? `Run ${sequence.index + 1} of ${sequence.targets.length} going on`
                 : going
                   ? 'A run is going on'
-                  : also.length > 0
-                    ? `Start ${also.length + 1} runs`
+                  : also.length > 0 || repeats > 1
+                    ? `Start ${(also.length + 1) * repeats} runs`
                     : 'Start run'}
           </button>
           <span className="muted" data-testid="run-against">
-            {target ? `against ${[target, ...also].map((t) => t.name).join(', then ')}` : 'no target'}
+            {target
+              ? `against ${[target, ...also].map((t) => t.name).join(', then ')}${repeats > 1 ? `, ${repeats} times each` : ''}`
+              : 'no target'}
           </span>
         </div>
       </form>
