@@ -282,7 +282,7 @@ describe('load runs in Chromium', () => {
     await csvDl.saveAs(csvPath);
     const csvLines = fs.readFileSync(csvPath, 'utf8').trimEnd().split('\r\n');
     expect(csvLines[0]).toBe(
-      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable,definitions',
     );
     const completedRow = csvLines.find((l) => l.startsWith('completed,'))!.split(',');
     expect(completedRow.slice(5, 7)).toEqual([String(REQUESTS), '30']);

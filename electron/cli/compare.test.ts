@@ -144,7 +144,7 @@ describe('tokenscope compare', () => {
     expect(csv.code, csv.stderr).toBe(0);
     const lines = csv.stdout.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable,definitions',
     );
     const tput = lines.find((l) => l.startsWith('out-tput,'))!.split(',');
     // Numbers as numbers: B's change is its own value against A's, in percent.

@@ -408,7 +408,7 @@ export async function runCompare(
       }) + '\n',
     );
   } else if (o.csv) {
-    write(compareCsv(runs, rows));
+    write(compareCsv(runs, rows, resolved.definitions));
   } else {
     write(
       o.markdown

@@ -40,8 +40,12 @@ describe('StatsPanel', () => {
     expect(chunk.textContent).toContain('n=2');
     expect(chunk.textContent).not.toContain('13.33 ms'); // the mean with the 0-ms gap
     expect(chunk.textContent).toContain('20.00 ms');
-    // Per token (1 estimated token per later event): 20, then the read's 20 ms over its 2 tokens.
-    const token = screen.getByTitle(DEFS.itlToken);
+    // Per token (1 estimated token per later event): 20, then the read's 20 ms over its 2 tokens —
+    // from estimated counts (the server sent only a final usage), and labelled so.
+    const token = screen.getByTitle(
+      /^ITL per token: .* Estimated here: the server sent no per-event token counts/,
+    );
+    expect(token.textContent).toContain('ITL per token (est.)');
     expect(token.textContent).toContain('n=3');
     expect(token.textContent).toContain('13.33 ms');
     expect(token.textContent).toContain('10.00 ms');

@@ -112,7 +112,15 @@ export function StatsPanel({ stats, digest }: Props) {
         <Row label="Decode tok/s" value={fmtNum(stats?.decodeTokensPerSecond)} title={DEFS.decode} />
       </dl>
       <SummaryRows name="ITL per chunk" s={chunk} title={DEFS.itlChunk} />
-      <SummaryRows name="ITL per token" s={token} title={DEFS.itlToken} />
+      <SummaryRows
+        name={stats && stats.tokenSource !== 'per-event' ? 'ITL per token (est.)' : 'ITL per token'}
+        s={token}
+        title={
+          stats && stats.tokenSource !== 'per-event'
+            ? `${DEFS.itlToken} Estimated here: the server sent no per-event token counts, so each gap is spread over estimated counts.`
+            : DEFS.itlToken
+        }
+      />
       {stats && stats.coalescedGaps > 0 && (
         <p className="caption muted" data-testid="stats-coalesced-gaps" title={DEFS.coalescedGaps}>
           Coalesced gaps {coalescedShareText(stats.coalescedGaps, stats.itlChunkMs.length)} — left out of ITL;

@@ -53,14 +53,18 @@ describe('comparison export', () => {
     const csv = compareCsv(runs, rows);
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable',
+      'metric_id,metric,unit,better,change,A,B,B_vs_A,B_ci_low,B_ci_high,B_verdict,B_unreliable,definitions',
     );
-    expect(lines).toContain('out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,');
-    expect(lines).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,,,worse,');
-    expect(lines).toContain('srv-queue-p99,Server queue time p99,ms,lower,pct,0–300,0–300,,,,same,');
+    expect(lines).toContain(
+      'out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,,tokenscope',
+    );
+    expect(lines).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,,,worse,,tokenscope');
+    expect(lines).toContain(
+      'srv-queue-p99,Server queue time p99,ms,lower,pct,0–300,0–300,,,,same,,tokenscope',
+    );
     // The failure rate's change is in percentage points.
-    expect(lines).toContain('fail-rate,Failure rate,%,lower,pp,0,0,0,,,same,');
-    for (const l of lines) expect(l.split(',').length).toBe(12);
+    expect(lines).toContain('fail-rate,Failure rate,%,lower,pp,0,0,0,,,same,,tokenscope');
+    for (const l of lines) expect(l.split(',').length).toBe(13);
   });
 });
 
@@ -78,8 +82,8 @@ describe('comparison export with intervals', () => {
     expect(md).toContain('| Output token throughput | 100.0 tok/s | 150.0 tok/s | +50.0% (better) ⚠ |');
     expect(md).toContain('95 % bootstrap interval');
     expect(md).toContain('⚠ the failure rates differ');
-    const csv = compareCsv(runs, withCi).trimEnd().split('\r\n');
-    expect(csv).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,10,90,worse,');
-    expect(csv).toContain('out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,yes');
+    const csv = compareCsv(runs, withCi, 'vllm').trimEnd().split('\r\n');
+    expect(csv).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,10,90,worse,,vllm');
+    expect(csv).toContain('out-tput,Output token throughput,tok/s,higher,pct,100,150,50,,,better,yes,vllm');
   });
 });

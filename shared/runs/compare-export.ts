@@ -130,9 +130,14 @@ function csvField(s: string): string {
  * after the first its change against A (`change` says how: `pct` relative in percent, `pp`
  * absolute in percentage points; empty where there is none, as between buckets), the 95 %
  * interval of that change, the verdict (better / worse / same / unclear, empty where nothing can
- * be said) and whether the change is unreliable (the failure rates differ).
+ * be said), whether the change is unreliable (the failure rates differ), and the definitions preset
+ * every number was computed under (definitions.ts).
  */
-export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly CompareRow[]): string {
+export function compareCsv(
+  runs: readonly ComparedRunLabel[],
+  rows: readonly CompareRow[],
+  definitions = 'tokenscope',
+): string {
   const letters = runs.map((_, i) => LETTERS[i]!);
   const head = [
     'metric_id',
@@ -144,6 +149,7 @@ export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly Com
     ...letters
       .slice(1)
       .flatMap((l) => [`${l}_vs_A`, `${l}_ci_low`, `${l}_ci_high`, `${l}_verdict`, `${l}_unreliable`]),
+    'definitions',
   ];
   const lines = [head.join(',')];
   for (const row of rows) {
@@ -165,7 +171,7 @@ export function compareCsv(runs: readonly ComparedRunLabel[], rows: readonly Com
     });
     const change = row.def.change === 'absolute' ? 'pp' : 'pct';
     lines.push(
-      [row.def.id, row.def.label, row.def.unit, row.def.better ?? '', change, ...vals, ...rels]
+      [row.def.id, row.def.label, row.def.unit, row.def.better ?? '', change, ...vals, ...rels, definitions]
         .map(csvField)
         .join(','),
     );

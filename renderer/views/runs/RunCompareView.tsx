@@ -242,7 +242,7 @@ export function RunCompareView() {
                   download({
                     filename: 'comparison.csv',
                     mime: 'text/csv',
-                    content: compareCsv(labels, rows),
+                    content: compareCsv(labels, rows, under?.definitions ?? 'tokenscope'),
                   })
                 }
               >

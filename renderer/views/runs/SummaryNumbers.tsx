@@ -285,7 +285,24 @@ export function StatsTable({ s }: { s: RunSummary }) {
             {STAT_ROWS.map((r) => {
               const m = statsOf(s, r.id);
               if (!m) return null;
-              const row = <StatRow key={r.id} id={r.id} name={r.name} m={m} />;
+              // Per token without per-event counts from the server: spread over estimated counts.
+              const est =
+                r.id === 'itl_per_token' &&
+                (s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0);
+              const row = (
+                <StatRow
+                  key={r.id}
+                  id={r.id}
+                  name={est ? `${r.name} (est.)` : r.name}
+                  m={m}
+                  {...(est
+                    ? {
+                        title:
+                          'The server sent no per-event token counts: each gap is spread over estimated counts (the final usage total, or one per event)',
+                      }
+                    : {})}
+                />
+              );
               // vLLM's ITL (every gap, what vLLM prints and the vLLM keys hold) right below ours.
               return r.id === 'itl' && vllmItl ? (
                 <Fragment key={r.id}>
