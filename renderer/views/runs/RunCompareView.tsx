@@ -190,9 +190,14 @@ export function RunCompareView() {
           color: RUN_COLORS[i]!,
           points: cdfFromValues(v),
         }));
-        return { id: c.id, metric, name, series };
+        const est =
+          metric === 'itl_per_token' &&
+          summaries.some(
+            (x) => x.tokens.outputSource.estimated > 0 || x.tokens.outputSource['usage-total'] > 0,
+          );
+        return { id: c.id, metric, name: est ? `${name} (estimated counts)` : name, series };
       }),
-    [outcomes],
+    [outcomes, summaries],
   );
   if (compared === null) return null;
   const failed = compared.errors

@@ -267,7 +267,13 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
           derived.hist[m.id].length === 0 ? null : (
             <section key={m.id} className="card mchart" aria-label={`${m.name} histogram`}>
               <header className="card-head mchart-head">
-                <h3 title={m.definition}>{m.name}</h3>
+                <h3 title={m.definition}>
+                  {m.name}
+                  {m.id === 'itl_per_token' &&
+                  (s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0)
+                    ? ' (estimated counts)'
+                    : ''}
+                </h3>
               </header>
               <HistChart
                 width={width}
