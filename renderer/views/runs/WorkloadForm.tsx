@@ -249,8 +249,8 @@ export function WorkloadForm() {
           label="Repeat"
           hint={
             repeats > 1
-              ? `each target ${repeats} times, then pooled, with the run-to-run spread`
-              : 'runs of the same workload, pooled when compared (run-to-run spread)'
+              ? `each target ${repeats}×, pooled, with the spread`
+              : 'more than 1: pooled, with the run-to-run spread'
           }
         >
           <input
