@@ -1,5 +1,5 @@
 /**
- * Scrape reports from real payloads (../shared/corpus/metrics): JSON-safe for every server,
+ * Scrape reports from real payloads (test-corpus/metrics): JSON-safe for every server,
  * rates and window quantiles between two scrapes (a counter reset included), and text that says
  * why a concept is missing instead of printing a bare dash.
  */

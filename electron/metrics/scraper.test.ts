@@ -12,7 +12,7 @@ import { deriveMetricsUrl, Scraper, type ScrapeResult, type ScrapeState } from '
 
 const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
 if (!existsSync(CORPUS))
-  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (../shared/corpus beside the repo)`);
+  throw new Error(`metrics corpus missing: expected it at ${CORPUS} (test-corpus/ in the repository)`);
 const VLLM = readFileSync(CORPUS + 'vllm-v1.prom', 'utf8');
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;

@@ -1,6 +1,6 @@
 /**
  * The simulator's /metrics: vLLM V1 names, HELP texts, labels (`engine="0"`, `model_name`) and
- * bucket boundaries as in shared/corpus/metrics/vllm-v1.prom (FORMATS.md §4.1), with values the
+ * bucket boundaries as in test-corpus/metrics/vllm-v1.prom (FORMATS.md §4.1), with values the
  * sim measures itself on its own clock:
  * - TTFT = first token produced - request arrival; inter-token latency per token (vLLM records
  *   one observation per engine step per request, i.e. per token without speculative decoding);
@@ -13,7 +13,7 @@ import { buckets125, HistogramData, PromWriter, type Labels } from './prom-text.
 import { KV_BLOCK_TOKENS, type Sequence } from './scheduler.ts';
 import type { EndReason } from './types.ts';
 
-// Bucket boundaries copied from shared/corpus/metrics/vllm-v1.prom.
+// Bucket boundaries copied from test-corpus/metrics/vllm-v1.prom.
 const TTFT_BUCKETS = [
   0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640,
   2560,

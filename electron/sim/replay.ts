@@ -1,5 +1,5 @@
 /**
- * Replay: serve a captured response body (e.g. any file in shared/corpus/sse/) to every POST,
+ * Replay: serve a captured response body (e.g. any file in test-corpus/sse/) to every POST,
  * event by event, so a client can be tested against real bytes of servers we do not run.
  *
  * - .sse: events split after each blank line (LF, CRLF or CR line ends, FORMATS.md §1); the

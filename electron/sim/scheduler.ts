@@ -11,7 +11,7 @@
  *   end (vLLM PR #27869 `--stream-interval`);
  * - it ends with 'length' at max tokens, or 'stop' when its seeded EOS comes (unless ignore_eos;
  *   not before min_tokens, like vLLM's min-tokens logits processor); the EOS token is counted
- *   in the output, as vLLM's usage counts it (shared/corpus/sse/vllm-chat-include-usage.sse:
+ *   in the output, as vLLM's usage counts it (test-corpus/sse/vllm-chat-include-usage.sse:
  *   9 text tokens + EOS = completion_tokens 10).
  *
  * The loop is drift-correcting: each step ends at an absolute target (previous target + step

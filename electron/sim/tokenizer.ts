@@ -8,7 +8,7 @@
  * - every other non-space character (punctuation, symbols, emoji) is one token;
  * - trailing whitespace is one token.
  * So "Hello, who are you?" is 6 tokens; with BOS it is 7, as llama.cpp reports for it in
- * shared/corpus/sse/llamacpp-completion.sse (`tokens_evaluated: 7`).
+ * test-corpus/sse/llamacpp-completion.sse (`tokens_evaluated: 7`).
  *
  * Chat requests add a Llama-3-style template: BOS, then per message a 4-token header
  * (`<|start_header_id|>role<|end_header_id|>\n\n`) + content + `<|eot_id|>`, then the

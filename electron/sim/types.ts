@@ -8,7 +8,7 @@ import type { FaultSpec } from './faults.ts';
 export type { FaultSpec } from './faults.ts';
 
 export interface ReplayOptions {
-  /** A captured body, e.g. any file in shared/corpus/sse/ (.sse, .ndjson or .json). */
+  /** A captured body, e.g. any file in test-corpus/sse/ (.sse, .ndjson or .json). */
   file: string;
   /** Gap between events in 'interval' timing (default 20 ms). */
   intervalMs?: number;

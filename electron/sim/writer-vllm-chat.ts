@@ -1,6 +1,6 @@
 /**
  * POST /v1/chat/completions framed exactly as vLLM does (FORMATS.md §2.1, corpus
- * shared/corpus/sse/vllm-chat*.sse):
+ * test-corpus/sse/vllm-chat*.sse):
  * - `data: <compact json>\n\n`, `text/event-stream; charset=utf-8`, ends with `data: [DONE]`;
  * - key order id, object, created, model, choices[, usage]; choice keys index, delta, logprobs,
  *   finish_reason (+ stop_reason on the last chunk, which also carries the last token — with EOS

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_CORPUS, CORPUS_DIR, VENDORED_CORPUS } from './corpus.ts';
+import { CORPUS_DIR, REPO_ROOT, VENDORED_CORPUS } from './corpus.ts';
 
 const OWN = new Set(['VENDORED.md', 'MANIFEST.sha256']);
 
@@ -34,13 +35,35 @@ describe('the corpus the tests replay', () => {
     expect(files(CORPUS_DIR).filter((f) => f.startsWith('metrics/')).length).toBeGreaterThan(5);
   });
 
-  it('the vendored snapshot holds exactly the bytes of its manifest, and so does ../shared/corpus where present', () => {
+  it('holds exactly the bytes of its manifest', () => {
     const m = manifest();
     expect(m.size).toBeGreaterThan(20);
-    const dirs = existsSync(CANONICAL_CORPUS) ? [VENDORED_CORPUS, CANONICAL_CORPUS] : [VENDORED_CORPUS];
-    for (const dir of dirs) {
+    for (const dir of [VENDORED_CORPUS]) {
       expect(files(dir), dir).toEqual([...m.keys()].sort());
       for (const [f, h] of m) expect(sha(path.join(dir, f)), `${dir}/${f}`).toBe(h);
     }
+  });
+});
+
+describe('the repository stands alone', () => {
+  it('no file points at anything outside it (a corpus, a design or style document beside it)', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f && /\.(ts|tsx|mjs|js|json|md|yml|yaml|html|css|sh)$|^\.ci\//.test(f))
+      .filter((f) => f !== 'package-lock.json' && f !== 'electron/testing/corpus.test.ts');
+    const outside = /shared\/corpus|\/work\/shared|\.\.\/shared\/(DESIGN|STYLE)\.md|\.\.\/\.library/;
+    const hits: string[] = [];
+    for (const f of tracked) {
+      let text: string;
+      try {
+        text = readFileSync(path.join(REPO_ROOT, f), 'utf8');
+      } catch {
+        continue; // listed but not in this checkout
+      }
+      text.split('\n').forEach((line, i) => {
+        if (outside.test(line)) hits.push(`${f}:${i + 1}: ${line.trim().slice(0, 120)}`);
+      });
+    }
+    expect(hits).toEqual([]);
   });
 });

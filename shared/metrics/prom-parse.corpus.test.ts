@@ -1,5 +1,5 @@
 /**
- * Every payload in ../shared/corpus/metrics parses completely: family and sample counts are
+ * Every payload in test-corpus/metrics parses completely: family and sample counts are
  * computed independently from the raw text (distinct `# TYPE` names; non-comment, non-blank
  * lines), and a few values per file are checked by name.
  */

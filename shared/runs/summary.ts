@@ -1,6 +1,6 @@
 /**
  * The summary of a load run: everything `vllm bench serve` reports, computed exactly as vLLM does
- * (vllm/benchmarks/serve.py `calculate_metrics`, shared/corpus/VLLM-BENCH-RESULT.md,
+ * (vllm/benchmarks/serve.py `calculate_metrics`, test-corpus/VLLM-BENCH-RESULT.md,
  * METRIC-DEFINITIONS.md §4.1), plus Tokenscope's own numbers. Pure: runs in the core, the CLI and
  * the renderer, on native runs, reopened files and imports alike.
  *

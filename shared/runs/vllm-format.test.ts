@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importSglangText, detectResultFormat } from './sglang-format.ts';
 import { importVllmText } from './vllm-format.ts';
 
-// Written by hand from shared/corpus/VLLM-BENCH-RESULT.md §5.2 (defaults: ttft,tpot,itl stats,
+// Written by hand from test-corpus/VLLM-BENCH-RESULT.md §5.2 (defaults: ttft,tpot,itl stats,
 // p99 only, no --save-detailed), with the quirks of §5.2's importer rules.
 const AGGREGATE = `{"date": "20260822-101500", "endpoint_type": "openai-chat", "backend": "openai-chat",
  "label": null, "model_id": "Qwen/Qwen3-8B", "tokenizer_id": "Qwen/Qwen3-8B", "num_prompts": 3, "gpu": "H100",

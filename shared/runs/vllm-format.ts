@@ -1,6 +1,6 @@
 /**
  * vLLM `vllm bench serve --save-result [--save-detailed]` JSON, both ways. The contract is
- * shared/corpus/VLLM-BENCH-RESULT.md §5 (vllm/benchmarks/serve.py@009e6d4): durations and
+ * test-corpus/VLLM-BENCH-RESULT.md §5 (vllm/benchmarks/serve.py@009e6d4): durations and
  * per-request values in SECONDS (`duration`, `latencies`, `ttfts`, `itls`, `start_times`,
  * `queue_times`), statistics in ms (`mean_ttft_ms`, `p99.9_itl_ms`), `request_rate` "inf" when
  * infinite, `itls` = per-request chunk gaps, `output_lens` 0 for failures.

@@ -1,6 +1,6 @@
 /**
  * Server-sent events parser, to the WHATWG HTML rules (§9.2.5 "Parsing an event stream",
- * §9.2.6 "Interpreting an event stream"); summarised in shared/corpus/FORMATS.md §1.
+ * §9.2.6 "Interpreting an event stream"); summarised in test-corpus/FORMATS.md §1.
  *
  * It is fed raw socket reads and returns the events each read completes, so the caller can
  * give all of them that read's arrival time. It never throws on input: invalid UTF-8 becomes

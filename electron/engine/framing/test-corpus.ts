@@ -1,7 +1,7 @@
 /**
  * Test support: the streaming corpus (real and code-reconstructed response bodies, see
- * ../shared/corpus/sse/SOURCES.md) and helpers to feed it to the framers in arbitrary reads.
- * The corpus lives in the `shared` folder beside the repository (/work/shared next to /work/main).
+ * test-corpus/sse/SOURCES.md) and helpers to feed it to the framers in arbitrary reads.
+ * The corpus is test-corpus/ in the repository (electron/testing/corpus.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
