@@ -2,6 +2,7 @@
  * Two requests on one time axis (stacked lanes, same scale) and their numbers side by side,
  * with the difference B − A. Values from computeRequestStats / summarize, as everywhere.
  */
+import { fmtClock } from '../format-date.ts';
 import { useMemo } from 'react';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { summarize } from '../../shared/stats/summary.ts';
@@ -72,7 +73,7 @@ function diff(
 function name(s: RequestSlot): string {
   const sum = s.summary;
   if (!sum) return s.id ?? '—';
-  return `${sum.targetName} · ${sum.model} · ${new Date(sum.startedAtWall).toLocaleTimeString(undefined, { hour12: false })}`;
+  return `${sum.targetName} · ${sum.model} · ${fmtClock(sum.startedAtWall)}`;
 }
 
 export function CompareView() {

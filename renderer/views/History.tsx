@@ -8,15 +8,13 @@ import type { RequestSummary } from '../../shared/api.ts';
 import { fmtMs } from '../../shared/format.ts';
 import { DEFAULT_FORM, formFromInput } from '../forms/fire-input.ts';
 import { setPanel } from '../metrics/panel-store.ts';
+import { fmtClock } from '../format-date.ts';
 import { selectTarget, useAppStore } from '../stores/app-store.ts';
 import { replaceForm, useComposerStore } from '../stores/composer-store.ts';
 import { inputOf, openRequest, rerun, setCompare } from '../stores/controller.ts';
 import { useRequestStore } from '../stores/request-store.ts';
 
-function clock(wall: number): string {
-  const d = new Date(wall);
-  return d.toLocaleTimeString(undefined, { hour12: false });
-}
+const clock = (wall: number): string => fmtClock(wall);
 
 async function loadIntoComposer(id: string): Promise<void> {
   const input = await inputOf(id);

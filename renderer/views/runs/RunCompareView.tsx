@@ -5,6 +5,7 @@
  * (prompt lengths, request count, rate, concurrency) are said above the numbers: comparing a
  * server against another is only fair on the same workload.
  */
+import { fmtDateTime } from '../../format-date.ts';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
@@ -277,9 +278,7 @@ export function RunCompareView() {
                   {d ? `${d.entry.model} · ${d.entry.url}` : compared.loading ? 'loading…' : 'not readable'}
                 </span>
                 {when && Number.isFinite(when.getTime()) && (
-                  <span className="muted">
-                    {when.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })}
-                  </span>
+                  <span className="muted">{fmtDateTime(when.getTime())}</span>
                 )}
                 <button
                   type="button"

@@ -1,4 +1,5 @@
 /** The runs folder: every run and imported result, newest first; click to reopen; import a vLLM/SGLang result. */
+import { fmtDateTime } from '../../format-date.ts';
 import { useRef } from 'react';
 import {
   importRunFile,
@@ -125,16 +126,7 @@ export function RunHistory() {
                 <span className="row gap">
                   <b className="run-name">{r.name || 'Load run'}</b>
                   <span className="spacer" />
-                  <span className="hi-time">
-                    {Number.isFinite(d.getTime())
-                      ? d.toLocaleString(undefined, {
-                          month: 'short',
-                          day: 'numeric',
-                          hour: '2-digit',
-                          minute: '2-digit',
-                        })
-                      : ''}
-                  </span>
+                  <span className="hi-time">{fmtDateTime(d.getTime())}</span>
                 </span>
                 <span className="row gap">
                   <span className="hi-model">{r.model || '—'}</span>

@@ -3,6 +3,7 @@
  * the numbers vLLM prints and ours, throughput/concurrency over time, the whole-run swimlane
  * rebuilt from the run's lines, histograms from exact values, and the vLLM-style text.
  */
+import { fmtDateTime } from '../../format-date.ts';
 import { useMemo, useState } from 'react';
 import type { ExportFormat, RunDetail } from '../../../shared/runs-api.ts';
 import { summaryText } from '../../../shared/runs/summary-text.ts';
@@ -175,7 +176,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
             {e.name || 'Load run'}
           </h2>
           <RunBadges e={e} />
-          <span className="muted">{Number.isFinite(when.getTime()) ? when.toLocaleString() : ''}</span>
+          <span className="muted">{fmtDateTime(when.getTime())}</span>
           <span className="spacer" />
           <RunActions d={d} />
         </div>

@@ -1,0 +1,20 @@
+/**
+ * The one way the app writes a moment: the user's locale for the date and the order of its parts,
+ * always a 24-hour clock (what server logs use). `fmtDateTime` for runs (they span days);
+ * `fmtClock` (HH:MM:SS) for this session's requests and chart axes.
+ */
+const DATE_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** "Nov 25, 2026, 15:49" (en-US), "25 Nov 2026, 15:49" (en-GB)…; '' for an unknown time. */
+export function fmtDateTime(ms: number | null | undefined): string {
+  return typeof ms === 'number' && Number.isFinite(ms) ? DATE_TIME.format(ms) : '';
+}
+
+export { clockLabel as fmtClock } from './metrics/time-axis.ts';
