@@ -73,6 +73,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     inputTokensSource: line.inputTokensSource,
     errorKind: line.error?.kind ?? null,
     errorCode: line.error?.code ?? null,
+    errorMessage: line.error?.message ?? null,
   };
 }
 

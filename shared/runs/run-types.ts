@@ -154,6 +154,8 @@ export interface RequestOutcome {
   inputTokensSource: 'usage' | 'estimated' | null;
   errorKind: ErrorKind | null;
   errorCode: ErrorCode | null;
+  /** The error's message (a sample is kept per kind in the summary). */
+  errorMessage?: string | null;
 }
 
 /** mean/median/std/percentiles; min/max/count null when an import reported only aggregates. */
@@ -312,6 +314,8 @@ export interface RunSummary {
   };
   /** Failed requests by `kind/code`. */
   errors: Record<string, number>;
+  /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */
+  errorSamples?: Record<string, string>;
   /**
    * Coalesced chunk gaps of the successful requests (left out of stats.itl / stats.itl_per_token,
    * kept in vLLM's keys). null when unknown (imports); absent in files written before it existed.

@@ -6,6 +6,9 @@ import { percentileKey } from './summary.ts';
 export function statsOf(s: RunSummary, m: StatMetric): MetricStats | null {
   const own = s.stats[m];
   if (own) return own;
+  // A native run without the metric had no value to give (every request failed): nothing, not
+  // vLLM's 0 for an empty list.
+  if (!s.imported) return null;
   const v = s.vllm;
   const mean = v[`mean_${m}_ms`];
   if (mean === undefined || mean === null) return null;

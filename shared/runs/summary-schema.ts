@@ -153,6 +153,7 @@ export const RunSummarySchema = z.object({
     failedInput: nonNeg.optional(),
     failedInputEstimated: z.boolean().optional(),
   }),
+  errorSamples: z.record(z.string(), z.string()).optional(),
   errors: z.record(z.string(), count),
   coalesced: z
     .object({ gaps: count, totalGaps: count, share: z.number().min(0).max(1) })

@@ -196,7 +196,11 @@ export function summaryText(s: RunSummary): string {
   const errs = Object.entries(s.errors);
   if (errs.length > 0) {
     L.push(center('Errors', 50, '-'));
-    for (const [k, n] of errs) L.push(row(`${k}:`, String(n)));
+    for (const [k, n] of errs) {
+      L.push(row(`${k}:`, String(n)));
+      const sample = s.errorSamples?.[k];
+      if (sample) L.push(`  e.g. ${sample.replace(/\s+/g, ' ').slice(0, 120)}`);
+    }
   }
   if (s.cancelledRequests > 0) L.push(row('Cancelled (not counted):', String(s.cancelledRequests)));
   if (s.warmupRequests > 0) L.push(row('Warm-up requests (not counted):', String(s.warmupRequests)));
@@ -281,6 +285,7 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     output_token_source: s.tokens.outputSource,
     input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
     errors: s.errors,
+    error_samples: s.errorSamples ?? {},
     slo: s.slo,
     good_requests: s.goodRequests,
     warmup_requests: s.warmupRequests,

@@ -326,6 +326,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   };
 
   const errors: Record<string, number> = {};
+  const errorSamples: Record<string, string> = {};
   let failedOutput = 0;
   let failedInput = 0;
   let failedInputEstimated = false;
@@ -336,6 +337,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     if (o.inputTokensSource !== 'usage' && (o.inputTokens ?? 0) > 0) failedInputEstimated = true;
     const k = `${o.errorKind ?? 'unknown'}/${o.errorCode ?? 'unknown'}`;
     errors[k] = (errors[k] ?? 0) + 1;
+    if (o.errorMessage && errorSamples[k] === undefined) errorSamples[k] = o.errorMessage.slice(0, 300);
   }
 
   return {
@@ -356,6 +358,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedInputEstimated,
     },
     errors,
+    ...(Object.keys(errorSamples).length ? { errorSamples } : {}),
     coalesced: coalescedKnown ? coalescedOf(coalescedGaps, knownGaps) : null,
     cancelledRequests: inp.cancelledRequests ?? 0,
     warmupRequests: inp.warmupRequests ?? 0,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../shared/runs/run-types.ts';
 import { coalescedShareText, sharePct } from '../../runs/coalesced-text.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
-import { StatsTable } from './SummaryNumbers.tsx';
+import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 
 afterEach(cleanup);
 
@@ -76,5 +76,26 @@ describe('coalesced share text', () => {
     expect(sharePct(10, 10)).toBe('100 %');
     expect(sharePct(9_999, 10_000)).toBe('99.9 %');
     expect(sharePct(1, 8)).toBe('12.5 %');
+  });
+});
+
+describe('a run where every request failed', () => {
+  // runDetail(1): its one measured request is the fixture's HTTP 400.
+  const s = runDetail(1).summary;
+
+  it('shows no latency and no peak ("—", not vLLM\'s 0.00), and one sample message per error kind', () => {
+    expect(s.vllm.completed).toBe(0);
+    render(
+      <>
+        <SummaryNumbers s={s} />
+        <StatsTable s={s} />
+      </>,
+    );
+    expect(screen.getByTestId('sum-peak-concurrency').textContent).toBe('—');
+    expect(screen.getByTestId('sum-stats-none').textContent).toMatch(/No request succeeded/);
+    expect(screen.queryByTestId('sum-stats')).toBeNull();
+    const sample = screen.getByTestId('sum-error-sample');
+    expect(sample.textContent).toBe(s.errorSamples![Object.keys(s.errors)[0]!]);
+    expect(sample.textContent!.length).toBeGreaterThan(0);
   });
 });

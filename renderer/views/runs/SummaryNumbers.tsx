@@ -9,6 +9,7 @@ import { Fragment } from 'react';
 import type { MetricStats, RunSummary } from '../../../shared/runs/run-types.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../runs/coalesced-text.ts';
 import { STAT_ROWS } from '../../runs/metric-defs.ts';
+import { DEFINITIONS } from '../../../shared/runs/definitions.ts';
 import { statsOf, tokenSourceText } from '../../runs/run-detail.ts';
 
 const f2 = (v: number | null | undefined): string =>
@@ -26,6 +27,8 @@ interface Row {
 
 export function SummaryNumbers({ s }: { s: RunSummary }) {
   const v = s.vllm;
+  // Every request failed: nothing was measured, so no latency and no peak (not vLLM's 0.00).
+  const none = v.completed === 0;
   const rows: Row[] = [
     { label: 'Successful requests', value: int(v.completed), testId: 'sum-completed' },
     { label: 'Failed requests', value: int(v.failed), testId: 'sum-failed' },
@@ -65,11 +68,18 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
     },
     {
       label: 'Peak output token throughput',
-      value: f2(v.max_output_tokens_per_s),
+      value: none ? '—' : f2(v.max_output_tokens_per_s),
       unit: 'tok/s',
-      title: 'vLLM counts chunks (not tokens) in 1-s buckets',
+      title:
+        DEFINITIONS[s.definitions ?? 'tokenscope'].peak === 'tokens'
+          ? 'Output tokens in the busiest 1-s bucket'
+          : 'Chunks (not tokens) in the busiest 1-s bucket, as vLLM counts them',
     },
-    { label: 'Peak concurrent requests', value: f2(v.max_concurrent_requests) },
+    {
+      label: 'Peak concurrent requests',
+      value: none ? '—' : f2(v.max_concurrent_requests),
+      testId: 'sum-peak-concurrency',
+    },
     { label: 'Total token throughput', value: f2(v.total_token_throughput), unit: 'tok/s' },
   );
   const slo = s.slo;
@@ -83,6 +93,7 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
         .join(', ')
     : '';
   const errs = Object.entries(s.errors);
+  const samples = s.errorSamples ?? {};
   const sc = s.selfCheck;
   return (
     <div className="sum-grid">
@@ -136,7 +147,14 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
               <tbody>
                 {errs.map(([k, n]) => (
                   <tr key={k}>
-                    <th className="danger-text">{k}</th>
+                    <th className="danger-text">
+                      {k}
+                      {samples[k] && (
+                        <span className="err-sample" data-testid="sum-error-sample" title={samples[k]}>
+                          {samples[k]}
+                        </span>
+                      )}
+                    </th>
                     <td>{n}</td>
                   </tr>
                 ))}
@@ -254,6 +272,17 @@ function StatRow({ id, name, m, title }: { id: string; name: string; m: MetricSt
 export function StatsTable({ s }: { s: RunSummary }) {
   const c = s.coalesced;
   const vllmItl = s.stats.itl?.vllm;
+  if (STAT_ROWS.every((r) => !statsOf(s, r.id)))
+    return (
+      <section className="card" aria-label="Latency statistics">
+        <header className="card-head">
+          <h3>Latency statistics (ms)</h3>
+        </header>
+        <p className="muted sum-none" data-testid="sum-stats-none">
+          No request succeeded: there is no latency to show. The errors above say why.
+        </p>
+      </section>
+    );
   return (
     <section className="card" aria-label="Latency statistics">
       <header className="card-head">
