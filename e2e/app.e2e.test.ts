@@ -131,6 +131,13 @@ describe('stream debugger in Chromium', () => {
     await waitState('cancelled');
     const sim = server.core.sim!;
     await expect.poll(() => sim.state().running, { timeout: 5000 }).toBe(0);
+    // A neutral state of its own, not a red failure; what arrived is kept.
+    await page.getByTestId('cancelled-view').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.getByTestId('error-partial').textContent()).toMatch(
+      /^Kept what arrived before the cancel/,
+    );
+    await shot(page, 'request-cancelled');
   });
 
   it('history keeps the requests; two can be compared on one time axis', async () => {

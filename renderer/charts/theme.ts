@@ -14,6 +14,8 @@ export const C = {
   usage: '#b48cff',
   terminal: '#3ecf8e',
   error: '#ff5c5c',
+  /** A request the user cancelled: neutral, not a failure. */
+  cancelled: '#9aa4b2',
   ttft: '#22d3ee',
   firstEvent: '#c0c7d2',
   end: '#6b7587',

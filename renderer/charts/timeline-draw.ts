@@ -24,6 +24,8 @@ export interface LaneModel {
   ttftMs: number | null;
   endMs: number | null;
   errorAtMs: number | null;
+  /** The user cancelled it: the end marker is neutral, not an error's red. */
+  cancelled?: boolean;
   stalls: Stall[];
   maxTokens: number;
 }
@@ -182,7 +184,17 @@ function drawLane(
   if (lane.ttftMs !== null)
     marker(ctx, x, r, lane.ttftMs, C.ttft, `TTFT ${lane.ttftMs.toFixed(2)} ms`, 2, [], right);
   if (lane.errorAtMs !== null)
-    marker(ctx, x, r, lane.errorAtMs, C.error, `error ${lane.errorAtMs.toFixed(2)} ms`, 2, [], right);
+    marker(
+      ctx,
+      x,
+      r,
+      lane.errorAtMs,
+      lane.cancelled ? C.cancelled : C.error,
+      `${lane.cancelled ? 'cancelled' : 'error'} ${lane.errorAtMs.toFixed(2)} ms`,
+      2,
+      lane.cancelled ? [3, 3] : [],
+      right,
+    );
 
   if (hoverIndex >= 0 && hoverIndex < lane.n) {
     const px = Math.round(x.toPx(lane.t[hoverIndex]!)) + 0.5;

@@ -46,6 +46,7 @@ export function laneBase(r: LiveRequest): LaneBase {
     ttftMs: stats.ttftMs,
     endMs: p.endMs,
     errorAtMs,
+    cancelled: r.final?.error?.code === 'cancelled',
     stalls: stalls.stalls,
     stallThresholdMs: stalls.thresholdMs,
     maxTokens,

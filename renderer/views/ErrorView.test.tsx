@@ -27,6 +27,25 @@ describe('ErrorView', () => {
     expect(screen.getByTestId('error-partial').textContent).toBe('Nothing arrived before the failure.');
   });
 
+  it('a cancel is its own neutral state: no alert, no red, no "timeout or cancel" help', () => {
+    render(
+      <ErrorView
+        error={{ kind: 'client', code: 'cancelled', message: 'Cancelled by the user.', atMs: 812.5 }}
+        partial={{ events: 12, contentEvents: 10, outputTokens: 10, textChars: 48 }}
+      />,
+    );
+    const view = screen.getByTestId('cancelled-view');
+    expect(view.getAttribute('role')).toBeNull();
+    expect(view.className).not.toMatch(/kind-client/);
+    expect(screen.getByTestId('error-kind').textContent).toBe('cancelled');
+    expect(screen.getByTestId('error-message').textContent).toMatch(/^You cancelled this request/);
+    expect(screen.queryByText(ERROR_KIND_HELP.client)).toBeNull();
+    expect(screen.getByTestId('error-partial').textContent).toMatch(
+      /^Kept what arrived before the cancel: 12 events/,
+    );
+    expect(screen.getByText('at 812.50 ms')).toBeTruthy();
+  });
+
   it('says what was kept of a stream that failed midway', () => {
     render(
       <ErrorView

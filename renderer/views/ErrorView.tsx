@@ -23,7 +23,35 @@ export function prettyBody(body: string): { text: string; json: boolean } {
   return { text: body, json: false };
 }
 
+/** The user's own cancel: its own neutral state, not a failure (no red, no alert). */
+function CancelledView({ error, partial }: Props) {
+  return (
+    <section
+      className="card error-view cancelled-view"
+      aria-label="Request cancelled"
+      data-testid="cancelled-view"
+    >
+      <header className="error-head">
+        <span className="badge neutral" data-testid="error-kind">
+          cancelled
+        </span>
+        {error.atMs !== undefined && <span className="muted">at {error.atMs.toFixed(2)} ms</span>}
+      </header>
+      <p className="error-message" data-testid="error-message">
+        You cancelled this request. Not a failure of the server: nothing is counted against it.
+      </p>
+      <p className="error-partial" data-testid="error-partial">
+        {partial.events > 0
+          ? `Kept what arrived before the cancel: ${partial.events} events, ${partial.contentEvents} with content (${partial.outputTokens} tokens, ${partial.textChars} characters) — shown in the timeline, output and raw frames.`
+          : 'Nothing had arrived yet.'}
+      </p>
+    </section>
+  );
+}
+
 export function ErrorView({ error, partial }: Props) {
+  if (error.kind === 'client' && error.code === 'cancelled')
+    return <CancelledView error={error} partial={partial} />;
   const body = error.body ? prettyBody(error.body) : null;
   const help = ERROR_KIND_HELP[error.kind] ?? '';
   return (

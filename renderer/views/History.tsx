@@ -65,7 +65,11 @@ function Item({
           </span>
           <span title="E2E">{s.e2eMs !== null ? fmtMs(s.e2eMs, 0) : ''}</span>
           <span title="Output tokens">{s.state !== 'running' ? `${s.outputTokens} tok` : ''}</span>
-          {s.errorKind && <span className={`badge tiny kind-${s.errorKind}`}>{s.errorKind}</span>}
+          {s.state === 'cancelled' ? (
+            <span className="badge tiny neutral">cancelled</span>
+          ) : (
+            s.errorKind && <span className={`badge tiny kind-${s.errorKind}`}>{s.errorKind}</span>
+          )}
         </span>
         <span className="hi-prompt">{s.promptPreview}</span>
       </button>
