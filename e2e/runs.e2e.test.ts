@@ -194,7 +194,7 @@ describe('load runs in Chromium', () => {
     await page.getByTestId('run-definitions-select').selectOption('tokenscope');
     await page.getByTestId('run-export-format').selectOption('vllm');
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('run-export').click()]);
-    expect(dl.suggestedFilename()).toMatch(/\.vllm\.json$/);
+    expect(dl.suggestedFilename()).toBe('e2e-simulator-run.vllm.json');
     const saved = path.join(userData, dl.suggestedFilename());
     await dl.saveAs(saved);
     const json = JSON.parse(fs.readFileSync(saved, 'utf8')) as Record<string, unknown>;
@@ -326,6 +326,8 @@ describe('load runs in Chromium', () => {
     const native = page.locator('[data-testid="run-history"] li:not([data-run-key^="imported/"])').first();
     await native.locator('button').first().click();
     await page.getByTestId('run-rename').click();
+    // The field starts from the current name: edit it, not retype it.
+    expect(await page.getByTestId('run-rename-input').inputValue()).toMatch(/^e2e /);
     await page.getByTestId('run-rename-input').fill('renamed run');
     await page.getByTestId('run-rename-input').press('Enter');
     await page.waitForFunction(
@@ -367,7 +369,9 @@ describe('load runs in Chromium', () => {
     expect(failed).toBeGreaterThan(0);
     expect(failed).toBeLessThan(25);
     const errors = (await page.getByTestId('sum-errors').textContent()) ?? '';
-    expect(errors).toMatch(new RegExp(`(network|protocol)/[a-z-]+${failed}$`));
+    // The kind, one failed request's own message under it, and the count.
+    expect(errors).toMatch(new RegExp(`^(network|protocol)/[a-z-]+.+${failed}$`, 's'));
+    expect((await page.getByTestId('sum-error-sample').first().textContent())!.length).toBeGreaterThan(5);
     expect(Number(await page.getByTestId('sum-completed').textContent())).toBe(40 - failed);
     // The server's generation counter includes what the reset streams got before the reset (10
     // tokens each): the client's side counts them too, and says so.

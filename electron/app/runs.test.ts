@@ -14,7 +14,7 @@ import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { tmpDir } from '../runs/test-helpers.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { importedDisplayName } from './runs.ts';
+import { fileNameOf, importedDisplayName } from './runs.ts';
 import { SIM_TARGET_ID as SIM } from './targets.ts';
 import { testCore, type RecordedEvent } from './test-core.ts';
 
@@ -162,11 +162,13 @@ describe('runs through the contract', () => {
 
   it('exports vLLM JSON, CSV and raw; the vLLM export re-imports with the same summary', async () => {
     const csv = await value<{ filename: string; content: string }>('exportRun', key, 'csv');
-    expect(csv.filename).toMatch(/\.csv$/);
+    // Exports are named after the run, not its timestamped file.
+    expect(csv.filename).toBe('first.csv');
     expect(csv.content.trim().split('\n')).toHaveLength(25);
     const raw = await value<{ content: string }>('exportRun', key, 'raw');
     expect(raw.content).toBe(await readFile(path.join(dir, key), 'utf8'));
     const vj = await value<{ filename: string; content: string }>('exportRun', key, 'vllm-detailed');
+    expect(vj.filename).toBe('first-detailed.vllm.json');
     const parsed = JSON.parse(vj.content) as Record<string, unknown>;
     expect(parsed.completed).toBe(24);
     expect(Array.isArray(parsed.ttfts)).toBe(true);
@@ -316,5 +318,16 @@ describe('runs through the contract', () => {
     expect(d.summary.cancelled).toBe(true);
     expect(d.summary.vllm.completed).toBe(n);
     expect((await value<{ cancelled: boolean }>('cancelRun', id)).cancelled).toBe(false);
+  });
+});
+
+describe('export file names', () => {
+  it('follow the run’s name, safe for any file system', () => {
+    expect(fileNameOf('e2e simulator run')).toBe('e2e-simulator-run');
+    expect(fileNameOf('vLLM vs SGLang · Qwen/Qwen3-8B')).toBe('vllm-vs-sglang-qwen-qwen3-8b');
+    expect(fileNameOf('Café crème')).toBe('cafe-creme');
+    expect(fileNameOf('../../etc/passwd')).toBe('etc-passwd');
+    expect(fileNameOf('···')).toBeNull();
+    expect(fileNameOf(null)).toBeNull();
   });
 });

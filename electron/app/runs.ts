@@ -153,6 +153,19 @@ function importedEntry(
 /** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
+/** A run's name as a file name: letters, digits, `.`, `_` and `-` only; null when nothing is left. */
+export function fileNameOf(name: string | null | undefined): string | null {
+  const slug = (name ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 80);
+  return slug || null;
+}
+
 export class RunService {
   private active: Active | null = null;
   private disposed = false;
@@ -530,7 +543,7 @@ export class RunService {
 
   async export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
     const { file, imported } = this.resolveKey(key);
-    const base = path.basename(file).replace(/\.(jsonl|json)$/, '');
+    const fileBase = path.basename(file).replace(/\.(jsonl|json)$/, '');
     if (format === 'raw') {
       const content = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
         throw new RunError(`cannot read ${key}: ${e.code ?? e.message}`, 'not-found');
@@ -544,6 +557,8 @@ export class RunService {
     if (imported) throw new RunError('an imported result exports only as its original file (raw)');
     const d = await this.open(key);
     if (!d.header || !d.lines) throw new RunError('nothing to export');
+    // Named after the run ("e2e simulator run" → e2e-simulator-run.csv); its file's name without one.
+    const base = fileNameOf(d.entry.name) ?? fileBase;
     if (format === 'csv') return { filename: `${base}.csv`, mime: 'text/csv', content: toCsv(d.lines) };
     const json = toVllmResult(d.header, d.lines, d.summary, { detailed: format === 'vllm-detailed' });
     return {

@@ -19,7 +19,8 @@ export function progressLine(p: RunProgress, width = 24): string {
     `${p.inFlight} in flight`,
   ];
   if (p.queued > 0) parts.push(`${p.queued} queued`);
-  parts.push(p.phase === 'draining' ? 'draining' : `ETA ${dur(p.etaMs)}`);
+  // Draining: only in-flight requests are left (none waits for a slot any more).
+  parts.push(p.phase === 'draining' && p.queued === 0 ? 'draining' : `ETA ${dur(p.etaMs)}`);
   const ttft = p.live.ttft;
   const itl = p.live.itl;
   if (ttft) parts.push(`TTFT p50 ${ttft.p50.toFixed(1)} ms`);

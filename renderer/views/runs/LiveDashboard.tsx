@@ -27,7 +27,10 @@ const PHASE_LABEL: Record<string, string> = {
 
 export function phaseOf(live: LiveRun): string {
   if (live.finished) return live.finished.cancelled ? 'cancelled' : live.finished.error ? 'failed' : 'done';
-  return live.progress?.phase ?? 'starting';
+  const p = live.progress;
+  // Every request has arrived, but some still wait for a slot: still running, not draining.
+  if (p?.phase === 'draining' && p.queued > 0) return 'running';
+  return p?.phase ?? 'starting';
 }
 
 /**

@@ -57,7 +57,7 @@ function RunActions({ d }: { d: RunDetail }) {
           type="button"
           className="btn small"
           data-testid="run-rename"
-          onClick={() => setRenaming(e.name ?? '')}
+          onClick={() => setRenaming(e.name || 'Load run')}
         >
           Rename
         </button>
