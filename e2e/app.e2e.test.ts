@@ -111,6 +111,17 @@ describe('stream debugger in Chromium', () => {
     await setField('extra-body', '');
   });
 
+  it('Send is disabled (and says why) while the extra body is not JSON; the shortcut reads Ctrl+↵ here', async () => {
+    const sendBtn = page.getByTestId('composer-send');
+    expect(await sendBtn.locator('kbd').textContent()).toBe('Ctrl+↵'); // Chromium on Linux
+    await setField('extra-body', '{"top_k": 20');
+    expect(await sendBtn.isDisabled()).toBe(true);
+    expect(await sendBtn.getAttribute('title')).toMatch(/^Fix the extra body first: /);
+    await setField('extra-body', '{"top_k": 20}');
+    expect(await sendBtn.isDisabled()).toBe(false);
+    await setField('extra-body', '');
+  });
+
   it('an HTTP error before the stream shows its status and body', async () => {
     await setField('extra-body', '{"sim_fault": "http-503"}');
     await send();

@@ -26,7 +26,8 @@ describe('tokenscope probe', () => {
   it('prints every event as it arrives, then the summary; exit 0', async () => {
     const r = await runCli(['probe', fast.url, '-n', '6', '--continuous-usage']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`→ POST ${fast.url} (openai-chat, model tokenscope-sim)`);
+    // The endpoint it posted to, not the base URL it was given.
+    expect(r.stdout).toContain(`→ POST ${fast.url}/v1/chat/completions (openai-chat, model tokenscope-sim)`);
     // Six content events of one exact token each, then usage and the end.
     expect(r.stdout.match(/^ +[\d.]+ ms .* 1 tok /gm)).toHaveLength(6);
     // The end marker: written in the same tick as the last token and usage, it usually arrives in
@@ -54,8 +55,12 @@ describe('tokenscope probe', () => {
   it('two URLs: the same request to both at once, events marked A and B, then side by side', async () => {
     const r = await runCli(['probe', fast.url, slow.url, '-n', '8', '--continuous-usage']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`A → POST ${fast.url} (openai-chat, model tokenscope-sim)`);
-    expect(r.stdout).toContain(`B → POST ${slow.url} (openai-chat, model tokenscope-sim)`);
+    expect(r.stdout).toContain(
+      `A → POST ${fast.url}/v1/chat/completions (openai-chat, model tokenscope-sim)`,
+    );
+    expect(r.stdout).toContain(
+      `B → POST ${slow.url}/v1/chat/completions (openai-chat, model tokenscope-sim)`,
+    );
     expect(r.stdout.match(/^A +[\d.]+ ms .* 1 tok /gm)).toHaveLength(8);
     expect(r.stdout.match(/^B +[\d.]+ ms .* 1 tok /gm)).toHaveLength(8);
     // The slower server's decode step is four times as long: its TPOT is the larger, B − A > 0.

@@ -13,6 +13,7 @@ import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { summarize } from '../../shared/stats/summary.ts';
 import { fmtBytes, fmtMs, fmtNum, showText } from '../../shared/format.ts';
 import { fireRequest } from '../engine/client.ts';
+import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
 import { discoverModels } from '../engine/models.ts';
 import { probeJson } from './probe-json.ts';
 
@@ -115,7 +116,10 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
   const tag = (i: number) => (two ? `${LETTERS[i]} ` : '');
   if (live)
     specs.forEach((spec, i) =>
-      process.stdout.write(`${tag(i)}→ POST ${spec.url} (${spec.dialect}, model ${spec.model})\n`),
+      // The endpoint it posts to (the dialect's path added to a base URL), credentials left out.
+      process.stdout.write(
+        `${tag(i)}→ POST ${redactUrl(resolveEndpoint(spec.url, spec.dialect))} (${spec.dialect}, model ${spec.model})\n`,
+      ),
     );
   const recs = await Promise.all(
     specs.map((spec, i) => {

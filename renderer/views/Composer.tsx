@@ -38,6 +38,11 @@ async function sideInput(
   return b.ok ? { input: b.input } : { error: Object.values(b.errors).join(' ') };
 }
 
+/** The send shortcut's modifier as this platform writes it (⌘ on Apple systems, Ctrl elsewhere). */
+const IS_MAC =
+  typeof navigator !== 'undefined' &&
+  /Mac|iPhone|iPad/i.test(navigator.platform || navigator.userAgent || '');
+
 export function Composer() {
   const targets = useAppStore((s) => s.targets);
   const target = useSelectedTarget();
@@ -241,10 +246,14 @@ export function Composer() {
           className="btn primary"
           data-testid="composer-send"
           onClick={() => void send()}
-          disabled={firing || !target}
-          title="Send (Ctrl/Cmd+Enter)"
+          disabled={firing || !target || !extraError.ok}
+          title={
+            !extraError.ok
+              ? `Fix the extra body first: ${extraError.error}`
+              : `Send (${IS_MAC ? '⌘' : 'Ctrl'}+Enter)`
+          }
         >
-          {firing ? 'Sending…' : side ? 'Send to both' : 'Send'} <kbd>⌘↵</kbd>
+          {firing ? 'Sending…' : side ? 'Send to both' : 'Send'} <kbd>{IS_MAC ? '⌘↵' : 'Ctrl+↵'}</kbd>
         </button>
         <button
           type="button"

@@ -2,7 +2,7 @@
  * Model choice: the target's list (listModels: /v1/models or Ollama's /api/tags) with a refresh
  * button, and a free-text field when the list is unavailable or the model is not in it.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TargetView } from '../../shared/api.ts';
 import { api } from '../api.ts';
 
@@ -27,6 +27,13 @@ const cache = new Map<string, { models: string[]; source: string }>();
 
 export function ModelPicker({ target, value, onChange, error }: Props) {
   const targetId = target?.id ?? null;
+  // What the list depends on: a target saved with another URL, dialect or key lists again (the
+  // old list, or its error, is not this server's).
+  const listKey = target
+    ? `${target.id}|${target.baseUrl}|${target.dialect}|${target.hasApiKey ? 'key' : ''}`
+    : null;
+  const currentKey = useRef(listKey);
+  currentKey.current = listKey;
   const [list, setList] = useState<ListState>({
     targetId: null,
     loading: false,
@@ -38,8 +45,8 @@ export function ModelPicker({ target, value, onChange, error }: Props) {
 
   const load = useCallback(
     async (force: boolean) => {
-      if (!targetId) return;
-      const hit = cache.get(targetId);
+      if (!targetId || !listKey) return;
+      const hit = cache.get(listKey);
       if (hit && !force) {
         setList({ targetId, loading: false, models: hit.models, source: hit.source, error: null });
         return;
@@ -52,14 +59,15 @@ export function ModelPicker({ target, value, onChange, error }: Props) {
           : { targetId, loading: true, models: [], source: null, error: null },
       );
       const r = await api.listModels(targetId);
+      if (currentKey.current !== listKey) return; // the target changed meanwhile: a stale answer
       if (r.ok) {
-        cache.set(targetId, r.value);
+        cache.set(listKey, r.value);
         setList({ targetId, loading: false, models: r.value.models, source: r.value.source, error: null });
       } else {
         setList({ targetId, loading: false, models: [], source: null, error: r.error.message });
       }
     },
-    [targetId],
+    [targetId, listKey],
   );
 
   useEffect(() => {

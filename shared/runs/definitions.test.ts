@@ -11,6 +11,7 @@ import { DEFINITIONS, outcomeUnder } from './definitions.ts';
 import { recordToLineWithStats } from './record-line.ts';
 import type { RunRequestLine } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
+import { summaryText } from './summary-text.ts';
 
 const CH = EV_CHOICES;
 
@@ -194,5 +195,25 @@ describe('files written before EV_CHOICES', () => {
       [50, 1, C | EV_FINISH, 2],
     ]);
     expect(outcomeUnder(tgi, 'vllm', 'tgi')).toMatchObject({ ttftMs: 30, e2eMs: 50 });
+  });
+});
+
+describe('summary text', () => {
+  it('says whose definitions made the numbers, and what a server-counted input includes', () => {
+    const l = line(CHAT, { usage: usage(3) });
+    const o = {
+      ...outcomeUnder(l, 'vllm', 'openai-chat'),
+      inputTokens: 138,
+      inputTokensSource: 'usage' as const,
+    };
+    const s = computeRunSummary({
+      outcomes: [o],
+      durationS: 1,
+      config: { maxConcurrency: null, requestRate: 'inf', burstiness: 1, numPrompts: 1 },
+      definitions: 'vllm',
+    });
+    const text = summaryText(s);
+    expect(text).toMatch(/^Definitions:\s+vllm \(vLLM bench serve\)$/m);
+    expect(text).toContain("note: the server's input count includes its chat template");
   });
 });

@@ -192,6 +192,8 @@ export function summaryText(s: RunSummary): string {
       row('Input from server usage:', String(t.inputFromUsage)),
       row('Input estimated by Tokenscope:', String(t.inputEstimated)),
     );
+    if (t.inputFromUsage > 0)
+      L.push("note: the server's input count includes its chat template (a 128-token prompt: ~138 on chat)");
   }
   const errs = Object.entries(s.errors);
   if (errs.length > 0) {

@@ -124,6 +124,8 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
           <p className="caption" data-testid="sum-token-source">
             Output tokens: {tokenSourceText(s)}. Input tokens: {s.tokens.inputFromUsage} from server usage,{' '}
             {s.tokens.inputEstimated} estimated.
+            {s.tokens.inputFromUsage > 0 &&
+              " The server's count includes its chat template (role markers, formatting), so on a chat endpoint it exceeds the prompt's own length (128 tokens arrive as ~138)."}
           </p>
         )}
         {(s.warmupRequests > 0 || s.cancelledRequests > 0) && (
