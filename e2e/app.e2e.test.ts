@@ -92,7 +92,8 @@ describe('stream debugger in Chromium', () => {
     expect(stats.outputTokens).toBeGreaterThan(0);
     expect(await page.getByTestId('output-text').textContent()).toContain(snap!.record.text.slice(0, 40));
     expect(await page.getByTestId('raw-frames-row').count()).toBeGreaterThan(5);
-    await shot(page, 'debugger-done');
+    const doneShot = await shot(page, 'debugger-done');
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(doneShot, path.join(repoRoot, 'docs/debugger.png'));
   });
 
   it('a mid-stream server error shows its class and keeps the partial text', async () => {
@@ -107,7 +108,8 @@ describe('stream debugger in Chromium', () => {
     expect(rec.text.length).toBeGreaterThan(0);
     expect(await page.getByTestId('output-text').textContent()).toContain(rec.text.slice(0, 20));
     expect(Number(await state().getAttribute('data-events'))).toBe(rec.events.n);
-    await shot(page, 'debugger-error');
+    const errorShot = await shot(page, 'debugger-error');
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(errorShot, path.join(repoRoot, 'docs/debugger-error.png'));
     await setField('extra-body', '');
   });
 

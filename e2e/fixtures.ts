@@ -13,6 +13,9 @@ export const repoRoot = path.resolve(
   '..',
 );
 export const artifactsDir = path.join(repoRoot, 'test-artifacts');
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
@@ -37,7 +40,8 @@ export async function startApp(
     port: 0,
     rendererDir,
     userDataDir: userData,
-    version: opts.version ?? 'e2e',
+    // The real version, as a user sees it (README screenshots come from these runs).
+    version: opts.version ?? PACKAGE_VERSION,
     startSimulator: opts.startSimulator ?? true,
     ...(opts.log ? { log: opts.log } : {}),
   });
