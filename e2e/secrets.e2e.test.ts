@@ -33,6 +33,12 @@ describe('target secrets in the UI', () => {
     await page.locator('#target-add-header').click();
     await page.getByLabel('Header 2 name').fill('X-Team');
     await page.getByLabel('Header 2 value').fill('infra');
+    // On a short window the tall dialog scrolls its fields; Save stays in view.
+    await page.setViewportSize({ width: 1440, height: 560 });
+    const box = await page.getByTestId('target-save').boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(560);
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByTestId('target-save').click();
     await page.getByTestId('target-save').waitFor({ state: 'detached' });
     // Nothing the page holds about targets carries the secret or the key.

@@ -2,6 +2,7 @@
  * Reading a workload file (JSON, or YAML for .yaml/.yml). Errors come back as values with a path,
  * so the CLI and the app can say "prompts.inputLen.max: min must be ≤ max" rather than throw.
  */
+import { plainMessage } from '../../shared/runs/workload-messages.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseWorkload, type Workload, type WorkloadIssue } from '../../shared/runs/workload.ts';
@@ -41,5 +42,10 @@ export async function loadWorkloadFile(
 }
 
 export function formatIssues(issues: readonly WorkloadIssue[]): string {
-  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('\n');
+  return issues
+    .map((i) => {
+      const m = plainMessage(i.path, i.message);
+      return i.path ? `${i.path}: ${m}` : m;
+    })
+    .join('\n');
 }

@@ -8,7 +8,7 @@ import type { RunDetail, RunEntry, RunFinished } from '../../shared/runs-api.ts'
 import type { LiveSnapshot, RunHeader, RunProgress } from '../../shared/runs/run-types.ts';
 import type { WorkloadIssue } from '../../shared/runs/workload.ts';
 import type { ProgressSample, TimePoint } from './run-series.ts';
-import { defaultDraft, type WorkloadDraft } from './workload-draft.ts';
+import { defaultDraft, validateDraft, type WorkloadDraft } from './workload-draft.ts';
 
 export type RunsView =
   { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string } | { kind: 'compare' };
@@ -134,7 +134,14 @@ export function sequenceOwns(f: RunFinished): boolean {
 }
 
 export function setDraft(patch: Partial<WorkloadDraft>): void {
-  useRunsStore.setState((s) => ({ draft: { ...s.draft, ...patch } }));
+  useRunsStore.setState((s) => {
+    const draft = { ...s.draft, ...patch };
+    // Once a start showed problems, they follow the values: a fixed field loses its message at
+    // once (problems without a field — the server's — stay until the next start).
+    if (s.startIssues.length === 0) return { draft };
+    const general = s.startIssues.filter((i) => i.path === '');
+    return { draft, startIssues: [...general, ...validateDraft(draft)] };
+  });
 }
 
 export function setRunsMessage(message: RunsState['message']): void {

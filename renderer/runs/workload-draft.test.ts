@@ -7,7 +7,9 @@ import {
   issuesOfMessage,
   validateDraft,
   workloadToDraft,
+  type WorkloadDraft,
 } from './workload-draft.ts';
+import { setDraft, useRunsStore } from './run-store.ts';
 
 describe('workload draft', () => {
   it('defaults to a valid run: 200 requests, concurrency 32, rate ∞, 128 in / 64 out', () => {
@@ -170,5 +172,38 @@ describe('workload draft', () => {
     expect(issuesOfMessage('a run is already going (x.jsonl)')).toEqual([
       { path: '', message: 'a run is already going (x.jsonl)' },
     ]);
+  });
+});
+
+describe('validation in plain words, cleared when fixed', () => {
+  it('says what to enter, not the schema’s words', () => {
+    const d = defaultDraft();
+    const msg = (patch: Partial<WorkloadDraft>) =>
+      validateDraft({ ...d, ...patch }).map((i) => [i.path, i.message]);
+    expect(msg({ requests: '0' })).toEqual([['requests', 'At least 1.']]);
+    expect(msg({ requests: '1.5' })).toEqual([['requests', 'Enter a whole number.']]);
+    expect(msg({ requests: '99999999999' })).toEqual([['requests', 'At most 10,000,000.']]);
+    expect(msg({ seed: 'x' })).toEqual([['seed', 'Enter a number.']]);
+    expect(msg({ rate: 'fast' })).toEqual([['rate', 'Requests per second (above 0), or ∞.']]);
+    expect(msg({ burstiness: '0' })).toEqual([['burstiness', 'More than 0.']]);
+    for (const [, m] of [...msg({ requests: '0' }), ...msg({ seed: 'x' })])
+      expect(m).not.toMatch(/Invalid input|expected/);
+  });
+
+  it('a message goes away as soon as its field is valid; others stay', () => {
+    useRunsStore.setState({ draft: defaultDraft(), startIssues: [] });
+    setDraft({ requests: '0', seed: 'x' });
+    expect(useRunsStore.getState().startIssues).toEqual([]); // nothing shown before a start
+    useRunsStore.setState({ startIssues: validateDraft(useRunsStore.getState().draft) });
+    expect(
+      useRunsStore
+        .getState()
+        .startIssues.map((i) => i.path)
+        .sort(),
+    ).toEqual(['requests', 'seed']);
+    setDraft({ requests: '10' });
+    expect(useRunsStore.getState().startIssues.map((i) => i.path)).toEqual(['seed']);
+    setDraft({ seed: '3' });
+    expect(useRunsStore.getState().startIssues).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * and the CLI refuse the same things with the same paths. Fields the form has no input for
  * (prefix, timeoutMs, …) ride along untouched in `rest`.
  */
+import { plainMessage } from '../../shared/runs/workload-messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../shared/runs/workload.ts';
 
 export type LenType = 'fixed' | 'uniform' | 'normal';
@@ -274,12 +275,13 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   return d;
 }
 
-/** Client-side check with the shared schema (the core checks again). */
+/** Client-side check with the shared schema (the core checks again); messages in plain words. */
 export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
   const extra = extraBodyOf(d.extraBody);
   const own: WorkloadIssue[] = extra && 'error' in extra ? [{ path: 'extraBody', message: extra.error }] : [];
   const r = parseWorkload(draftToWorkload(d));
-  return [...own, ...(r.ok ? [] : r.issues.filter((i) => !(own.length && i.path.startsWith('extraBody'))))];
+  const schema = r.ok ? [] : r.issues.filter((i) => !(own.length && i.path.startsWith('extraBody')));
+  return [...own, ...schema.map((i) => ({ ...i, message: plainMessage(i.path, i.message) }))];
 }
 
 /**

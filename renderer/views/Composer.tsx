@@ -167,7 +167,8 @@ export function Composer() {
         )}
       </div>
 
-      <div className="field-pair">
+      {/* One per row: the dialect names ("Ollama /api/generate (NDJSON)") and model ids are long. */}
+      <div className="field-stack">
         <div className="field">
           <label htmlFor="dialect-select">Dialect</label>
           <select
@@ -175,8 +176,9 @@ export function Composer() {
             data-testid="dialect-select"
             value={form.dialect ?? ''}
             onChange={(e) => set({ dialect: (e.target.value || null) as DialectId | null })}
+            title={DIALECT_LABELS[form.dialect ?? target?.dialect ?? 'openai-chat']}
           >
-            <option value="">target's: {target ? DIALECT_LABELS[target.dialect] : '—'}</option>
+            <option value="">{target ? `${DIALECT_LABELS[target.dialect]} (the target's)` : '—'}</option>
             {DIALECT_IDS.map((d) => (
               <option key={d} value={d}>
                 {DIALECT_LABELS[d]}

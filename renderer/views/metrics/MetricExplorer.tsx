@@ -3,7 +3,7 @@
  * (a counter as rate/s, a gauge as its value, a histogram as p50/p90/p99 per step or as a
  * heatmap). Data from the per-series rings in metrics/series-store.ts.
  */
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { fmtSeriesValue, searchSeries } from '../../metrics/explorer.ts';
 import { metricsStore } from '../../metrics/metrics-store.ts';
 import { useMetricsStore } from '../../metrics/summary-store.ts';
@@ -16,6 +16,17 @@ interface Props {
 }
 
 const LIMIT = 200;
+
+/** A metric name that may wrap only after `_` or `:` (never mid-word: "process_start_time_se conds"). */
+function breakable(name: string) {
+  const parts = name.split(/(?<=[_:])/);
+  return parts.map((p, i) => (
+    <Fragment key={i}>
+      {p}
+      {i < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
+}
 
 export function MetricExplorer({ targetId, domain, chartWidth }: Props) {
   const version = useMetricsStore((s) => s.targets[targetId]?.version ?? 0);
@@ -40,7 +51,8 @@ export function MetricExplorer({ targetId, domain, chartWidth }: Props) {
           className="explorer-search"
           data-testid="explorer-search"
           type="search"
-          placeholder='Search name, labels, help… (e.g. tokens engine="0")'
+          placeholder="Search names, labels, help…"
+          title='Words match the name, labels and help text, e.g. tokens engine="0"'
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           aria-label="Search series"
@@ -62,7 +74,7 @@ export function MetricExplorer({ targetId, domain, chartWidth }: Props) {
               >
                 <span className={`badge tiny type-${r.type}`}>{r.type}</span>
                 <span className="explorer-name mono">
-                  <b>{r.key.slice(0, r.key.length - r.labels.length)}</b>
+                  <b>{breakable(r.key.slice(0, r.key.length - r.labels.length))}</b>
                   <span className="muted">{r.labels}</span>
                 </span>
                 <span className="explorer-value">{fmtSeriesValue(r.key, r.labels, r.value)}</span>
