@@ -259,6 +259,19 @@ describe('stream debugger in Chromium', () => {
       undefined,
       { timeout: 20_000 },
     );
+    // The two columns read row by row: each chart starts at the same height on both sides, even
+    // where one side's card is taller (a longer footnote, a wrapped legend).
+    const tops = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="metrics-column"]')].map((col) =>
+        [...col.querySelectorAll('.mchart-body[data-testid]')].map((c) => ({
+          id: c.getAttribute('data-testid'),
+          top: Math.round(c.closest('.card')!.getBoundingClientRect().top),
+        })),
+      ),
+    );
+    expect(tops[0]!.map((c) => c.id)).toEqual(tops[1]!.map((c) => c.id));
+    expect(tops[0]!.length).toBeGreaterThanOrEqual(5);
+    expect(tops[0]!.map((c) => c.top)).toEqual(tops[1]!.map((c) => c.top));
     const sideShot = await shot(page, 'metrics-side-by-side');
     // README screenshots are refreshed on request only (UPDATE_DOCS=1), so tests never dirty tracked files.
     if (process.env.UPDATE_DOCS)
