@@ -23,6 +23,17 @@ export function prettyBody(body: string): { text: string; json: boolean } {
   return { text: body, json: false };
 }
 
+/** What was kept of the stream before it ended early. */
+function PartialNote({ partial, before, none }: { partial: Props['partial']; before: string; none: string }) {
+  return (
+    <p className="error-partial" data-testid="error-partial">
+      {partial.events > 0
+        ? `Kept what arrived before ${before}: ${partial.events} events, ${partial.contentEvents} with content (${partial.outputTokens} tokens, ${partial.textChars} characters) — shown in the timeline, output and raw frames.`
+        : none}
+    </p>
+  );
+}
+
 /** The user's own cancel: its own neutral state, not a failure (no red, no alert). */
 function CancelledView({ error, partial }: Props) {
   return (
@@ -40,11 +51,7 @@ function CancelledView({ error, partial }: Props) {
       <p className="error-message" data-testid="error-message">
         You cancelled this request. Not a failure of the server: nothing is counted against it.
       </p>
-      <p className="error-partial" data-testid="error-partial">
-        {partial.events > 0
-          ? `Kept what arrived before the cancel: ${partial.events} events, ${partial.contentEvents} with content (${partial.outputTokens} tokens, ${partial.textChars} characters) — shown in the timeline, output and raw frames.`
-          : 'Nothing had arrived yet.'}
-      </p>
+      <PartialNote partial={partial} before="the cancel" none="Nothing had arrived yet." />
     </section>
   );
 }
@@ -105,11 +112,7 @@ export function ErrorView({ error, partial }: Props) {
           </pre>
         </details>
       )}
-      <p className="error-partial" data-testid="error-partial">
-        {partial.events > 0
-          ? `Kept what arrived before the failure: ${partial.events} events, ${partial.contentEvents} with content (${partial.outputTokens} tokens, ${partial.textChars} characters) — shown in the timeline, output and raw frames.`
-          : 'Nothing arrived before the failure.'}
-      </p>
+      <PartialNote partial={partial} before="the failure" none="Nothing arrived before the failure." />
     </section>
   );
 }

@@ -19,6 +19,7 @@
  * exact, not binned: 10,000 requests with 100 gaps each take well under 2 s (BENCHMARKS.md).
  */
 import { percentileSorted } from '../stats/summary.ts';
+import { blankOutcome } from './outcome.ts';
 import { Rng } from './prng.ts';
 import type { RequestOutcome } from './run-types.ts';
 
@@ -464,23 +465,7 @@ export function diffInterval(
  */
 export function outcomesFromCounts(completed: number, failed: number): RequestOutcome[] {
   const out: RequestOutcome[] = [];
-  const mk = (ok: boolean): RequestOutcome => ({
-    ok,
-    startMs: null,
-    queueMs: null,
-    firstEventMs: null,
-    ttftMs: null,
-    e2eMs: null,
-    tpotMs: null,
-    itlChunkMs: [],
-    itlTokenMs: null,
-    outputTokens: 0,
-    inputTokens: null,
-    tokenSource: null,
-    inputTokensSource: null,
-    errorKind: null,
-    errorCode: null,
-  });
+  const mk = blankOutcome;
   for (let i = 0; i < completed; i++) out.push(mk(true));
   for (let i = 0; i < failed; i++) out.push(mk(false));
   return out;

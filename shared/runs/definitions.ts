@@ -17,7 +17,7 @@
 import type { DialectId } from '../dialects.ts';
 import type { ErrorCode, ErrorKind } from '../errors.ts';
 import { EV_CHOICES, EV_CONTENT, EV_ERROR, EV_FINISH, EV_TERMINAL, EV_USAGE } from '../request.ts';
-import { outcomeOfLine } from './outcome.ts';
+import { blankOutcome, outcomeOfLine } from './outcome.ts';
 import type { RequestOutcome, RunRequestLine } from './run-types.ts';
 
 export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
@@ -127,16 +127,10 @@ function choicesOf(f: readonly number[], dialect: DialectId): (i: number) => boo
 
 function base(line: RunRequestLine, ok: boolean): RequestOutcome {
   return {
-    ok,
+    ...blankOutcome(ok),
     startMs: line.startedMs,
     queueMs: line.queueMs,
     firstEventMs: line.events.t.length ? line.events.t[0]! : null,
-    ttftMs: null,
-    e2eMs: null,
-    tpotMs: null,
-    itlChunkMs: [],
-    itlTokenMs: null,
-    outputTokens: 0,
     inputTokens: line.inputTokens,
     tokenSource: line.tokenSource,
     inputTokensSource: line.inputTokensSource,

@@ -90,6 +90,27 @@ function contentEventsOf(line: RunRequestLine): { t: number[]; tok: number[] } {
   return { t: ct, tok: ck };
 }
 
+/** A request that contributes nothing but its success or failure: no times, no tokens. */
+export function blankOutcome(ok: boolean): RequestOutcome {
+  return {
+    ok,
+    startMs: null,
+    queueMs: null,
+    firstEventMs: null,
+    ttftMs: null,
+    e2eMs: null,
+    tpotMs: null,
+    itlChunkMs: [],
+    itlTokenMs: null,
+    outputTokens: 0,
+    inputTokens: null,
+    tokenSource: null,
+    inputTokensSource: null,
+    errorKind: null,
+    errorCode: null,
+  };
+}
+
 /** The user's cancel stopped it: not a server failure, left out of the numbers. */
 export function isCancelledLine(line: RunRequestLine): boolean {
   return line.error?.kind === 'client' && line.error.code === 'cancelled';

@@ -130,10 +130,13 @@ export function peakConcurrency(intervals: readonly { start: number; end: number
 }
 
 /**
- * Peak output tokens per second in tokens: each content event's tokens counted in the 1-s bucket
- * of its arrival (from the first start). Requests without per-event data count chunks.
+ * The busiest 1-s bucket (from the first start) of what `arrivals` reports for each successful
+ * request with times: `add(t, k)` counts k at run time t (ms).
  */
-export function maxTokensPerSecond(ok: readonly RequestOutcome[]): number {
+function peakPerSecond(
+  ok: readonly RequestOutcome[],
+  arrivals: (o: RequestOutcome, add: (t: number, k: number) => void) => void,
+): number {
   const timed = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
   if (timed.length === 0) return 0;
   let minStart = Infinity;
@@ -147,52 +150,38 @@ export function maxTokensPerSecond(ok: readonly RequestOutcome[]): number {
     const b = Math.floor((t - minStart) / 1000);
     if (b >= 0 && b < buckets.length) buckets[b]! += k;
   };
-  for (const o of timed) {
-    const ce = o.contentEvents;
-    if (ce) {
-      for (let i = 0; i < ce.t.length; i++) add(o.startMs! + ce.t[i]!, Math.max(1, ce.tok[i]!));
-      continue;
-    }
-    if (o.ttftMs === null) continue;
-    let t = o.startMs! + o.ttftMs;
-    add(t, 1);
-    for (const g of o.itlChunkMs) {
-      t += g;
-      add(t, 1);
-    }
-  }
+  for (const o of timed) arrivals(o, add);
   let max = 0;
   for (const v of buckets) if (v > max) max = v;
   return max;
 }
 
+/** Each chunk of a request at start + TTFT + its cumulative chunk gaps, counted once. */
+function chunkArrivals(o: RequestOutcome, add: (t: number, k: number) => void): void {
+  if (o.ttftMs === null) return;
+  let t = o.startMs! + o.ttftMs;
+  add(t, 1);
+  for (const g of o.itlChunkMs) {
+    t += g;
+    add(t, 1);
+  }
+}
+
+/**
+ * Peak output tokens per second in tokens: each content event's tokens counted in the 1-s bucket
+ * of its arrival (from the first start). Requests without per-event data count chunks.
+ */
+export function maxTokensPerSecond(ok: readonly RequestOutcome[]): number {
+  return peakPerSecond(ok, (o, add) => {
+    const ce = o.contentEvents;
+    if (!ce) return chunkArrivals(o, add);
+    for (let i = 0; i < ce.t.length; i++) add(o.startMs! + ce.t[i]!, Math.max(1, ce.tok[i]!));
+  });
+}
+
 /** vLLM's max_output_tokens_per_s: chunk arrivals counted in 1-s buckets from the first start. */
 export function maxChunksPerSecond(ok: readonly RequestOutcome[]): number {
-  const timed = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
-  if (timed.length === 0) return 0;
-  let minStart = Infinity;
-  let maxEnd = -Infinity;
-  for (const o of timed) {
-    minStart = Math.min(minStart, o.startMs!);
-    maxEnd = Math.max(maxEnd, o.startMs! + o.e2eMs!);
-  }
-  const buckets = new Float64Array(Math.ceil((maxEnd - minStart) / 1000) + 1);
-  for (const o of timed) {
-    if (o.ttftMs === null) continue;
-    let t = o.startMs! + o.ttftMs;
-    const add = (): void => {
-      const b = Math.floor((t - minStart) / 1000);
-      if (b >= 0 && b < buckets.length) buckets[b]! += 1;
-    };
-    add();
-    for (const g of o.itlChunkMs) {
-      t += g;
-      add();
-    }
-  }
-  let max = 0;
-  for (const v of buckets) if (v > max) max = v;
-  return max;
+  return peakPerSecond(ok, chunkArrivals);
 }
 
 export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {

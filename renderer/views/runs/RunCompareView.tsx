@@ -31,7 +31,8 @@ import {
 import { outcomesOf } from '../../runs/run-detail.ts';
 import { poolRuns, repeatSpread, type SpreadRow } from '../../../shared/runs/pooled.ts';
 import { MAX_COMPARED } from '../../../shared/runs/compare.ts';
-import { DEFINITION_IDS, DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { DefinitionsSelect } from './DefinitionsSelect.tsx';
 import { comparisonDefinitions, definitionsLine, rederiveRun } from '../../../shared/runs/rederive.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
@@ -312,18 +313,12 @@ export function RunCompareView() {
           <div className="compare-defs" data-testid="compare-definitions">
             <label>
               Definitions{' '}
-              <select
-                data-testid="compare-definitions-select"
+              <DefinitionsSelect
+                testId="compare-definitions-select"
                 value={under.definitions ?? 'tokenscope'}
-                onChange={(e) => setAskedDefs(e.target.value as DefinitionsId)}
+                onChange={setAskedDefs}
                 title="Whose per-request rules (first token, gaps, end, success, peak) every run is compared under; Tokenscope runs are re-derived from their events"
-              >
-                {DEFINITION_IDS.map((id) => (
-                  <option key={id} value={id}>
-                    {DEFINITIONS[id].name}
-                  </option>
-                ))}
-              </select>
+              />
             </label>
             {under.runs?.some((r) => r.rederived) || under.definitions !== 'tokenscope' ? (
               <span className="muted" data-testid="compare-definitions-line">

@@ -11,7 +11,8 @@ import { DIST_METRICS } from '../../runs/metric-defs.ts';
 import { deleteRun, exportRun, renameRun, revealRun } from '../../runs/run-actions.ts';
 import { deriveRun } from '../../runs/run-detail.ts';
 import { histogramData, metricValues } from '../../runs/run-series.ts';
-import { DEFINITION_IDS, DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { DEFINITIONS, type DefinitionsId } from '../../../shared/runs/definitions.ts';
+import { DefinitionsSelect } from './DefinitionsSelect.tsx';
 import { rederiveRun } from '../../../shared/runs/rederive.ts';
 import { useRunsStore } from '../../runs/run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
@@ -184,18 +185,12 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
           <label className="muted">
             Definitions{' '}
             {canRederive ? (
-              <select
-                data-testid="run-definitions-select"
+              <DefinitionsSelect
+                testId="run-definitions-select"
                 value={defs}
-                onChange={(ev) => setPicked({ key: e.key, defs: ev.target.value as DefinitionsId })}
+                onChange={(d) => setPicked({ key: e.key, defs: d })}
                 title="Whose per-request rules (first token, gaps, end, success, peak) the numbers follow; re-derived from the run's events"
-              >
-                {DEFINITION_IDS.map((id) => (
-                  <option key={id} value={id}>
-                    {DEFINITIONS[id].name}
-                  </option>
-                ))}
-              </select>
+              />
             ) : (
               <b>{DEFINITIONS[stored].name} (as its tool measured it)</b>
             )}
