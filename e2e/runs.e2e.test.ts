@@ -17,11 +17,16 @@ let app: OpenApp | undefined;
 let slow: SimServer | undefined;
 let other: SimServer | undefined;
 
-async function fill(testId: string, value: string): Promise<void> {
+/** The form control with this test id, its folded section opened first. */
+async function control(testId: string) {
   const el = page.getByTestId(testId);
   const summary = el.locator('xpath=ancestor::details[not(@open)]/summary');
   if ((await summary.count()) > 0) await summary.first().click();
-  await el.fill(value);
+  return el;
+}
+
+async function fill(testId: string, value: string): Promise<void> {
+  await (await control(testId)).fill(value);
 }
 
 /** Waits until the summary of the run named `name` is shown (the run finished). */
@@ -524,5 +529,39 @@ describe('load runs in Chromium', () => {
     const builtin = await page.locator('[data-testid="run-target"] option').first().getAttribute('value');
     await page.getByTestId('run-target').selectOption(builtin!);
     await simModelReady(page, '.run-form');
+  });
+
+  it('a model the server does not serve: the test request stops the run, the form says why; unticked, the run fails whole', async () => {
+    await fill('run-requests', '3');
+    await fill('run-name', 'e2e wrong model');
+    await page
+      .locator('.run-form [data-testid="model-select"]')
+      .selectOption({ label: 'other (type a name)…' });
+    await page.locator('.run-form [data-testid="model-input"]').fill('no-such-model');
+    await page.getByTestId('run-start').click();
+    await page.waitForFunction(
+      () =>
+        /test request failed/.test(document.querySelector('[data-testid="run-issues"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
+    const issues = (await page.getByTestId('run-issues').textContent()) ?? '';
+    expect(issues).toMatch(/The test request failed, so the run did not start: HTTP 404: .*no-such-model/);
+    expect(issues).toMatch(/untick “send one test request first”/);
+    // The form is back (no live run, no run in the history under that name).
+    await page.getByTestId('run-start').waitFor();
+    expect(await page.locator('[data-testid="run-history"] li', { hasText: 'e2e wrong model' }).count()).toBe(
+      0,
+    );
+    await page.getByTestId('run-issues').scrollIntoViewIfNeeded();
+    await shot(page, 'run-test-request-failed');
+    // Unticked: the run starts and every request fails with the server's 404.
+    await (await control('run-test-request')).uncheck();
+    await page.getByTestId('run-start').click();
+    await summaryOf('e2e wrong model');
+    expect(await page.getByTestId('sum-failed').textContent()).toBe('3');
+    expect(await page.getByTestId('sum-errors').textContent()).toMatch(/http\/status.*404/s);
+    await (await control('run-test-request')).check();
+    await page.locator('.run-form [data-testid="model-select"]').selectOption('tokenscope-sim');
   });
 });

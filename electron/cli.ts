@@ -228,6 +228,10 @@ export function buildProgram(): Command {
       'warm-up requests before the measured run (excluded from results)',
       int('--warmup'),
     )
+    .option(
+      '--no-test-request',
+      'skip the test request sent before the run (default: one request first; the run stops with its error if it fails)',
+    )
     .option('--slo-ttft <ms>', 'goodput SLO on TTFT (ms)', num('--slo-ttft'))
     .option('--slo-tpot <ms>', 'goodput SLO on TPOT (ms)', num('--slo-tpot'))
     .option('--slo-e2el <ms>', 'goodput SLO on end-to-end latency (ms)', num('--slo-e2el'))

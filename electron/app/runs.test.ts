@@ -95,10 +95,18 @@ describe('runs through the contract', () => {
     expect(st[0]!.header.name).toBe('first');
     expect(st[0]!.header.target.model).toBe('tokenscope-sim');
     expect(st[0]!.selfCheckThresholds.eventLoopDelayP99Ms).toBeGreaterThan(0);
-    // onRunStarted comes before any progress or lane batch of the run.
-    const firstIdx = (e: ApiEvent) =>
-      events.findIndex((x) => x.event === e && (x.payload as { runId?: string }).runId === runId);
-    expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunProgress'));
+    // The test request passed first (its numbers in the header, not in the run's).
+    expect(st[0]!.header.testRequest).toMatchObject({ attempts: 1, outputTokens: 12 });
+    expect(st[0]!.header.testRequest!.ttftMs).toBeGreaterThan(0);
+    // onRunStarted comes before any lane batch and any progress past the test request's.
+    const firstIdx = (e: ApiEvent, pick: (p: unknown) => boolean = () => true) =>
+      events.findIndex(
+        (x) => x.event === e && (x.payload as { runId?: string }).runId === runId && pick(x.payload),
+      );
+    const testing = (p: unknown) => (p as RunProgress).phase === 'test';
+    expect(firstIdx('onRunProgress', testing)).toBeGreaterThanOrEqual(0);
+    expect(firstIdx('onRunProgress', testing)).toBeLessThan(firstIdx('onRunStarted'));
+    expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunProgress', (p) => !testing(p)));
     expect(firstIdx('onRunStarted')).toBeLessThan(firstIdx('onRunLanes'));
 
     const prog = of('onRunProgress', runId) as RunProgress[];

@@ -43,7 +43,7 @@ import {
 import { PromptFileError } from '../runs/prompt-files.ts';
 import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
-import { runWorkload } from '../runs/runner.ts';
+import { runWorkload, TestRequestError } from '../runs/runner.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics.ts';
 import type { ResolvedTarget } from './targets.ts';
@@ -277,7 +277,8 @@ export class RunService {
           tokenscopeVersion: this.opts.version,
           progressIntervalMs: this.opts.progressIntervalMs,
           onProgress: (p) => {
-            if (!announced) return;
+            // Before the header: only the test request's "testing" ticks (the run may never start).
+            if (!announced && p.phase !== 'test') return;
             this.emit('onRunProgress', p);
           },
           onRequestStart: (s) => {
@@ -339,7 +340,10 @@ export class RunService {
           summary,
           cancelled: ac.signal.aborted,
           fileError: null,
-          error: (e as Error).message,
+          error:
+            e instanceof TestRequestError
+              ? `${e.message} To run anyway, untick “send one test request first” under “Arrivals, warm-up, seed, test request”.`
+              : (e as Error).message,
         });
       } finally {
         if (!this.disposed) void this.emitList();

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
-import { progressLine } from '../../shared/runs/progress-text.ts';
+import { progressLine, testRequestLine } from '../../shared/runs/progress-text.ts';
 import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
 import { parseWorkload } from '../../shared/runs/workload.ts';
 import { discoverModels } from '../engine/models.ts';
@@ -20,7 +20,7 @@ import { PromptFileError } from '../runs/prompt-files.ts';
 import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../paths.ts';
-import { runWorkload } from '../runs/runner.ts';
+import { runWorkload, TestRequestError } from '../runs/runner.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
 import type { RunRepeat } from '../../shared/runs/run-types.ts';
@@ -41,6 +41,8 @@ export interface RunCliOptions {
   seed?: number;
   duration?: number;
   warmup?: number;
+  /** Commander's --no-test-request: false skips the test request. */
+  testRequest?: boolean;
   sloTtft?: number;
   sloTpot?: number;
   sloE2el?: number;
@@ -109,6 +111,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   }
   if (o.seed !== undefined) w.seed = o.seed;
   if (o.warmup !== undefined) w.warmup = o.warmup;
+  if (o.testRequest === false) w.testRequest = false;
   if (o.name !== undefined) w.name = o.name;
   if (o.continuousUsage) w.continuousUsage = true;
   if (o.saveText) w.saveText = true;
@@ -374,6 +377,12 @@ export async function runRunCommand(
             },
       outFile: out,
       signal: ac.signal,
+      onStarted: (h) => {
+        if (h.testRequest && !o.quiet) {
+          if (tty) process.stderr.write('\r\x1b[2K');
+          process.stderr.write(testRequestLine(h.testRequest) + '\n');
+        }
+      },
       onProgress: (p) => {
         if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
         else if (
@@ -386,6 +395,11 @@ export async function runRunCommand(
       },
     });
   } catch (e) {
+    if (e instanceof TestRequestError)
+      return err(
+        `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,
+        1,
+      );
     return err(`could not run: ${(e as Error).message}`);
   } finally {
     process.removeListener('SIGINT', onSig);

@@ -3,7 +3,7 @@
 // run or metrics print (text or --json), nor in the run file or its exports.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../metrics/test-cli.ts';
@@ -83,11 +83,36 @@ describe('secrets stay secret', () => {
         '--out',
         out,
         '--json',
+        '--no-test-request',
       ],
       30_000,
     );
     expect(r.code).toBe(1); // every request failed: 401
     clean('run output', r.stdout + r.stderr);
+    // With the test request (the default) the 401 stops it before a file exists; its words are clean too.
+    const tested = path.join(dir, 'tested.jsonl');
+    const t = await runCli(
+      [
+        'run',
+        '--target',
+        url(),
+        '-m',
+        'm',
+        '-n',
+        '2',
+        '--api-key',
+        KEY,
+        '-H',
+        `X-Team-Token: ${TEAM}`,
+        '--out',
+        tested,
+      ],
+      30_000,
+    );
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/test request failed, so the run did not start: HTTP 401/);
+    clean('test request output', t.stdout + t.stderr);
+    expect(existsSync(tested)).toBe(false);
     clean('run file', readFileSync(out, 'utf8'));
     expect(statSync(out).mode & 0o777).toBe(0o600);
     for (const f of readdirSync(dir)) expect(statSync(path.join(dir, f)).mode & 0o077, f).toBe(0);

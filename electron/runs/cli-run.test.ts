@@ -142,6 +142,32 @@ describe('tokenscope run (CLI)', () => {
     expect(readFileSync(out, 'utf8')).not.toContain('sk-secret-in-env');
   });
 
+  it('a failing test request stops the run before it starts: its error, exit 1, no run file', async () => {
+    const out = path.join(dir, 'untested.jsonl');
+    const r = await cli(['--target', failing.url, '-m', 'x', '-n', '3', '--out', out]).done;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error: The test request failed 3 times, so the run did not start: HTTP 500/);
+    expect(r.stderr).toContain('--no-test-request skips the test');
+    expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
+    expect(r.stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+    // A passing one prints what it saw, before the run's progress.
+    const ok = await cli([
+      '--target',
+      sim.url,
+      '-m',
+      'tokenscope-sim',
+      '-n',
+      '2',
+      '--output-len',
+      '2',
+      '--out',
+      path.join(dir, 'tested.jsonl'),
+    ]).done;
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/test request: ok · TTFT [\d.]+ ms · 2 tokens in [\d.]+ s/);
+  });
+
   it('prints the vLLM-style table; exit 1 when every request failed', async () => {
     const { done } = cli([
       '--target',
@@ -152,6 +178,7 @@ describe('tokenscope run (CLI)', () => {
       '3',
       '--output-len',
       '2',
+      '--no-test-request',
       '--out',
       path.join(dir, 'failed.jsonl'),
     ]);
@@ -335,6 +362,7 @@ describe('tokenscope run (CLI)', () => {
         '2',
         '--idle-timeout',
         '300',
+        '--no-test-request',
         '--out',
         out,
       ]).done;

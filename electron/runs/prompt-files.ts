@@ -33,7 +33,7 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-/** A provider over a finite list: main stream cycles in order, warm-up picks from its own stream. */
+/** A provider over a finite list: main stream cycles in order, warm-up and test pick from their own streams. */
 function listProvider(
   description: string,
   size: number,
@@ -47,7 +47,7 @@ function listProvider(
     force,
     at(i, stream = 'main') {
       if (stream === 'main') return item(i % size);
-      return item(new Rng(seed, `warmup:pick:${i}`).int(size));
+      return item(new Rng(seed, `${stream}:pick:${i}`).int(size));
     },
   };
 }

@@ -12,7 +12,8 @@ export interface PromptItem {
   outputTokens: number | null;
 }
 
-export type PromptStream = 'main' | 'warmup';
+/** Which items: the measured ones, the warm-up's, or the test request's (each its own stream). */
+export type PromptStream = 'main' | 'warmup' | 'test';
 
 export interface PromptProvider {
   description: string;

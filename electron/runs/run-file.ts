@@ -5,7 +5,7 @@
  * FLUSH_MS of finished requests; the reader reopens such a file as `partial`.
  * Writes are serialized through one promise chain so lines never interleave.
  */
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunHeader, RunRequestLine, RunSummary } from '../../shared/runs/run-types.ts';
 import { parseRunText, type ParseRunResult } from '../../shared/runs/run-parse.ts';
@@ -93,6 +93,19 @@ export class RunFileWriter {
     if (this.closed || !this.headerWritten) return;
     this.buf.push(JSON.stringify({ type: 'summary', summary }) + '\n');
     await this.close();
+  }
+
+  /** Closes and deletes the file: nothing was run (its test request failed). */
+  async discard(): Promise<void> {
+    this.buf = [];
+    this.bufBytes = 0;
+    if (!this.closed) {
+      clearInterval(this.timer);
+      this.closed = true;
+      await this.chain;
+      await this.fh.close();
+    }
+    await unlink(this.path).catch(() => undefined);
   }
 
   /** Flushes and closes without a summary (the file stays partial). */

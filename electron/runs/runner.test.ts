@@ -267,8 +267,9 @@ describe('schedules, modes and failures', () => {
     expect(f.ok && f.run.summary.cancelled).toBe(true);
   });
 
-  it('an unreachable target: every request fails, classified', async () => {
+  it('an unreachable target (no test request): every request fails, classified', async () => {
     const r = await runAgainst('http://127.0.0.1:1', {
+      testRequest: false,
       requests: 3,
       prompts: { type: 'synthetic', inputLen: 4, outputLen: 2 },
     });

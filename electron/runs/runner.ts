@@ -46,8 +46,10 @@ import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots } from './slots.ts';
 import { FinishQueue } from './finish-queue.ts';
+import { sendTestRequest, TestRequestError } from './test-request.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
+export { TestRequestError } from './test-request.ts';
 
 export interface RunOptions {
   workload: Workload;
@@ -172,7 +174,6 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const onEvents = safe(o.onRequestEvents);
   const onDone = safe(o.onRequestDone);
   const onProgress = safe(o.onProgress);
-  safe(o.onStarted)?.(header);
   const lines: RunRequestLine[] = [];
   const finishQueue = new FinishQueue();
   const c = {
@@ -185,7 +186,8 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     warmupDone: 0,
     outputTokens: 0,
   };
-  let phase: RunPhase = w.warmup > 0 ? 'warmup' : 'running';
+  let phase: RunPhase = w.testRequest ? 'test' : w.warmup > 0 ? 'warmup' : 'running';
+  let discarded = false;
   let t0 = now();
   let monitor: SelfCheckMonitor | null = null;
   let lastSelf = { eventLoopDelayP99Ms: 0, cpuPct: 0 };
@@ -272,7 +274,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   };
 
   const progress = (): RunProgress => {
-    const elapsedMs = phase === 'warmup' ? 0 : now() - t0;
+    const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : now() - t0;
     const done = c.completed + c.failed;
     let fraction = 0;
     let etaMs: number | null = null;
@@ -315,6 +317,38 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
   ticker.unref();
 
   try {
+    if (w.testRequest) {
+      emit();
+      const item = o.prompts.at(0, 'test');
+      const spec = buildSpec(w, o.target, item, o.prompts.force);
+      const t = await sendTestRequest(spec, { pool, signal });
+      const err = t.rec.error;
+      if (!t.cancelled && err) {
+        discarded = true;
+        await writer?.discard().catch(() => undefined);
+        throw new TestRequestError(err, t.attempts);
+      }
+      if (!t.cancelled) {
+        const { line } = recordToLineWithStats(t.rec, {
+          seq: 0,
+          warmup: true,
+          scheduledMs: null,
+          arrivedMs: 0,
+          startedMs: 0,
+          inputTokensEstimate: item.inputTokens,
+          expectedOutputTokens: spec.params?.maxTokens ?? null,
+          saveText: false,
+        });
+        header.testRequest = {
+          attempts: t.attempts,
+          ttftMs: line.ttftMs,
+          e2eMs: line.e2eMs,
+          outputTokens: line.outputTokens,
+        };
+      }
+    }
+    safe(o.onStarted)?.(header);
+    if (w.warmup > 0 && !signal.aborted) phase = 'warmup';
     // Warm-up: like vLLM, at max concurrency with no rate, before the clock starts.
     if (w.warmup > 0) {
       emit();
@@ -391,7 +425,7 @@ export async function runWorkload(o: RunOptions): Promise<RunResult> {
     o.signal?.removeEventListener('abort', onOuterAbort);
     engine.closePool(pool);
     // Cancelled before the run clock started (in warm-up): the header still goes first.
-    if (writer && !writer.started) await writer.start(header).catch(() => undefined);
+    if (writer && !writer.started && !discarded) await writer.start(header).catch(() => undefined);
     live.destroy();
     watch?.stop();
     await writer?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error

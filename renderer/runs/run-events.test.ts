@@ -130,4 +130,45 @@ describe('run events', () => {
     );
     expect(open).toHaveBeenCalledTimes(1);
   });
+  it('a run whose test request failed never started: the form comes back with the error at its top', () => {
+    useRunsStore.setState({ view: { kind: 'live' }, startIssues: [] });
+    handleProgress(progress({ phase: 'test', fraction: 0, completed: 0, started: 0, arrived: 0 }));
+    expect(useRunsStore.getState().live?.progress?.phase).toBe('test');
+    const open = vi.fn();
+    const error =
+      'The test request failed, so the run did not start: HTTP 404: The model `x` does not exist.';
+    handleFinished(
+      { runId: 'run-1', key: 'k.jsonl', summary: null, cancelled: false, fileError: null, error },
+      open,
+    );
+    const s = useRunsStore.getState();
+    expect(s.view).toEqual({ kind: 'new' });
+    expect(s.startIssues).toEqual([{ path: '', message: error }]);
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('a run that started and then failed stays on the live view, which says why', () => {
+    useRunsStore.setState({ view: { kind: 'live' }, startIssues: [] });
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    handleFinished(
+      {
+        runId: 'run-1',
+        key: 'k.jsonl',
+        summary: null,
+        cancelled: false,
+        fileError: null,
+        error: 'disk full',
+      },
+      vi.fn(),
+    );
+    const s = useRunsStore.getState();
+    expect(s.view).toEqual({ kind: 'live' });
+    expect(s.startIssues).toEqual([]);
+    expect(s.live?.finished?.error).toBe('disk full');
+  });
 });

@@ -104,9 +104,16 @@ export function handleFinished(f: RunFinished, open: (key: string) => void): voi
       },
     },
   });
+  const view = useRunsStore.getState().view;
+  // It never started (its test request failed; no header, no file): back to the form, which
+  // says why at its top, as for a workload the core refused. A sequence says it in its message.
+  if (f.error && !live.header && !f.summary && !f.cancelled) {
+    if (view.kind === 'live')
+      useRunsStore.setState({ view: { kind: 'new' }, startIssues: [{ path: '', message: f.error }] });
+    return;
+  }
   // The whole-run summary with every chart, from the run file: only if the user is watching.
   // (A run of a sequence on several targets: the sequence shows the next run, or the comparison.)
-  const view = useRunsStore.getState().view;
   if (view.kind === 'live' && f.summary && !f.error && !sequenceOwns(f)) open(f.key);
 }
 

@@ -38,6 +38,8 @@ export interface WorkloadDraft {
   rampUpS: string;
   rampStartRate: string;
   warmup: string;
+  /** One request before the clock starts; the run stops with its error if it fails. */
+  testRequest: boolean;
   seed: string;
   source: 'synthetic' | 'sharegpt' | 'jsonl';
   inputLen: LenDraft;
@@ -86,6 +88,7 @@ export function defaultDraft(): WorkloadDraft {
     rampUpS: '',
     rampStartRate: '0',
     warmup: '0',
+    testRequest: true,
     seed: '0',
     source: 'synthetic',
     inputLen: len('fixed', '128'),
@@ -165,6 +168,7 @@ export function draftToWorkload(
   if (d.rampUpS.trim()) w.rampUp = { startRate: num(d.rampStartRate || '0'), durationS: num(d.rampUpS) };
   else delete w.rampUp;
   w.warmup = num(d.warmup || '0');
+  w.testRequest = d.testRequest;
   w.seed = num(d.seed || '0');
   const prevPrompts = (d.rest.prompts && typeof d.rest.prompts === 'object' ? d.rest.prompts : {}) as Record<
     string,
@@ -244,6 +248,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.rampUpS = ramp ? s(ramp.durationS, '') : '';
   d.rampStartRate = ramp ? s(ramp.startRate, '0') : '0';
   d.warmup = s(raw.warmup, '0');
+  d.testRequest = raw.testRequest !== false;
   d.seed = s(raw.seed, '0');
   const p = raw.prompts as Record<string, unknown> | undefined;
   if (p?.type === 'sharegpt' || p?.type === 'jsonl') {

@@ -1,5 +1,5 @@
 /** One-line progress for terminals and logs: bar, counts, ETA, and the live TTFT/ITL medians. */
-import type { RunProgress } from './run-types.ts';
+import type { RunProgress, RunTestRequest } from './run-types.ts';
 
 function dur(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '—';
@@ -8,6 +8,7 @@ function dur(ms: number | null): string {
 }
 
 export function progressLine(p: RunProgress, width = 24): string {
+  if (p.phase === 'test') return 'test request…';
   if (p.phase === 'warmup') return `warm-up ${p.warmupDone}/${p.warmupTotal}`;
   const filled = Math.max(0, Math.min(width, Math.round(p.fraction * width)));
   const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
@@ -25,5 +26,14 @@ export function progressLine(p: RunProgress, width = 24): string {
   const itl = p.live.itl;
   if (ttft) parts.push(`TTFT p50 ${ttft.p50.toFixed(1)} ms`);
   if (itl) parts.push(`ITL p50 ${itl.p50.toFixed(1)} ms`);
+  return parts.join(' · ');
+}
+
+/** The test request's line ("test request: ok · TTFT 41.2 ms · 128 tokens in 1.31 s"). */
+export function testRequestLine(t: RunTestRequest): string {
+  const parts = ['test request: ok'];
+  if (t.attempts > 1) parts[0] += ` on attempt ${t.attempts}`;
+  if (t.ttftMs !== null) parts.push(`TTFT ${t.ttftMs.toFixed(1)} ms`);
+  if (t.e2eMs !== null) parts.push(`${t.outputTokens} tokens in ${(t.e2eMs / 1000).toFixed(2)} s`);
   return parts.join(' · ');
 }

@@ -40,6 +40,14 @@ const HeaderSchema = z.object({
   repeat: z
     .object({ group: z.string(), index: z.number().int().min(1), of: z.number().int().min(1) })
     .optional(),
+  testRequest: z
+    .object({
+      attempts: z.number().int().min(1),
+      ttftMs: msN,
+      e2eMs: msN,
+      outputTokens: z.number().int().min(0),
+    })
+    .optional(),
 });
 
 const RequestSchema = z.object({

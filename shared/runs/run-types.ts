@@ -52,6 +52,17 @@ export interface RunHeader {
    * the id that ties the repeats together (pooled in summaries and comparisons).
    */
   repeat?: RunRepeat;
+  /** The test request sent before the clock started (workload.testRequest), when it passed. */
+  testRequest?: RunTestRequest;
+}
+
+/** What the test request saw (not part of the run's numbers). */
+export interface RunTestRequest {
+  /** 1, or more when a passing failure (a 5xx, a dropped stream) was tried again. */
+  attempts: number;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  outputTokens: number;
 }
 
 export interface RunRepeat {
@@ -359,7 +370,7 @@ export type LiveSnapshot = Record<LiveMetric, LiveStat | null> & {
   coalesced?: CoalescedGaps;
 };
 
-export type RunPhase = 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';
+export type RunPhase = 'test' | 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';
 
 /** What the runner reports a few times a second (and once at the end). */
 export interface RunProgress {

@@ -162,6 +162,11 @@ export const WorkloadSchema = z
     normalizeSchedule: z.boolean().default(true),
     /** Requests sent (at max concurrency, no rate) before the measured run; excluded from results. */
     warmup: z.number().int().min(0).max(L.warmup).default(0),
+    /**
+     * Before anything is measured, send one request (vLLM's initial single-prompt test) and stop
+     * with its error if it fails: a wrong model, URL, key or dialect ends the run before it starts.
+     */
+    testRequest: z.boolean().default(true),
     seed: z.number().int().default(0),
     prompts: PromptSource.default({
       type: 'synthetic',

@@ -18,6 +18,7 @@ import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { Swimlane } from './Swimlane.tsx';
 
 const PHASE_LABEL: Record<string, string> = {
+  test: 'test request',
   warmup: 'warming up',
   running: 'running',
   draining: 'draining',
@@ -106,6 +107,7 @@ export function SwimLegend() {
 
 function progressText(p: RunProgress | null): string {
   if (!p) return 'starting…';
+  if (p.phase === 'test') return 'sending one test request before the clock starts…';
   if (p.phase === 'warmup') return `warm-up ${p.warmupDone} / ${p.warmupTotal}`;
   const done = p.completed + p.failed;
   if (p.total !== null) return `${done} / ${p.total} requests`;
@@ -182,7 +184,7 @@ function LiveHeader({ live }: { live: LiveRun }) {
         <div key={live.runId} className={`run-progress-bar ${phase}`} style={{ width: `${pct}%` }} />
         <span className="run-progress-text">
           {pct.toFixed(pct < 10 ? 1 : 0)} % · {progressText(p)}
-          {going && p && p.phase !== 'warmup' && <> · ETA {fmtEta(p.etaMs)}</>}
+          {going && p && p.phase !== 'warmup' && p.phase !== 'test' && <> · ETA {fmtEta(p.etaMs)}</>}
         </span>
       </div>
       <SequenceLine />

@@ -344,7 +344,7 @@ export function WorkloadForm() {
           </div>
         )}
         <details className="sub">
-          <summary>Arrivals, warm-up, seed</summary>
+          <summary>Arrivals, warm-up, seed, test request</summary>
           <div className="field-pair">
             <Field label="Arrival process" error={errors.get('arrival')}>
               <select
@@ -374,6 +374,18 @@ export function WorkloadForm() {
               <Num k="seed" label="Seed" errors={errors} />
             </Field>
           </div>
+          <label
+            className="check"
+            title="Like vLLM's initial test: one request before the clock starts. A wrong model, key, URL or dialect then stops the run with the server's answer, instead of a run where every request failed. A failure that may pass (a 5xx, a dropped stream) is tried up to 3 times. Not counted in the results."
+          >
+            <input
+              type="checkbox"
+              checked={d.testRequest}
+              onChange={(e) => setDraft({ testRequest: e.target.checked })}
+              data-testid="run-test-request"
+            />{' '}
+            send one test request first; stop if it fails
+          </label>
         </details>
         <details className="sub" open={d.extraBody.trim() !== '' || undefined}>
           <summary>Prompts and sampling</summary>
