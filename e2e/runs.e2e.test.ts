@@ -531,6 +531,70 @@ describe('load runs in Chromium', () => {
     await simModelReady(page, '.run-form');
   });
 
+  it("a workload file's target: one of yours is selected; another is said, and can be added from the file", async () => {
+    const targets = await app!.server.core.handlers.listTargets();
+    if (!targets.ok) throw new Error(targets.error.message);
+    const builtin = targets.value.find((t) => t.builtin)!;
+    // Another spelling of the simulator's URL (its /v1), with its model.
+    const mine = {
+      name: 'file on the simulator',
+      target: { url: `${builtin.baseUrl.replace(/\/$/, '')}/v1`, model: 'tokenscope-sim' },
+      requests: 5,
+    };
+    // Start from another target when there is one (the previous test added it): the file moves the form.
+    const another = targets.value.find((t) => !t.builtin);
+    if (another) await page.getByTestId('run-target').selectOption(another.id);
+    await page.getByTestId('workload-file').setInputFiles({
+      name: 'mine.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(mine)),
+    });
+    await page.waitForFunction(() =>
+      /is your “/.test(document.querySelector('[data-testid="runs-message"]')?.textContent ?? ''),
+    );
+    expect(await page.getByTestId('runs-message').textContent()).toContain(
+      `is your “${builtin.name}”, now selected, model tokenscope-sim`,
+    );
+    expect(await page.getByTestId('run-target').inputValue()).toBe(builtin.id);
+    // Not one of yours: said, with where the run would go, and an offer to add it.
+    const foreign = {
+      name: 'file elsewhere',
+      target: { url: 'http://127.0.0.1:9', dialect: 'openai-completions', model: 'far-model' },
+      requests: 5,
+    };
+    await page.getByTestId('workload-file').setInputFiles({
+      name: 'elsewhere.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(
+        `name: ${foreign.name}\ntarget: { url: '${foreign.target.url}', dialect: ${foreign.target.dialect}, model: ${foreign.target.model} }\nrequests: 5\n`,
+      ),
+    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="runs-message"]')?.getAttribute('data-tone') === 'warn',
+    );
+    expect(await page.getByTestId('runs-message').textContent()).toContain(
+      `Its target http://127.0.0.1:9 (OpenAI completions, model far-model) is not one of your targets: the run would go to “${builtin.name}”.`,
+    );
+    expect(await page.getByTestId('run-target').inputValue()).toBe(builtin.id);
+    await shot(page, 'run-workload-foreign-target');
+    await page.getByTestId('runs-add-file-target').click();
+    expect(await page.getByTestId('target-url').inputValue()).toBe('http://127.0.0.1:9');
+    expect(await page.getByTestId('target-name').inputValue()).toBe('127.0.0.1:9');
+    await page.getByTestId('target-save').click();
+    await page.waitForFunction(() =>
+      /now runs on “127\.0\.0\.1:9”/.test(
+        document.querySelector('[data-testid="runs-message"]')?.textContent ?? '',
+      ),
+    );
+    const chosen = await page.getByTestId('run-target').inputValue();
+    expect(chosen).not.toBe(builtin.id);
+    expect(await page.locator(`[data-testid="run-target"] option[value="${chosen}"]`).textContent()).toBe(
+      '127.0.0.1:9',
+    );
+    await page.getByTestId('run-target').selectOption(builtin.id);
+    await simModelReady(page, '.run-form');
+  });
+
   it('a model the server does not serve: the test request stops the run, the form says why; unticked, the run fails whole', async () => {
     await fill('run-requests', '3');
     await fill('run-name', 'e2e wrong model');

@@ -15,6 +15,7 @@ export const MAX_REPEATS = 100;
 import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
+import { addFileTarget, targetOutcome } from './workload-target.ts';
 
 export async function refreshRuns(): Promise<void> {
   const r = await api.listRuns();
@@ -358,8 +359,14 @@ export async function loadWorkloadFile(file: File): Promise<boolean> {
     const r = parseWorkloadText(await file.text(), file.name);
     if (!r.ok)
       throw new Error(r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
-    useRunsStore.setState({ draft: workloadToDraft(r.raw), startIssues: [] });
-    setRunsMessage({ tone: 'info', text: `Loaded ${file.name}` });
+    const { targets } = useAppStore.getState();
+    const o = targetOutcome(file.name, r.raw.target, targets, formTarget(), addFileTarget);
+    useRunsStore.setState({
+      draft: { ...workloadToDraft(r.raw), model: o.model },
+      startIssues: [],
+      ...(o.targetId ? { targetId: o.targetId } : {}),
+    });
+    setRunsMessage(o.message);
     return true;
   } catch (e) {
     setRunsMessage({ tone: 'error', text: `${file.name}: ${(e as Error).message}` });

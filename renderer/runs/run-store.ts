@@ -100,7 +100,14 @@ export interface RunsState {
   starting: boolean;
   startIssues: WorkloadIssue[];
   /** One line about the last action (export saved, folder path, import warnings…). */
-  message: { tone: 'info' | 'error'; text: string } | null;
+  message: RunsMessage | null;
+}
+
+export interface RunsMessage {
+  tone: 'info' | 'warn' | 'error';
+  text: string;
+  /** A button after the text (e.g. "Add it as a target…"). */
+  action?: { label: string; run: () => void; testId?: string };
 }
 
 export const useRunsStore = create<RunsState>(() => ({

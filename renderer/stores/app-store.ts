@@ -2,6 +2,7 @@
  * App-level summaries: the targets, which one is selected, app info, the link state and the
  * one notice line. Read with narrow selectors (`useAppStore((s) => s.targets)`).
  */
+import type { TargetForm } from '../forms/target-input.ts';
 import { create } from 'zustand';
 import type { AppInfo, TargetView } from '../../shared/api.ts';
 import type { ConnectionState } from '../transport/types.ts';
@@ -20,6 +21,8 @@ export interface AppState {
   notice: Notice | null;
   /** Target editor: null closed, 'new', or the id being edited. */
   editing: string | null;
+  /** A new target's fields filled in beforehand (from a workload file's target), or null. */
+  newTargetPrefill: Partial<TargetForm> | null;
 }
 
 const SELECTED_KEY = 'tokenscope.selectedTarget';
@@ -40,6 +43,7 @@ export const useAppStore = create<AppState>(() => ({
   connection: { status: 'connecting', attempt: 0, retryAt: null, reconnects: 0, detail: null },
   notice: null,
   editing: null,
+  newTargetPrefill: null,
 }));
 
 /** The selected target if it still exists, else the built-in simulator, else the first. */

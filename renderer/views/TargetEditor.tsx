@@ -28,10 +28,10 @@ export function TargetEditor() {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const close = (): void => useAppStore.setState({ editing: null });
+  const close = (): void => useAppStore.setState({ editing: null, newTargetPrefill: null });
 
   useEffect(() => {
-    setForm(existing ? formFromTarget(existing) : NEW_TARGET);
+    setForm(existing ? formFromTarget(existing) : { ...NEW_TARGET, ...useAppStore.getState().newTargetPrefill });
     setErrors({});
     setSaveError(null);
     setConfirmDelete(false);

@@ -18,11 +18,22 @@ export function RunsView() {
     <div className="runs-view" data-testid="runs-view">
       {message && (
         <div
-          className={`banner ${message.tone === 'error' ? 'bad' : 'info'}`}
-          role={message.tone === 'error' ? 'alert' : 'status'}
+          className={`banner ${message.tone === 'error' ? 'bad' : message.tone === 'warn' ? 'warn' : 'info'}`}
+          role={message.tone === 'info' ? 'status' : 'alert'}
           data-testid="runs-message"
+          data-tone={message.tone}
         >
           <span className="runs-message-text">{message.text}</span>
+          {message.action && (
+            <button
+              type="button"
+              className="btn tiny"
+              data-testid={message.action.testId}
+              onClick={() => message.action!.run()}
+            >
+              {message.action.label}
+            </button>
+          )}
           <span className="spacer" />
           <button
             type="button"
