@@ -71,3 +71,7 @@ export const STAT_ROWS: { id: StatMetric; name: string }[] = [
   { id: 'client_queue_time', name: 'Queue time' },
   { id: 'first_event', name: 'First event' },
 ];
+
+/** Why ITL per token says "(estimated counts)": the server sent no per-event token counts. */
+export const ESTIMATED_COUNTS_DEF =
+  'The server sent no per-event token counts: each gap is spread over estimated counts (the final usage total, or one per event).';

@@ -31,7 +31,9 @@ export function TargetEditor() {
   const close = (): void => useAppStore.setState({ editing: null, newTargetPrefill: null });
 
   useEffect(() => {
-    setForm(existing ? formFromTarget(existing) : { ...NEW_TARGET, ...useAppStore.getState().newTargetPrefill });
+    setForm(
+      existing ? formFromTarget(existing) : { ...NEW_TARGET, ...useAppStore.getState().newTargetPrefill },
+    );
     setErrors({});
     setSaveError(null);
     setConfirmDelete(false);

@@ -201,6 +201,27 @@ describe('live stats with coalesced gaps', () => {
     live.destroy();
   });
 
+  it('say when ITL per token spreads gaps over estimated counts, as the summary labels it', () => {
+    const base = outcomeOfLine(plainLines[0]!);
+    expect(base.itlTokenMs?.length).toBeGreaterThan(0);
+    const exact = new LiveStats();
+    exact.add({ ...base, tokenSource: 'per-event' });
+    expect(exact.snapshot().itlPerTokenEstimated).toBeUndefined();
+    for (const src of ['usage-total', 'estimated'] as const) {
+      const est = new LiveStats();
+      est.add({ ...base, tokenSource: 'per-event' });
+      est.add({ ...base, tokenSource: src });
+      expect(est.snapshot().itlPerTokenEstimated, src).toBe(true);
+      est.destroy();
+    }
+    // A failed request is not in the live numbers, so it does not label them either.
+    const failed = new LiveStats();
+    failed.add({ ...base, ok: false, tokenSource: 'estimated' });
+    expect(failed.snapshot().itlPerTokenEstimated).toBeUndefined();
+    exact.destroy();
+    failed.destroy();
+  });
+
   it('say nothing of coalescing when the outcomes do not know', () => {
     const live = new LiveStats();
     live.add({ ...outcomeOfLine(plainLines[0]!), coalescedGaps: undefined });

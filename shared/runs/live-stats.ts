@@ -66,6 +66,7 @@ export class LiveStats {
   private coalescedGaps = 0;
   private knownGaps = 0;
   private coalescedKnown = false;
+  private perTokenEstimated = false;
 
   record(metric: LiveMetric, ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) return;
@@ -81,7 +82,10 @@ export class LiveStats {
     if (o.queueMs !== null) this.record('client_queue_time', o.queueMs);
     // Tokenscope's ITL, as the summary's stats: coalesced gaps left out where known.
     for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) this.record('itl', g);
-    for (const g of o.itlTokenMeasuredMs ?? o.itlTokenMs ?? []) this.record('itl_per_token', g);
+    const perToken = o.itlTokenMeasuredMs ?? o.itlTokenMs ?? [];
+    for (const g of perToken) this.record('itl_per_token', g);
+    if (perToken.length > 0 && o.tokenSource !== null && o.tokenSource !== 'per-event')
+      this.perTokenEstimated = true;
     if (o.coalescedGaps !== undefined) {
       this.coalescedKnown = true;
       this.coalescedGaps += o.coalescedGaps;
@@ -113,6 +117,7 @@ export class LiveStats {
     const out = {} as LiveSnapshot;
     for (const m of METRICS) out[m] = this.stat(m);
     if (this.coalescedKnown) out.coalesced = coalescedOf(this.coalescedGaps, this.knownGaps);
+    if (this.perTokenEstimated) out.itlPerTokenEstimated = true;
     return out;
   }
 

@@ -368,6 +368,11 @@ export type LiveMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'c
 export type LiveSnapshot = Record<LiveMetric, LiveStat | null> & {
   /** Coalesced chunk gaps so far (left out of the live ITL, as in the summary). */
   coalesced?: CoalescedGaps;
+  /**
+   * Some request in itl_per_token had no per-event token counts from the server (usage total or
+   * one per event): its per-token gaps spread over estimated counts, as the summary labels them.
+   */
+  itlPerTokenEstimated?: boolean;
 };
 
 export type RunPhase = 'test' | 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';

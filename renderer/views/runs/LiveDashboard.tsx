@@ -8,7 +8,7 @@ import { C } from '../../charts/theme.ts';
 import { fmtCompact, fmtLatency } from '../../metrics/format.ts';
 import { liveLanes } from '../../runs/lane-store.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../runs/coalesced-text.ts';
-import { DIST_METRICS } from '../../runs/metric-defs.ts';
+import { DIST_METRICS, ESTIMATED_COUNTS_DEF } from '../../runs/metric-defs.ts';
 import { cancelRun, openRun } from '../../runs/run-actions.ts';
 import { cdfPoints, fmtEta } from '../../runs/run-series.ts';
 import { useRunsStore, type LiveCharts as LiveChartsData, type LiveRun } from '../../runs/run-store.ts';
@@ -321,10 +321,12 @@ const LiveStatsTable = memo(function LiveStatsTable() {
         <tbody>
           {DIST_METRICS.map((m) => {
             const s = stats?.[m.id] ?? null;
+            const est = estimatedLabel(m.id, stats);
             return (
               <tr key={m.id} data-metric={m.id}>
-                <th title={m.definition}>
+                <th title={est ? `${m.definition}\n\n${ESTIMATED_COUNTS_DEF}` : m.definition}>
                   <i className="sw mline" style={{ borderColor: m.color }} /> {m.name}
+                  {est}
                 </th>
                 <td>{s ? fmtCompact(s.count) : '—'}</td>
                 <td>{fmtLatency(s?.mean)}</td>
@@ -347,6 +349,11 @@ const LiveStatsTable = memo(function LiveStatsTable() {
   );
 });
 
+/** " (estimated counts)" after ITL per token when some of it spread gaps over estimated counts, as the summary says. */
+function estimatedLabel(metric: string, stats: LiveSnapshot | null): string {
+  return metric === 'itl_per_token' && stats?.itlPerTokenEstimated ? ' (estimated counts)' : '';
+}
+
 const LiveDists = memo(function LiveDists() {
   const stats = useDeferredValue(useRunsStore((s) => s.live?.dist.stats ?? null));
   return <LiveDistsBody stats={stats} />;
@@ -358,7 +365,14 @@ const LiveDistsBody = memo(function LiveDistsBody({ stats }: { stats: LiveSnapsh
       {DIST_METRICS.map((m) => (
         <section key={m.id} className="card mchart" aria-label={`${m.name} distribution`}>
           <header className="card-head mchart-head">
-            <h3 title={m.definition}>{m.name} · CDF</h3>
+            <h3
+              title={
+                estimatedLabel(m.id, stats) ? `${m.definition}\n\n${ESTIMATED_COUNTS_DEF}` : m.definition
+              }
+            >
+              {m.name}
+              {estimatedLabel(m.id, stats)} · CDF
+            </h3>
             {stats?.[m.id] && <span className="muted">p99 {fmtLatency(stats[m.id]!.p99)}</span>}
           </header>
           <CdfChart points={cdfPoints(stats?.[m.id] ?? null)} color={m.color} testId={`live-cdf-${m.id}`} />

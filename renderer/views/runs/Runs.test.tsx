@@ -279,6 +279,27 @@ describe('LiveDashboard', () => {
     expect(screen.getByTestId('selfcheck-live').textContent).toContain('CPU measuring…');
   });
 
+  it('labels live ITL per token "(estimated counts)" when the server sent no per-event counts', () => {
+    handleStarted({
+      runId: 'run-1',
+      key: 'k.jsonl',
+      header: runHeader(),
+      selfCheckThresholds: { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 },
+    });
+    const live = p({}).live;
+    const stat = live.ttft!;
+    act(() => handleProgress(p({ live: { ...live, itl_per_token: stat } })));
+    render(<LiveDashboard />);
+    const row = () => screen.getByTestId('live-stats').querySelector('tr[data-metric="itl_per_token"] th')!;
+    expect(row().textContent).not.toContain('estimated');
+    act(() => handleProgress(p({ live: { ...live, itl_per_token: stat, itlPerTokenEstimated: true } })));
+    expect(row().textContent).toContain('ITL per token (estimated counts)');
+    expect(row().getAttribute('title')).toContain('no per-event token counts');
+    expect(screen.getByLabelText('ITL per token distribution').querySelector('h3')!.textContent).toBe(
+      'ITL per token (estimated counts) · CDF',
+    );
+  });
+
   it('says how many ITL gaps were coalesced, under the live percentiles', () => {
     handleStarted({
       runId: 'run-1',

@@ -8,7 +8,7 @@
 import { Fragment } from 'react';
 import type { MetricStats, RunSummary } from '../../../shared/runs/run-types.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../runs/coalesced-text.ts';
-import { STAT_ROWS } from '../../runs/metric-defs.ts';
+import { ESTIMATED_COUNTS_DEF, STAT_ROWS } from '../../runs/metric-defs.ts';
 import { DEFINITIONS } from '../../../shared/runs/definitions.ts';
 import { statsOf, tokenSourceText } from '../../runs/run-detail.ts';
 
@@ -326,12 +326,7 @@ export function StatsTable({ s }: { s: RunSummary }) {
                   id={r.id}
                   name={est ? `${r.name} (est.)` : r.name}
                   m={m}
-                  {...(est
-                    ? {
-                        title:
-                          'The server sent no per-event token counts: each gap is spread over estimated counts (the final usage total, or one per event)',
-                      }
-                    : {})}
+                  {...(est ? { title: ESTIMATED_COUNTS_DEF } : {})}
                 />
               );
               // vLLM's ITL (every gap, what vLLM prints and the vLLM keys hold) right below ours.
