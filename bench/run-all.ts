@@ -44,6 +44,12 @@ if (!only || only === 'accuracy') {
   const { benchAccuracy, accuracyOptionsFromArgs } = await import('./accuracy.bench.ts');
   report.accuracy = await benchAccuracy(accuracyOptionsFromArgs(only ? process.argv.slice(3) : []));
 }
+if (only === 'vllm-client') {
+  // Only on request (needs vLLM's request function and Python): `npm run bench -- vllm-client
+  // --request-func PATH/vllm/benchmarks/lib/endpoint_request_func.py [--requests 200] [--pairs 2]`.
+  const { benchVllmClient } = await import('./vllm-client.bench.ts');
+  report.vllmClient = await benchVllmClient(process.argv.slice(3));
+}
 if (!only || only === 'dashboard') {
   // Chromium + the built renderer: reported as not available where either is missing.
   try {

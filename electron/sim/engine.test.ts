@@ -135,6 +135,12 @@ describe('stream interval and lengths', () => {
     expect(deltas).toEqual([1, 3, 3, 3, 1]);
     const gt = s.groundTruth().filter((g) => g.requestId === r.headers.get('x-request-id') && g.tokens > 0);
     expect(gt.map((g) => g.tokens)).toEqual([1, 3, 3, 3, 1]);
+    // The first write says when its request had been read whole (the server-side time to it).
+    const all = s.groundTruth().filter((g) => g.requestId === r.headers.get('x-request-id'));
+    expect(all[0]!.index).toBe(0);
+    expect(all[0]!.arrivalMs).toBeGreaterThan(0);
+    expect(all[0]!.arrivalMs!).toBeLessThanOrEqual(all[0]!.tMs);
+    expect(all.slice(1).every((g) => g.arrivalMs === undefined)).toBe(true);
   });
 
   it('stop at EOS, min_tokens postpones it, ignore_eos runs to max_tokens', async () => {

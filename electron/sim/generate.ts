@@ -197,6 +197,7 @@ function start(
     scheduler: core.scheduler,
     groundTruth: core.groundTruth,
     onDone: (x) => core.sessions.delete(x),
+    arrivalMs,
   });
   session = s;
   core.sessions.add(s);

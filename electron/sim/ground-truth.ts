@@ -36,6 +36,7 @@ export class GroundTruthLog {
     tokens: number,
     bytes: number,
     kind: GroundTruthKind,
+    arrivalMs?: number,
   ): void {
     if (!this.enabled) return;
     const rec: GroundTruthRecord = {
@@ -46,6 +47,7 @@ export class GroundTruthLog {
       tokens,
       bytes,
       kind,
+      ...(arrivalMs !== undefined ? { arrivalMs } : {}),
     };
     this.records.push(rec);
     if (!this.file) return;

@@ -18,6 +18,8 @@ export interface SessionDeps {
   groundTruth: GroundTruthLog;
   /** Called once when the response is over (finished, failed or aborted). */
   onDone: (session: StreamSession) => void;
+  /** performance.now() when the request had been read whole (the ground truth's first write carries it). */
+  arrivalMs?: number;
 }
 
 export class StreamSession implements SeqSink {
@@ -129,6 +131,7 @@ export class StreamSession implements SeqSink {
       f.tokens,
       Buffer.byteLength(f.data),
       f.kind,
+      this.index === 1 ? this.deps.arrivalMs : undefined,
     );
   }
 

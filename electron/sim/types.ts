@@ -96,6 +96,12 @@ export interface GroundTruthRecord {
   tokens: number;
   bytes: number;
   kind: GroundTruthKind;
+  /**
+   * On a response's first write: performance.now() when its request had been read whole, so
+   * tMs − arrivalMs is the server-side time to that write (a client's TTFT minus it is the client's
+   * own share: sending, transit, reading and stamping).
+   */
+  arrivalMs?: number;
 }
 
 export type FinishReason = 'stop' | 'length';
