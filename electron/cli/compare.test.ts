@@ -246,6 +246,7 @@ describe('tokenscope compare', () => {
       'runs'
     > & {
       definitions: string;
+      clientsNote: string | null;
       runs: { rederived: string | null }[];
     };
     expect(j.definitions).toBe('vllm');
@@ -253,6 +254,25 @@ describe('tokenscope compare', () => {
     const text = await runCli(['compare', fast, exported]);
     expect(text.stdout).toContain(
       'Definitions: vLLM bench serve (vllm) (the imported result’s) — A re-derived from its events.',
+    );
+    // The export was measured by Tokenscope: one client, nothing to say about clients.
+    expect(text.stdout).not.toContain('Measured by different clients');
+    expect(j.clientsNote).toBeNull();
+    // The same file as vLLM's client writes it (no tokenscope_* keys): the clients are said.
+    const foreign = path.join(dir, 'vllm-client.json');
+    writeFileSync(
+      foreign,
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(JSON.parse(readFileSync(exported, 'utf8')) as Json).filter(
+            ([k]) => !k.startsWith('tokenscope_'),
+          ),
+        ),
+      ),
+    );
+    const mixed = await runCli(['compare', fast, foreign]);
+    expect(mixed.stdout).toMatch(
+      /Measured by different clients: A by Tokenscope; B by vLLM’s benchmark client \(Python, aiohttp\)\./,
     );
     // Two Tokenscope runs: Tokenscope's own unless asked; any preset on request.
     const own = JSON.parse((await runCli(['compare', fast, slow, '--json'])).stdout) as {

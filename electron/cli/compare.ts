@@ -38,6 +38,7 @@ import { poolRuns } from '../../shared/runs/pooled.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
 import {
   comparisonDefinitions,
+  clientsNote,
   definitionsLine,
   rederiveRun,
   type Rederived,
@@ -336,11 +337,13 @@ export async function runCompare(
   const resolved = resolveDefinitions(all, o.definitions);
   if (typeof resolved === 'string') return fail(resolved);
   const runs = resolved.runs;
-  const defsLine = definitionsLine(
-    resolved.definitions,
-    runs.map((r) => !!r.rederivedAs),
-    resolved.defaulted,
-  );
+  const clients = clientsNote(runs.map((r) => r.summary));
+  const defsLine =
+    definitionsLine(
+      resolved.definitions,
+      runs.map((r) => !!r.rederivedAs),
+      resolved.defaulted,
+    ) + (clients ? `\n${clients}` : '');
   const replicates = o.replicates ?? undefined;
   const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
   const rows = compareRows(
@@ -367,6 +370,7 @@ export async function runCompare(
           rederived: r.rederivedAs ?? null,
         })),
         definitions: resolved.definitions,
+        clientsNote: clients,
         workloadDifferences: diffs,
         rows: rows.map((r) => ({
           metric: r.def.id,

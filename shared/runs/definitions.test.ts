@@ -8,6 +8,7 @@ import type { ErrorCode, ErrorKind } from '../errors.ts';
 import { EV_CHOICES, EV_ERROR, EV_FINISH, EV_TERMINAL, EV_USAGE, type Usage } from '../request.ts';
 import { C, recordOf, type Row } from '../stats/test-records.ts';
 import { DEFINITIONS, outcomeUnder } from './definitions.ts';
+import { clientsNote } from './rederive.ts';
 import { recordToLineWithStats } from './record-line.ts';
 import type { RunRequestLine } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
@@ -215,5 +216,25 @@ describe('summary text', () => {
     const text = summaryText(s);
     expect(text).toMatch(/^Definitions:\s+vllm \(vLLM bench serve\)$/m);
     expect(text).toContain("note: the server's input count includes its chat template");
+  });
+});
+
+describe('runs measured by different clients', () => {
+  it('says who measured which and what it does to TTFT; nothing when one client measured all', () => {
+    const note = clientsNote([{ source: 'vllm' }, { source: 'tokenscope' }]);
+    expect(note).toMatch(
+      /^Measured by different clients: A by vLLM’s benchmark client \(Python, aiohttp\); B by Tokenscope\. /,
+    );
+    expect(note).toMatch(/\+1\.9 to \+2\.9 ms on the mean TTFT/);
+    expect(note).not.toMatch(/SGLang/);
+    expect(
+      clientsNote([{ source: 'tokenscope' }, { source: 'tokenscope' }, { source: 'tokenscope' }]),
+    ).toBeNull();
+    expect(clientsNote([{ source: 'vllm' }, { source: 'vllm' }])).toBeNull();
+    // A Tokenscope run exported as a vLLM result was measured by Tokenscope.
+    expect(clientsNote([{ source: 'tokenscope' }, { source: 'vllm', measuredBy: 'tokenscope' }])).toBeNull();
+    const three = clientsNote([{ source: 'tokenscope' }, { source: 'sglang' }, { source: 'tokenscope' }]);
+    expect(three).toMatch(/A, C by Tokenscope; B by SGLang’s bench_serving/);
+    expect(three).toMatch(/SGLang’s client reads streams the same way; its delay was not measured\.$/);
   });
 });

@@ -73,3 +73,32 @@ export function definitionsLine(
     re.length ? ` — ${re.join(', ')} re-derived from ${re.length === 1 ? 'its' : 'their'} events` : ''
   }.`;
 }
+
+const CLIENT_NAME: Record<RunSummary['source'], string> = {
+  tokenscope: 'Tokenscope',
+  vllm: 'vLLM’s benchmark client (Python, aiohttp)',
+  sglang: 'SGLang’s bench_serving (Python, aiohttp)',
+};
+
+/**
+ * When the runs were measured by different clients (an imported result beside a Tokenscope run):
+ * who measured which, and what that does to first-token times. Null when one client measured all.
+ * The figures are bench/vllm-client.bench.ts's (BENCHMARKS.md).
+ */
+export function clientsNote(summaries: readonly Pick<RunSummary, 'source' | 'measuredBy'>[]): string | null {
+  const sources = summaries.map((s) => s.measuredBy ?? s.source);
+  const kinds = [...new Set(sources)];
+  if (kinds.length < 2) return null;
+  const who = kinds
+    .map((k) => `${sources.flatMap((s, i) => (s === k ? [LETTERS[i]] : [])).join(', ')} by ${CLIENT_NAME[k]}`)
+    .join('; ');
+  const sglang = kinds.includes('sglang')
+    ? ' SGLang’s client reads streams the same way; its delay was not measured.'
+    : '';
+  return (
+    `Measured by different clients: ${who}. Under load a Python client stamps first tokens later than ` +
+    `Tokenscope (vLLM’s: +1.9 to +2.9 ms on the mean TTFT, up to +9 ms at p99 in a burst of 16, against ` +
+    `Tokenscope’s +0.6 to +0.9 ms, both checked against a server’s log): a TTFT difference of that size ` +
+    `is the clients’, not the servers’.${sglang}`
+  );
+}

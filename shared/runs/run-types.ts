@@ -290,6 +290,11 @@ export interface RunSummary {
   /** 'tokenscope' for native runs; imports say where they came from. */
   source: 'tokenscope' | 'vllm' | 'sglang';
   /**
+   * Imports: measured by Tokenscope and exported in that tool's format (the file says so), not by
+   * the tool's own client. Absent otherwise.
+   */
+  measuredBy?: 'tokenscope';
+  /**
    * Whose per-request rules made these numbers (shared/runs/definitions.ts): a native run's stored
    * summary is 'tokenscope' and can be re-derived under another from its events; an import's are
    * its tool's. Absent in files written before presets (then: Tokenscope's, peak in chunks).

@@ -133,6 +133,7 @@ const SelfCheckSchema = z
 
 export const RunSummarySchema = z.object({
   source: z.enum(['tokenscope', 'vllm', 'sglang']),
+  measuredBy: z.literal('tokenscope').optional(),
   definitions: z.enum(DEFINITION_IDS).optional(),
   imported: z.boolean(),
   partial: z.boolean(),

@@ -112,6 +112,9 @@ describe('vLLM result import', () => {
     if (!r.ok) return;
     const { summary: s, outcomes } = r.runs[0]!;
     expect(outcomes).toHaveLength(3);
+    expect(s.measuredBy).toBeUndefined(); // vLLM's client measured it
+    const exported = importVllmText(JSON.stringify({ ...DETAILED, tokenscope_version: '0.1.0' }));
+    expect(exported.ok && exported.runs[0]!.summary.measuredBy).toBe('tokenscope');
     const v = s.vllm;
     expect(v).toMatchObject({
       completed: 2,

@@ -347,6 +347,8 @@ export function importedSummary(
     notes,
     metadata: metadataOf(o, SUMMARY_KEYS),
   };
+  // A Tokenscope run exported in this format: Tokenscope's client measured it, not the tool's.
+  if (typeof o.tokenscope_version === 'string') s.measuredBy = 'tokenscope';
   return { summary: s, outcomes: arr?.outcomes ?? null };
 }
 

@@ -14,6 +14,7 @@ const native = runDetail(5);
 const imported: RunDetail = {
   ...native,
   entry: { ...native.entry, key: 'imported/x.json#0', name: 'vLLM result', imported: true, source: 'vllm' },
+  summary: { ...native.summary, source: 'vllm' },
   header: null,
   lines: null,
   outcomes: null,
@@ -56,6 +57,10 @@ describe('RunCompareView', () => {
       expect(['same', '']).toContain(v);
     }
     expect(screen.getByTestId('compare-table').textContent).not.toMatch(/NaN|Infinity|undefined/);
+    // Measured by two clients: said, with what a Python client's stamping does to TTFT.
+    expect(screen.getByTestId('compare-clients-note').textContent).toMatch(
+      /^Measured by different clients: A by Tokenscope; B by vLLM’s benchmark client \(Python, aiohttp\)\. Under load/,
+    );
     const ttft = screen.getByTestId('compare-cdf-ttft');
     expect(ttft.dataset.lines).toMatch(/^A:[1-9]\d*,B:0$/);
   });

@@ -33,7 +33,12 @@ import { poolRuns, repeatSpread, type SpreadRow } from '../../../shared/runs/poo
 import { MAX_COMPARED } from '../../../shared/runs/compare.ts';
 import { type DefinitionsId } from '../../../shared/runs/definitions.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
-import { comparisonDefinitions, definitionsLine, rederiveRun } from '../../../shared/runs/rederive.ts';
+import {
+  clientsNote,
+  comparisonDefinitions,
+  definitionsLine,
+  rederiveRun,
+} from '../../../shared/runs/rederive.ts';
 import { metricValues, type DistMetric } from '../../runs/run-series.ts';
 import { setRunsMessage, useRunsStore } from '../../runs/run-store.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
@@ -126,6 +131,8 @@ export function RunCompareView() {
     () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? columns.map((c) => outcomesOf(c[0]!))) : []),
     [ready, under, columns],
   );
+  // Runs measured by different clients (an import beside a Tokenscope run): said, with what it does to TTFT.
+  const clients = useMemo(() => clientsNote(summaries), [summaries]);
   // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
   const [intervals, setIntervals] = useState<{ of: readonly unknown[]; ci: CompareIntervals | null }>({
     of: [],
@@ -326,6 +333,11 @@ export function RunCompareView() {
               </span>
             ) : (
               <span className="muted">each run as Tokenscope measured it</span>
+            )}
+            {clients && (
+              <p className="caption muted wrap" data-testid="compare-clients-note">
+                {clients}
+              </p>
             )}
             {under.error && (
               <p className="field-error" role="alert" data-testid="compare-definitions-error">
