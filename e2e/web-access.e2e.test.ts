@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { closeApp, launch, shot, simModelReady, startApp } from './fixtures.ts';
+import { spawn } from 'node:child_process';
+import { closeApp, launch, repoRoot, shot, simModelReady, startApp } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 
 // Web mode's door: a page without (or with a stale) token is told so and can paste the right
@@ -71,6 +72,46 @@ function writeDetailed(n: number): string {
 }
 
 describe('web mode access', () => {
+  it('`tokenscope serve` (what `npm start` falls back to) prints an address that opens the app', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-e2e-serve-'));
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'bin/tokenscope.mjs'), 'serve', '--port', '0'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, TOKENSCOPE_HOME: home },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      const printed = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 30_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (/Ctrl-C to stop/.test(out)) {
+            clearTimeout(timer);
+            resolve(out);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+      });
+      const url = /Open: (\S+)/.exec(printed)?.[1] ?? '';
+      // The token is printed whole (the CLI's secret filter must not mask the one address to open).
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{20,}$/);
+      expect(printed).toMatch(/Built-in simulator: http:\/\/127\.0\.0\.1:\d+/);
+      const p = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      await p.goto(url);
+      await simModelReady(p);
+      expect(await p.getByTestId('token-banner').count()).toBe(0);
+      await p.close();
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('a page without its token says so and takes a pasted one; a wrong one is refused again', async () => {
     await page.goto(server.url); // no ?token=
     const banner = page.getByTestId('token-banner');

@@ -35,10 +35,24 @@ export function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 
 type Write = typeof process.stdout.write;
 
+/** process.stdout's own write, before the filter (set by installOutputRedaction). */
+let rawStdout: Write | null = null;
+
+/**
+ * Writes to stdout past the filter. Only for what must reach the user as it is: web mode's own
+ * address with its access token (a fresh random token per start, meant to be opened, as Jupyter
+ * prints its own) — the filter would otherwise turn `?token=…` into `?token=***`.
+ */
+export function writeUnredacted(text: string): void {
+  if (rawStdout) rawStdout(text);
+  else process.stdout.write(text);
+}
+
 /** Routes process.stdout/stderr through the filter; returns a function that restores them. */
 export function installOutputRedaction(secrets: readonly string[]): () => void {
   const streams = [process.stdout, process.stderr] as const;
   const originals = streams.map((s) => s.write);
+  rawStdout = originals[0]!.bind(process.stdout) as Write;
   streams.forEach((stream, k) => {
     const orig = originals[k]!.bind(stream) as Write;
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
@@ -47,8 +61,10 @@ export function installOutputRedaction(secrets: readonly string[]): () => void {
         ...(rest as [BufferEncoding]),
       )) as Write;
   });
-  return () =>
+  return () => {
+    rawStdout = null;
     streams.forEach((stream, k) => {
       stream.write = originals[k]!;
     });
+  };
 }

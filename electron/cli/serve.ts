@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tokenscopeHome } from '../paths.ts';
 import { startWebServer } from '../serve.ts';
+import { writeUnredacted } from './redact-output.ts';
 
 export interface ServeCliOptions {
   port: number;
@@ -77,10 +78,11 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     process.stderr.write(`Port ${o.port} is in use (another Tokenscope?); using a free port instead.\n`);
     server = await start(0);
   }
+  // The address to open carries this start's access token: printed as it is (past the CLI's
+  // secret filter, which would print `?token=***`): without it the page cannot connect.
+  writeUnredacted(`Tokenscope (web mode) is running.\n\n  Open: ${server.openUrl}\n\n`);
   process.stdout.write(
-    `Tokenscope (web mode) is running.\n\n  Open: ${server.openUrl}\n\n` +
-      (server.core.sim ? `  Built-in simulator: ${server.core.sim.url}\n` : '') +
-      'Ctrl-C to stop.\n',
+    (server.core.sim ? `  Built-in simulator: ${server.core.sim.url}\n` : '') + 'Ctrl-C to stop.\n',
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
