@@ -20,10 +20,20 @@ import { HeadersEditor } from './HeadersEditor.tsx';
 
 export function TargetEditor() {
   const editing = useAppStore((s) => s.editing);
+  const prefillUrl = useAppStore((s) => s.newTargetPrefill?.baseUrl ?? '');
+  if (!editing) return null;
+  // Keyed by what is edited: another target (or a new one filled in from elsewhere) starts afresh.
+  return <TargetEditorDialog key={`${editing}\u0000${prefillUrl}`} editing={editing} />;
+}
+
+function TargetEditorDialog({ editing }: { editing: string }) {
   const targets = useAppStore((s) => s.targets);
   const secretsPersisted = useAppStore((s) => s.info?.secretsPersisted ?? false);
-  const existing = editing && editing !== 'new' ? targets.find((t) => t.id === editing) : undefined;
-  const [form, setForm] = useState<TargetForm>(NEW_TARGET);
+  const existing = editing !== 'new' ? targets.find((t) => t.id === editing) : undefined;
+  // The first frame already shows the target's values (or the prefilled new one): no flash of defaults.
+  const [form, setForm] = useState<TargetForm>(() =>
+    existing ? formFromTarget(existing) : { ...NEW_TARGET, ...useAppStore.getState().newTargetPrefill },
+  );
   const [errors, setErrors] = useState<TargetErrors>({});
   const [saveError, setSaveError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,25 +41,13 @@ export function TargetEditor() {
   const close = (): void => useAppStore.setState({ editing: null, newTargetPrefill: null });
 
   useEffect(() => {
-    setForm(
-      existing ? formFromTarget(existing) : { ...NEW_TARGET, ...useAppStore.getState().newTargetPrefill },
-    );
-    setErrors({});
-    setSaveError(null);
-    setConfirmDelete(false);
-    // Only when another target is opened, not when the list refreshes under the open form.
-  }, [editing]);
-
-  useEffect(() => {
-    if (!editing) return;
     const onKey = (e: KeyboardEvent): void => {
       if (e.key === 'Escape') close();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [editing]);
+  }, []);
 
-  if (!editing) return null;
   const set = (patch: Partial<TargetForm>): void => setForm((f) => ({ ...f, ...patch }));
 
   const save = async (): Promise<void> => {
