@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
+import { App } from './shell/App.tsx';
 import './styles.css';
 
 const root = document.getElementById('root');

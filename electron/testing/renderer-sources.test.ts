@@ -1,6 +1,6 @@
 /**
  * Source checks on the renderer that a type or a unit test cannot make: every date goes through
- * renderer/format-date.ts (one format in the whole app).
+ * renderer/core/format-date.ts (one format in the whole app).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * quantiles of what it observed per step, or a heatmap), and the plotted series. Pure.
  */
 import { histogramQuantile } from '../../shared/metrics/prom-math.ts';
-import { fmtCompact } from './format.ts';
+import { fmtCompact } from '../core/format.ts';
 import type { SeriesBuffer, SeriesMeta } from './series-store.ts';
 import {
   gaugeSeries,

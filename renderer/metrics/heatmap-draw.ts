@@ -4,8 +4,8 @@
  * in that bucket during that step, on a square-root scale so a few observations stay visible
  * next to thousands (the legend says so).
  */
-import { C, FONT } from '../charts/theme.ts';
-import { linearScale } from '../charts/scale.ts';
+import { C, FONT } from '../core/charts/theme.ts';
+import { linearScale } from '../core/charts/scale.ts';
 import { rowLabel, type Heatmap } from './heatmap-bins.ts';
 import { clockLabel, timeTicks } from './time-axis.ts';
 

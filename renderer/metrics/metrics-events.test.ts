@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/api.ts';
-import { setTransport } from '../api.ts';
+import { setTransport } from '../core/api.ts';
 import { FakeTransport } from '../testing/fake-transport.ts';
 import { subscribeMetricsEvents, watchMetrics } from './metrics-events.ts';
 import { metricsStore } from './metrics-store.ts';

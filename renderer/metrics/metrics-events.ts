@@ -1,8 +1,8 @@
 /**
- * The core's metrics events into the stores (subscribed by stores/controller.ts before it says
+ * The core's metrics events into the stores (subscribed by request/controller.ts before it says
  * ready), and the one call that chooses which targets the core scrapes.
  */
-import { api, onEvent } from '../api.ts';
+import { api, onEvent } from '../core/api.ts';
 import { metricsStore } from './metrics-store.ts';
 import { noteScrape, noteState, noteWatchError, stateEventCount } from './summary-store.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Server metrics of the session, outside React (like live/live-store.ts for requests): per target
+ * Server metrics of the session, outside React (like request/live-store.ts for requests): per target
  * a ring of the last `capacity` scrapes (900 = 15 min at 1 s) with their concepts, the explorer's
  * per-series rings, and running totals since watching started (for "all since watching").
  * Subscribers are told which target changed; React sees summaries only (summary-store.ts).

@@ -1,16 +1,14 @@
 /**
- * Which view fills the main area (the request / stream debugger, server metrics or load runs) and the
- * metrics panel's choices, remembered across sessions like the selected target.
+ * The metrics panel's choices (window, client-vs-server window, a second target beside the
+ * selected one), remembered across sessions like the selected target. The main tab: core/tab-store.ts.
  */
 import { create } from 'zustand';
 import type { CvsWindowId } from './client-vs-server.ts';
 import type { WindowId } from './time-axis.ts';
 
-export type MainTab = 'request' | 'metrics' | 'runs';
 export type CvsWindow = CvsWindowId;
 
 export interface PanelState {
-  tab: MainTab;
   window: WindowId;
   cvsWindow: CvsWindow;
   /** A second target whose metrics are shown beside the selected one's (null: one target). */
@@ -20,13 +18,12 @@ export interface PanelState {
 const KEY = 'tokenscope.metricsPanel.v1';
 
 function load(): PanelState {
-  const d: PanelState = { tab: 'request', window: '1m', cvsWindow: '1m', compareTargetId: null };
+  const d: PanelState = { window: '1m', cvsWindow: '1m', compareTargetId: null };
   try {
     const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
     if (!raw) return d;
     const v = JSON.parse(raw) as Partial<PanelState>;
     return {
-      tab: v.tab === 'metrics' || v.tab === 'runs' ? v.tab : 'request',
       window: v.window === '5m' || v.window === '15m' ? v.window : '1m',
       cvsWindow: v.cvsWindow === '5m' || v.cvsWindow === 'all' ? v.cvsWindow : '1m',
       compareTargetId: typeof v.compareTargetId === 'string' ? v.compareTargetId : null,

@@ -3,6 +3,7 @@
  * 5 s, 10 s, 1 min… aligned to the clock, as Prometheus' graph does) and their labels. Times are
  * epoch milliseconds on the core's clock (MetricsScrape.wallMs, RequestSummary.startedAtWall).
  */
+import { fmtClock } from '../core/format-date.ts';
 
 export type WindowId = '1m' | '5m' | '15m';
 
@@ -28,13 +29,8 @@ export function timeTicks(startMs: number, endMs: number, maxTicks = 7): number[
   return out;
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
-/** HH:MM:SS in local time (24 h): what a user compares with their server's logs. */
-export function clockLabel(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+/** HH:MM:SS in local time (24 h): the app's one clock format (core/format-date.ts). */
+export const clockLabel = fmtClock;
 
 /** "0.4 s", "12 s", "3 min 5 s": an age or a countdown. */
 export function fmtAge(ms: number): string {

@@ -4,9 +4,9 @@
  */
 import type { ExportFormat, RunExport, RunFinished } from '../../shared/runs-api.ts';
 import type { Result } from '../../shared/api.ts';
-import { api, getWebApi } from '../api.ts';
-import { saveBlob, type ImportOutcome } from '../transport/web-api.ts';
-import { useAppStore, pickTarget } from '../stores/app-store.ts';
+import { api, getWebApi } from '../core/api.ts';
+import { saveBlob, type ImportOutcome } from '../core/transport/web-api.ts';
+import { useAppStore, pickTarget } from '../core/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
 import { MAX_COMPARED } from './run-compare.ts';
 

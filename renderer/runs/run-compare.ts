@@ -2,7 +2,7 @@
  * The comparison view's distributions: an empirical CDF per run from its per-request values, on
  * an x axis fitted to the data. The numbers themselves are compared in shared/runs/compare.ts.
  */
-import { niceTicks } from '../charts/ticks.ts';
+import { niceTicks } from '../core/charts/ticks.ts';
 
 export {
   bucketChangeText,

@@ -4,7 +4,7 @@
  */
 import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
 import type { RunProgress } from '../../shared/runs/run-types.ts';
-import { onEvent } from '../api.ts';
+import { onEvent } from '../core/api.ts';
 import { liveLanes } from './lane-store.ts';
 import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';
 import { newLiveRun, sequenceOwns, useRunsStore, type LiveRun } from './run-store.ts';

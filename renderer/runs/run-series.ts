@@ -2,7 +2,7 @@
  * Derived data of the run dashboard and summary, as pure functions (tested apart from the views):
  * throughput and concurrency over time, distributions per metric, CDF points.
  */
-import { binValues, type Bin } from '../charts/histogram-bins.ts';
+import { binValues, type Bin } from '../core/charts/histogram-bins.ts';
 import type { LiveStat, RequestOutcome, RunProgress } from '../../shared/runs/run-types.ts';
 import type { LaneStore } from './lane-store.ts';
 

@@ -5,9 +5,9 @@
  * read only from the chunks that overlap the view, ticks are deduplicated per pixel column and
  * row, and every colour is one path filled once (a few fill calls per frame, not one per rect).
  */
-import { C, FONT } from '../charts/theme.ts';
-import { formatTick, niceTicks } from '../charts/ticks.ts';
-import type { Domain } from '../charts/scale.ts';
+import { C, FONT } from '../core/charts/theme.ts';
+import { formatTick, niceTicks } from '../core/charts/ticks.ts';
+import type { Domain } from '../core/charts/scale.ts';
 import { LANE_ERROR, LANE_RUNNING, type LaneStore } from './lane-store.ts';
 
 export interface SwimLayout {

@@ -3,7 +3,7 @@
  * around the cursor, shift+wheel zooms lanes (rows) around it, a drag pans both, a double-click
  * resets. Time stays inside the whole run; rows never scroll past the first or last lane.
  */
-import type { Domain } from '../charts/scale.ts';
+import type { Domain } from '../core/charts/scale.ts';
 import type { SwimLayout } from './swimlane-draw.ts';
 
 export interface SwimZoom {

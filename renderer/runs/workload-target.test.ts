@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TargetView } from '../../shared/api.ts';
-import { useAppStore } from '../stores/app-store.ts';
+import { useAppStore } from '../core/app-store.ts';
 import { useRunsStore } from './run-store.ts';
 import { addFileTarget, prefillOf, targetOutcome } from './workload-target.ts';
 

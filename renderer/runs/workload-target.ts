@@ -9,8 +9,8 @@ import { matchTarget } from '../../shared/endpoint.ts';
 import { redactUrlString } from '../../shared/redact.ts';
 import { WorkloadTarget } from '../../shared/runs/workload.ts';
 import type { TargetView } from '../../shared/api.ts';
-import type { TargetForm } from '../forms/target-input.ts';
-import { useAppStore } from '../stores/app-store.ts';
+import type { TargetForm } from '../targets/target-input.ts';
+import { useAppStore } from '../core/app-store.ts';
 import { useRunsStore, type RunsMessage } from './run-store.ts';
 
 export type FileTarget = ReturnType<typeof WorkloadTarget.parse>;

@@ -1,6 +1,6 @@
 /** An in-memory Transport for tests: scripted method handlers, events emitted by hand. */
 import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../shared/api.ts';
-import type { ConnectionState, Transport } from '../transport/types.ts';
+import type { ConnectionState, Transport } from '../core/transport/types.ts';
 
 export class FakeTransport implements Transport {
   readonly kind = 'web' as const;

@@ -1,0 +1,148 @@
+/**
+ * Distribution of inter-token latency, per chunk or per token (definitions in
+ * shared/stats/request-stats.ts). An aggregate, so recharts with animation off; bins from the
+ * tested helper (charts/histogram-bins.ts), outliers in one labelled overflow bin.
+ */
+import { useMemo, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { summarize } from '../../shared/stats/summary.ts';
+import { binValues, type Bin } from '../core/charts/histogram-bins.ts';
+import { C } from '../core/charts/theme.ts';
+import { binAxisTicks, decimalsOf } from '../core/charts/ticks.ts';
+
+type Mode = 'chunk' | 'token';
+
+interface Props {
+  itlChunkMs: number[];
+  itlTokenMs: number[];
+  /** Fixed size (tests); otherwise the chart fills its container's width. */
+  width?: number;
+  height?: number;
+}
+
+interface Datum {
+  label: string;
+  range: string;
+  count: number;
+  /** A string, not a boolean: recharts passes datum fields on to the SVG elements. */
+  kind: 'bin' | 'overflow';
+}
+
+export function binData(bins: Bin[]): Datum[] {
+  const step = bins.find((b) => !b.overflow);
+  const d = step ? decimalsOf(step.x1 - step.x0) : 0;
+  return bins.map((b) => ({
+    label: b.overflow ? `≥${b.x0.toFixed(d)}` : b.x0.toFixed(d),
+    range: b.overflow ? `≥ ${b.x0.toFixed(d)} ms` : `${b.x0.toFixed(d)} – ${b.x1.toFixed(d)} ms`,
+    count: b.count,
+    kind: b.overflow ? 'overflow' : 'bin',
+  }));
+}
+
+export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Props) {
+  const [mode, setMode] = useState<Mode>('chunk');
+  const values = mode === 'chunk' ? itlChunkMs : itlTokenMs;
+  const bins = useMemo(() => binValues(values, { target: 30 }), [values]);
+  const data = useMemo(() => binData(bins), [bins]);
+  const ticks = useMemo(() => binAxisTicks(bins).map((i) => data[i]!.label), [bins, data]);
+  const s = useMemo(() => summarize(values), [values]);
+  const chart = (
+    <BarChart
+      data={data}
+      width={width}
+      height={height}
+      margin={{ top: 8, right: 12, bottom: 26, left: 6 }}
+      barCategoryGap={1}
+    >
+      <CartesianGrid stroke={C.grid} vertical={false} />
+      <XAxis
+        dataKey="label"
+        stroke={C.tick}
+        tick={{ fill: C.tick, fontSize: 11 }}
+        ticks={ticks}
+        interval={0}
+        label={{
+          value: mode === 'chunk' ? 'ITL per chunk (ms)' : 'ITL per token (ms)',
+          position: 'insideBottom',
+          offset: -14,
+          fill: C.muted,
+          fontSize: 11,
+        }}
+      />
+      <YAxis
+        allowDecimals={false}
+        stroke={C.tick}
+        tick={{ fill: C.tick, fontSize: 11 }}
+        width={44}
+        label={{
+          value: mode === 'chunk' ? 'chunks' : 'tokens',
+          angle: -90,
+          position: 'insideLeft',
+          offset: 10,
+          fill: C.muted,
+          fontSize: 11,
+        }}
+      />
+      <Tooltip
+        isAnimationActive={false}
+        cursor={{ fill: 'rgba(255,255,255,0.05)' }}
+        contentStyle={{ background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 }}
+        labelStyle={{ color: C.text }}
+        formatter={(v) => [String(v), mode === 'chunk' ? 'chunks' : 'tokens']}
+        labelFormatter={(_l, payload) => (payload?.[0]?.payload as Datum | undefined)?.range ?? ''}
+      />
+      <Bar dataKey="count" fill={C.content} isAnimationActive={false} />
+    </BarChart>
+  );
+  return (
+    <section
+      className="card histogram"
+      aria-label="Inter-token latency histogram"
+      data-testid="itl-histogram"
+    >
+      <header className="card-head">
+        <h3 title="Inter-token latency: gaps between consecutive content events (per chunk), or each gap divided by the tokens of the later event (per token). shared/stats/request-stats.ts">
+          ITL distribution
+        </h3>
+        <div className="seg" role="group" aria-label="ITL definition">
+          <button
+            type="button"
+            className={mode === 'chunk' ? 'on' : ''}
+            aria-pressed={mode === 'chunk'}
+            onClick={() => setMode('chunk')}
+            title="Gaps between consecutive content events (vLLM)"
+          >
+            per chunk
+          </button>
+          <button
+            type="button"
+            className={mode === 'token' ? 'on' : ''}
+            aria-pressed={mode === 'token'}
+            onClick={() => setMode('token')}
+            title="Each gap divided by the tokens of the later event"
+          >
+            per token
+          </button>
+        </div>
+      </header>
+      {values.length === 0 ? (
+        <p className="empty">No inter-token gaps yet: it takes two content events.</p>
+      ) : (
+        <>
+          {width ? (
+            chart
+          ) : (
+            <ResponsiveContainer width="100%" height={height}>
+              {chart}
+            </ResponsiveContainer>
+          )}
+          <p className="caption">
+            n = {s?.count} · p50 {s?.median.toFixed(2)} ms · p99 {s?.p99.toFixed(2)} ms · max{' '}
+            {s?.max.toFixed(2)} ms
+            {data.some((d) => d.kind === 'overflow') ? ' · last bar: outliers beyond 4 × p99' : ''}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

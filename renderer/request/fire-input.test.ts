@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildFireInput,
+  DEFAULT_FORM,
+  formFromInput,
+  parseExtraBody,
+  type ComposerForm,
+} from './fire-input.ts';
+
+const form = (patch: Partial<ComposerForm>): ComposerForm => ({ ...DEFAULT_FORM, model: 'm', ...patch });
+
+describe('parseExtraBody', () => {
+  it('accepts an object, nothing, and rejects the rest with a reason', () => {
+    expect(parseExtraBody('  ')).toEqual({ ok: true, value: undefined });
+    expect(parseExtraBody('{"top_k": 20, "x": {"y": [1]}}')).toEqual({
+      ok: true,
+      value: { top_k: 20, x: { y: [1] } },
+    });
+    const bad = parseExtraBody('{"top_k": }');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.error).toMatch(/^Invalid JSON/);
+    expect(parseExtraBody('[1,2]')).toMatchObject({ ok: false, error: expect.stringMatching(/JSON object/) });
+    expect(parseExtraBody('null')).toMatchObject({ ok: false });
+  });
+});
+
+describe('buildFireInput', () => {
+  it('sends messages for chat dialects and stream options for OpenAI ones', () => {
+    const r = buildFireInput(
+      form({
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+          { role: 'user', content: '  ' },
+        ],
+        continuousUsage: true,
+      }),
+      'sim',
+      'openai-chat',
+    );
+    expect(r).toEqual({
+      ok: true,
+      input: {
+        targetId: 'sim',
+        dialect: 'openai-chat',
+        model: 'm',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+        params: { maxTokens: 128, temperature: 0.7 },
+        includeUsage: true,
+        continuousUsage: true,
+      },
+    });
+  });
+
+  it('sends a prompt for completion dialects and no stream options where they do not exist', () => {
+    const r = buildFireInput(
+      form({
+        dialect: 'tgi',
+        prompt: 'Once upon',
+        ignoreEos: true,
+        minTokens: '16',
+        extraBody: '{"parameters":{"top_k":5}}',
+      }),
+      'box',
+      'openai-chat',
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.input.dialect).toBe('tgi');
+    expect(r.input.prompt).toBe('Once upon');
+    expect(r.input.messages).toBeUndefined();
+    expect(r.input.includeUsage).toBeUndefined();
+    expect(r.input.params).toEqual({ maxTokens: 128, temperature: 0.7, minTokens: 16, ignoreEos: true });
+    expect(r.input.extraBody).toEqual({ parameters: { top_k: 5 } });
+  });
+
+  it('reports every bad field at once', () => {
+    const r = buildFireInput(
+      form({ model: ' ', maxTokens: '1.5', temperature: 'hot', extraBody: '{', messages: [] }),
+      'sim',
+      'openai-chat',
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors).sort()).toEqual([
+      'extraBody',
+      'maxTokens',
+      'model',
+      'prompt',
+      'temperature',
+    ]);
+  });
+
+  it('leaves out empty numbers', () => {
+    const r = buildFireInput(form({ maxTokens: '', temperature: '' }), 'sim', 'openai-completions');
+    expect(r.ok && r.input.params).toBeUndefined();
+  });
+});
+
+describe('formFromInput', () => {
+  it('round-trips a FireInput through the form', () => {
+    const input = {
+      targetId: 'sim',
+      dialect: 'openai-chat' as const,
+      model: 'x',
+      messages: [{ role: 'user' as const, content: 'q' }],
+      params: { maxTokens: 7, ignoreEos: true },
+      extraBody: { a: 1 },
+      headers: { 'X-T': 'v' },
+      includeUsage: false,
+      continuousUsage: true,
+    };
+    const f = formFromInput(input, DEFAULT_FORM);
+    const back = buildFireInput(f, 'sim', 'openai-chat');
+    expect(back.ok && back.input).toEqual({ ...input, params: { maxTokens: 7, ignoreEos: true } });
+  });
+});

@@ -1,0 +1,176 @@
+/** The target editor's form ⇄ TargetInput (shared/api.ts), validated before it crosses the bridge. */
+import { selectorProblem, type TargetInput, type TargetView } from '../../shared/api.ts';
+import type { DialectId } from '../../shared/dialects.ts';
+import { headersFromRows, rowsFromHeaders, type HeaderRow } from './header-rows.ts';
+
+export interface TargetForm {
+  id?: string;
+  name: string;
+  baseUrl: string;
+  dialect: DialectId;
+  defaultModel: string;
+  headers: HeaderRow[];
+  /** Typed key ('' = leave the stored one unchanged unless clearKey). */
+  apiKey: string;
+  clearKey: boolean;
+  /**
+   * The base URL now names another server than the stored one, and the target has a key or
+   * secret headers: keep them for it? null = not answered yet (saving waits for the answer).
+   */
+  keepSecretsOnMove: boolean | null;
+  metricsUrl: string;
+  /** Where server metrics come from: the server's own /metrics, or a Prometheus server. */
+  metricsSource: 'scrape' | 'prometheus';
+  prometheusUrl: string;
+  prometheusSelector: string;
+  /** Seconds, as typed. */
+  metricsInterval: string;
+  /** Seconds, as typed; '' = automatic (the interval, within 1–10 s). */
+  metricsTimeout: string;
+  insecureTls: boolean;
+}
+
+export const NEW_TARGET: TargetForm = {
+  name: '',
+  baseUrl: 'http://127.0.0.1:8000',
+  dialect: 'openai-chat',
+  defaultModel: '',
+  headers: [],
+  apiKey: '',
+  clearKey: false,
+  keepSecretsOnMove: null,
+  metricsUrl: '',
+  metricsSource: 'scrape',
+  prometheusUrl: '',
+  prometheusSelector: '',
+  metricsInterval: '1',
+  metricsTimeout: '',
+  insecureTls: false,
+};
+
+export function formFromTarget(t: TargetView): TargetForm {
+  return {
+    id: t.id,
+    name: t.name,
+    baseUrl: t.baseUrl,
+    dialect: t.dialect,
+    defaultModel: t.defaultModel ?? '',
+    headers: [
+      ...rowsFromHeaders(t.headers),
+      ...(t.secretHeaderNames ?? []).map((key) => ({ key, value: '', secret: true, stored: true })),
+    ],
+    apiKey: '',
+    clearKey: false,
+    keepSecretsOnMove: null,
+    metricsUrl: t.metricsUrl ?? '',
+    metricsSource: t.prometheusUrl ? 'prometheus' : 'scrape',
+    prometheusUrl: t.prometheusUrl ?? '',
+    prometheusSelector: t.prometheusSelector ?? '',
+    metricsInterval: String((t.metricsIntervalMs ?? 1000) / 1000),
+    metricsTimeout: t.metricsTimeoutMs === undefined ? '' : String(t.metricsTimeoutMs / 1000),
+    insecureTls: t.insecureTls === true,
+  };
+}
+
+/** Typed seconds → whole ms, or null when not a number in [min, max] s. */
+function secondsToMs(s: string, min: number, max: number): number | null {
+  const t = s.trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return null;
+  const v = Number(t);
+  return v >= min && v <= max ? Math.round(v * 1000) : null;
+}
+
+function httpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export type TargetErrors = Partial<
+  Record<
+    | 'name'
+    | 'baseUrl'
+    | 'metricsUrl'
+    | 'prometheusUrl'
+    | 'prometheusSelector'
+    | 'metricsInterval'
+    | 'metricsTimeout'
+    | 'headers'
+    | 'keepSecretsOnMove',
+    string
+  >
+>;
+
+/** scheme://host:port, '' when not a URL. */
+export function originOf(u: string): string {
+  try {
+    return new URL(u.trim()).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** The form's base URL names another server than the stored target's, which has secrets to lose. */
+export function movesSecrets(f: TargetForm, existing: TargetView | null): boolean {
+  if (!existing || existing.builtin) return false;
+  const hasSecrets = existing.hasApiKey || (existing.secretHeaderNames?.length ?? 0) > 0;
+  return hasSecrets && originOf(f.baseUrl) !== '' && originOf(f.baseUrl) !== originOf(existing.baseUrl);
+}
+
+export function buildTargetInput(
+  f: TargetForm,
+  existing: TargetView | null = null,
+): { ok: true; input: TargetInput } | { ok: false; errors: TargetErrors } {
+  const errors: TargetErrors = {};
+  const moving = movesSecrets(f, existing);
+  if (moving && f.keepSecretsOnMove === null)
+    errors.keepSecretsOnMove =
+      'The URL now points to another server: keep the stored API key for it, or remove it?';
+  if (!f.name.trim()) errors.name = 'Give the target a name.';
+  if (!httpUrl(f.baseUrl.trim())) errors.baseUrl = 'An http:// or https:// URL, e.g. http://gpu-box:8000';
+  if (f.metricsUrl.trim() && !httpUrl(f.metricsUrl.trim()))
+    errors.metricsUrl = 'An http:// or https:// URL, or empty.';
+  const prom = f.metricsSource === 'prometheus';
+  if (prom && !httpUrl(f.prometheusUrl.trim()))
+    errors.prometheusUrl = 'The Prometheus server: an http:// or https:// URL, e.g. http://prometheus:9090';
+  const selProblem = prom ? selectorProblem(f.prometheusSelector) : null;
+  if (selProblem !== null) errors.prometheusSelector = selProblem;
+  const intervalMs = secondsToMs(f.metricsInterval, 0.25, 60);
+  if (intervalMs === null) errors.metricsInterval = 'Seconds between reads: 0.25 to 60.';
+  const timeoutMs = f.metricsTimeout.trim() === '' ? undefined : secondsToMs(f.metricsTimeout, 0.1, 60);
+  if (timeoutMs === null) errors.metricsTimeout = 'Seconds: 0.1 to 60, or empty for automatic.';
+  const headers = headersFromRows(f.headers.filter((r) => !r.secret));
+  const secretRows = headersFromRows(
+    f.headers.filter((r) => r.secret).map((r) => ({ ...r, value: r.value || 'x' })),
+  );
+  if (!secretRows.ok) errors.headers = secretRows.error;
+  if (!headers.ok) errors.headers = headers.error;
+  if (Object.keys(errors).length || !headers.ok) return { ok: false, errors };
+  const input: TargetInput = { name: f.name.trim(), baseUrl: f.baseUrl.trim(), dialect: f.dialect };
+  if (f.id) input.id = f.id;
+  if (f.defaultModel.trim()) input.defaultModel = f.defaultModel.trim();
+  if (headers.value) input.headers = headers.value;
+  // Secret headers: every name the target keeps; a typed value replaces the stored one.
+  const secretHeaders = f.headers
+    .filter((r) => r.secret && r.key.trim() !== '' && (r.value !== '' || r.stored))
+    .map((r) => (r.value !== '' ? { name: r.key.trim(), value: r.value } : { name: r.key.trim() }));
+  // The full list when there is one, or when the stored ones were all removed ([] removes them).
+  if (secretHeaders.length > 0 || (existing?.secretHeaderNames?.length ?? 0) > 0)
+    input.secretHeaders = secretHeaders;
+  if (moving) input.keepApiKey = f.keepSecretsOnMove === true;
+  // Write-only key: absent keeps the stored one, '' clears it, a value replaces it.
+  if (f.apiKey !== '') input.apiKey = f.apiKey;
+  else if (f.clearKey) input.apiKey = '';
+  if (f.metricsUrl.trim()) input.metricsUrl = f.metricsUrl.trim();
+  if (intervalMs !== null && intervalMs !== 1000) input.metricsIntervalMs = intervalMs;
+  if (typeof timeoutMs === 'number') input.metricsTimeoutMs = timeoutMs;
+  if (prom) {
+    input.prometheusUrl = f.prometheusUrl.trim();
+    input.prometheusSelector = f.prometheusSelector.trim();
+  }
+  if (f.insecureTls) input.insecureTls = true;
+  return { ok: true, input };
+}
