@@ -3,6 +3,31 @@
 // 'electron'; shared/ and renderer/ import no node:* modules; shared/ imports no DOM-only code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/eslint-layers.js';
+
+/** The core's layers, lowest first (docs/ARCHITECTURE.md "Layers"). Tests included. */
+const ELECTRON_LAYERS = [
+  ['shared/'],
+  ['electron/paths.ts', 'electron/workers/', 'electron/testing/corpus.ts'],
+  // The simulator stands alone (it uses no client code): every layer above may test against it.
+  ['electron/sim/'],
+  ['electron/engine/'],
+  ['electron/metrics/'],
+  ['electron/runs/'],
+  ['electron/app/'],
+  ['electron/testing/'],
+  ['electron/ipc.ts', 'electron/main.ts', 'electron/preload.ts', 'electron/serve', 'electron/cli'],
+];
+
+/** The renderer's layers, lowest first (docs/ARCHITECTURE.md "Layers"). Tests included. */
+const RENDERER_LAYERS = [
+  ['shared/'],
+  ['renderer/core/', 'renderer/testing/'],
+  ['renderer/targets/'],
+  ['renderer/request/'],
+  ['renderer/metrics/', 'renderer/runs/'],
+  ['renderer/shell/', 'renderer/main.tsx'],
+];
 
 const nodeBuiltins = [
   'fs',
@@ -59,6 +84,16 @@ export default tseslint.config(
       // A timer declared before the closures that clear it and assigned later is not a bug.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    plugins: { layers },
+    rules: { 'layers/order': ['error', { layers: RENDERER_LAYERS }] },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/order': ['error', { layers: ELECTRON_LAYERS }] },
   },
   {
     // CommonJS helper scripts (run by node directly).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { laneStore } from '../testing/lane-fixture.ts';
+import { fillLanes } from '../testing/lane-fixture.ts';
 import { outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { runLines } from '../testing/run-fixture.ts';
 import { LaneStore } from './lane-store.ts';
@@ -13,7 +13,7 @@ import {
 } from './run-series.ts';
 
 function store(): LaneStore {
-  return laneStore([
+  return fillLanes(new LaneStore(), [
     {
       id: 'a',
       arrivedMs: 0,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { laneStore } from '../testing/lane-fixture.ts';
+import { fillLanes } from '../testing/lane-fixture.ts';
 import { LaneStore } from './lane-store.ts';
 import { drawSwimlane, followDomain, laneAtPoint, swimLayout, wholeDomain } from './swimlane-draw.ts';
 
@@ -49,7 +49,7 @@ afterAll(() => {
 });
 
 function store(): LaneStore {
-  return laneStore([
+  return fillLanes(new LaneStore(), [
     {
       id: 'a',
       arrivedMs: 0,

@@ -1,5 +1,5 @@
-/** A LaneStore filled the way the live run fills it (one batch: starts, events, ends), for tests. */
-import { LaneStore } from '../runs/lane-store.ts';
+/** A lane store filled the way the live run fills it (one batch: starts, events, ends), for tests. */
+import type { RunLaneBatch } from '../../shared/runs-api.ts';
 
 export interface LaneSpec {
   id: string;
@@ -16,8 +16,11 @@ export interface LaneSpec {
   ok: boolean;
 }
 
-export function laneStore(lanes: readonly LaneSpec[]): LaneStore {
-  const s = new LaneStore();
+/** `fillLanes(new LaneStore(), lanes)`: the store given, reset and filled with one batch. */
+export function fillLanes<S extends { reset(runId: string): void; apply(b: RunLaneBatch): void }>(
+  s: S,
+  lanes: readonly LaneSpec[],
+): S {
   s.reset('r');
   s.apply({
     runId: 'r',

@@ -17,11 +17,11 @@ import {
   queryFleetRange,
   type FleetResult,
   type FleetSeries,
-} from './prom-api.ts';
-import { fleetQueries, parseSelector } from './promql.ts';
-import { closedPort, LiveCli, runCli, streamChat } from './test-cli.ts';
-import { runFleet } from '../cli/fleet.ts';
-import { poll, startPrometheus, type PrometheusHandle } from './test-prometheus.ts';
+} from '../metrics/prom-api.ts';
+import { fleetQueries, parseSelector } from '../metrics/promql.ts';
+import { closedPort, LiveCli, runCli, streamChat } from '../metrics/test-cli.ts';
+import { runFleet } from './fleet.ts';
+import { poll, startPrometheus, type PrometheusHandle } from '../metrics/test-prometheus.ts';
 
 const SEL = '{job="sim"}';
 let sim: SimServer;

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { until } from '../sim/test-helpers.ts';
-import { numberedFile } from '../cli/run.ts';
-import { readRunFile } from './run-file.ts';
-import { tmpDir } from './test-helpers.ts';
+import { numberedFile } from './run.ts';
+import { readRunFile } from '../runs/run-file.ts';
+import { tmpDir } from '../runs/test-helpers.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/tokenscope.mjs');
 const dir = tmpDir('tokenscope-cli-');
 let sim: SimServer;

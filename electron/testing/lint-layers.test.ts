@@ -1,0 +1,78 @@
+/**
+ * The layer rule (scripts/eslint-layers.js, configured in eslint.config.js) refuses an import that
+ * goes up the layers, in production code and tests alike, and lets the ones going down pass.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './corpus.ts';
+
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  return r!.messages.filter((m) => m.ruleId === 'layers/order').map((m) => m.message);
+}
+
+describe('the layer rule', () => {
+  it('refuses core importing a feature, and a feature importing the shell or a feature above it', async () => {
+    expect(
+      await layerErrors('renderer/core/x.ts', "import { a } from '../runs/run-store.ts';\nexport { a };\n"),
+    ).toEqual([
+      expect.stringMatching(
+        /^renderer\/core\/x\.ts \(renderer\/core\/\) imports renderer\/runs\/run-store\.ts \(renderer\/runs\/\), a layer above it\./,
+      ),
+    ]);
+    expect(
+      await layerErrors(
+        'renderer/request/x.test.ts',
+        "import { a } from '../shell/start.ts';\nexport { a };\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('renderer/request/x.ts', "export { a } from '../metrics/panel-store.ts';\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'renderer/targets/x.ts',
+        "const m = import('../request/controller.ts');\nexport { m };\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('the core side: engine below runs below app below the entry points; the simulator below all', async () => {
+    expect(
+      await layerErrors('electron/engine/x.ts', "import { a } from '../runs/runner.ts';\nexport { a };\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('electron/runs/x.ts', "import { a } from '../app/runs.ts';\nexport { a };\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('electron/app/x.ts', "import { a } from '../cli/run.ts';\nexport { a };\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('electron/sim/x.ts', "import { a } from '../engine/client.ts';\nexport { a };\n"),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors('electron/engine/x.test.ts', "import { a } from '../sim/index.ts';\nexport { a };\n"),
+    ).toEqual([]);
+    expect(
+      await layerErrors('electron/cli/x.ts', "import { a } from '../app/runs.ts';\nexport { a };\n"),
+    ).toEqual([]);
+  });
+
+  it('lets imports go down the layers and within one', async () => {
+    expect(
+      await layerErrors(
+        'renderer/shell/x.ts',
+        "import { a } from '../runs/run-store.ts';\nimport { b } from '../core/api.ts';\nimport { c } from './start.ts';\nimport { d } from '../../shared/api.ts';\nexport { a, b, c, d };\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'renderer/metrics/x.ts',
+        "import { a } from '../request/request-store.ts';\nexport { a };\n",
+      ),
+    ).toEqual([]);
+  });
+});
