@@ -1,4 +1,4 @@
-/** Colours shared by the canvas drawing and the DOM legends (styles.css uses the same values). */
+/** Colours shared by the canvas drawing and the DOM legends (core/base.css uses the same values). */
 export const C = {
   bg: '#11141a',
   plot: '#141820',
