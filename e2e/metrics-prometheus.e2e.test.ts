@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
-import { startPrometheus, type PrometheusHandle } from '../electron/metrics/test-prometheus.ts';
+import { startPrometheus, type PrometheusHandle } from '../electron/testing/prometheus.ts';
 
 // The metrics panel fed by a real Prometheus (Debian `prometheus`) that scrapes the app's
 // embedded simulator every second: the user adds a target whose server metrics come from

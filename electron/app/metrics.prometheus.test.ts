@@ -7,14 +7,15 @@
  * can make (a selector that matches nothing, a bad selector, Prometheus down) are said plainly.
  * Also that the target's API key never goes to Prometheus.
  */
+import { untilValue } from '../testing/until.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, streamChat } from '../metrics/test-cli.ts';
-import { startPrometheus, type PrometheusHandle } from '../metrics/test-prometheus.ts';
+import { closedPort, streamChat } from '../testing/cli.ts';
+import { startPrometheus, type PrometheusHandle } from '../testing/prometheus.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { scrapesOf, statesOf, testCore, type RecordedEvent } from './test-core.ts';
+import { scrapesOf, statesOf, testCore, type RecordedEvent } from '../testing/core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
 
 let events: RecordedEvent[] = [];
@@ -35,15 +36,8 @@ afterAll(async () => {
   await prom?.stop();
 });
 
-async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const end = performance.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (performance.now() > end) throw new Error(`${what}: not within ${ms} ms\n${prom.logs()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> =>
+  untilValue(probe, { timeoutMs: ms, everyMs: 20, what: () => `${what}\n${prom.logs()}` });
 
 const scrapes = (id: string) => scrapesOf(events, id);
 const states = (id: string) => statesOf(events, id);

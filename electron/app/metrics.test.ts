@@ -1,7 +1,8 @@
+import { until as untilCond } from '../testing/until.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { Core } from './core.ts';
-import { scrapesOf, statesOf, testCore, type RecordedEvent } from './test-core.ts';
+import { scrapesOf, statesOf, testCore, type RecordedEvent } from '../testing/core.ts';
 import { SIM_TARGET_ID } from './targets.ts';
 
 let events: RecordedEvent[] = [];
@@ -14,13 +15,7 @@ afterAll(async () => {
   await core.close();
 });
 
-async function until(pred: () => boolean, ms = 8000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!pred()) {
-    if (performance.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (pred: () => boolean, ms = 8000): Promise<void> => untilCond(pred, ms, 10);
 
 describe('metrics service', () => {
   it('scrapes the watched simulator: vLLM v1 profile, concepts, rates from the second scrape, every series', async () => {

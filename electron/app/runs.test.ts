@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiEvents, Result } from '../../shared/api.ts';
 import type { RunDetail, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
 import type { RunProgress } from '../../shared/runs/run-types.ts';
-import { tmpDir } from '../runs/test-helpers.ts';
+import { tmpDir } from '../testing/runs.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
 import { fileNameOf, importedDisplayName } from './runs.ts';
 import { SIM_TARGET_ID as SIM } from './targets.ts';
-import { testCore, type RecordedEvent } from './test-core.ts';
+import { testCore, type RecordedEvent } from '../testing/core.ts';
 
 let core: Core;
 let dir: string;

@@ -7,9 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toVllmResult } from '../../shared/runs/vllm-format.ts';
-import { runCli } from '../metrics/test-cli.ts';
+import { runCli } from '../testing/cli.ts';
 import { readRunFile } from '../runs/run-file.ts';
-import { tmpDir } from '../runs/test-helpers.ts';
+import { tmpDir } from '../testing/runs.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 
 const dir = tmpDir('tokenscope-compare-');

@@ -19,9 +19,9 @@ import {
   type FleetSeries,
 } from '../metrics/prom-api.ts';
 import { fleetQueries, parseSelector } from '../metrics/promql.ts';
-import { closedPort, LiveCli, runCli, streamChat } from '../metrics/test-cli.ts';
+import { closedPort, LiveCli, runCli, streamChat } from '../testing/cli.ts';
 import { runFleet } from './fleet.ts';
-import { poll, startPrometheus, type PrometheusHandle } from '../metrics/test-prometheus.ts';
+import { poll, startPrometheus, type PrometheusHandle } from '../testing/prometheus.ts';
 
 const SEL = '{job="sim"}';
 let sim: SimServer;

@@ -4,7 +4,7 @@
  * request to two servers at the same moment, compared.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../metrics/test-cli.ts';
+import { runCli } from '../testing/cli.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 
 let fast: SimServer;

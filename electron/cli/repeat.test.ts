@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../metrics/test-cli.ts';
+import { runCli } from '../testing/cli.ts';
 import { readRunFile } from '../runs/run-file.ts';
-import { tmpDir } from '../runs/test-helpers.ts';
+import { tmpDir } from '../testing/runs.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 
 const dir = tmpDir('tokenscope-repeat-');

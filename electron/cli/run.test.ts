@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSim, type SimServer } from '../sim/index.ts';
-import { until } from '../sim/test-helpers.ts';
+import { until } from '../testing/until.ts';
 import { numberedFile } from './run.ts';
 import { readRunFile } from '../runs/run-file.ts';
-import { tmpDir } from '../runs/test-helpers.ts';
+import { tmpDir } from '../testing/runs.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/tokenscope.mjs');

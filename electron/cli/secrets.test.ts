@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../metrics/test-cli.ts';
-import { tmpDir } from '../runs/test-helpers.ts';
+import { runCli } from '../testing/cli.ts';
+import { tmpDir } from '../testing/runs.ts';
 import { redactText, redactUrlString } from '../../shared/redact.ts';
 
 const KEY = 'sk-live-KEY123456789';

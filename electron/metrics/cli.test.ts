@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
 import type { ScrapeReport } from './scrape-report.ts';
-import { closedPort, LiveCli, runCli, serveOnce, streamChat } from './test-cli.ts';
+import { closedPort, LiveCli, runCli, serveOnce, streamChat } from '../testing/cli.ts';
 
 type Line = ScrapeReport & { error?: { kind: string; code: string; message: string } };
 const cleanups: (() => unknown)[] = [];

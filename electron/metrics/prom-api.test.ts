@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseQueryResponse } from './prom-api-json.ts';
 import { PromApiClient, queryFleetInstant, queryFleetRange } from './prom-api.ts';
-import { closedPort, serveOnce } from './test-cli.ts';
+import { closedPort, serveOnce } from '../testing/cli.ts';
 
 const ok = (resultType: string, result: unknown): string =>
   JSON.stringify({ status: 'success', data: { resultType, result } });

@@ -4,7 +4,7 @@
 // in the run's connection stats and on each request line, never as errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
-import { runAgainst } from './test-helpers.ts';
+import { runAgainst } from '../testing/runs.ts';
 
 let llama: SimServer;
 beforeAll(async () => {

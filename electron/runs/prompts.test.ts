@@ -6,7 +6,7 @@ import { PromptFileError } from './prompt-files.ts';
 import { loadPrompts } from './prompts.ts';
 import { buildSpec } from './request-spec.ts';
 import { redactTargetUrl } from './request-spec.ts';
-import { tmpDir, workload } from './test-helpers.ts';
+import { tmpDir, workload } from '../testing/runs.ts';
 
 const dir = tmpDir('tokenscope-prompts-');
 

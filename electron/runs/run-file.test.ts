@@ -4,12 +4,12 @@ import path from 'node:path';
 import { toCsv, CSV_COLUMNS } from '../../shared/runs/csv.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
-import { until } from '../sim/test-helpers.ts';
+import { until } from '../testing/until.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { exportCsvFile, exportVllmFile, importResultFile } from './export-files.ts';
 import { deleteRun, listRuns, renameRun, sidecarPath } from './history.ts';
 import { FLUSH_MS, readRunFile, RunFileWriter } from './run-file.ts';
-import { runAgainst, tmpDir } from './test-helpers.ts';
+import { runAgainst, tmpDir } from '../testing/runs.ts';
 
 let sim: SimServer;
 const dir = tmpDir('tokenscope-runfile-');

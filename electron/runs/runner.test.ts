@@ -8,7 +8,7 @@ import { importVllmText, toVllmResult } from '../../shared/runs/vllm-format.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { readRunFile } from './run-file.ts';
 import { arrivalSpecOf } from './runner.ts';
-import { npMean, npPercentile, npStd, runAgainst, tmpDir, workload } from './test-helpers.ts';
+import { npMean, npPercentile, npStd, runAgainst, tmpDir, workload } from '../testing/runs.ts';
 
 let sim: SimServer;
 let faulty: SimServer;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { ServerWatch } from './server-watch.ts';
-import { runAgainst } from './test-helpers.ts';
+import { runAgainst } from '../testing/runs.ts';
 
 let sim: SimServer;
 beforeAll(async () => {

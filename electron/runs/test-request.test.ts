@@ -12,7 +12,7 @@ import { startSim, type SimServer } from '../sim/index.ts';
 import { readRunFile } from './run-file.ts';
 import { TestRequestError } from './runner.ts';
 import { isTransient } from './test-request.ts';
-import { runAgainst, tmpDir } from './test-helpers.ts';
+import { runAgainst, tmpDir } from '../testing/runs.ts';
 
 const fast = { port: 0, decodeStepMs: 2, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 };
 const small = {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LLAMACPP_KEEP_ALIVE } from './close-after-stream.ts';
 import { parseFault } from './faults.ts';
 import { startSim, type SimServer } from './index.ts';
-import { chatBody } from './test-helpers.ts';
+import { chatBody } from '../testing/sim.ts';
 
 interface Outcome {
   status: number | null;

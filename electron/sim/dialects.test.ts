@@ -14,7 +14,7 @@ import {
   sseBlocks,
   sseData,
   sseJson,
-} from './test-helpers.ts';
+} from '../testing/sim.ts';
 
 let sim: SimServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from './index.ts';
-import { chatBody, corpus, get, post } from './test-helpers.ts';
+import { chatBody, corpus, get, post } from '../testing/sim.ts';
 
 type Obj = Record<string, unknown>;
 

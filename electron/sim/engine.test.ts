@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSim, type SimOptions, type SimServer } from './index.ts';
-import { chatBody, choice0, median, metricValue, post, scrape, sseJson, until } from './test-helpers.ts';
+import { until } from '../testing/until.ts';
+import { chatBody, choice0, median, metricValue, post, scrape, sseJson } from '../testing/sim.ts';
 
 type Obj = Record<string, unknown>;
 

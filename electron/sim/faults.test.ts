@@ -15,7 +15,7 @@ import {
   scrape,
   sseData,
   sseJson,
-} from './test-helpers.ts';
+} from '../testing/sim.ts';
 
 type Obj = Record<string, unknown>;
 

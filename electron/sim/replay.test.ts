@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from './index.ts';
 import { splitSse } from './replay.ts';
-import { chatBody, corpus, CORPUS_SSE, post } from './test-helpers.ts';
+import { chatBody, corpus, CORPUS_SSE, post } from '../testing/sim.ts';
 import type { GroundTruthRecord } from './types.ts';
 
 const sims: SimServer[] = [];

@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:net';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { chatBody, metricValue, post, scrape, sseJson, until } from './test-helpers.ts';
+import { until } from '../testing/until.ts';
+import { chatBody, metricValue, post, scrape, sseJson } from '../testing/sim.ts';
 import { startSimThread, type SimThreadServer } from './thread.ts';
 
 describe('startSimThread', () => {

@@ -9,7 +9,7 @@ import { metricsStore } from './metrics-store.ts';
 import { setPanel } from './panel-store.ts';
 import { setTab } from '../core/tab-store.ts';
 import { flushMetricsSummary, resetMetricsSummary } from './summary-store.ts';
-import { scrape, state, ttftHist } from './test-fixtures.ts';
+import { scrape, state, ttftHist } from '../testing/metrics-fixture.ts';
 import { setTargets, useAppStore } from '../core/app-store.ts';
 import { refreshRequestHistory } from '../request/controller.ts';
 import { subscribeMetricsEvents } from './metrics-events.ts';

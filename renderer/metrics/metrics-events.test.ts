@@ -5,7 +5,7 @@ import { FakeTransport } from '../testing/fake-transport.ts';
 import { subscribeMetricsEvents, watchMetrics } from './metrics-events.ts';
 import { metricsStore } from './metrics-store.ts';
 import { flushMetricsSummary, resetMetricsSummary, useMetricsStore } from './summary-store.ts';
-import { scrape, state } from './test-fixtures.ts';
+import { scrape, state } from '../testing/metrics-fixture.ts';
 
 let t: FakeTransport;
 let offs: (() => void)[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExplorerSeries } from '../../shared/metrics-api.ts';
 import { MetricsStore } from './metrics-store.ts';
 import { SeriesStore } from './series-store.ts';
-import { scrape, ttftHist } from './test-fixtures.ts';
+import { scrape, ttftHist } from '../testing/metrics-fixture.ts';
 
 const counter = (key: string, value: number): ExplorerSeries => ({
   key,

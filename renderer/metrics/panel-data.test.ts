@@ -9,7 +9,7 @@ import {
   maxPeaks,
   panelData,
 } from './panel-data.ts';
-import { concepts, ttftHist } from './test-fixtures.ts';
+import { concepts, ttftHist } from '../testing/metrics-fixture.ts';
 
 const pts: ScrapePoint[] = [
   {

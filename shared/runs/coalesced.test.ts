@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../stats/summary.ts';
-import { EXACT, recordOf, withoutCoalesced, X, type Row } from '../stats/test-records.ts';
+import { EXACT, recordOf, withoutCoalesced, X, type Row } from '../testing/records.ts';
 import { LiveStats } from './live-stats.ts';
 import { outcomeOfLine } from './outcome.ts';
 import { recordToLineWithStats } from './record-line.ts';

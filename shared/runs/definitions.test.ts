@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode, ErrorKind } from '../errors.ts';
 import { EV_CHOICES, EV_ERROR, EV_FINISH, EV_TERMINAL, EV_USAGE, type Usage } from '../request.ts';
-import { C, recordOf, type Row } from '../stats/test-records.ts';
+import { C, recordOf, type Row } from '../testing/records.ts';
 import { DEFINITIONS, outcomeUnder } from './definitions.ts';
 import { clientsNote } from './rederive.ts';
 import { recordToLineWithStats } from './record-line.ts';

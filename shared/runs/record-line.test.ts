@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EV_CONTENT, EV_ERROR, EV_TERMINAL } from '../request.ts';
-import { C, EXACT, recordOf, X } from '../stats/test-records.ts';
+import { C, EXACT, recordOf, X } from '../testing/records.ts';
 import { outcomeOfLine, statsOfLine } from './outcome.ts';
 import { recordToLine, recordToLineWithStats, type LineContext } from './record-line.ts';
 

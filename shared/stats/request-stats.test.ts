@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EV_CONTENT } from '../request.ts';
 import { computeRequestStats } from './request-stats.ts';
-import { C, EXACT, recordOf, withoutCoalesced, X, type Row } from './test-records.ts';
+import { C, EXACT, recordOf, withoutCoalesced, X, type Row } from '../testing/records.ts';
 
 describe('computeRequestStats: coalesced gaps', () => {
   it('keeps every gap in the vLLM lists and leaves the coalesced ones out of the measured lists', () => {

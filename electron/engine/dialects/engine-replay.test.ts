@@ -9,7 +9,7 @@ import type { ErrorCode } from '../../../shared/errors.ts';
 import { newRecord, type RequestRecord } from '../../../shared/record.ts';
 import type { TokenSource } from '../../../shared/request.ts';
 import { computeRequestStats } from '../../../shared/stats/request-stats.ts';
-import { readCorpus } from '../framing/test-corpus.ts';
+import { readCorpus } from '../../testing/framing-corpus.ts';
 import { StreamDecoder } from '../stream-decoder.ts';
 import { getDialect } from './index.ts';
 import { CORPUS_DIALECT, replay } from './test-replay.ts';

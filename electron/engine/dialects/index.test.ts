@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DIALECT_IDS, DIALECT_PATHS, type DialectId } from '../../../shared/dialects.ts';
 import type { RequestSpec } from '../../../shared/request.ts';
-import { corpusFiles, partition, readCorpus } from '../framing/test-corpus.ts';
+import { corpusFiles, partition, readCorpus } from '../../testing/framing-corpus.ts';
 import { DIALECTS, getDialect } from './index.ts';
 import { CORPUS_DIALECT, NO_DIALECT, framesOf, replay, replayFrames } from './test-replay.ts';
 import type { DecodedEvent } from './types.ts';

@@ -6,7 +6,7 @@ import type { DialectId } from '../../../shared/dialects.ts';
 import type { Usage } from '../../../shared/request.ts';
 import { NdjsonFramer, type NdjsonLine } from '../framing/ndjson.ts';
 import { SseParser, type SseEvent } from '../framing/sse.ts';
-import { readCorpus } from '../framing/test-corpus.ts';
+import { readCorpus } from '../../testing/framing-corpus.ts';
 import { getDialect } from './index.ts';
 import type { DecodedEvent, Frame } from './types.ts';
 

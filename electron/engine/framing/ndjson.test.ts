@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NdjsonFramer, type NdjsonLine } from './ndjson.ts';
-import { corpusFiles, parseNdjson, partition, readCorpus, utf8, type NdjsonResult } from './test-corpus.ts';
+import {
+  corpusFiles,
+  parseNdjson,
+  partition,
+  readCorpus,
+  utf8,
+  type NdjsonResult,
+} from '../../testing/framing-corpus.ts';
 
 const FILES = corpusFiles('ndjson');
 const key = (r: NdjsonResult): string => JSON.stringify(r);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SseParser, type SseEvent } from './sse.ts';
-import { corpusFiles, parseSse, partition, readCorpus, utf8, type SseResult } from './test-corpus.ts';
+import {
+  corpusFiles,
+  parseSse,
+  partition,
+  readCorpus,
+  utf8,
+  type SseResult,
+} from '../../testing/framing-corpus.ts';
 
 const SSE_FILES = corpusFiles('sse');
 const key = (r: SseResult): string => JSON.stringify(r);

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CORPUS_DIR } from '../testing/corpus.ts';
-import type { SimServer } from './types.ts';
+import { CORPUS_DIR } from './corpus.ts';
+import type { SimServer } from '../sim/types.ts';
 
 export const CORPUS_SSE = path.join(CORPUS_DIR, 'sse') + path.sep;
 
@@ -93,18 +93,6 @@ export async function scrape(sim: SimServer): Promise<string> {
 }
 
 /** Wait until `cond` holds, polling; never a fixed sleep. */
-export async function until(
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  everyMs = 2,
-): Promise<void> {
-  const end = performance.now() + timeoutMs;
-  while (!(await cond())) {
-    if (performance.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);

@@ -4,8 +4,8 @@
  */
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { MetricsScrape, MetricsState } from '../../shared/metrics-api.ts';
-import { createCore, type Core } from './core.ts';
-import { MemorySecretBox } from './secrets.ts';
+import { createCore, type Core } from '../app/core.ts';
+import { MemorySecretBox } from '../app/secrets.ts';
 
 export type RecordedEvent = { [E in ApiEvent]: { event: E; payload: ApiEvents[E] } }[ApiEvent];
 

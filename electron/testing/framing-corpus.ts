@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CORPUS_DIR } from '../../testing/corpus.ts';
-import { SseParser, type SseEndInfo, type SseEvent } from './sse.ts';
-import { NdjsonFramer, type NdjsonEndInfo, type NdjsonLine } from './ndjson.ts';
+import { CORPUS_DIR } from './corpus.ts';
+import { SseParser, type SseEndInfo, type SseEvent } from '../engine/framing/sse.ts';
+import { NdjsonFramer, type NdjsonEndInfo, type NdjsonLine } from '../engine/framing/ndjson.ts';
 
 export { CORPUS_DIR };
 export const SSE_DIR = path.join(CORPUS_DIR, 'sse');

@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload.ts';
 import type { SimServer } from '../sim/index.ts';
-import { loadPrompts } from './prompts.ts';
-import { runWorkload, type RunOptions, type RunResult } from './runner.ts';
+import { loadPrompts } from '../runs/prompts.ts';
+import { runWorkload, type RunOptions, type RunResult } from '../runs/runner.ts';
 
 export function tmpDir(prefix = 'tokenscope-runs-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
