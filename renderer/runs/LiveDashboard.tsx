@@ -87,16 +87,16 @@ export function SwimLegend() {
   return (
     <ul className="legend">
       <li>
-        <i className="sw band" style={{ background: 'rgba(139,149,167,0.55)' }} /> queue
+        <i className="sw band" style={{ background: C.laneQueue }} /> queue
       </li>
       <li>
-        <i className="sw band" style={{ background: 'rgba(34,211,238,0.55)' }} /> to first token
+        <i className="sw band" style={{ background: C.laneWait }} /> to first token
       </li>
       <li>
-        <i className="sw band" style={{ background: 'rgba(91,157,255,0.42)' }} /> generating
+        <i className="sw band" style={{ background: C.laneGen }} /> generating
       </li>
       <li>
-        <i className="sw bar" style={{ background: 'rgba(200,222,255,0.85)' }} /> token event
+        <i className="sw bar" style={{ background: C.laneTick }} /> token event
       </li>
       <li>
         <i className="sw band" style={{ background: C.error }} /> failed

@@ -167,11 +167,11 @@ export function drawSwimlane(
     if (xe > xf) (s.status[i] === LANE_ERROR ? err : gen).rect(xf, y, xe - xf, barH);
     if (s.status[i] === LANE_ERROR) err.rect(xe - 1, y, 2.5, barH);
   }
-  ctx.fillStyle = 'rgba(139, 149, 167, 0.55)';
+  ctx.fillStyle = C.laneQueue;
   ctx.fill(queue);
-  ctx.fillStyle = 'rgba(34, 211, 238, 0.55)';
+  ctx.fillStyle = C.laneWait;
   ctx.fill(wait);
-  ctx.fillStyle = 'rgba(91, 157, 255, 0.42)';
+  ctx.fillStyle = C.laneGen;
   ctx.fill(gen);
   ctx.fillStyle = C.error;
   ctx.fill(err);
@@ -201,7 +201,7 @@ export function drawSwimlane(
         drawn++;
       }
     }
-    ctx.fillStyle = 'rgba(200, 222, 255, 0.85)';
+    ctx.fillStyle = C.laneTick;
     ctx.fill(tk);
   }
 

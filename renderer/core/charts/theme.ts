@@ -22,6 +22,11 @@ export const C = {
   stall: 'rgba(255, 92, 92, 0.13)',
   stallEdge: 'rgba(255, 92, 92, 0.55)',
   hover: '#ffffff',
+  /** Swimlane bands: waiting for a client slot, waiting for the first token, generating; a token tick. */
+  laneQueue: 'rgba(139, 149, 167, 0.55)',
+  laneWait: 'rgba(34, 211, 238, 0.55)',
+  laneGen: 'rgba(91, 157, 255, 0.42)',
+  laneTick: 'rgba(200, 222, 255, 0.85)',
 } as const;
 
 export const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
