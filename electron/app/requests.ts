@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
+import { StreamBatcher } from './stream-batcher.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
@@ -68,7 +69,7 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
 export class RequestService {
   private readonly live = new Map<string, Live>();
   private readonly history: RequestSnapshot[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private readonly batcher = new StreamBatcher(BATCH_INTERVAL_MS, () => this.flushAll());
 
   constructor(private readonly emit: Emit) {}
 
@@ -92,7 +93,7 @@ export class RequestService {
     const l: Live = { id, input, target, ac: new AbortController(), rec: null, sent: 0, batches: 0, summary };
     this.live.set(id, l);
     this.emit('onRequestStarted', summary);
-    this.ensureTimer();
+    this.batcher.poke();
     void fireRequest(spec, {
       id,
       signal: l.ac.signal,
@@ -122,21 +123,13 @@ export class RequestService {
   /** Cancel everything (app quit). */
   dispose(): void {
     for (const l of this.live.values()) l.ac.abort();
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.batcher.dispose();
   }
 
-  private ensureTimer(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.flushAll(), BATCH_INTERVAL_MS);
-  }
-
-  private flushAll(): void {
+  /** Every live request's new events; the batcher stops when none is left. */
+  private flushAll(): boolean {
     for (const l of this.live.values()) this.flush(l);
-    if (this.live.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
-    }
+    return this.live.size > 0;
   }
 
   private flush(l: Live): void {

@@ -44,6 +44,7 @@ import { PromptFileError } from '../runs/prompt-files.ts';
 import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
 import { runWorkload, TestRequestError } from '../runs/runner.ts';
+import { StreamBatcher } from './stream-batcher.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics.ts';
 import type { ResolvedTarget } from './targets.ts';
@@ -249,8 +250,12 @@ export class RunService {
       this.emit('onRunLanes', lanes);
       lanes = { runId, starts: [], events: [], done: [] };
     };
-    const laneTimer = setInterval(flushLanes, LANE_INTERVAL_MS);
-    laneTimer.unref();
+    // Ten times a second for the whole run (lanes start, tick and end all along).
+    const lanesBatcher = new StreamBatcher(LANE_INTERVAL_MS, () => {
+      flushLanes();
+      return true;
+    });
+    lanesBatcher.poke();
 
     const active: Active = { runId, key, ac, done: Promise.resolve() };
     this.active = active;
@@ -318,7 +323,7 @@ export class RunService {
             void this.emitList();
           },
         });
-        clearInterval(laneTimer);
+        lanesBatcher.dispose();
         flushLanes();
         this.active = null;
         this.emit('onRunFinished', {
@@ -330,7 +335,7 @@ export class RunService {
           error: null,
         });
       } catch (e) {
-        clearInterval(laneTimer);
+        lanesBatcher.dispose();
         flushLanes();
         this.active = null;
         const summary = (await this.tryRead(key))?.summary ?? null;
