@@ -19,6 +19,31 @@ export interface EventColumnsData {
   size: Uint32Array;
 }
 
+type Typed = Float64Array | Uint32Array | Uint8Array;
+
+function grown<T extends Typed>(a: T, cap: number, C: new (n: number) => T): T {
+  const b = new C(cap);
+  b.set(a);
+  return b;
+}
+
+/** A trimmed copy of rows [from, to) of any columns: what a batch to the UI or a snapshot carries. */
+export function sliceColumns(d: EventColumnsData, from = 0, to = d.n): EventColumnsData {
+  return {
+    n: to - from,
+    t: d.t.slice(from, to),
+    tokens: d.tokens.slice(from, to),
+    read: d.read.slice(from, to),
+    flags: d.flags.slice(from, to),
+    size: d.size.slice(from, to),
+    text: d.text.slice(from, to),
+  };
+}
+
+/**
+ * The growable columns (doubling): the engine records into them, the renderer's LiveColumns
+ * (renderer/request/columns.ts) extends them with the raw frames and the running text.
+ */
 export class EventColumns implements EventColumnsData {
   n = 0;
   t: Float64Array;
@@ -36,8 +61,12 @@ export class EventColumns implements EventColumnsData {
     this.size = new Uint32Array(capacity);
   }
 
+  get capacity(): number {
+    return this.t.length;
+  }
+
   push(t: number, tokens: number, read: number, flags: number, text: string, size: number): number {
-    if (this.n === this.t.length) this.grow();
+    if (this.n === this.t.length) this.ensure(this.n + 1);
     const i = this.n++;
     this.t[i] = t;
     this.tokens[i] = tokens;
@@ -48,36 +77,21 @@ export class EventColumns implements EventColumnsData {
     return i;
   }
 
-  private grow(): void {
-    const cap = this.t.length * 2 || 64;
-    const t = new Float64Array(cap);
-    t.set(this.t);
-    this.t = t;
-    const tokens = new Uint32Array(cap);
-    tokens.set(this.tokens);
-    this.tokens = tokens;
-    const read = new Uint32Array(cap);
-    read.set(this.read);
-    this.read = read;
-    const flags = new Uint8Array(cap);
-    flags.set(this.flags);
-    this.flags = flags;
-    const size = new Uint32Array(cap);
-    size.set(this.size);
-    this.size = size;
+  /** Room for `rows` rows (capacity doubles until it fits). */
+  protected ensure(rows: number): void {
+    if (rows <= this.t.length) return;
+    let cap = Math.max(64, this.t.length);
+    while (cap < rows) cap *= 2;
+    this.t = grown(this.t, cap, Float64Array);
+    this.tokens = grown(this.tokens, cap, Uint32Array);
+    this.read = grown(this.read, cap, Uint32Array);
+    this.flags = grown(this.flags, cap, Uint8Array);
+    this.size = grown(this.size, cap, Uint32Array);
   }
 
   /** A trimmed copy of rows [from, n): what a batch to the UI or a run file carries. */
   slice(from = 0, to = this.n): EventColumnsData {
-    return {
-      n: to - from,
-      t: this.t.slice(from, to),
-      tokens: this.tokens.slice(from, to),
-      read: this.read.slice(from, to),
-      flags: this.flags.slice(from, to),
-      size: this.size.slice(from, to),
-      text: this.text.slice(from, to),
-    };
+    return sliceColumns(this, from, to);
   }
 
   static from(d: EventColumnsData): EventColumns {

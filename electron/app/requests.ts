@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
+import { sliceColumns } from '../../shared/event-columns.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
@@ -140,16 +141,11 @@ export class RequestService {
     if (n === l.sent && l.batches > 0) return;
     l.batches++;
     const from = l.sent;
-    const ev = rec.events;
+    const { n: _rows, ...rows } = sliceColumns(rec.events, from, n);
     this.emit('onRequestBatch', {
       requestId: l.id,
       from,
-      t: ev.t.slice(from, n),
-      tokens: ev.tokens.slice(from, n),
-      read: ev.read.slice(from, n),
-      flags: ev.flags.slice(from, n),
-      size: ev.size.slice(from, n),
-      text: ev.text.slice(from, n),
+      ...rows,
       raw: rec.raw ? rec.raw.slice(from, n) : [],
       phases: { ...rec.phases },
       status: rec.status,
@@ -177,23 +173,10 @@ export class RequestService {
     const snap: RequestSnapshot = {
       summary: l.summary,
       input: l.input,
-      record: { ...rec, events: snapshotColumns(rec) },
+      record: { ...rec, events: sliceColumns(rec.events) },
     };
     this.history.unshift(snap);
     if (this.history.length > HISTORY_MAX) this.history.length = HISTORY_MAX;
     this.emit('onRequestFinished', snap);
   }
-}
-
-function snapshotColumns(rec: RequestRecord): RequestRecord['events'] {
-  const e = rec.events;
-  return {
-    n: e.n,
-    t: e.t.slice(0, e.n),
-    tokens: e.tokens.slice(0, e.n),
-    read: e.read.slice(0, e.n),
-    flags: e.flags.slice(0, e.n),
-    size: e.size.slice(0, e.n),
-    text: e.text.slice(0, e.n),
-  };
 }

@@ -1,22 +1,12 @@
 /**
- * The renderer's copy of one request's events: growable typed arrays (doubling, like the
- * engine's EventColumns) appended from RequestBatch rows, plus the text deltas, raw frames and
- * the running output text. Lives outside React; views read it when they draw.
+ * The renderer's copy of one request's events: the engine's growable columns (shared/event-columns.ts)
+ * appended from RequestBatch rows, plus the raw frames and the running output text. Lives outside
+ * React; views read it when they draw.
  */
 import type { RequestBatch } from '../../shared/api.ts';
-import type { EventColumnsData } from '../../shared/event-columns.ts';
+import { EventColumns, type EventColumnsData } from '../../shared/event-columns.ts';
 
 type NumArray = ArrayLike<number>;
-
-function grow<T extends Float64Array | Uint32Array | Uint8Array>(
-  a: T,
-  cap: number,
-  C: new (n: number) => T,
-): T {
-  const b = new C(cap);
-  b.set(a);
-  return b;
-}
 
 function asTyped<T extends Float64Array | Uint32Array | Uint8Array>(
   v: NumArray | undefined,
@@ -26,14 +16,7 @@ function asTyped<T extends Float64Array | Uint32Array | Uint8Array>(
   return C.from(v ?? []);
 }
 
-export class LiveColumns implements EventColumnsData {
-  n = 0;
-  t: Float64Array;
-  tokens: Uint32Array;
-  read: Uint32Array;
-  flags: Uint8Array;
-  size: Uint32Array;
-  text: string[] = [];
+export class LiveColumns extends EventColumns {
   raw: string[] = [];
   /** The generated text so far (all deltas joined), kept incrementally. */
   fullText = '';
@@ -41,26 +24,7 @@ export class LiveColumns implements EventColumnsData {
   missing = false;
 
   constructor(capacity = 256) {
-    this.t = new Float64Array(capacity);
-    this.tokens = new Uint32Array(capacity);
-    this.read = new Uint32Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.size = new Uint32Array(capacity);
-  }
-
-  get capacity(): number {
-    return this.t.length;
-  }
-
-  private ensure(rows: number): void {
-    if (rows <= this.t.length) return;
-    let cap = Math.max(64, this.t.length);
-    while (cap < rows) cap *= 2;
-    this.t = grow(this.t, cap, Float64Array);
-    this.tokens = grow(this.tokens, cap, Uint32Array);
-    this.read = grow(this.read, cap, Uint32Array);
-    this.flags = grow(this.flags, cap, Uint8Array);
-    this.size = grow(this.size, cap, Uint32Array);
+    super(capacity);
   }
 
   /**
