@@ -22,7 +22,7 @@ export const browserFrameHost: FrameHost = {
 export class FrameScheduler {
   private readonly pending: [Set<FrameJob>, Set<FrameJob>] = [new Set(), new Set()];
   private scheduled = false;
-  /** Frames run so far (for tests and the dev overlay). */
+  /** Frames run so far (tests read it). */
   frames = 0;
 
   constructor(private readonly host: FrameHost = browserFrameHost) {}

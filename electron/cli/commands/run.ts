@@ -1,0 +1,109 @@
+/** A load run (`tokenscope run [WORKLOAD]`). */
+import { Option, type Command } from 'commander';
+import { DIALECT_IDS } from '../../../shared/dialects.ts';
+import { collect, dialect, int, num } from '../args.ts';
+import { runRunTargets, type RunCliOptions } from '../run.ts';
+import { collectUrl } from '../url-arg.ts';
+export function addRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.',
+    )
+    .argument('[workload]', 'workload JSON file (flags override its fields)')
+    .option(
+      '--target <url>',
+      'server base URL (the dialect picks the path) or a full endpoint URL; repeat it (up to 4) to run the same workload on each in turn and compare them',
+      collectUrl,
+    )
+    .option(
+      '--out <file>',
+      "run file to write (default: the app's runs folder, $TOKENSCOPE_HOME/runs, ~/.config/tokenscope/runs on Linux); with several targets, FILE.1.jsonl, FILE.2.jsonl…",
+    )
+    .option('-m, --model <name>', 'model name (default: the first model the server lists)')
+    .addOption(
+      new Option('-d, --dialect <dialect>', `wire format: ${DIALECT_IDS.join(', ')}`).argParser(dialect),
+    )
+    .option(
+      '-n, --requests <n>',
+      'number of measured requests (default 100 when no --duration)',
+      int('--requests'),
+    )
+    .option(
+      '-c, --concurrency <n>',
+      'max requests in flight (client-side queue beyond it)',
+      int('--concurrency'),
+    )
+    .option('-r, --rate <r>', 'requests per second, or inf (default inf: all at once)')
+    .option('--burstiness <b>', 'gamma shape of arrivals: 1 = Poisson, < 1 burstier', num('--burstiness'))
+    .option('--input-len <n>', 'synthetic prompt tokens: N or MIN-MAX (uniform)')
+    .option(
+      '--output-len <n>',
+      'output tokens: N or MIN-MAX (uniform); forced with ignore_eos for synthetic prompts',
+    )
+    .option('--seed <n>', 'seed: same seed, same prompts and schedule', int('--seed'))
+    .option('--duration <s>', 'stop issuing requests after this many seconds', num('--duration'))
+    .option(
+      '--warmup <n>',
+      'warm-up requests before the measured run (excluded from results)',
+      int('--warmup'),
+    )
+    .option(
+      '--no-test-request',
+      'skip the test request sent before the run (default: one request first; the run stops with its error if it fails)',
+    )
+    .option('--slo-ttft <ms>', 'goodput SLO on TTFT (ms)', num('--slo-ttft'))
+    .option('--slo-tpot <ms>', 'goodput SLO on TPOT (ms)', num('--slo-tpot'))
+    .option('--slo-e2el <ms>', 'goodput SLO on end-to-end latency (ms)', num('--slo-e2el'))
+    .option(
+      '-H, --header <k:v>',
+      'extra HTTP header (repeatable; values are not written to the run file)',
+      collect,
+    )
+    .option(
+      '--api-key <key>',
+      'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written. With several --target: once for all, or once per target in the same order',
+      collect,
+    )
+    .option('--name <name>', 'name of the run')
+    .option(
+      '--continuous-usage',
+      'vLLM: ask for exact tokens per event (stream_options.continuous_usage_stats)',
+    )
+    .option('--save-text', 'keep every response text in the run file')
+    .option(
+      '--connection <mode>',
+      'keep-alive: pooled connections, one the server closed retried once on a new one (default); close: a new connection per request',
+    )
+    .option(
+      '--no-server-metrics',
+      "do not watch the server's /metrics during the run (default: watched, summed up in the summary)",
+    )
+    .option(
+      '--metrics-url <url>',
+      "the server's metrics URL when not <target>/metrics (Triton: :8002/metrics)",
+    )
+    .option('--timeout <ms>', 'whole-request timeout in ms (default 300000)', int('--timeout'))
+    .option(
+      '--idle-timeout <ms>',
+      'fail a request when no byte arrives for this long (ms; default 60000, 0 = never)',
+      int('--idle-timeout'),
+    )
+    .option('--insecure', 'skip TLS certificate verification')
+    .option(
+      '--repeat <n>',
+      'run the workload N times on each target (FILE.r1.jsonl, FILE.r2.jsonl…), then show the run-to-run spread and the repeats pooled (compared pooled across targets)',
+      int('--repeat'),
+    )
+    .option('-q, --quiet', 'no progress output')
+    .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
+    .action(
+      async (
+        workload: string | undefined,
+        o: Omit<RunCliOptions, 'target' | 'apiKey'> & { target?: string[]; apiKey?: string[] },
+      ) => {
+        const { target, apiKey, ...rest } = o;
+        process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
+      },
+    );
+}

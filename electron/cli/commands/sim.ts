@@ -1,0 +1,64 @@
+/** Run the built-in simulator (`tokenscope sim`). */
+import type { Command } from 'commander';
+import { int, num } from '../args.ts';
+import { runSimCommand, type SimCliOptions } from '../sim.ts';
+export function addSimCommand(program: Command): void {
+  program
+    .command('sim')
+    .description(
+      'Run the built-in simulator: vLLM-compatible SSE + /metrics, TGI, llama.cpp and Ollama dialects, faults.',
+    )
+    .option('--port <n>', 'port (0 = any free port)', int('--port'), 8000)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--model <name>', 'model name it serves', 'tokenscope-sim')
+    .option('--seed <n>', 'random seed (same seed, same requests: same output)', int('--seed'), 1)
+    .option(
+      '--max-num-seqs <n>',
+      'max sequences in the running batch; more wait in the queue',
+      int('--max-num-seqs'),
+      64,
+    )
+    .option('--decode-step-ms <ms>', 'decode step time at batch size 1', num('--decode-step-ms'), 20)
+    .option(
+      '--decode-step-per-seq-ms <ms>',
+      'added step time per running sequence',
+      num('--decode-step-per-seq-ms'),
+      0.05,
+    )
+    .option(
+      '--prefill-ms-per-token <ms>',
+      'prefill cost per prompt token',
+      num('--prefill-ms-per-token'),
+      0.02,
+    )
+    .option('--stream-interval <n>', 'tokens per streamed chunk', int('--stream-interval'), 1)
+    .option('--jitter <x>', 'relative jitter of step time, 0..1', num('--jitter'), 0)
+    .option('--max-tokens <n>', 'default max tokens when a request sets none', int('--max-tokens'), 128)
+    .option(
+      '--fault <spec>',
+      'fault for every request (or a fraction of them with @rate, e.g. reset:20@0.1): http-400|http-404|http-429|http-500|http-503|error-midstream[:n]|reset[:n]|stall[:ms]|malformed-json[:n]|no-done|slow-first-byte[:ms]|close-after-stream[:ms]',
+    )
+    .option(
+      '--fault-rate <x>',
+      'probability (0..1) that --fault applies to a request',
+      num('--fault-rate'),
+      1,
+    )
+    .option('--ground-truth <file>', 'append the exact send time of every chunk to this JSONL file')
+    .option('--replay <file>', 'serve this captured body (e.g. one of test-corpus/sse/*.sse) to every POST')
+    .option('--replay-interval <ms>', 'gap between replayed events', num('--replay-interval'), 20)
+    .option(
+      '--close-after-stream',
+      "behave like llama.cpp's server: advertise Keep-Alive (timeout=5, max=100) but close the connection after every streamed response, so a pooled client reusing it is reset",
+    )
+    .option(
+      '--close-after-stream-ms <ms>',
+      'with --close-after-stream: how long after the last byte the connection is closed',
+      num('--close-after-stream-ms'),
+      5,
+    )
+    .option('--quiet', 'do not log requests')
+    .action(async (o: SimCliOptions) => {
+      process.exitCode = await runSimCommand(o);
+    });
+}
