@@ -32,7 +32,6 @@ import type {
   RunList,
   StartRunInput,
 } from '../../shared/runs-api.ts';
-import { discoverModels } from '../engine/models.ts';
 import {
   deleteRun as deleteRunFile,
   listRuns as listRunFiles,
@@ -40,10 +39,9 @@ import {
   sidecarPath,
   type RunListEntry,
 } from '../runs/history.ts';
-import { PromptFileError } from '../runs/prompt-files.ts';
-import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
 import { runWorkload, TestRequestError } from '../runs/runner.ts';
+import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import { StreamBatcher } from './stream-batcher.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics.ts';
@@ -215,24 +213,25 @@ export class RunService {
       );
     const w = parsed.workload;
     const dialect: DialectId = input.dialect ?? t.dialect;
-    let model = input.model ?? t.defaultModel;
-    if (!model) {
-      const r = await discoverModels(t.baseUrl, dialect, {
-        apiKey: t.apiKey,
-        headers: t.headers,
-        insecureTls: t.insecureTls,
-      });
-      if (!r.ok || r.value.models.length === 0)
-        throw new RunError(`no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
-      model = r.value.models[0]!;
-    }
-    let prompts;
+    let prepared;
     try {
-      prompts = await loadPrompts(w.prompts, w.seed, this.dir);
+      prepared = await prepareRun(
+        w,
+        {
+          url: t.baseUrl,
+          dialect,
+          model: input.model ?? t.defaultModel,
+          apiKey: t.apiKey,
+          headers: t.headers,
+          insecureTls: t.insecureTls,
+        },
+        this.dir,
+      );
     } catch (e) {
-      if (e instanceof PromptFileError) throw new RunError(`prompts: ${e.message}`);
+      if (e instanceof PrepareError) throw new RunError(e.message);
       throw e;
     }
+    const { model, prompts } = prepared;
     if (this.active) throw new RunError('a run started meanwhile', 'busy');
     const runId = randomUUID();
     const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;

@@ -15,12 +15,10 @@ import type { DialectId } from '../../shared/dialects.ts';
 import { progressLine, testRequestLine } from '../../shared/runs/progress-text.ts';
 import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
 import { parseWorkload } from '../../shared/runs/workload.ts';
-import { discoverModels } from '../engine/models.ts';
-import { PromptFileError } from '../runs/prompt-files.ts';
-import { loadPrompts } from '../runs/prompts.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../paths.ts';
 import { runWorkload, TestRequestError } from '../runs/runner.ts';
+import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
 import type { RunRepeat } from '../../shared/runs/run-types.ts';
@@ -313,22 +311,23 @@ export async function runRunCommand(
   if (typeof headers === 'string') return err(headers);
   const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
   const allHeaders = { ...(w.target.headers ?? {}), ...headers };
-  let model = w.target.model;
-  if (!model) {
-    const r = await discoverModels(w.target.url, w.target.dialect, {
-      apiKey,
-      headers: allHeaders,
-      insecureTls: w.target.insecureTls,
-    });
-    if (!r.ok || r.value.models.length === 0)
-      return err(`no --model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`);
-    model = r.value.models[0]!;
-  }
+  let model: string;
   let prompts;
   try {
-    prompts = await loadPrompts(w.prompts, w.seed, baseDir);
+    ({ model, prompts } = await prepareRun(
+      w,
+      {
+        url: w.target.url,
+        dialect: w.target.dialect,
+        model: w.target.model,
+        apiKey,
+        headers: allHeaders,
+        insecureTls: w.target.insecureTls,
+      },
+      baseDir,
+    ));
   } catch (e) {
-    if (e instanceof PromptFileError) return err(e.message);
+    if (e instanceof PrepareError) return err(e.message);
     throw e;
   }
   const runId = randomUUID();

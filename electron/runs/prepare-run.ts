@@ -1,0 +1,54 @@
+/**
+ * What a run needs besides its workload, found the same way by the app and `tokenscope run`: the
+ * model (the one given, else the first the server lists) and the prompts (synthetic, or loaded
+ * from the workload's file, paths relative to `baseDir`). A problem is a PrepareError with a
+ * message for the user; nothing has been sent to the server but the model list.
+ */
+import type { DialectId } from '../../shared/dialects.ts';
+import type { Workload } from '../../shared/runs/workload.ts';
+import { discoverModels } from '../engine/models.ts';
+import { PromptFileError } from './prompt-files.ts';
+import { loadPrompts, type PromptProvider } from './prompts.ts';
+
+export class PrepareError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PrepareError';
+  }
+}
+
+export interface PrepareTarget {
+  url: string;
+  dialect: DialectId;
+  /** The model asked for; absent or '' = the server's first. */
+  model?: string | null;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  insecureTls?: boolean;
+}
+
+export async function prepareRun(
+  w: Workload,
+  t: PrepareTarget,
+  baseDir: string,
+): Promise<{ model: string; prompts: PromptProvider }> {
+  let model = t.model || null;
+  if (!model) {
+    const r = await discoverModels(t.url, t.dialect, {
+      apiKey: t.apiKey,
+      headers: t.headers,
+      insecureTls: t.insecureTls,
+    });
+    if (!r.ok || r.value.models.length === 0)
+      throw new PrepareError(
+        `no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`,
+      );
+    model = r.value.models[0]!;
+  }
+  try {
+    return { model, prompts: await loadPrompts(w.prompts, w.seed, baseDir) };
+  } catch (e) {
+    if (e instanceof PromptFileError) throw new PrepareError(`prompts: ${e.message}`);
+    throw e;
+  }
+}
