@@ -20,7 +20,7 @@ import type { Result } from '../shared/api.ts';
 import type { RunExport } from '../shared/runs-api.ts';
 import type { Core } from './app/core.ts';
 import { dispatch } from './app/handlers.ts';
-import { RunError } from './app/runs.ts';
+import { RunError } from './app/runs-service.ts';
 import { bearerOf, sameOrigin, tokenOk } from './serve-guard.ts';
 
 /** The largest upload web mode accepts (real detailed results are hundreds of MB). */

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RunService } from '../../electron/app/runs.ts';
+import { RunService } from '../../electron/app/runs-service.ts';
 
 const [mode, file] = process.argv.slice(2);
 const baseKb = process.resourceUsage().maxRSS;

@@ -9,11 +9,11 @@ import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api
 import type { SimServer } from '../sim/index.ts';
 import { startSimThread } from '../sim/thread.ts';
 import { createHandlers } from './handlers.ts';
-import { RequestService } from './requests.ts';
-import { MetricsService } from './metrics.ts';
-import { RunService } from './runs.ts';
+import { RequestService } from './requests-service.ts';
+import { MetricsService } from './metrics-service.ts';
+import { RunService } from './runs-service.ts';
 import type { SecretBox } from './secrets.ts';
-import { TargetStore } from './targets.ts';
+import { TargetStore } from './targets-service.ts';
 
 export interface CoreOptions {
   mode: 'electron' | 'web';

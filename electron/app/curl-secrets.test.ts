@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { curlCommand } from './curl.ts';
-import { specFromInput } from './requests.ts';
-import type { ResolvedTarget } from './targets.ts';
+import { specFromInput } from './requests-service.ts';
+import type { ResolvedTarget } from './targets-service.ts';
 import { TargetInput } from '../../shared/api.ts';
 
 const target: ResolvedTarget = {

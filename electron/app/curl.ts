@@ -2,8 +2,8 @@ import type { FireInput } from '../../shared/api.ts';
 import { buildRequestBody } from '../engine/body.ts';
 import { getDialect } from '../engine/dialects/index.ts';
 import { resolveEndpoint, redactUrl } from '../engine/endpoint.ts';
-import type { ResolvedTarget } from './targets.ts';
-import { specFromInput } from './requests.ts';
+import type { ResolvedTarget } from './targets-service.ts';
+import { specFromInput } from './requests-service.ts';
 import { looksSecretName } from '../../shared/redact.ts';
 
 function sq(s: string): string {

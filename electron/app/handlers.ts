@@ -6,11 +6,11 @@
 import type { ApiHandlers, ApiMethod, AppInfo, Result } from '../../shared/api.ts';
 import { API_METHODS } from '../../shared/api.ts';
 import { discoverModels } from '../engine/models.ts';
-import type { RequestService } from './requests.ts';
-import type { TargetStore } from './targets.ts';
-import type { MetricsService } from './metrics.ts';
+import type { RequestService } from './requests-service.ts';
+import type { TargetStore } from './targets-service.ts';
+import type { MetricsService } from './metrics-service.ts';
 import { curlCommand } from './curl.ts';
-import { RunError, type RunService } from './runs.ts';
+import { RunError, type RunService } from './runs-service.ts';
 
 export interface Services {
   info: () => AppInfo;

@@ -45,7 +45,7 @@ describe('the layer rule', () => {
       await layerErrors('electron/engine/x.ts', "import { a } from '../runs/runner.ts';\nexport { a };\n"),
     ).toHaveLength(1);
     expect(
-      await layerErrors('electron/runs/x.ts', "import { a } from '../app/runs.ts';\nexport { a };\n"),
+      await layerErrors('electron/runs/x.ts', "import { a } from '../app/runs-service.ts';\nexport { a };\n"),
     ).toHaveLength(1);
     expect(
       await layerErrors('electron/app/x.ts', "import { a } from '../cli/run.ts';\nexport { a };\n"),
@@ -57,7 +57,7 @@ describe('the layer rule', () => {
       await layerErrors('electron/engine/x.test.ts', "import { a } from '../sim/index.ts';\nexport { a };\n"),
     ).toEqual([]);
     expect(
-      await layerErrors('electron/cli/x.ts', "import { a } from '../app/runs.ts';\nexport { a };\n"),
+      await layerErrors('electron/cli/x.ts', "import { a } from '../app/runs-service.ts';\nexport { a };\n"),
     ).toEqual([]);
   });
 

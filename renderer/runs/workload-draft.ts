@@ -291,7 +291,7 @@ export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
 
 /**
  * The issues in a startRun error message: the core answers `bad workload: path: message; path: message`
- * (electron/app/runs.ts). Anything else is one issue without a path.
+ * (electron/app/runs-service.ts). Anything else is one issue without a path.
  */
 export function issuesOfMessage(message: string): WorkloadIssue[] {
   const m = /^bad workload: (.*)$/s.exec(message);

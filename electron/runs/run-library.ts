@@ -1,19 +1,15 @@
 /**
- * Load runs for the app: starts one run at a time through electron/runs/runner.ts, writes its run
- * file into the runs folder, and reports it to the UI (onRunStarted, onRunProgress every 250 ms,
- * onRunLanes ~10 times a second for the swimlane, onRunFinished). Also the history of the folder:
- * list, open, rename, delete, export, import (imported results are kept as their original bytes
- * under `imported/`).
+ * The runs folder as a library: list it (run files and imported results, each by key), open a run,
+ * rename, delete, export (vLLM JSON, CSV, the raw file), import vLLM/SGLang results (kept as their
+ * original bytes under `imported/`, parsed once per file version), reveal a path.
  *
- * The UI addresses runs by key (a file name in the folder), never by path: `resolveKey` refuses
- * anything that is not a plain name in the folder.
+ * Runs are addressed by key (a file name in the folder), never by path: `resolveKey` refuses
+ * anything that is not a plain name in the folder. No events: the owner says when the list changed.
  */
 import { randomUUID } from 'node:crypto';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
-import type { DialectId } from '../../shared/dialects.ts';
 import { toCsv } from '../../shared/runs/csv.ts';
 import { slimResultBytes } from '../../shared/runs/result-slim.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
@@ -23,36 +19,17 @@ import {
   type ImportedRun,
   type ImportResult,
 } from '../../shared/runs/vllm-format.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
-import type {
-  RunDetail,
-  RunEntry,
-  RunExport,
-  RunLaneBatch,
-  RunList,
-  StartRunInput,
-} from '../../shared/runs-api.ts';
+import type { RunDetail, RunEntry, RunExport, RunList } from '../../shared/runs-api.ts';
 import {
   deleteRun as deleteRunFile,
   listRuns as listRunFiles,
   renameRun as renameRunFile,
   sidecarPath,
   type RunListEntry,
-} from '../runs/history.ts';
-import { defaultRunFileName, readRunFile } from '../runs/run-file.ts';
-import { runWorkload, TestRequestError } from '../runs/runner.ts';
-import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
-import { StreamBatcher } from './stream-batcher.ts';
-import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
-import { scrapeTargetOf } from './metrics.ts';
-import type { ResolvedTarget } from './targets.ts';
+} from './history.ts';
+import { readRunFile } from './run-file.ts';
 
 export const IMPORTED_DIR = 'imported';
-/** Swimlane batches: at most this often (ms). */
-export const LANE_INTERVAL_MS = 100;
-
-type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
-
 export class RunError extends Error {
   constructor(
     message: string,
@@ -60,13 +37,6 @@ export class RunError extends Error {
   ) {
     super(message);
   }
-}
-
-interface Active {
-  runId: string;
-  key: string;
-  ac: AbortController;
-  done: Promise<void>;
 }
 
 const safeName = /^[A-Za-z0-9._-]+$/;
@@ -165,25 +135,27 @@ export function fileNameOf(name: string | null | undefined): string | null {
   return slug || null;
 }
 
-export class RunService {
-  private active: Active | null = null;
-  private disposed = false;
+export class RunLibrary {
   /** Imported files' runs by name, mtime and size: a listing does not re-read a 200 MB file. */
   private readonly importedCache = new Map<string, { stamp: string; result: ImportResult }>();
+  private readonly runningKey: () => string | null;
+  private readonly changed: () => void;
+  private readonly revealer?: (p: string) => boolean;
 
   constructor(
     readonly dir: string,
-    private readonly emit: Emit,
-    private readonly resolveTarget: (id: string) => ResolvedTarget | null,
-    private readonly opts: {
-      version: string;
+    o: {
+      /** The key of the run going on (it cannot be deleted; it is not partial). */
+      runningKey?: () => string | null;
+      /** The list changed (renamed, deleted, imported). */
+      changed?: () => void;
+      /** Show a path in the file manager (the app); absent: only say it. */
       reveal?: (p: string) => boolean;
-      progressIntervalMs?: number;
-    } = { version: 'unknown' },
-  ) {}
-
-  get running(): { runId: string; key: string } | null {
-    return this.active ? { runId: this.active.runId, key: this.active.key } : null;
+    } = {},
+  ) {
+    this.runningKey = o.runningKey ?? (() => null);
+    this.changed = o.changed ?? (() => undefined);
+    this.revealer = o.reveal;
   }
 
   /** A key → a path inside the folder; anything else is refused. */
@@ -197,191 +169,13 @@ export class RunService {
     return { file, index: m[3] !== undefined ? Number(m[3]) : imported ? 0 : null, imported };
   }
 
-  async start(input: StartRunInput): Promise<{ runId: string; key: string }> {
-    if (this.active)
-      throw new RunError(
-        `a run is already going (${this.active.key}); cancel it or wait for it to finish`,
-        'busy',
-      );
-    const t = this.resolveTarget(input.targetId);
-    if (!t) throw new RunError(`No target ${input.targetId}.`, 'not-found');
-    const { target: _ignored, ...raw } = input.workload;
-    const parsed = parseWorkload(raw);
-    if (!parsed.ok)
-      throw new RunError(
-        `bad workload: ${parsed.issues.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`,
-      );
-    const w = parsed.workload;
-    const dialect: DialectId = input.dialect ?? t.dialect;
-    let prepared;
-    try {
-      prepared = await prepareRun(
-        w,
-        {
-          url: t.baseUrl,
-          dialect,
-          model: input.model ?? t.defaultModel,
-          apiKey: t.apiKey,
-          headers: t.headers,
-          insecureTls: t.insecureTls,
-        },
-        this.dir,
-      );
-    } catch (e) {
-      if (e instanceof PrepareError) throw new RunError(e.message);
-      throw e;
-    }
-    const { model, prompts } = prepared;
-    if (this.active) throw new RunError('a run started meanwhile', 'busy');
-    const runId = randomUUID();
-    const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;
-    const key = fileName;
-    const ac = new AbortController();
-
-    // Swimlane traffic, batched.
-    let lanes: RunLaneBatch = { runId, starts: [], events: [], done: [] };
-    const startedAt = new Map<string, number>();
-    const pendingEvents = new Map<string, { t: number[]; tok: number[] }>();
-    const flushLanes = (): void => {
-      if (lanes.starts.length === 0 && pendingEvents.size === 0 && lanes.done.length === 0) return;
-      lanes.events = [...pendingEvents].map(([id, e]) => ({ id, t: e.t, tok: e.tok }));
-      pendingEvents.clear();
-      this.emit('onRunLanes', lanes);
-      lanes = { runId, starts: [], events: [], done: [] };
-    };
-    // Ten times a second for the whole run (lanes start, tick and end all along).
-    const lanesBatcher = new StreamBatcher(LANE_INTERVAL_MS, () => {
-      flushLanes();
-      return true;
-    });
-    lanesBatcher.poke();
-
-    const active: Active = { runId, key, ac, done: Promise.resolve() };
-    this.active = active;
-    let announced = false;
-    active.done = (async () => {
-      try {
-        const result = await runWorkload({
-          workload: w,
-          target: {
-            url: t.baseUrl,
-            dialect,
-            model,
-            headers: t.headers,
-            apiKey: t.apiKey,
-            insecureTls: t.insecureTls,
-          },
-          prompts,
-          runId,
-          ...(input.repeat ? { repeat: input.repeat } : {}),
-          serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
-          outFile: path.join(this.dir, fileName),
-          name: input.name || w.name || null,
-          signal: ac.signal,
-          tokenscopeVersion: this.opts.version,
-          progressIntervalMs: this.opts.progressIntervalMs,
-          onProgress: (p) => {
-            // Before the header: only the test request's "testing" ticks (the run may never start).
-            if (!announced && p.phase !== 'test') return;
-            this.emit('onRunProgress', p);
-          },
-          onRequestStart: (s) => {
-            startedAt.set(s.id, s.startedMs);
-            lanes.starts.push(s);
-          },
-          onRequestEvents: (id, rec, from) => {
-            const base = startedAt.get(id) ?? 0;
-            let e = pendingEvents.get(id);
-            if (!e) pendingEvents.set(id, (e = { t: [], tok: [] }));
-            const ev = rec.events;
-            for (let i = from; i < ev.n; i++) {
-              e.t.push(Math.round((base + ev.t[i]!) * 1000) / 1000);
-              e.tok.push(ev.tokens[i]!);
-            }
-          },
-          onRequestDone: (line) => {
-            startedAt.delete(line.id);
-            lanes.done.push({
-              id: line.id,
-              ok: line.status === 'ok',
-              endMs: Math.round((line.startedMs + (line.e2eMs ?? line.phases.endMs ?? 0)) * 1000) / 1000,
-              ttftMs: line.ttftMs,
-              errorKind: line.error?.kind ?? null,
-              errorMessage: line.error?.message ?? null,
-              outputTokens: line.outputTokens,
-            });
-          },
-          onStarted: (header) => {
-            announced = true;
-            this.emit('onRunStarted', {
-              runId,
-              key,
-              header,
-              selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS },
-            });
-            void this.emitList();
-          },
-        });
-        lanesBatcher.dispose();
-        flushLanes();
-        this.active = null;
-        this.emit('onRunFinished', {
-          runId,
-          key,
-          summary: result.summary,
-          cancelled: result.cancelled,
-          fileError: result.fileError,
-          error: null,
-        });
-      } catch (e) {
-        lanesBatcher.dispose();
-        flushLanes();
-        this.active = null;
-        const summary = (await this.tryRead(key))?.summary ?? null;
-        this.emit('onRunFinished', {
-          runId,
-          key,
-          summary,
-          cancelled: ac.signal.aborted,
-          fileError: null,
-          error:
-            e instanceof TestRequestError
-              ? `${e.message} To run anyway, untick “send one test request first” under “Arrivals, warm-up, seed, test request”.`
-              : (e as Error).message,
-        });
-      } finally {
-        if (!this.disposed) void this.emitList();
-      }
-    })();
-    return { runId, key };
-  }
-
-  cancel(runId: string): boolean {
-    if (!this.active || (this.active.runId !== runId && this.active.key !== runId)) return false;
-    this.active.ac.abort();
-    return true;
-  }
-
-  /** Resolves when the current run (if any) has finished. */
-  async idle(): Promise<void> {
-    await this.active?.done;
-  }
-
-  private async emitList(): Promise<void> {
-    try {
-      this.emit('onRunsChanged', await this.list());
-    } catch {
-      // the folder could not be read: the next list() call reports it
-    }
-  }
-
   async list(): Promise<RunList> {
     const { runs, skipped } = await listRunFiles(this.dir);
     const out: RunEntry[] = runs.map((r) => entryOfNative(r, this.dir));
     const skippedOut = skipped.map((s) => ({ file: path.relative(this.dir, s.path), error: s.error }));
-    if (this.active) {
-      const a = this.active;
-      const e = out.find((r) => r.key === a.key);
+    const running = this.runningKey();
+    if (running) {
+      const e = out.find((r) => r.key === running);
       if (e) e.running = true;
     }
     const impDir = path.join(this.dir, IMPORTED_DIR);
@@ -420,14 +214,6 @@ export class RunService {
       return j.names && typeof j.names === 'object' ? j.names : {};
     } catch {
       return {};
-    }
-  }
-
-  private async tryRead(key: string): Promise<RunDetail | null> {
-    try {
-      return await this.open(key);
-    } catch {
-      return null;
     }
   }
 
@@ -476,7 +262,7 @@ export class RunService {
     } catch {
       // no rename sidecar
     }
-    const running = this.active?.key === key;
+    const running = this.runningKey() === key;
     return {
       entry: {
         key,
@@ -523,11 +309,11 @@ export class RunService {
         );
       });
     }
-    void this.emitList();
+    this.changed();
   }
 
   async delete(key: string): Promise<void> {
-    if (this.active?.key === key) throw new RunError('this run is going on: cancel it first', 'busy');
+    if (this.runningKey() === key) throw new RunError('this run is going on: cancel it first', 'busy');
     const { file, imported } = this.resolveKey(key);
     if (imported) {
       // Deleting one result of a multi-result file deletes the file: it was imported as one.
@@ -546,7 +332,7 @@ export class RunService {
         );
       });
     }
-    void this.emitList();
+    this.changed();
   }
 
   async export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
@@ -665,7 +451,7 @@ export class RunService {
     // The listing that follows must not parse the file a second time.
     const st = await stat(dest);
     this.cacheImported(name, st, r);
-    void this.emitList();
+    this.changed();
     return { keys: r.runs.map((_, i) => `${IMPORTED_DIR}/${name}#${i}`), warnings: r.warnings };
   }
 
@@ -676,14 +462,7 @@ export class RunService {
       await stat(p).catch(() => {
         throw new RunError(`no run ${key}`, 'not-found');
       });
-    const revealed = this.opts.reveal ? this.opts.reveal(p) : false;
+    const revealed = this.revealer ? this.revealer(p) : false;
     return { path: p, revealed };
-  }
-
-  /** Cancels a running run and waits for its file to be closed. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    this.active?.ac.abort();
-    await this.active?.done;
   }
 }

@@ -14,7 +14,7 @@ import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { fireRequest } from '../engine/client.ts';
 import { wallNow } from '../engine/clock.ts';
-import { originOf, type ResolvedTarget } from './targets.ts';
+import { originOf, type ResolvedTarget } from './targets-service.ts';
 import { looksSecretName } from '../../shared/redact.ts';
 
 export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(

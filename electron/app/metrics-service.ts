@@ -8,7 +8,7 @@ import type { MetricsScrape, MetricsState, ExplorerSeries } from '../../shared/m
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
-import type { ResolvedTarget } from './targets.ts';
+import type { ResolvedTarget } from './targets-service.ts';
 
 const EXPLORER_MAX = 5000;
 

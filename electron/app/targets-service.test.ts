@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TargetStore, SIM_TARGET_ID } from './targets.ts';
+import { TargetStore, SIM_TARGET_ID } from './targets-service.ts';
 import { MemorySecretBox, type SecretBox } from './secrets.ts';
 
 // Stands in for safeStorage: reversible, and visibly not the plain text.

@@ -16,7 +16,7 @@ import { startPrometheus, type PrometheusHandle } from '../testing/prometheus.ts
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
 import { scrapesOf, statesOf, testCore, type RecordedEvent } from '../testing/core.ts';
-import { SIM_TARGET_ID } from './targets.ts';
+import { SIM_TARGET_ID } from './targets-service.ts';
 
 let events: RecordedEvent[] = [];
 let core: Core;

@@ -14,8 +14,8 @@ import type { RunProgress } from '../../shared/runs/run-types.ts';
 import { tmpDir } from '../testing/runs.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { fileNameOf, importedDisplayName } from './runs.ts';
-import { SIM_TARGET_ID as SIM } from './targets.ts';
+import { fileNameOf, importedDisplayName } from './runs-service.ts';
+import { SIM_TARGET_ID as SIM } from './targets-service.ts';
 import { testCore, type RecordedEvent } from '../testing/core.ts';
 
 let core: Core;

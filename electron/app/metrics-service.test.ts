@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { Core } from './core.ts';
 import { scrapesOf, statesOf, testCore, type RecordedEvent } from '../testing/core.ts';
-import { SIM_TARGET_ID } from './targets.ts';
+import { SIM_TARGET_ID } from './targets-service.ts';
 
 let events: RecordedEvent[] = [];
 let core: Core;
