@@ -8,11 +8,13 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
+import type { Result as BaseResult } from './result.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
 
-export type Result<T> =
-  { ok: true; value: T } | { ok: false; error: { kind: string; code?: string; message: string } };
+export type { ApiError, ApiErrorKind } from './result.ts';
+/** A method's answer: its value, or an ApiError (shared/result.ts). */
+export type Result<T> = BaseResult<T>;
 
 const dialect = z.enum(DIALECT_IDS);
 

@@ -3,7 +3,7 @@
  * electron/ipc.ts, WebSocket in electron/serve.ts) serve exactly this object, through
  * `dispatch`, which validates arguments against the contract's schemas first.
  */
-import type { ApiHandlers, ApiMethod, AppInfo, Result } from '../../shared/api.ts';
+import type { ApiErrorKind, ApiHandlers, ApiMethod, AppInfo, Result } from '../../shared/api.ts';
 import { API_METHODS } from '../../shared/api.ts';
 import { discoverModels } from '../engine/models.ts';
 import type { RequestService } from './requests-service.ts';
@@ -22,7 +22,7 @@ export interface Services {
 }
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-const err = (kind: string, message: string, code?: string): Result<never> => ({
+const err = (kind: ApiErrorKind, message: string, code?: string): Result<never> => ({
   ok: false,
   error: { kind, message, code },
 });

@@ -5,6 +5,7 @@
  * message and body (a server may echo a key back). Bounded in time and size; can be cancelled; can
  * ask for gzip/deflate and decode it as it comes, the size limit then counting decoded bytes.
  */
+import type { Result } from '../../shared/result.ts';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
@@ -43,7 +44,7 @@ export interface GetResult {
   wallMs: number;
 }
 
-export type GetOutcome = { ok: true; value: GetResult } | { ok: false; error: RequestError };
+export type GetOutcome = Result<GetResult, RequestError>;
 
 export const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
 

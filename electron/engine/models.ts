@@ -3,6 +3,7 @@
  * shim) and Ollama's native `GET /api/tags`. The dialect decides which is tried first; the other
  * is the fallback, so a base URL alone is enough.
  */
+import type { Result } from '../../shared/result.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { httpGet } from './http-get.ts';
@@ -17,7 +18,7 @@ export async function discoverModels(
   baseUrl: string,
   dialect: DialectId,
   opts: { apiKey?: string; headers?: Record<string, string>; timeoutMs?: number; insecureTls?: boolean } = {},
-): Promise<{ ok: true; value: ModelList } | { ok: false; error: RequestError }> {
+): Promise<Result<ModelList, RequestError>> {
   let base: URL;
   try {
     base = new URL(baseUrl);

@@ -3,6 +3,7 @@
  * failures come back as values classified like every other request error, with the monotonic time
  * the response headers arrived (the best estimate of when the server rendered the body).
  */
+import type { Result } from '../../shared/result.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { httpGet, type GetResult } from '../engine/http-get.ts';
 
@@ -16,7 +17,7 @@ export interface FetchMetricsOptions {
 
 export type FetchedMetrics = GetResult;
 
-export type FetchMetricsResult = { ok: true; value: FetchedMetrics } | { ok: false; error: RequestError };
+export type FetchMetricsResult = Result<FetchedMetrics, RequestError>;
 export type MetricsFetcher = (url: URL, opts: FetchMetricsOptions) => Promise<FetchMetricsResult>;
 
 /**

@@ -5,6 +5,7 @@
  * "-Inf", "1e+06") and are read with the exposition parser's number rules; timestamps are float
  * seconds and stay seconds. Native-histogram fields are tolerated and ignored (classic buckets only).
  */
+import type { Result } from '../../shared/result.ts';
 import { z } from 'zod';
 import type { RequestError } from '../../shared/errors.ts';
 import { parsePromNumber } from '../../shared/metrics/prom-number.ts';
@@ -52,7 +53,7 @@ const Failure = z.object({
   error: z.string().optional(),
 });
 
-type Parsed = { ok: true; value: QueryData } | { ok: false; error: PromApiError };
+type Parsed = Result<QueryData, PromApiError>;
 
 function protocol(message: string, status: number, body: string): Parsed {
   return {

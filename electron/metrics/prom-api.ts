@@ -5,6 +5,7 @@
  * names Prometheus holds for it, or given. Results are one (t seconds, value) series per concept.
  * Never throws for I/O: failures are values with a kind (network / http / protocol / client).
  */
+import type { Result } from '../../shared/result.ts';
 import type { MetricFamily } from '../../shared/metrics/prom-types.ts';
 import { detectProfileId, type ProfileId } from '../../shared/metrics/profiles.ts';
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
@@ -20,7 +21,7 @@ import { detectionQuery, fleetQueries, parseSelector, type FleetConcept } from '
 export type { ApiPoint, ApiSeries, PromApiError, QueryData } from './prom-api-json.ts';
 export type { FleetConcept } from './promql.ts';
 
-export type PromResult<T> = { ok: true; value: T } | { ok: false; error: PromApiError };
+export type PromResult<T> = Result<T, PromApiError>;
 
 export interface PromApiOptions {
   /** The Prometheus server, e.g. `http://prom:9090` or behind a prefix `https://h/prometheus`. */

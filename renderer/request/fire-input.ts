@@ -2,6 +2,7 @@
  * The composer's form ⇄ FireInput (shared/api.ts). Pure, so the rules (what is sent for which
  * dialect, how the extra body and numbers are validated) are tested without a DOM.
  */
+import type { Result } from '../../shared/result.ts';
 import type { FireInput } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { ChatMessage } from '../../shared/request.ts';
@@ -48,7 +49,7 @@ export type FieldErrors = Partial<
   Record<'model' | 'prompt' | 'maxTokens' | 'temperature' | 'minTokens' | 'extraBody' | 'headers', string>
 >;
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type ParseResult<T> = Result<T, string>;
 
 /** The extra body must be a JSON object (it is merged into the request body); empty means none. */
 export function parseExtraBody(text: string): ParseResult<Record<string, unknown> | undefined> {

@@ -28,7 +28,7 @@ beforeEach(() => {
         ? { ok: true, value: native }
         : key === imported.entry.key
           ? { ok: true, value: imported }
-          : { ok: false, error: { kind: 'not-found', message: 'no such run' } },
+          : { ok: false, error: { kind: 'client', code: 'not-found', message: 'no such run' } },
   });
   setTransport(fake);
   useRunsStore.setState({ runs: [], compareKeys: [], compared: null, view: { kind: 'new' } });

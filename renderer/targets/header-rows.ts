@@ -2,6 +2,7 @@
  * Header rows as the editors show them (name, value, secret) ⇄ a headers record: used by the
  * target editor and the composer alike.
  */
+import type { Result } from '../../shared/result.ts';
 
 export interface HeaderRow {
   key: string;
@@ -13,8 +14,7 @@ export interface HeaderRow {
 }
 
 /** A header row list parsed: the record, or why not. */
-export type HeaderRowsResult =
-  { ok: true; value: Record<string, string> | undefined } | { ok: false; error: string };
+export type HeaderRowsResult = Result<Record<string, string> | undefined, string>;
 
 /** Header rows → record; blank rows are skipped, a value without a name or a repeated name is an error. */
 export function headersFromRows(rows: HeaderRow[]): HeaderRowsResult {
