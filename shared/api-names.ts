@@ -1,6 +1,7 @@
 /**
- * The method and event names of the contract (shared/api.ts), without its schemas, so the
- * preload bundle stays tiny (no zod). A test proves these lists equal the contract's.
+ * The method and event names of the contract, declared once, without its schemas, so the preload
+ * bundle stays tiny (no zod). shared/api.ts checks at compile time that its schemas and event types
+ * cover exactly these names.
  */
 export const METHOD_NAMES = [
   'getAppInfo',
@@ -38,6 +39,9 @@ export const EVENT_NAMES = [
   'onRunFinished',
   'onRunsChanged',
 ] as const;
+
+export type MethodName = (typeof METHOD_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
 
 export const methodChannel = (m: string): string => `tokenscope:call:${m}`;
 export const eventChannel = (e: string): string => `tokenscope:event:${e}`;

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
 import type { Result as BaseResult } from './result.ts';
+import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
 
@@ -180,10 +181,11 @@ export const API_METHODS = {
   importRun: z.tuple([ImportRunInput]),
   /** Show the run file (or the runs folder) in the system's file manager; web mode answers with the path. */
   revealRun: z.tuple([runKey.optional()]),
-} as const;
+} as const satisfies Record<MethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof API_METHODS;
-export const API_METHOD_NAMES = Object.keys(API_METHODS) as ApiMethod[];
+/** The names, declared once (api-names.ts, small enough for the preload); the schemas cover exactly them. */
+export const API_METHOD_NAMES: readonly ApiMethod[] = METHOD_NAMES;
 
 export interface AppInfo {
   version: string;
@@ -283,19 +285,14 @@ export interface ApiEvents {
 }
 
 export type ApiEvent = keyof ApiEvents;
-export const API_EVENT_NAMES: ApiEvent[] = [
-  'onRequestStarted',
-  'onRequestBatch',
-  'onRequestFinished',
-  'onTargetsChanged',
-  'onMetricsScrape',
-  'onMetricsState',
-  'onRunStarted',
-  'onRunProgress',
-  'onRunLanes',
-  'onRunFinished',
-  'onRunsChanged',
-];
+export const API_EVENT_NAMES: readonly ApiEvent[] = EVENT_NAMES;
+
+// The names and the types are the same sets, checked when compiling (not only by a test).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const methodsMatch: Same<ApiMethod, MethodName> = true;
+const eventsMatch: Same<ApiEvent, EventName> = true;
+void methodsMatch;
+void eventsMatch;
 
 /** Flush interval of live batches: ~30 per second whatever the event rate. */
 export const BATCH_INTERVAL_MS = 33;
