@@ -18,7 +18,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Rng } from '../../shared/runs/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
-import { countChatTokens, countPromptTokens, countTextTokens } from '../sim/tokenizer.ts';
+import { countChatTokens, countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './prompt-items.ts';
 
 export class PromptFileError extends Error {}

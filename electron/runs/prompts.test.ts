@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { countPromptTokens, countTextTokens } from '../sim/tokenizer.ts';
+import { countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { PromptFileError } from './prompt-files.ts';
 import { loadPrompts } from './prompts.ts';
 import { buildSpec } from './request-spec.ts';

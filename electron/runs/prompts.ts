@@ -4,13 +4,13 @@
  * a duration run can ask for as many items as it needs. Warm-up items come from their own
  * stream, so warming up never changes (or pre-caches) the measured prompts.
  *
- * Token counts are Tokenscope's estimate (the simulator's BPE stand-in, electron/sim/tokenizer.ts,
+ * Token counts are Tokenscope's estimate (a BPE stand-in shared with the simulator, shared/tokenizer.ts,
  * within ~30 % of real tokenizers for prose); the run prefers the server's `usage` when it
  * reports prompt tokens.
  */
 import { Rng } from '../../shared/runs/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
-import { countTextTokens } from '../sim/tokenizer.ts';
+import { countTextTokens } from '../../shared/tokenizer.ts';
 import { loadJsonlPrompts, loadShareGpt } from './prompt-files.ts';
 import { describeDist, sampleLength, type PromptProvider } from './prompt-items.ts';
 

@@ -7,7 +7,7 @@
  * extension where the real server lacks them) so tests can ask for exact lengths anywhere.
  */
 import type { DialectId } from '../../shared/dialects.ts';
-import { countChatTokens, countPromptTokens, type ChatMessageLike } from './tokenizer.ts';
+import { countChatTokens, countPromptTokens, type ChatMessageLike } from '../../shared/tokenizer.ts';
 
 export interface GenRequest {
   dialect: DialectId;

@@ -8,7 +8,7 @@ import { goJson, parseRfc3339, pyDumps, rfc3339Nano, sortKeysDeep } from './json
 import { buckets125, formatValue, HistogramData, PromWriter } from './prom-text.ts';
 import { planOutput } from './scheduler.ts';
 import { TextGenerator } from './text.ts';
-import { countChatTokens, countPromptTokens, countTextTokens } from './tokenizer.ts';
+import { countChatTokens, countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 
 describe('tokenizer', () => {
   it('counts words with their leading space and each punctuation mark', () => {
