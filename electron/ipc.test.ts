@@ -2,19 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Electron cannot run here (and must not be required in plain Node: it tries to download), so the
 // module is mocked: ipcMain records the handlers it is given.
-const handlers = new Map<string, (e: unknown, args: unknown) => Promise<unknown>>();
-const listeners = new Map<string, (e: unknown) => void>();
-vi.mock('electron', () => ({
-  ipcMain: {
-    handle: (ch: string, fn: (e: unknown, args: unknown) => Promise<unknown>) => {
-      if (handlers.has(ch)) throw new Error(`second handler for ${ch}`);
-      handlers.set(ch, fn);
-    },
-    removeHandler: (ch: string) => handlers.delete(ch),
-    on: (ch: string, fn: (e: unknown) => void) => listeners.set(ch, fn),
-    removeListener: (ch: string) => listeners.delete(ch),
-  },
-}));
+vi.mock('electron', () => import('./testing/electron-mock.ts'));
+const { electronState } = await import('./testing/electron-mock.ts');
+const { handlers, listeners } = electronState;
 
 const { bindIpc } = await import('./ipc.ts');
 const { API_METHOD_NAMES, API_EVENT_NAMES } = await import('../shared/api.ts');

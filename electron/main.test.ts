@@ -7,76 +7,16 @@ import path from 'node:path';
 // what the window is created with, and what its handlers do with navigation, popups,
 // permissions and headers.
 const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-main-'));
-const appListeners = new Map<string, (...a: unknown[]) => void>();
-const wcListeners = new Map<string, (...a: unknown[]) => void>();
-const created: { options: Record<string, unknown>; loaded: string[] }[] = [];
-let windowOpenHandler: ((d: { url: string }) => { action: string }) | null = null;
-let permissionRequest: ((wc: unknown, perm: string, cb: (ok: boolean) => void) => void) | null = null;
-let permissionCheck: (() => boolean) | null = null;
-let headersHook:
-  ((d: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | null = null;
-const opened: string[] = [];
-let readyResolve: () => void = () => undefined;
-const ready = new Promise<void>((r) => (readyResolve = r));
-let sandboxEnabled = false;
-
-vi.mock('electron', () => {
-  class BrowserWindow {
-    static all: BrowserWindow[] = [];
-    static getAllWindows() {
-      return BrowserWindow.all;
-    }
-    webContents = {
-      mainFrame: { url: '', parent: null },
-      on: (ev: string, fn: (...a: unknown[]) => void) => wcListeners.set(ev, fn),
-      setWindowOpenHandler: (fn: (d: { url: string }) => { action: string }) => (windowOpenHandler = fn),
-      send: () => undefined,
-      isDestroyed: () => false,
-    };
-    private rec: { options: Record<string, unknown>; loaded: string[] };
-    constructor(options: Record<string, unknown>) {
-      this.rec = { options, loaded: [] };
-      created.push(this.rec);
-      BrowserWindow.all.push(this);
-    }
-    once() {}
-    show() {}
-    async loadURL(u: string) {
-      this.rec.loaded.push(u);
-      readyResolve();
-    }
-  }
-  return {
-    app: {
-      requestSingleInstanceLock: () => true,
-      whenReady: async () => undefined,
-      on: (ev: string, fn: (...a: unknown[]) => void) => appListeners.set(ev, fn),
-      getPath: () => userData,
-      getVersion: () => '0.0.0-test',
-      enableSandbox: () => (sandboxEnabled = true),
-      quit: () => undefined,
-    },
-    BrowserWindow,
-    safeStorage: { isEncryptionAvailable: () => false },
-    shell: { openExternal: async (u: string) => opened.push(u) },
-    session: {
-      defaultSession: {
-        setPermissionRequestHandler: (fn: typeof permissionRequest) => (permissionRequest = fn),
-        setPermissionCheckHandler: (fn: typeof permissionCheck) => (permissionCheck = fn),
-        webRequest: { onHeadersReceived: (fn: typeof headersHook) => (headersHook = fn) },
-      },
-    },
-    ipcMain: {
-      handle: () => undefined,
-      on: () => undefined,
-      removeHandler: () => undefined,
-      removeListener: () => undefined,
-    },
-  };
-});
+vi.mock('electron', () => import('./testing/electron-mock.ts'));
+const { electronState: e } = await import('./testing/electron-mock.ts');
+e.userData = userData;
+const appListeners = e.appListeners;
+const wcListeners = e.webContentsListeners;
+const created = e.windows;
+const opened = e.openedExternal;
 
 const main = await import('./main.ts');
-await ready;
+await e.loaded;
 
 afterAll(() => {
   appListeners.get('before-quit')?.();
@@ -85,7 +25,7 @@ afterAll(() => {
 
 describe('main process security', () => {
   it('creates one window with isolation, sandbox, no Node, no webview', () => {
-    expect(sandboxEnabled).toBe(true);
+    expect(e.sandboxEnabled).toBe(true);
     expect(created).toHaveLength(1);
     const wp = created[0]!.options.webPreferences as Record<string, unknown>;
     expect(wp).toMatchObject({
@@ -111,18 +51,18 @@ describe('main process security', () => {
     wcListeners.get('will-redirect')!(ev);
     wcListeners.get('will-attach-webview')!(ev);
     expect(prevented).toBe(3);
-    expect(windowOpenHandler!({ url: 'https://docs.vllm.ai/' })).toEqual({ action: 'deny' });
-    expect(windowOpenHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(e.windowOpenHandler!({ url: 'https://docs.vllm.ai/' })).toEqual({ action: 'deny' });
+    expect(e.windowOpenHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
     expect(opened).toEqual(['https://docs.vllm.ai/']); // only https links go to the system browser
   });
 
   it('denies every permission and sets a strict CSP header', () => {
     let granted: boolean | null = null;
-    permissionRequest!(null, 'media', (ok) => (granted = ok));
+    e.permissionRequest!(null, 'media', (ok) => (granted = ok));
     expect(granted).toBe(false);
-    expect(permissionCheck!()).toBe(false);
+    expect(e.permissionCheck!()).toBe(false);
     let headers: Record<string, string[]> = {};
-    headersHook!(
+    e.headersHook!(
       { responseHeaders: {} },
       (r) => (headers = (r as { responseHeaders: Record<string, string[]> }).responseHeaders),
     );

@@ -1,20 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
-const exposed: Record<string, Record<string, unknown>> = {};
-const invoked: [string, unknown][] = [];
-const sent: string[] = [];
-vi.mock('electron', () => ({
-  contextBridge: { exposeInMainWorld: (k: string, v: Record<string, unknown>) => (exposed[k] = v) },
-  ipcRenderer: {
-    invoke: async (ch: string, args: unknown) => {
-      invoked.push([ch, args]);
-      return { ok: true, value: null };
-    },
-    on: vi.fn(),
-    removeListener: vi.fn(),
-    send: (ch: string) => sent.push(ch),
-  },
-}));
+vi.mock('electron', () => import('./testing/electron-mock.ts'));
+const { electronState } = await import('./testing/electron-mock.ts');
+const { exposed, invoked, sent } = electronState;
 
 await import('./preload.ts');
 const { API_METHOD_NAMES } = await import('../shared/api.ts');
