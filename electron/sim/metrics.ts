@@ -10,8 +10,17 @@
  * and failed requests only count in vllm:request_success_total{finished_reason="abort"|"error"}.
  */
 import { buckets125, HistogramData, PromWriter, type Labels } from './prom-text.ts';
-import { KV_BLOCK_TOKENS, type Sequence } from './scheduler.ts';
+import { KV_BLOCK_TOKENS } from './types.ts';
 import type { EndReason } from './types.ts';
+
+/** What the metrics read of a scheduler's sequence (scheduler.ts's Sequence has it). */
+interface SeqView {
+  spec: { promptTokens: number; maxTokens: number; arrivalMs: number };
+  generated: number;
+  lastTokenMs: number;
+  admittedMs: number;
+  firstTokenMs: number;
+}
 
 // Bucket boundaries copied from test-corpus/metrics/vllm-v1.prom.
 const TTFT_BUCKETS = [
@@ -142,7 +151,7 @@ export class SimMetrics {
   }
 
   /** The request's prompt was scheduled for prefill. */
-  admitted(seq: Sequence, _now: number): void {
+  admitted(seq: SeqView, _now: number): void {
     this.promptTokens += seq.spec.promptTokens;
     // Prefix caching is "on" but nothing is shared between requests: queries count, hits stay 0.
     this.prefixQueries += seq.spec.promptTokens;
@@ -154,13 +163,13 @@ export class SimMetrics {
   }
 
   /** Token number seq.generated was produced at `now` (seq.lastTokenMs still holds the previous one). */
-  token(seq: Sequence, now: number): void {
+  token(seq: SeqView, now: number): void {
     this.generationTokens++;
     if (seq.generated === 1) this.h.ttft.data.observe((now - seq.spec.arrivalMs) / 1000);
     else this.h.itl.data.observe((now - seq.lastTokenMs) / 1000);
   }
 
-  finished(seq: Sequence, reason: EndReason, now: number): void {
+  finished(seq: SeqView, reason: EndReason, now: number): void {
     this.finishedBy[reason]++;
     if (reason !== 'stop' && reason !== 'length') return;
     const s = (ms: number): number => Math.max(0, ms) / 1000;

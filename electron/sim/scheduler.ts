@@ -17,13 +17,11 @@
  * The loop is drift-correcting: each step ends at an absolute target (previous target + step
  * duration) measured with performance.now(), so setTimeout's lateness does not accumulate.
  */
+import { KV_BLOCK_TOKENS } from './types.ts';
 import { hash32, Prng } from './prng.ts';
 import { eosToken, TextGenerator, type GenToken } from './text.ts';
 import type { SimMetrics } from './metrics.ts';
 import type { EndReason, FinishReason, ResolvedSimOptions } from './types.ts';
-
-/** vLLM's KV block size (vllm:cache_config_info block_size="16"). */
-export const KV_BLOCK_TOKENS = 16;
 
 /** How much timer lateness the next step may absorb (libuv timers have 1 ms granularity). */
 export const MAX_CATCH_UP_MS = 1.5;

@@ -132,3 +132,6 @@ export interface SimServer {
   groundTruth(): GroundTruthRecord[];
   close(): Promise<void>;
 }
+
+/** vLLM's KV block size (vllm:cache_config_info block_size="16"). */
+export const KV_BLOCK_TOKENS = 16;

@@ -2,7 +2,16 @@
 import { showText } from '../../shared/format.ts';
 import { flagNames, tokenLabel } from './timeline/event-kind.ts';
 import { prettyBody } from './ErrorView.tsx';
-import type { FrameSource } from './RawFrames.tsx';
+
+export interface FrameSource {
+  n: number;
+  t: ArrayLike<number>;
+  tokens: ArrayLike<number>;
+  flags: ArrayLike<number>;
+  size: ArrayLike<number>;
+  text: string[];
+  raw: string[] | null;
+}
 
 interface Props {
   source: FrameSource;

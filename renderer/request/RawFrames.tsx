@@ -3,20 +3,11 @@
  * the rows in view are in the DOM) with fixed row heights, so 100k events scroll smoothly; a
  * search box filters by text, raw data or flag name. Click a row to see its full raw frame.
  */
+import type { FrameSource } from './RawFrameDetail.tsx';
 import { useMemo, useState } from 'react';
 import { showText } from '../../shared/format.ts';
 import { flagNames, tokenLabel } from './timeline/event-kind.ts';
 import { RawFrameDetail } from './RawFrameDetail.tsx';
-
-export interface FrameSource {
-  n: number;
-  t: ArrayLike<number>;
-  tokens: ArrayLike<number>;
-  flags: ArrayLike<number>;
-  size: ArrayLike<number>;
-  text: string[];
-  raw: string[] | null;
-}
 
 interface Props {
   source: FrameSource | null;

@@ -20,8 +20,8 @@ import { EV_CHOICES, EV_CONTENT, EV_ERROR, EV_FINISH, EV_TERMINAL, EV_USAGE } fr
 import { blankOutcome, outcomeOfLine } from './outcome.ts';
 import type { RequestOutcome, RunRequestLine } from './run-types.ts';
 
-export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
-export type DefinitionsId = (typeof DEFINITION_IDS)[number];
+import { DEFINITION_IDS, type DefinitionsId } from './run-types.ts';
+export { DEFINITION_IDS, type DefinitionsId } from './run-types.ts';
 
 export interface DefinitionsInfo {
   id: DefinitionsId;

@@ -1,4 +1,3 @@
-import type { DefinitionsId } from './definitions.ts';
 /**
  * Shapes of a load run: the run file's lines (header, one line per request, summary), what a
  * request contributes to a summary, and the progress a UI consumes. Plain JSON-able data: it goes
@@ -12,6 +11,10 @@ import type { DialectId } from '../dialects.ts';
 import type { ErrorCode, ErrorKind } from '../errors.ts';
 import type { Phases, TokenSource, Usage } from '../request.ts';
 import type { Slo, Workload } from './workload.ts';
+
+/** The definition presets (shared/runs/definitions.ts): whose per-request rules made a summary. */
+export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
+export type DefinitionsId = (typeof DEFINITION_IDS)[number];
 
 export const RUN_FILE_FORMAT = 'tokenscope-run';
 export const RUN_FILE_VERSION = 1;
