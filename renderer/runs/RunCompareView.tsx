@@ -6,8 +6,7 @@
  * server against another is only fair on the same workload.
  */
 import { fmtDateTime } from '../core/format-date.ts';
-import { Fragment, useEffect, useMemo, useState } from 'react';
-import type { RunDetail } from '../../shared/runs-api.ts';
+import { Fragment } from 'react';
 import { fmtCompact, fmtLatency } from '../core/format.ts';
 import { download, showNewRun, toggleCompare } from './run-actions.ts';
 import {
@@ -17,35 +16,14 @@ import {
   UNRELIABLE_NOTE,
   VERDICT_TEXT,
 } from '../../shared/runs/compare-export.ts';
-import {
-  bucketChangeText,
-  cdfFromValues,
-  compareIntervalsAsync,
-  compareRows,
-  failureBanner,
-  RUN_COLORS,
-  workloadDifferences,
-  type CompareIntervals,
-  type CompareRow,
-} from './run-compare.ts';
-import { outcomesOf } from './run-detail.ts';
-import { poolRuns, repeatSpread, type SpreadRow } from '../../shared/runs/pooled.ts';
-import { MAX_COMPARED } from '../../shared/runs/compare.ts';
-import { type DefinitionsId } from '../../shared/runs/definitions.ts';
+import { bucketChangeText, RUN_COLORS, type CompareRow } from './run-compare.ts';
+import { type SpreadRow } from '../../shared/runs/pooled.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
-import {
-  clientsNote,
-  comparisonDefinitions,
-  definitionsLine,
-  rederiveRun,
-} from '../../shared/runs/rederive.ts';
-import { metricValues, type DistMetric } from './run-series.ts';
 import { setRunsMessage, useRunsStore } from './run-store.ts';
+import { LETTERS, useComparison } from './use-comparison.ts';
 import { CdfCompareChart } from './RunCharts.tsx';
 import { fmtBucket } from '../core/format.ts';
 import type { QuantileBucket } from '../../shared/runs/server-quantile.ts';
-
-const LETTERS = ['A', 'B', 'C', 'D'];
 
 function fmtValue(v: number | null, unit: CompareRow['def']['unit']): string {
   if (v === null) return '—';
@@ -62,152 +40,24 @@ function fmtRel(r: number): string {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${a.toFixed(digits)} %`;
 }
 
-const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
-  { id: 'ttft', name: 'TTFT' },
-  { id: 'tpot', name: 'TPOT' },
-  { id: 'itl_per_token', name: 'ITL per token', fallback: 'itl' },
-  { id: 'e2el', name: 'E2E latency' },
-];
-
 export function RunCompareView() {
-  const compared = useRunsStore((s) => s.compared);
-  const runs = useRunsStore((s) => s.runs);
-  const details = useMemo(
-    () => (compared?.details ?? []).filter((d): d is RunDetail => d !== null),
-    [compared?.details],
-  );
-  const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
-  // Repeats of one workload (a run sequence with "Repeat") are one column: their runs pooled.
-  const columns = useMemo(() => (ready ? repeatColumns(details) : []), [ready, details]);
-  // Whose per-request rules the runs are compared under: asked here, else the imported results'
-  // (a vLLM result makes it vLLM's), else Tokenscope's. Native runs are re-derived from their events.
-  const [askedDefs, setAskedDefs] = useState<DefinitionsId | undefined>(undefined);
-  const under = useMemo(() => {
-    if (!ready) return null;
-    const canRederive = (d: RunDetail) => d.lines !== null && d.header !== null;
-    const fixed = columns.map((col) =>
-      col.every(canRederive) ? null : (col[0]!.summary.definitions ?? 'tokenscope'),
-    );
-    let c = comparisonDefinitions(fixed, askedDefs);
-    let refused: string | null = null;
-    if (typeof c === 'string') {
-      refused = c;
-      c = comparisonDefinitions(fixed, undefined);
-    }
-    if (typeof c === 'string') return { error: c, definitions: null, runs: null, line: null };
-    const defs = c.definitions;
-    const one = (d: RunDetail) =>
-      !canRederive(d) || (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
-        ? { summary: d.summary, outcomes: outcomesOf(d), rederived: false }
-        : { ...rederiveRun(d.header!, d.lines!, d.summary, defs), rederived: true };
-    const runsUnder = columns.map((col) => {
-      const parts = col.map(one);
-      if (parts.length === 1) return { ...parts[0]!, strata: null as number[] | null, parts: null };
-      const pooled = poolRuns(parts.map((p, i) => ({ header: col[i]!.header, ...p })));
-      return {
-        summary: pooled.summary,
-        outcomes: pooled.outcomes,
-        strata: pooled.strata,
-        rederived: parts.some((p) => p.rederived),
-        parts: parts.map((p) => p.summary),
-      };
-    });
-    return {
-      error: refused,
-      definitions: defs,
-      runs: runsUnder,
-      line: definitionsLine(
-        defs,
-        runsUnder.map((r) => r.rederived),
-        c.defaulted,
-      ),
-    };
-  }, [ready, columns, askedDefs]);
-  const summaries = useMemo(
-    () => under?.runs?.map((r) => r.summary) ?? columns.map((c) => c[0]!.summary),
-    [under, columns],
-  );
-  const outcomes = useMemo(
-    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? columns.map((c) => outcomesOf(c[0]!))) : []),
-    [ready, under, columns],
-  );
-  // Runs measured by different clients (an import beside a Tokenscope run): said, with what it does to TTFT.
-  const clients = useMemo(() => clientsNote(summaries), [summaries]);
-  // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
-  const [intervals, setIntervals] = useState<{ of: readonly unknown[]; ci: CompareIntervals | null }>({
-    of: [],
-    ci: null,
-  });
-  useEffect(() => {
-    if (!ready) return;
-    const ctl = new AbortController();
-    const input = columns.map((col, i) => ({
-      summary: summaries[i]!,
-      outcomes: col.every((d) => d.lines || (d.outcomes && d.outcomes.length > 0)) ? outcomes[i]! : null,
-      strata: under?.runs?.[i]?.strata ?? null,
-    }));
-    compareIntervalsAsync(input, { signal: ctl.signal }).then(
-      (ci) => setIntervals({ of: outcomes, ci }),
-      () => undefined, // aborted: another comparison (or other definitions) replaced this one
-    );
-    return () => ctl.abort();
-  }, [ready, columns, outcomes, summaries, under]);
-  const ci = intervals.of === outcomes ? intervals.ci : null;
-  const rows = useMemo(() => (ready ? compareRows(summaries, ci) : []), [ready, summaries, ci]);
-  const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
-  const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
-  const diffs = useMemo(
-    () =>
-      ready
-        ? workloadDifferences(columns.map((c, i) => ({ header: c[0]!.header, summary: summaries[i]! })))
-        : [],
-    [ready, columns, summaries],
-  );
-  const labels = useMemo(
-    () =>
-      columns.map((c) => ({
-        label: columnName(c),
-        model: c[0]!.entry.model,
-        url: c[0]!.entry.url,
-      })),
-    [columns],
-  );
-  const spreads = useMemo(
-    () =>
-      (under?.runs ?? []).map((r, i) =>
-        r.parts && r.parts.length > 1
-          ? { letter: LETTERS[i]!, name: labels[i]!.label, rows: repeatSpread(r.parts) }
-          : null,
-      ),
-    [under, labels],
-  );
-  // Each metric's values pooled and sorted once per comparison, not on every render (ITL pools
-  // every token gap of every request).
-  const cdfs = useMemo(
-    () =>
-      CDFS.map((c) => {
-        let values = outcomes.map((o) => metricValues(o, c.id));
-        let metric = c.id;
-        let name = c.name;
-        if (c.fallback && values.some((v) => v.length === 0)) {
-          metric = c.fallback;
-          name = 'ITL per chunk';
-          values = outcomes.map((o) => metricValues(o, metric));
-        }
-        const series = values.map((v, i) => ({
-          name: LETTERS[i]!,
-          color: RUN_COLORS[i]!,
-          points: cdfFromValues(v),
-        }));
-        const est =
-          metric === 'itl_per_token' &&
-          summaries.some(
-            (x) => x.tokens.outputSource.estimated > 0 || x.tokens.outputSource['usage-total'] > 0,
-          );
-        return { id: c.id, metric, name: est ? `${name} (estimated counts)` : name, series };
-      }),
-    [outcomes, summaries],
-  );
+  const {
+    compared,
+    runs,
+    ready,
+    columns,
+    under,
+    clients,
+    ci,
+    rows,
+    banner,
+    anyUnreliable,
+    diffs,
+    labels,
+    spreads,
+    cdfs,
+    setAskedDefs,
+  } = useComparison();
   if (compared === null) return null;
   const failed = compared.errors
     .map((e, i) => (e ? `${compared.keys[i]}: ${e}` : null))
@@ -427,24 +277,6 @@ export function RunCompareView() {
       {!ready && compared.loading && <p className="muted caption">Reading the runs…</p>}
     </div>
   );
-}
-
-/** Consecutive runs of one repeat group are one column; every other run its own. */
-function repeatColumns(details: readonly RunDetail[]): RunDetail[][] {
-  const out: RunDetail[][] = [];
-  for (const d of details) {
-    const g = d.header?.repeat?.group;
-    const last = out[out.length - 1];
-    if (g && last && last[0]!.header?.repeat?.group === g) last.push(d);
-    else out.push([d]);
-  }
-  return out.slice(0, MAX_COMPARED);
-}
-
-/** A column's name: the run's, or for pooled repeats the name without " · repeat k/N". */
-function columnName(col: readonly RunDetail[]): string {
-  const name = col[0]!.entry.name || 'Load run';
-  return col.length > 1 ? `${name.replace(/ · repeat \d+\/\d+$/, '')} (${col.length} repeats pooled)` : name;
 }
 
 function SpreadTable({ letter, name, rows }: { letter: string; name: string; rows: SpreadRow[] }) {
