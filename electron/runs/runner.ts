@@ -16,10 +16,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
-import { arrivalStream, arrivalTimes, type ArrivalSpec } from '../../shared/runs/arrivals.ts';
+import { arrivalStream, arrivalTimes } from '../../shared/runs/arrivals.ts';
 import { LiveStats } from '../../shared/runs/live-stats.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
 import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
@@ -27,21 +26,18 @@ import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
   type RunHeader,
-  type RunRepeat,
   type RunPhase,
   type RunProgress,
   type RunRequestLine,
   type RunRequestStart,
-  type RunSummary,
 } from '../../shared/runs/run-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
-import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
+import { rateOf, type Workload } from '../../shared/runs/workload.ts';
 import { fireRequest } from '../engine/client.ts';
 import { now, wallNow } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
-import type { PromptItem, PromptProvider } from './prompt-items.ts';
-import { buildSpec, publicTarget, type RunTargetSpec } from './request-spec.ts';
-import type { ScrapeTarget } from '../metrics/scraper.ts';
+import type { PromptItem } from './prompt-items.ts';
+import { buildSpec, publicTarget } from './request-spec.ts';
 import { RunFileWriter } from './run-file.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
@@ -51,68 +47,8 @@ import { sendTestRequest, TestRequestError } from './test-request.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
-
-export interface RunOptions {
-  workload: Workload;
-  target: RunTargetSpec;
-  prompts: PromptProvider;
-  /** Run file to create (must not exist); null/absent = no file. */
-  outFile?: string | null;
-  name?: string | null;
-  runId?: string;
-  /** One of N repeats of this workload (written into the header). */
-  repeat?: RunRepeat;
-  signal?: AbortSignal;
-  tokenscopeVersion?: string;
-  /** How often onProgress fires (default 250 ms), plus once at the end. */
-  progressIntervalMs?: number;
-  onProgress?: (p: RunProgress) => void;
-  /** The header is written (the run file exists): called once, before any other callback. */
-  onStarted?: (header: RunHeader) => void;
-  onRequestStart?: (s: RunRequestStart) => void;
-  /** Every socket read that completed events, straight from the engine (live swimlanes). */
-  onRequestEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
-  onRequestDone?: (line: RunRequestLine, rec: RequestRecord) => void;
-  /**
-   * Watch the server's own metrics through the run (its /metrics, or a Prometheus): a baseline
-   * scrape before the clock starts, one a second, a last one after; summed up in summary.server.
-   */
-  serverMetrics?: ScrapeTarget | null;
-}
-
-export interface RunResult {
-  header: RunHeader;
-  /** Every request line, warm-up included, in completion order. */
-  lines: RunRequestLine[];
-  summary: RunSummary;
-  path: string | null;
-  cancelled: boolean;
-  /** The run file could not be written completely (the run itself went on). */
-  fileError: string | null;
-  /** A callback (onProgress, onRequest…) threw; the run went on. The first few messages. */
-  callbackErrors: string[];
-}
-
-export function tokenscopeVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'unknown'; // bundled builds pass their version explicitly
-  }
-}
-
-export function arrivalSpecOf(w: Workload): ArrivalSpec {
-  return {
-    rate: rateOf(w),
-    process: arrivalProcessOf(w),
-    burstiness: w.burstiness,
-    rampUp: w.rampUp ?? null,
-    seed: w.seed,
-    normalize: w.normalizeSchedule,
-  };
-}
+export { arrivalSpecOf, tokenscopeVersion, type RunOptions, type RunResult } from './run-options.ts';
+import { arrivalSpecOf, tokenscopeVersion, type RunOptions, type RunResult } from './run-options.ts';
 
 /** A request about to be sent: where it stands in the run and what it sends. */
 interface Dispatch {
