@@ -10,8 +10,6 @@
  *
  * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
  */
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import {
   compareIntervals,
   compareRows,
@@ -33,20 +31,11 @@ import {
   UNRELIABLE_MARK,
   UNRELIABLE_NOTE,
 } from '../../shared/runs/compare-export.ts';
-import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import { poolRuns } from '../../shared/runs/pooled.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import {
-  comparisonDefinitions,
-  clientsNote,
-  definitionsLine,
-  rederiveRun,
-  type Rederived,
-} from '../../shared/runs/rederive.ts';
-import { parseRunText } from '../../shared/runs/run-parse.ts';
-import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
-import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
-import { importVllmText } from '../../shared/runs/vllm-format.ts';
+import { clientsNote, definitionsLine } from '../../shared/runs/rederive.ts';
+import { loadRunOrPool, resolveDefinitions, type LoadedRun } from './compare-load.ts';
+
+export { loadRun, loadRunOrPool, loadRuns, resolveDefinitions, type LoadedRun } from './compare-load.ts';
 
 export interface CompareCliOptions {
   json?: boolean;
@@ -64,186 +53,6 @@ export interface CompareCliOptions {
    * results' (a vLLM result makes it vLLM's), else Tokenscope's.
    */
   definitions?: DefinitionsId;
-}
-
-/**
- * The definitions a comparison uses, and the runs under them: natives re-derived from their events,
- * imports as their tool measured them — or why the runs cannot be compared like with like.
- */
-export function resolveDefinitions(
-  runs: readonly LoadedRun[],
-  asked: DefinitionsId | undefined,
-): { definitions: DefinitionsId; runs: LoadedRun[]; defaulted: boolean } | string {
-  const fixed = runs.map((r) => (r.rederive ? null : (r.summary.definitions ?? 'tokenscope')));
-  const c = comparisonDefinitions(fixed, asked);
-  if (typeof c === 'string') return c;
-  const d = c.definitions;
-  const out = runs.map((r) => {
-    if (!r.rederive) return r;
-    if ((r.summary.definitions ?? 'tokenscope') === d && d === 'tokenscope')
-      return { ...r, rederivedAs: null };
-    const x = r.rederive(d);
-    return {
-      ...r,
-      summary: x.summary,
-      outcomes: x.outcomes,
-      strata: x.strata ?? r.strata ?? null,
-      rederivedAs: d,
-    };
-  });
-  return { definitions: d, runs: out, defaulted: c.defaulted };
-}
-
-export interface LoadedRun {
-  file: string;
-  label: string;
-  model: string | null;
-  url: string | null;
-  header: RunHeader | null;
-  summary: RunSummary;
-  /** Measured requests (intervals); null for an aggregate-only import. */
-  outcomes: readonly RequestOutcome[] | null;
-  /** Said beside the run: its numbers were recomputed (no summary line, or a damaged one). */
-  note?: string | null;
-  /** Pooled repeats: requests per repeat (the intervals resample within each). */
-  strata?: number[] | null;
-  /**
-   * The run under another preset's per-request rules, from its events (native runs and their
-   * pools); absent for imports, whose numbers were made by their tool's client.
-   */
-  rederive?: (d: DefinitionsId) => Rederived;
-  /** Set when the shown numbers were re-derived under other definitions than the stored ones. */
-  rederivedAs?: DefinitionsId | null;
-}
-
-/**
- * A compared run: one file, or repeats joined with `+` (`a.r1.jsonl+a.r2.jsonl`) pooled into one
- * (shared/runs/pooled.ts). A name that exists as a file is that file, `+` or not.
- */
-export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> {
-  const parts = arg.split('+');
-  if (parts.length === 1 || (await exists(arg))) return loadRuns(arg);
-  const loaded = await Promise.all(parts.map((f) => loadRun(f)));
-  const bad = loaded.find((x): x is string => typeof x === 'string');
-  if (bad) return bad;
-  const runs = loaded as LoadedRun[];
-  const noReq = runs.find((r) => !r.outcomes);
-  if (noReq) return `${noReq.file}: no per-request data to pool (a result with aggregates only)`;
-  const pooled = poolRuns(runs.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes! })));
-  const first = runs[0]!;
-  const canRederive = runs.every((r) => r.rederive);
-  const rederive = canRederive
-    ? (d: DefinitionsId): Rederived => {
-        const parts = runs.map((r) => ({ header: r.header, ...r.rederive!(d) }));
-        return poolRuns(parts);
-      }
-    : undefined;
-  const notes = runs.filter((r) => r.note).map((r) => `${path.basename(r.file)}: ${r.note}`);
-  return [
-    {
-      file: parts.join(' + '),
-      label: `${first.label.replace(/ · repeat \d+\/\d+$/, '')} (${runs.length} repeats pooled)`,
-      model: first.model,
-      url: first.url,
-      header: first.header,
-      summary: pooled.summary,
-      outcomes: pooled.outcomes,
-      strata: pooled.strata,
-      note: notes.length ? notes.join('; ') : null,
-      ...(rederive ? { rederive } : {}),
-    },
-  ];
-}
-
-async function exists(f: string): Promise<boolean> {
-  try {
-    await stat(f);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** One run: a run file, or a result file with one result (or `FILE#N`, its Nth). */
-export async function loadRun(arg: string): Promise<LoadedRun | string> {
-  const r = await loadRuns(arg);
-  if (typeof r === 'string') return r;
-  if (r.length !== 1)
-    return `${arg}: holds ${r.length} results (vLLM --append-result): pick one as ${arg}#1 … ${arg}#${r.length}`;
-  return r[0]!;
-}
-
-/**
- * The runs of a file: a run file's one run, or every result of a vLLM / SGLang file (vLLM's
- * --append-result appends one per benchmark). `FILE#N` picks the Nth result (1-based).
- */
-export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
-  let file = arg;
-  let pick: number | null = null;
-  const m = /^(.*)#(\d+)$/.exec(arg);
-  if (m && !(await exists(arg))) {
-    file = m[1]!;
-    pick = Number(m[2]);
-  }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    return `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
-  }
-  const base = path.basename(file);
-  const f = detectResultFormat(text);
-  if (f === 'tokenscope') {
-    const r = parseRunText(text);
-    if (!r.ok) return `${file}: ${r.error}`;
-    // The same request twice is not a file one run wrote (concatenated, edited): its numbers
-    // would count it twice, or silently drop one; refuse rather than guess.
-    const dup = r.run.problems.find((p) => p.includes('appears again'));
-    if (dup) return `${file}: duplicate request lines (${dup}); not a file one run wrote, not compared`;
-    const h = r.run.header;
-    const n = r.run.requests.filter((l) => !l.warmup).length;
-    const note = r.run.damage
-      ? `damaged: ${r.run.damage}; recomputed from ${n} request lines`
-      : r.run.partial
-        ? `partial: no summary line, recomputed from ${n} request lines`
-        : r.run.problems.length > 0
-          ? `${r.run.problems.length} line${r.run.problems.length === 1 ? '' : 's'} skipped: ${r.run.problems[0]}`
-          : null;
-    if (pick !== null && pick !== 1) return `${arg}: a run file holds one run`;
-    return [
-      {
-        file,
-        label: h.name ?? base,
-        model: h.target.model,
-        url: h.target.url,
-        header: h,
-        summary: r.run.summary,
-        outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
-        note,
-        rederive: (d: DefinitionsId) => rederiveRun(h, r.run.requests, r.run.summary, d),
-      },
-    ];
-  }
-  if (f === 'vllm' || f === 'sglang') {
-    const r = f === 'vllm' ? importVllmText(text) : importSglangText(text);
-    if (!r.ok) return `${file}: ${r.error}`;
-    if (r.runs.length === 0) return `${file}: no result in the file`;
-    if (pick !== null && (pick < 1 || pick > r.runs.length))
-      return `${arg}: the file holds ${r.runs.length} result${r.runs.length === 1 ? '' : 's'}`;
-    const several = r.runs.length > 1;
-    const chosen =
-      pick === null ? r.runs.map((x, i) => [x, i] as const) : [[r.runs[pick - 1]!, pick - 1] as const];
-    return chosen.map(([run, i]) => ({
-      file: several ? `${file}#${i + 1}` : file,
-      label: `${run.label ?? base}${several ? ` #${i + 1}` : ''}`,
-      model: run.model,
-      url: null,
-      header: null,
-      summary: run.summary,
-      outcomes: run.outcomes,
-    }));
-  }
-  return `${file}: not a Tokenscope run file, nor a vLLM or SGLang result`;
 }
 
 const MARK = {
