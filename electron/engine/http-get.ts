@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import type { RequestError } from '../../shared/errors.ts';
 import { redactText, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
 import { classifySocketError, httpStatusError } from './classify.ts';
+import { now } from './clock.ts';
 
 export interface HttpGetOptions {
   headers?: Record<string, string>;
@@ -38,9 +39,9 @@ export interface GetResult {
   bytes: number;
   /** The Content-Encoding the body came in, when not identity (gzip, deflate). */
   encoding?: string;
-  /** performance.now() when the response headers arrived. */
+  /** When the response headers arrived, on the engine's monotonic clock (engine/clock.ts). */
   headersAtMs: number;
-  /** Date.now() at the same moment: a label, never a duration. */
+  /** The same instant as wall-clock epoch ms (engine/clock.ts wallNow): a label, never a duration. */
   wallMs: number;
 }
 
@@ -54,8 +55,8 @@ export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome
   const timeoutMs = opts.timeoutMs ?? 5000;
   const max = opts.maxBytes ?? 32 * 1024 * 1024;
   return new Promise((resolve) => {
-    const started = performance.now();
-    const since = (): number => performance.now() - started;
+    const started = now();
+    const since = (): number => now() - started;
     let done = false;
     const secrets = [...secretHeaderValues(opts.headers), ...urlSecrets(url.href)];
     const settle = (r: GetOutcome): void => {
@@ -128,8 +129,8 @@ export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort);
     req.on('response', (res) => {
-      const headersAtMs = performance.now();
-      const wallMs = Date.now();
+      const headersAtMs = now();
+      const wallMs = performance.timeOrigin + headersAtMs;
       const parts: Buffer[] = [];
       let size = 0;
       const encoding = String(res.headers['content-encoding'] ?? 'identity')
