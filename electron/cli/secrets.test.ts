@@ -67,48 +67,33 @@ describe('secrets stay secret', () => {
 
   it('run: printed lines, --json, the run file and its exports, all created 0600', async () => {
     const out = path.join(dir, 'run.jsonl');
-    const r = await runCli(
-      [
-        'run',
-        '--target',
-        url(),
-        '-m',
-        'm',
-        '-n',
-        '2',
-        '--api-key',
-        KEY,
-        '-H',
-        `X-Team-Token: ${TEAM}`,
-        '--out',
-        out,
-        '--json',
-        '--no-test-request',
-      ],
-      30_000,
-    );
+    // The key and a secret header, to a server that refuses them (401).
+    const run = (file: string, ...extra: string[]) =>
+      runCli(
+        [
+          'run',
+          '--target',
+          url(),
+          '-m',
+          'm',
+          '-n',
+          '2',
+          '--api-key',
+          KEY,
+          '-H',
+          `X-Team-Token: ${TEAM}`,
+          '--out',
+          file,
+          ...extra,
+        ],
+        30_000,
+      );
+    const r = await run(out, '--json', '--no-test-request');
     expect(r.code).toBe(1); // every request failed: 401
     clean('run output', r.stdout + r.stderr);
     // With the test request (the default) the 401 stops it before a file exists; its words are clean too.
     const tested = path.join(dir, 'tested.jsonl');
-    const t = await runCli(
-      [
-        'run',
-        '--target',
-        url(),
-        '-m',
-        'm',
-        '-n',
-        '2',
-        '--api-key',
-        KEY,
-        '-H',
-        `X-Team-Token: ${TEAM}`,
-        '--out',
-        tested,
-      ],
-      30_000,
-    );
+    const t = await run(tested);
     expect(t.code).toBe(1);
     expect(t.stderr).toMatch(/test request failed, so the run did not start: HTTP 401/);
     clean('test request output', t.stdout + t.stderr);
