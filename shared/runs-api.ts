@@ -144,6 +144,8 @@ export interface RunFinished {
   fileError: string | null;
   /** Set when the run could not start or failed as a whole (e.g. prompts file unreadable). */
   error: string | null;
+  /** The run never started because its test request failed (`error` has the server's words). */
+  testRequestFailed?: boolean;
 }
 
 export interface RunExport {

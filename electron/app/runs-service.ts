@@ -215,10 +215,8 @@ export class RunService {
           summary,
           cancelled: ac.signal.aborted,
           fileError: null,
-          error:
-            e instanceof TestRequestError
-              ? `${e.message} To run anyway, untick “send one test request first” under “Arrivals, warm-up, seed, test request”.`
-              : (e as Error).message,
+          error: (e as Error).message,
+          ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
         });
       } finally {
         if (!this.disposed) void this.emitList();

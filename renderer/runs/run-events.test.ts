@@ -145,6 +145,23 @@ describe('run events', () => {
     expect(s.view).toEqual({ kind: 'new' });
     expect(s.startIssues).toEqual([{ path: '', message: error }]);
     expect(open).not.toHaveBeenCalled();
+    // Said to be the test request's: the form adds how to run anyway.
+    useRunsStore.setState({ view: { kind: 'live' }, startIssues: [] });
+    handleFinished(
+      {
+        runId: 'run-1',
+        key: 'k.jsonl',
+        summary: null,
+        cancelled: false,
+        fileError: null,
+        error,
+        testRequestFailed: true,
+      },
+      open,
+    );
+    expect(useRunsStore.getState().startIssues[0]!.message).toBe(
+      `${error} To run anyway, untick “send one test request first” under “Arrivals, warm-up, seed, test request”.`,
+    );
   });
 
   it('a run that started and then failed stays on the live view, which says why', () => {

@@ -108,8 +108,11 @@ export function handleFinished(f: RunFinished, open: (key: string) => void): voi
   // It never started (its test request failed; no header, no file): back to the form, which
   // says why at its top, as for a workload the core refused. A sequence says it in its message.
   if (f.error && !live.header && !f.summary && !f.cancelled) {
+    const message = f.testRequestFailed
+      ? `${f.error} To run anyway, untick “send one test request first” under “Arrivals, warm-up, seed, test request”.`
+      : f.error;
     if (view.kind === 'live')
-      useRunsStore.setState({ view: { kind: 'new' }, startIssues: [{ path: '', message: f.error }] });
+      useRunsStore.setState({ view: { kind: 'new' }, startIssues: [{ path: '', message }] });
     return;
   }
   // The whole-run summary with every chart, from the run file: only if the user is watching.
