@@ -7,7 +7,7 @@
  */
 import { outcomesFromCounts } from '../shared/runs/bootstrap.ts';
 import { compareIntervals } from '../shared/runs/compare.ts';
-import { Rng } from '../shared/runs/prng.ts';
+import { Rng } from '../shared/prng.ts';
 import type { RequestOutcome } from '../shared/runs/run-types.ts';
 import { computeRunSummary } from '../shared/runs/summary.ts';
 

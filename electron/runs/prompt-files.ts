@@ -16,7 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { Rng } from '../../shared/runs/prng.ts';
+import { Rng } from '../../shared/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
 import { countChatTokens, countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './prompt-items.ts';

@@ -1,6 +1,6 @@
 /** What a prompt source gives the runner, and length distributions (shared by every source). */
 import type { ChatMessage } from '../../shared/request.ts';
-import type { Rng } from '../../shared/runs/prng.ts';
+import type { Rng } from '../../shared/prng.ts';
 import type { ForceOutput, LengthDist } from '../../shared/runs/workload.ts';
 
 export interface PromptItem {

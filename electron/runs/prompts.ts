@@ -8,7 +8,7 @@
  * within ~30 % of real tokenizers for prose); the run prefers the server's `usage` when it
  * reports prompt tokens.
  */
-import { Rng } from '../../shared/runs/prng.ts';
+import { Rng } from '../../shared/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
 import { countTextTokens } from '../../shared/tokenizer.ts';
 import { loadJsonlPrompts, loadShareGpt } from './prompt-files.ts';

@@ -31,7 +31,7 @@
  * afterTokens defaults to 5: at most that many tokens are delivered before the fault fires. A
  * stream shorter than that still gets its fault, just before its last token.
  */
-import type { Prng } from './prng.ts';
+import type { Rng } from '../../shared/prng.ts';
 
 export const FAULT_KINDS = [
   'http-400',
@@ -134,7 +134,7 @@ export function chooseFault(
   perRequest: FaultSpec | null,
   global: FaultSpec | null,
   rate: number,
-  rng: Prng,
+  rng: Rng,
 ): FaultSpec | null {
   const draw = rng.next();
   if (perRequest) return perRequest.rate === undefined || draw < perRequest.rate ? perRequest : null;

@@ -24,7 +24,7 @@ import {
 } from './faults.ts';
 import type { GroundTruthLog } from './ground-truth.ts';
 import { ollamaName } from './info.ts';
-import { hash32, type Prng } from './prng.ts';
+import { hash32, type Rng } from '../../shared/prng.ts';
 import { parseRequest, RequestError, type GenRequest } from './request.ts';
 import { planOutput, type Scheduler } from './scheduler.ts';
 import { StreamSession } from './stream.ts';
@@ -36,8 +36,8 @@ export interface SimCore {
   opts: ResolvedSimOptions;
   scheduler: Scheduler;
   groundTruth: GroundTruthLog;
-  ids: Prng;
-  faultRng: Prng;
+  ids: Rng;
+  faultRng: Rng;
   sessions: Set<{ shutdown(): void }>;
   /** Generation requests accepted so far (seeds requests without their own seed). */
   ordinal: number;
@@ -52,7 +52,7 @@ export function sendError(res: ServerResponse, e: HttpError): void {
 }
 
 /** vLLM-style request id: the client's `x-request-id` if sane, else 32 seeded hex digits. */
-export function requestIdFor(req: IncomingMessage, ids: Prng): string {
+export function requestIdFor(req: IncomingMessage, ids: Rng): string {
   const h = req.headers['x-request-id'];
   return typeof h === 'string' && /^[\w.:-]{1,128}$/.test(h) ? h : ids.hex(32);
 }

@@ -18,7 +18,7 @@
  * duration) measured with performance.now(), so setTimeout's lateness does not accumulate.
  */
 import { KV_BLOCK_TOKENS } from './types.ts';
-import { hash32, Prng } from './prng.ts';
+import { Rng } from '../../shared/prng.ts';
 import { eosToken, TextGenerator, type GenToken } from './text.ts';
 import type { SimMetrics } from './metrics.ts';
 import type { EndReason, FinishReason, ResolvedSimOptions } from './types.ts';
@@ -109,14 +109,14 @@ export class Scheduler {
   private targetMs = 0;
   private reserved = 0;
   private closed = false;
-  private readonly jitterRng: Prng;
+  private readonly jitterRng: Rng;
   steps = 0;
 
   constructor(
     private readonly opts: ResolvedSimOptions,
     private readonly metrics: SimMetrics,
   ) {
-    this.jitterRng = new Prng(hash32('jitter', opts.seed));
+    this.jitterRng = new Rng(opts.seed, 'jitter');
   }
 
   /** Whether a request can ever be admitted (vLLM rejects prompt + max_tokens > max_model_len). */

@@ -11,7 +11,7 @@ import { acceptGeneration, requestIdFor, sendError, type SimCore } from './gener
 import { GroundTruthLog } from './ground-truth.ts';
 import { infoResponse } from './info.ts';
 import { SimMetrics } from './metrics.ts';
-import { hash32, Prng } from './prng.ts';
+import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
 import { Scheduler } from './scheduler.ts';
 import type { GroundTruthRecord, ResolvedSimOptions, SimServer, SimState } from './types.ts';
@@ -48,8 +48,8 @@ export class SimHttpServer implements SimServer {
       opts: options,
       scheduler: new Scheduler(options, this.metrics),
       groundTruth: new GroundTruthLog(options.groundTruth, options.log),
-      ids: new Prng(hash32('request-ids', options.seed)),
-      faultRng: new Prng(hash32('faults', options.seed)),
+      ids: new Rng(options.seed, 'request-ids'),
+      faultRng: new Rng(options.seed, 'faults'),
       sessions: new Set(),
       ordinal: 0,
     };

@@ -8,7 +8,7 @@
  * the text and the natural output length (where EOS would fall) do not depend on max_tokens or
  * on what other requests are running.
  */
-import { hash32, Prng } from './prng.ts';
+import { hash32, Rng } from '../../shared/prng.ts';
 
 export interface GenToken {
   /** Detokenized text ('' for EOS, as vLLM streams it with skip_special_tokens). */
@@ -52,14 +52,14 @@ export function tokenId(text: string): number {
 export class TextGenerator {
   /** 1-based index at which this request's EOS token would be sampled. */
   readonly naturalLength: number;
-  private readonly rng: Prng;
+  private readonly rng: Rng;
   private wordsLeft = 0;
   private capitalize = true;
   private leadingSpace = false;
   private pendingBreak = false;
 
   constructor(seed: number) {
-    this.rng = new Prng(seed);
+    this.rng = new Rng(seed);
     const len = Math.round(LENGTH_MEDIAN * Math.exp(LENGTH_SIGMA * this.rng.normal()));
     this.naturalLength = Math.min(LENGTH_MAX, Math.max(1, len));
   }

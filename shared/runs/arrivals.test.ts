@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalStream, arrivalTimes, gapsOf, rateAt, type ArrivalSpec } from './arrivals.ts';
-import { Rng } from './prng.ts';
+import { Rng } from '../prng.ts';
 
 function meanCv(xs: number[]): { mean: number; cv: number } {
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;

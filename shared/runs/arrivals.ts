@@ -16,7 +16,7 @@
  * through the integrated rate Λ(t) (time-rescaling theorem), which keeps the process's shape and
  * works from a start rate of 0.
  */
-import { Rng } from './prng.ts';
+import { Rng } from '../prng.ts';
 
 export type ArrivalProcess = 'constant' | 'poisson' | 'gamma';
 

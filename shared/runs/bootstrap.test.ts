@@ -9,7 +9,7 @@ import {
   specKey,
   type SampleSpec,
 } from './bootstrap.ts';
-import { Rng } from './prng.ts';
+import { Rng } from '../prng.ts';
 import type { RequestOutcome } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
 

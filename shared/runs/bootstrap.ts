@@ -20,7 +20,7 @@
  */
 import { percentileSorted } from '../stats/summary.ts';
 import { blankOutcome } from './outcome.ts';
-import { Rng } from './prng.ts';
+import { Rng } from '../prng.ts';
 import type { RequestOutcome } from './run-types.ts';
 
 export const BOOTSTRAP_REPLICATES = 1000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunSummary } from './run-types.ts';
 import { outcomesFromCounts } from './bootstrap.ts';
 import { compareIntervals, compareRows, failureBanner, workloadDifferences } from './compare.ts';
-import { Rng } from './prng.ts';
+import { Rng } from '../prng.ts';
 import { computeRunSummary } from './summary.ts';
 import type { RequestOutcome } from './run-types.ts';
 import { summary } from './test-summary.ts';

@@ -1,6 +1,8 @@
 /**
- * Seeded randomness for workloads: the same seed replays the same prompts and the same arrival
- * schedule, on any machine (no Math.random anywhere in runs/).
+ * Seeded randomness, the one generator of the app: workloads (the same seed replays the same
+ * prompts and the same arrival schedule on any machine; no Math.random anywhere in runs/) and the
+ * simulator (token text, output lengths, step jitter, fault sampling, request ids: the same seed
+ * and the same requests give the same bytes and the same timing decisions).
  *
  * Generator: xoshiro128** (Blackman & Vigna), seeded through splitmix32 from (seed, salt). Each
  * concern draws from its own salted stream ("arrivals", "prompt:17", "warmup"…), so changing the
@@ -8,13 +10,27 @@
  * requests.
  */
 
-/** 32-bit FNV-1a of a string: turns a salt into a seed component. */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
+/** 32-bit FNV-1a of a string from offset basis `basis`: turns a salt into a seed component. */
+function fnv1a(text: string, basis = 0x811c9dc5): number {
+  let h = basis >>> 0;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
+  return h >>> 0;
+}
+
+/**
+ * A well-mixed 32-bit hash of a string and a seed: FNV-1a, then murmur3's fmix32 avalanche so
+ * nearby inputs give unrelated values. Stable keys for per-request streams and token ids.
+ */
+export function hash32(text: string, seed = 0): number {
+  let h = fnv1a(text, (0x811c9dc5 ^ seed) >>> 0);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
@@ -114,6 +130,13 @@ export class Rng {
       if (u < 1 - 0.0331 * x * x * x * x) return d * v * scale;
       if (Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v * scale;
     }
+  }
+
+  /** Lowercase hex string of `n` digits (ids like vLLM's `chatcmpl-<32 hex>`). */
+  hex(n: number): string {
+    let out = '';
+    while (out.length < n) out += this.int(0x10000).toString(16).padStart(4, '0');
+    return out.slice(0, n);
   }
 
   /** Fisher–Yates shuffle in place. */
