@@ -13,15 +13,16 @@ import { newRecord, type RequestRecord } from '../../shared/record.ts';
 import type { Phases, RequestSpec } from '../../shared/request.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { wallNow } from './clock.ts';
-import { resolveEndpoint, redactUrl } from './endpoint.ts';
-import { getDialect } from './dialects/index.ts';
-import { buildRequestBody } from './body.ts';
+import { redactUrl } from './endpoint.ts';
 import { httpStatusError } from './classify.ts';
 import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
-import { redactText, redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
-import { headerValueProblem } from '../../shared/api.ts';
+import { redactText } from '../../shared/redact.ts';
 import { MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
-import { io } from './io/io-engine.ts';
+import { io, type IoHandler } from './io/io-engine.ts';
+import type { IoCtrl } from './io/protocol.ts';
+import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
+
+export { MAX_TIMER_MS } from './prepare-request.ts';
 
 export interface FireOptions {
   signal?: AbortSignal;
@@ -39,8 +40,6 @@ export interface FireOptions {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
-/** The longest delay a Node timer takes (2^31 − 1 ms). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * No byte for this long fails a request as client/idle-timeout (a server that accepted and went
  * silent), unless the request sets its own (0 = never). TOKENSCOPE_IDLE_TIMEOUT_S overrides it.
@@ -88,81 +87,8 @@ function scheduleDecode(fn: () => void): void {
 }
 
 export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<RequestRecord> {
-  const dialect = getDialect(spec.dialect);
-  let endpoint: URL;
-  try {
-    endpoint = resolveEndpoint(spec.url, spec.dialect);
-  } catch {
-    return Promise.resolve(failedBeforeStart(spec, opts, `Invalid URL: ${spec.url}`));
-  }
-  // Node's timers fire after 1 ms when given more than 2^31 − 1 ms: refuse such a timeout plainly.
-  for (const [name, v] of [
-    ['timeout', spec.timeoutMs],
-    ['idle timeout', spec.idleTimeoutMs],
-  ] as const) {
-    if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= MAX_TIMER_MS))
-      return Promise.resolve(
-        failedBeforeStart(
-          spec,
-          opts,
-          `The ${name} must be between 0 and ${MAX_TIMER_MS} ms (about 24.8 days); got ${v}.`,
-        ),
-      );
-  }
-  const body = JSON.stringify(buildRequestBody(dialect, spec));
-  const phases: Phases = {
-    connectedMs: null,
-    requestWrittenMs: null,
-    headersMs: null,
-    firstByteMs: null,
-    endMs: null,
-  };
-  const events = new EventColumns();
-  const rec = newRecord({
-    id: opts.id ?? randomUUID(),
-    url: redactUrl(endpoint),
-    dialect: spec.dialect,
-    model: spec.model,
-    startedAtWall: wallNow(),
-    phases,
-    events,
-    raw: opts.keepRaw === false ? null : [],
-  });
-  rec.connection = { reused: false, retries: 0, retryReason: null };
-
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: dialect.framing === 'ndjson' ? 'application/x-ndjson, application/json' : 'text/event-stream',
-    'accept-encoding': 'identity', // compressed bodies would hide the server's write boundaries
-    'content-length': String(Buffer.byteLength(body)),
-    ...(spec.headers ?? {}),
-  };
-  if (spec.apiKey) headers.authorization = `Bearer ${spec.apiKey}`;
-  const secrets = [
-    ...(spec.apiKey ? [spec.apiKey] : []),
-    ...secretHeaderValues(spec.headers),
-    ...urlSecrets(spec.url),
-  ];
-  if (endpoint.username || endpoint.password) {
-    headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(endpoint.username)}:${decodeURIComponent(endpoint.password)}`).toString('base64')}`;
-  }
-  // A value no HTTP header can carry (a pasted non-Latin-1 character in a key) is a clear error
-  // before anything is sent, not a socket-level failure.
-  for (const [k, v] of Object.entries(headers)) {
-    // Positions in the key as the user typed it, not in "Bearer <key>".
-    const problem =
-      (k === 'authorization' && spec.apiKey ? headerValueProblem(spec.apiKey) : null) ??
-      headerValueProblem(v);
-    if (problem)
-      return Promise.resolve(
-        failedBeforeStart(spec, opts, `${k === 'authorization' ? 'The API key' : `Header ${k}`} ${problem}.`),
-      );
-  }
-  // Credentials travel in the header, never in the URL handed to the I/O thread.
-  const target = new URL(endpoint.href);
-  target.username = '';
-  target.password = '';
-
+  const prep = prepareRequest(spec, opts);
+  if ('failed' in prep) return Promise.resolve(prep.failed);
   return new Promise<RequestRecord>((resolve) => {
     if (opts.signal?.aborted) {
       resolve(
@@ -175,187 +101,226 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
       );
       return;
     }
-    let t0 = performance.now();
-    let settled = false;
-    let status = 0;
-    let errorParts: Buffer[] | null = null;
-    let errorSize = 0;
-    /** A 2xx that is one JSON document, not a stream: collected whole (bounded) and read at the end. */
-    let jsonBody = false;
-    let location: string | null = null;
-    let retryAfter: string | null = null;
-    const decoder = new StreamDecoder(dialect, rec, { maxTokens: spec.params?.maxTokens ?? null });
-    // Decode what reads framed (JSON, dialect) and report the new events.
-    const decodeNow = (): void => {
-      if (decoder.pendingFrames === 0) return;
-      const before = events.n;
-      decoder.flush();
-      if (events.n > before) opts.onProgress?.(rec, before);
-      // Past max_tokens by a margin, or at the record's limit: stop here, keep what came.
-      if (decoder.stop && !settled) {
-        cancel();
-        finish(rec.error, performance.now());
-      }
-    };
+    new Exchange(spec, opts, prep, resolve).start();
+  });
+}
 
-    const finish = (err: RequestError | null, tEnd: number): void => {
-      if (settled) return;
-      settled = true;
-      if (phases.endMs === null) phases.endMs = tEnd - t0;
-      if (err && !rec.error) rec.error = err;
-      // A server may echo the key (or a signed URL) back in its error: never kept in clear.
-      if (rec.error) rec.error = redactError(rec.error, secrets);
-      opts.signal?.removeEventListener('abort', onAbort);
-      rec.events = events;
-      decodeNow();
-      decoder.finalize();
-      opts.onProgress?.(rec, events.n);
-      resolve(rec);
-    };
+/**
+ * One request in flight, created once per request: the I/O engine's handler for it (`read` gets
+ * each stamped socket read, `ctrl` the rest) and the record it fills.
+ */
+class Exchange implements IoHandler {
+  private readonly phases: Phases = {
+    connectedMs: null,
+    requestWrittenMs: null,
+    headersMs: null,
+    firstByteMs: null,
+    endMs: null,
+  };
+  private readonly events = new EventColumns();
+  private readonly rec: RequestRecord;
+  private readonly decoder: StreamDecoder;
+  private t0 = performance.now();
+  private settled = false;
+  private status = 0;
+  private errorParts: Buffer[] | null = null;
+  private errorSize = 0;
+  /** A 2xx that is one JSON document, not a stream: collected whole (bounded) and read at the end. */
+  private jsonBody = false;
+  private location: string | null = null;
+  private retryAfter: string | null = null;
+  private cancel!: () => void;
 
-    const cancel = io().fire(
+  constructor(
+    private readonly spec: RequestSpec,
+    private readonly opts: FireOptions,
+    private readonly prep: PreparedRequest,
+    private readonly resolve: (rec: RequestRecord) => void,
+  ) {
+    this.rec = newRecord({
+      id: opts.id ?? randomUUID(),
+      url: redactUrl(prep.endpoint),
+      dialect: spec.dialect,
+      model: spec.model,
+      startedAtWall: wallNow(),
+      phases: this.phases,
+      events: this.events,
+      raw: opts.keepRaw === false ? null : [],
+    });
+    this.rec.connection = { reused: false, retries: 0, retryReason: null };
+    this.decoder = new StreamDecoder(prep.dialect, this.rec, { maxTokens: spec.params?.maxTokens ?? null });
+  }
+
+  start(): void {
+    const { spec, opts, prep } = this;
+    this.cancel = io().fire(
       {
-        url: target.href,
+        url: prep.target.href,
         method: 'POST',
-        headers,
-        body,
+        headers: prep.headers,
+        body: prep.body,
         timeoutMs: spec.timeoutMs ?? 300_000,
         idleTimeoutMs: spec.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         insecureTls: spec.insecureTls === true,
         pool: opts.pool ?? null,
       },
-      {
-        read(t, chunk) {
-          if (settled) return; // stopped from here (an event too large): the rest is not ours
-          const rel = t - t0;
-          const readIndex = rec.reads++;
-          if (phases.firstByteMs === null) phases.firstByteMs = rel;
-          rec.bytes += chunk.length;
-          if (errorParts) {
-            // Not a stream (an error status, or one JSON document): keep the body (truncated). A
-            // copy: the chunk's memory goes back to the I/O thread.
-            if (errorSize < (jsonBody ? MAX_EVENT_CHARS : MAX_ERROR_BODY))
-              errorParts.push(Buffer.from(chunk));
-            errorSize += chunk.length;
-            return;
-          }
-          decoder.pushRead(chunk, rel, readIndex);
-          scheduleDecode(decodeNow);
-          // An event past the size cap: stop the stream now, keep what came before it.
-          if (decoder.tooLarge) {
-            cancel();
-            finish(rec.error, t);
-          }
-        },
-        ctrl(ev) {
-          const rel = ev.t - t0;
-          switch (ev.k) {
-            case 'start':
-              t0 = ev.t;
-              rec.startMono = ev.t;
-              rec.startedAtWall = performance.timeOrigin + ev.t;
-              break;
-            case 'socket':
-              rec.connection!.reused = ev.reused;
-              if (!ev.connecting) phases.connectedMs = rel; // a pooled socket: connected when we got it
-              break;
-            case 'connected':
-              phases.connectedMs = rel;
-              break;
-            case 'written':
-              phases.requestWrittenMs = rel;
-              break;
-            case 'retry':
-              rec.connection!.retries++;
-              rec.connection!.retryReason = ev.error.message;
-              phases.connectedMs = null;
-              phases.requestWrittenMs = null;
-              break;
-            case 'headers':
-              phases.headersMs = rel;
-              status = ev.status;
-              rec.status = ev.status;
-              rec.contentType = ev.contentType;
-              rec.serverRequestId = ev.requestId;
-              location = ev.location ?? null;
-              retryAfter = ev.retryAfter ?? null;
-              if (status < 200 || status >= 300) errorParts = [];
-              else if (ev.contentEncoding && ev.contentEncoding !== 'identity') {
-                // Compressed although identity was asked for (a proxy): the compressor's buffering
-                // hides when each event was written, and the events cannot be read as they come.
-                cancel();
-                finish(compressedError(ev.contentEncoding, rel), ev.t);
-                return;
-              } else if (dialect.framing === 'sse' && /application\/json/i.test(rec.contentType ?? '')) {
-                // stream: true ignored (or an error object with 200): one JSON document, read whole.
-                jsonBody = true;
-                errorParts = [];
-              } else {
-                decoder.checkContentType(rec.contentType, rel);
-                opts.onProgress?.(rec, 0);
-              }
-              break;
-            case 'end':
-              if (errorParts) {
-                const text = Buffer.concat(errorParts).toString('utf8');
-                if (jsonBody) {
-                  finish(readJsonBody(spec.dialect, rec, text, errorSize, rel), ev.t);
-                  return;
-                }
-                finish(
-                  withResponseHints(
-                    httpStatusError(status, text.slice(0, MAX_ERROR_BODY), rel),
-                    location,
-                    retryAfter,
-                  ),
-                  ev.t,
-                );
-                return;
-              }
-              decodeNow();
-              decoder.end(rel, rec.reads);
-              phases.endMs = rel;
-              finish(decoder.endError(rel), ev.t);
-              break;
-            case 'error':
-              if (errorParts && ev.error.kind === 'network' && !jsonBody) {
-                const text = Buffer.concat(errorParts).toString('utf8');
-                finish(withResponseHints(httpStatusError(status, text, rel), location, retryAfter), ev.t);
-                return;
-              }
-              finish(ev.error, ev.t);
-              break;
-          }
-        },
-      },
+      this,
     );
-    const onAbort = (): void => cancel();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function failedBeforeStart(
-  spec: RequestSpec,
-  opts: FireOptions,
-  message: string,
-  error: RequestError = { kind: 'client', code: 'invalid-request', message, atMs: 0 },
-): RequestRecord {
-  let url: string;
-  try {
-    url = redactUrl(new URL(spec.url));
-  } catch {
-    url = redactUrlsIn(spec.url);
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
-  return newRecord({
-    id: opts.id ?? randomUUID(),
-    url,
-    dialect: spec.dialect,
-    model: spec.model,
-    startedAtWall: wallNow(),
-    phases: { connectedMs: null, requestWrittenMs: null, headersMs: null, firstByteMs: null, endMs: 0 },
-    raw: opts.keepRaw === false ? null : [],
-    error,
-  });
+
+  private readonly onAbort = (): void => this.cancel();
+
+  // Decode what reads framed (JSON, dialect) and report the new events.
+  private readonly decodeNow = (): void => {
+    const { decoder, events, rec } = this;
+    if (decoder.pendingFrames === 0) return;
+    const before = events.n;
+    decoder.flush();
+    if (events.n > before) this.opts.onProgress?.(rec, before);
+    // Past max_tokens by a margin, or at the record's limit: stop here, keep what came.
+    if (decoder.stop && !this.settled) {
+      this.cancel();
+      this.finish(rec.error, performance.now());
+    }
+  };
+
+  private finish(err: RequestError | null, tEnd: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { rec, phases } = this;
+    if (phases.endMs === null) phases.endMs = tEnd - this.t0;
+    if (err && !rec.error) rec.error = err;
+    // A server may echo the key (or a signed URL) back in its error: never kept in clear.
+    if (rec.error) rec.error = redactError(rec.error, this.prep.secrets);
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    rec.events = this.events;
+    this.decodeNow();
+    this.decoder.finalize();
+    this.opts.onProgress?.(rec, this.events.n);
+    this.resolve(rec);
+  }
+
+  read(t: number, chunk: Buffer): void {
+    if (this.settled) return; // stopped from here (an event too large): the rest is not ours
+    const rec = this.rec;
+    const rel = t - this.t0;
+    const readIndex = rec.reads++;
+    if (this.phases.firstByteMs === null) this.phases.firstByteMs = rel;
+    rec.bytes += chunk.length;
+    if (this.errorParts) {
+      // Not a stream (an error status, or one JSON document): keep the body (truncated). A
+      // copy: the chunk's memory goes back to the I/O thread.
+      if (this.errorSize < (this.jsonBody ? MAX_EVENT_CHARS : MAX_ERROR_BODY))
+        this.errorParts.push(Buffer.from(chunk));
+      this.errorSize += chunk.length;
+      return;
+    }
+    this.decoder.pushRead(chunk, rel, readIndex);
+    scheduleDecode(this.decodeNow);
+    // An event past the size cap: stop the stream now, keep what came before it.
+    if (this.decoder.tooLarge) {
+      this.cancel();
+      this.finish(rec.error, t);
+    }
+  }
+
+  ctrl(ev: IoCtrl): void {
+    const { rec, phases } = this;
+    const rel = ev.t - this.t0;
+    switch (ev.k) {
+      case 'start':
+        this.t0 = ev.t;
+        rec.startMono = ev.t;
+        rec.startedAtWall = performance.timeOrigin + ev.t;
+        break;
+      case 'socket':
+        rec.connection!.reused = ev.reused;
+        if (!ev.connecting) phases.connectedMs = rel; // a pooled socket: connected when we got it
+        break;
+      case 'connected':
+        phases.connectedMs = rel;
+        break;
+      case 'written':
+        phases.requestWrittenMs = rel;
+        break;
+      case 'retry':
+        rec.connection!.retries++;
+        rec.connection!.retryReason = ev.error.message;
+        phases.connectedMs = null;
+        phases.requestWrittenMs = null;
+        break;
+      case 'headers':
+        this.onHeaders(ev, rel);
+        break;
+      case 'end':
+        this.onEnd(ev.t, rel);
+        break;
+      case 'error':
+        this.onError(ev.error, ev.t, rel);
+        break;
+    }
+  }
+
+  private onHeaders(ev: Extract<IoCtrl, { k: 'headers' }>, rel: number): void {
+    const rec = this.rec;
+    this.phases.headersMs = rel;
+    this.status = ev.status;
+    rec.status = ev.status;
+    rec.contentType = ev.contentType;
+    rec.serverRequestId = ev.requestId;
+    this.location = ev.location ?? null;
+    this.retryAfter = ev.retryAfter ?? null;
+    if (this.status < 200 || this.status >= 300) this.errorParts = [];
+    else if (ev.contentEncoding && ev.contentEncoding !== 'identity') {
+      // Compressed although identity was asked for (a proxy): the compressor's buffering
+      // hides when each event was written, and the events cannot be read as they come.
+      this.cancel();
+      this.finish(compressedError(ev.contentEncoding, rel), ev.t);
+    } else if (this.prep.dialect.framing === 'sse' && /application\/json/i.test(rec.contentType ?? '')) {
+      // stream: true ignored (or an error object with 200): one JSON document, read whole.
+      this.jsonBody = true;
+      this.errorParts = [];
+    } else {
+      this.decoder.checkContentType(rec.contentType, rel);
+      this.opts.onProgress?.(rec, 0);
+    }
+  }
+
+  private onEnd(t: number, rel: number): void {
+    if (this.errorParts) {
+      const text = Buffer.concat(this.errorParts).toString('utf8');
+      if (this.jsonBody) {
+        this.finish(readJsonBody(this.spec.dialect, this.rec, text, this.errorSize, rel), t);
+        return;
+      }
+      this.finish(
+        withResponseHints(
+          httpStatusError(this.status, text.slice(0, MAX_ERROR_BODY), rel),
+          this.location,
+          this.retryAfter,
+        ),
+        t,
+      );
+      return;
+    }
+    this.decodeNow();
+    this.decoder.end(rel, this.rec.reads);
+    this.phases.endMs = rel;
+    this.finish(this.decoder.endError(rel), t);
+  }
+
+  private onError(error: RequestError, t: number, rel: number): void {
+    if (this.errorParts && error.kind === 'network' && !this.jsonBody) {
+      const text = Buffer.concat(this.errorParts).toString('utf8');
+      this.finish(
+        withResponseHints(httpStatusError(this.status, text, rel), this.location, this.retryAfter),
+        t,
+      );
+      return;
+    }
+    this.finish(error, t);
+  }
 }
 
 function redactError(e: RequestError, secrets: readonly string[]): RequestError {

@@ -51,9 +51,7 @@ export const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
 
 export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome> {
   const noun = opts.noun ?? 'request';
-  const bodyName = opts.bodyName ?? 'response body';
   const timeoutMs = opts.timeoutMs ?? 5000;
-  const max = opts.maxBytes ?? 32 * 1024 * 1024;
   return new Promise((resolve) => {
     const started = now();
     const since = (): number => now() - started;
@@ -64,18 +62,7 @@ export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome
       done = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
-      resolve(
-        r.ok
-          ? r
-          : {
-              ok: false,
-              error: {
-                ...r.error,
-                message: redactText(r.error.message, secrets),
-                ...(r.error.body !== undefined ? { body: redactText(r.error.body, secrets) } : {}),
-              },
-            },
-      );
+      resolve(r.ok ? r : { ok: false, error: redactError(r.error, secrets) });
     };
     const fail = (error: RequestError): void => {
       settle({ ok: false, error });
@@ -88,32 +75,9 @@ export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome
       resolve({ ok: false, error: { kind: 'network', code: 'network-other', message } });
       return;
     }
-    const mod = url.protocol === 'https:' ? https : http;
-    let req: http.ClientRequest;
-    try {
-      req = mod.request(url, {
-        method: 'GET',
-        headers: {
-          accept: opts.accept ?? DEFAULT_ACCEPT,
-          'accept-encoding': opts.decompress ? 'gzip, deflate' : 'identity',
-          ...(opts.headers ?? {}),
-        },
-        agent: false,
-        ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
-      });
-    } catch (e) {
-      // Node refuses a header value it cannot send (a non-Latin-1 character in a key) synchronously.
-      resolve({
-        ok: false,
-        error: {
-          kind: 'client',
-          code: 'invalid-request',
-          message: `The ${noun} could not be sent: ${(e as Error).message} (a pasted character in the API key or a header?)`,
-          atMs: 0,
-        },
-      });
-      return;
-    }
+    const opened = openRequest(url, opts, noun);
+    if (!opened.ok) return resolve(opened);
+    const req = opened.value;
     // Before anything can destroy the request: an 'error' without a listener would crash the process.
     req.on('error', (e) => settle({ ok: false, error: classifySocketError(e, since(), false) }));
     const timer = setTimeout(
@@ -128,68 +92,139 @@ export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome
     );
     if (opts.signal?.aborted) return onAbort();
     opts.signal?.addEventListener('abort', onAbort);
-    req.on('response', (res) => {
-      const headersAtMs = now();
-      const wallMs = performance.timeOrigin + headersAtMs;
-      const parts: Buffer[] = [];
-      let size = 0;
-      const encoding = String(res.headers['content-encoding'] ?? 'identity')
-        .toLowerCase()
-        .trim();
-      let stream: NodeJS.ReadableStream = res;
-      if (opts.decompress && (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')) {
-        // Decoded as it comes; the size limit is on the DECODED bytes (a gzip bomb stops at it).
-        const z = encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-        z.on('error', (e) =>
-          fail({
-            kind: 'protocol',
-            code: 'bad-frame',
-            message: `The ${bodyName} is not valid ${encoding}: ${e.message}`,
-            atMs: since(),
-          }),
-        );
-        stream = res.pipe(z);
-      } else if (encoding !== 'identity' && encoding !== '') {
-        return fail({
-          kind: 'protocol',
-          code: 'content-type',
-          message: `The server sent the ${bodyName} with Content-Encoding "${encoding.slice(0, 40)}", which Tokenscope cannot decode (it asked for ${opts.decompress ? 'gzip, deflate or none' : 'none'}).`,
-          atMs: since(),
-        });
-      }
-      stream.on('data', (b: Buffer) => {
-        size += b.length;
-        if (size <= max) parts.push(b);
-        else {
-          if (stream !== res) (stream as zlib.Gunzip).destroy(); // no more inflating a bomb
-          fail({
-            kind: 'protocol',
-            code: 'bad-frame',
-            message: `The ${bodyName} is larger than ${max} bytes${stream !== res ? ` once decoded (${encoding})` : ''}; stopped reading.`,
-            atMs: since(),
-          });
-        }
-      });
-      res.on('error', (e) => settle({ ok: false, error: classifySocketError(e, since(), true) }));
-      stream.on('end', () => {
-        const body = Buffer.concat(parts).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300)
-          return settle({ ok: false, error: httpStatusError(status, body.slice(0, 2000), since()) });
-        settle({
-          ok: true,
-          value: {
-            status,
-            contentType: (res.headers['content-type'] as string | undefined) ?? null,
-            body,
-            bytes: size,
-            headersAtMs,
-            wallMs,
-            ...(encoding !== 'identity' && encoding !== '' ? { encoding } : {}),
-          },
-        });
-      });
-    });
+    const reading: Reading = {
+      bodyName: opts.bodyName ?? 'response body',
+      max: opts.maxBytes ?? 32 * 1024 * 1024,
+      decompress: opts.decompress ?? false,
+      since,
+      settle,
+      fail,
+    };
+    req.on('response', (res) => readResponse(res, reading));
     req.end();
   });
+}
+
+function redactError(error: RequestError, secrets: readonly string[]): RequestError {
+  return {
+    ...error,
+    message: redactText(error.message, secrets),
+    ...(error.body !== undefined ? { body: redactText(error.body, secrets) } : {}),
+  };
+}
+
+/** The GET, not yet sent; an error when Node refuses to build it. */
+function openRequest(url: URL, opts: HttpGetOptions, noun: string): Result<http.ClientRequest, RequestError> {
+  const mod = url.protocol === 'https:' ? https : http;
+  try {
+    const req = mod.request(url, {
+      method: 'GET',
+      headers: {
+        accept: opts.accept ?? DEFAULT_ACCEPT,
+        'accept-encoding': opts.decompress ? 'gzip, deflate' : 'identity',
+        ...(opts.headers ?? {}),
+      },
+      agent: false,
+      ...(url.protocol === 'https:' ? { rejectUnauthorized: opts.insecureTls !== true } : {}),
+    });
+    return { ok: true, value: req };
+  } catch (e) {
+    // Node refuses a header value it cannot send (a non-Latin-1 character in a key) synchronously.
+    return {
+      ok: false,
+      error: {
+        kind: 'client',
+        code: 'invalid-request',
+        message: `The ${noun} could not be sent: ${(e as Error).message} (a pasted character in the API key or a header?)`,
+        atMs: 0,
+      },
+    };
+  }
+}
+
+/** What reading a response needs from its GET: the limits, the clock, and how to end it. */
+interface Reading {
+  bodyName: string;
+  /** Body bytes kept, decoded. */
+  max: number;
+  decompress: boolean;
+  /** Milliseconds since the GET started. */
+  since: () => number;
+  settle: (r: GetOutcome) => void;
+  /** Settles with the error and destroys the request. */
+  fail: (error: RequestError) => void;
+}
+
+function readResponse(res: http.IncomingMessage, g: Reading): void {
+  const headersAtMs = now();
+  const wallMs = performance.timeOrigin + headersAtMs;
+  const parts: Buffer[] = [];
+  let size = 0;
+  const encoding = String(res.headers['content-encoding'] ?? 'identity')
+    .toLowerCase()
+    .trim();
+  const stream = bodyStream(res, encoding, g);
+  if (!stream) return;
+  stream.on('data', (b: Buffer) => {
+    size += b.length;
+    if (size <= g.max) parts.push(b);
+    else {
+      if (stream !== res) (stream as zlib.Gunzip).destroy(); // no more inflating a bomb
+      g.fail({
+        kind: 'protocol',
+        code: 'bad-frame',
+        message: `The ${g.bodyName} is larger than ${g.max} bytes${stream !== res ? ` once decoded (${encoding})` : ''}; stopped reading.`,
+        atMs: g.since(),
+      });
+    }
+  });
+  res.on('error', (e) => g.settle({ ok: false, error: classifySocketError(e, g.since(), true) }));
+  stream.on('end', () => {
+    const body = Buffer.concat(parts).toString('utf8');
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300)
+      return g.settle({ ok: false, error: httpStatusError(status, body.slice(0, 2000), g.since()) });
+    g.settle({
+      ok: true,
+      value: {
+        status,
+        contentType: (res.headers['content-type'] as string | undefined) ?? null,
+        body,
+        bytes: size,
+        headersAtMs,
+        wallMs,
+        ...(encoding !== 'identity' && encoding !== '' ? { encoding } : {}),
+      },
+    });
+  });
+}
+
+/**
+ * The body as it comes: decoded when gzip/deflate was asked for and sent; null (the GET has
+ * failed) when it came in an encoding that cannot be read.
+ */
+function bodyStream(res: http.IncomingMessage, encoding: string, g: Reading): NodeJS.ReadableStream | null {
+  if (g.decompress && (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate')) {
+    // Decoded as it comes; the size limit is on the DECODED bytes (a gzip bomb stops at it).
+    const z = encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    z.on('error', (e) =>
+      g.fail({
+        kind: 'protocol',
+        code: 'bad-frame',
+        message: `The ${g.bodyName} is not valid ${encoding}: ${e.message}`,
+        atMs: g.since(),
+      }),
+    );
+    return res.pipe(z);
+  }
+  if (encoding !== 'identity' && encoding !== '') {
+    g.fail({
+      kind: 'protocol',
+      code: 'content-type',
+      message: `The server sent the ${g.bodyName} with Content-Encoding "${encoding.slice(0, 40)}", which Tokenscope cannot decode (it asked for ${g.decompress ? 'gzip, deflate or none' : 'none'}).`,
+      atMs: g.since(),
+    });
+    return null;
+  }
+  return res;
 }

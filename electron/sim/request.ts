@@ -81,9 +81,17 @@ function limit(v: number | null): number | null {
   return v === null || v <= 0 ? null : v;
 }
 
+/** What every dialect's request carries the same way; each dialect's parser adds the rest. */
+type Common = Omit<GenRequest, 'promptText' | 'promptTokens' | 'maxTokens' | 'stream'>;
+
+/** The usage fields of an OpenAI-style `stream_options`. */
+type OpenAiUsage = Pick<GenRequest, 'includeUsage' | 'continuousUsage'>;
+
+type DialectParser = (body: Obj, base: Common, openaiUsage: OpenAiUsage, dialect: DialectId) => GenRequest;
+
 export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
   if (!isObj(body)) throw new RequestError('request body must be a JSON object');
-  const base = {
+  const base: Common = {
     dialect,
     model: typeof body.model === 'string' ? body.model : null,
     minTokens: optInt(body, 'min_tokens', 0) ?? 0,
@@ -99,103 +107,7 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
     includeUsage: optBool(so, 'include_usage', false),
     continuousUsage: optBool(so, 'continuous_usage_stats', false),
   };
-  let r: GenRequest;
-  switch (dialect) {
-    case 'openai-chat': {
-      const messages = messagesOf(body.messages, 'messages');
-      const maxTokens = optInt(body, 'max_completion_tokens', 1) ?? optInt(body, 'max_tokens', 1);
-      const promptText = messages.map((m) => m.content).join('\n');
-      r = {
-        ...base,
-        ...openaiUsage,
-        promptText,
-        promptTokens: countChatTokens(messages),
-        maxTokens,
-        stream: optBool(body, 'stream', false),
-      };
-      break;
-    }
-    case 'openai-completions': {
-      const p = Array.isArray(body.prompt)
-        ? body.prompt.map(String).join('')
-        : typeof body.prompt === 'string'
-          ? body.prompt
-          : null;
-      if (p === null) throw new RequestError('prompt must be a string', 'prompt');
-      r = {
-        ...base,
-        ...openaiUsage,
-        promptText: p,
-        promptTokens: countPromptTokens(p),
-        maxTokens: optInt(body, 'max_tokens', 1),
-        stream: optBool(body, 'stream', false),
-      };
-      break;
-    }
-    case 'openai-responses': {
-      const input =
-        typeof body.input === 'string'
-          ? [{ role: 'user', content: body.input }]
-          : messagesOf(body.input, 'input');
-      const instructions =
-        typeof body.instructions === 'string' ? [{ role: 'system', content: body.instructions }] : [];
-      const messages = [...instructions, ...input];
-      const promptText = messages.map((m) => m.content).join('\n');
-      r = {
-        ...base,
-        promptText,
-        promptTokens: countChatTokens(messages),
-        maxTokens: optInt(body, 'max_output_tokens', 1),
-        stream: optBool(body, 'stream', false),
-      };
-      break;
-    }
-    case 'tgi': {
-      if (typeof body.inputs !== 'string') throw new RequestError('inputs must be a string', 'inputs');
-      const params = isObj(body.parameters) ? body.parameters : {};
-      r = {
-        ...base,
-        promptText: body.inputs,
-        promptTokens: countPromptTokens(body.inputs),
-        maxTokens: optInt(params, 'max_new_tokens', 1),
-        stream: true,
-        details: optBool(params, 'details', false),
-        seed: optInt(params, 'seed', 0) ?? base.seed,
-      };
-      break;
-    }
-    case 'llamacpp': {
-      const p = typeof body.prompt === 'string' ? body.prompt : null;
-      if (p === null) throw new RequestError('"prompt" must be a string', 'prompt');
-      const n = limit(optInt(body, 'n_predict', -1) ?? optInt(body, 'max_tokens', -1));
-      r = {
-        ...base,
-        promptText: p,
-        promptTokens: countPromptTokens(p),
-        maxTokens: n,
-        stream: optBool(body, 'stream', false),
-      };
-      break;
-    }
-    case 'ollama-generate':
-    case 'ollama-chat': {
-      const messages =
-        dialect === 'ollama-chat'
-          ? messagesOf(body.messages, 'messages')
-          : [{ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' }];
-      const options = isObj(body.options) ? body.options : {};
-      const promptText = messages.map((m) => m.content).join('\n');
-      r = {
-        ...base,
-        promptText,
-        promptTokens: countChatTokens(messages),
-        maxTokens: limit(optInt(options, 'num_predict', -2)),
-        stream: optBool(body, 'stream', true),
-        seed: optInt(options, 'seed', Number.MIN_SAFE_INTEGER) ?? base.seed,
-      };
-      break;
-    }
-  }
+  const r = PARSERS[dialect](body, base, openaiUsage, dialect);
   if (r.maxTokens !== null && r.minTokens > r.maxTokens) {
     throw new RequestError(
       `min_tokens must be less than or equal to max_tokens=${r.maxTokens}, got ${r.minTokens}.`,
@@ -204,3 +116,106 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
   }
   return r;
 }
+
+function openaiChat(body: Obj, base: Common, openaiUsage: OpenAiUsage): GenRequest {
+  const messages = messagesOf(body.messages, 'messages');
+  const maxTokens = optInt(body, 'max_completion_tokens', 1) ?? optInt(body, 'max_tokens', 1);
+  const promptText = messages.map((m) => m.content).join('\n');
+  return {
+    ...base,
+    ...openaiUsage,
+    promptText,
+    promptTokens: countChatTokens(messages),
+    maxTokens,
+    stream: optBool(body, 'stream', false),
+  };
+}
+
+function openaiCompletions(body: Obj, base: Common, openaiUsage: OpenAiUsage): GenRequest {
+  const p = Array.isArray(body.prompt)
+    ? body.prompt.map(String).join('')
+    : typeof body.prompt === 'string'
+      ? body.prompt
+      : null;
+  if (p === null) throw new RequestError('prompt must be a string', 'prompt');
+  return {
+    ...base,
+    ...openaiUsage,
+    promptText: p,
+    promptTokens: countPromptTokens(p),
+    maxTokens: optInt(body, 'max_tokens', 1),
+    stream: optBool(body, 'stream', false),
+  };
+}
+
+function openaiResponses(body: Obj, base: Common): GenRequest {
+  const input =
+    typeof body.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : messagesOf(body.input, 'input');
+  const instructions =
+    typeof body.instructions === 'string' ? [{ role: 'system', content: body.instructions }] : [];
+  const messages = [...instructions, ...input];
+  const promptText = messages.map((m) => m.content).join('\n');
+  return {
+    ...base,
+    promptText,
+    promptTokens: countChatTokens(messages),
+    maxTokens: optInt(body, 'max_output_tokens', 1),
+    stream: optBool(body, 'stream', false),
+  };
+}
+
+function tgi(body: Obj, base: Common): GenRequest {
+  if (typeof body.inputs !== 'string') throw new RequestError('inputs must be a string', 'inputs');
+  const params = isObj(body.parameters) ? body.parameters : {};
+  return {
+    ...base,
+    promptText: body.inputs,
+    promptTokens: countPromptTokens(body.inputs),
+    maxTokens: optInt(params, 'max_new_tokens', 1),
+    stream: true,
+    details: optBool(params, 'details', false),
+    seed: optInt(params, 'seed', 0) ?? base.seed,
+  };
+}
+
+function llamacpp(body: Obj, base: Common): GenRequest {
+  const p = typeof body.prompt === 'string' ? body.prompt : null;
+  if (p === null) throw new RequestError('"prompt" must be a string', 'prompt');
+  const n = limit(optInt(body, 'n_predict', -1) ?? optInt(body, 'max_tokens', -1));
+  return {
+    ...base,
+    promptText: p,
+    promptTokens: countPromptTokens(p),
+    maxTokens: n,
+    stream: optBool(body, 'stream', false),
+  };
+}
+
+function ollama(body: Obj, base: Common, _usage: OpenAiUsage, dialect: DialectId): GenRequest {
+  const messages =
+    dialect === 'ollama-chat'
+      ? messagesOf(body.messages, 'messages')
+      : [{ role: 'user', content: typeof body.prompt === 'string' ? body.prompt : '' }];
+  const options = isObj(body.options) ? body.options : {};
+  const promptText = messages.map((m) => m.content).join('\n');
+  return {
+    ...base,
+    promptText,
+    promptTokens: countChatTokens(messages),
+    maxTokens: limit(optInt(options, 'num_predict', -2)),
+    stream: optBool(body, 'stream', true),
+    seed: optInt(options, 'seed', Number.MIN_SAFE_INTEGER) ?? base.seed,
+  };
+}
+
+const PARSERS: Record<DialectId, DialectParser> = {
+  'openai-chat': openaiChat,
+  'openai-completions': openaiCompletions,
+  'openai-responses': openaiResponses,
+  tgi,
+  llamacpp,
+  'ollama-generate': ollama,
+  'ollama-chat': ollama,
+};

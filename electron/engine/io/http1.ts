@@ -96,71 +96,8 @@ export class Http1ResponseParser {
     let w = start; // where the next body byte goes
     while (i < end && this.st !== St.Done && this.error === null) {
       switch (this.st) {
-        case St.Head: {
-          // Collect until the blank line (CRLFCRLF or LFLF), then parse once.
-          const n = end - i;
-          const take = Math.min(n, MAX_HEADER_BYTES - this.headLen);
-          const need = this.headLen + take;
-          if (!this.head || need > this.head.length) {
-            const grown = Buffer.allocUnsafe(
-              Math.min(MAX_HEADER_BYTES, Math.max(need, (this.head?.length ?? 2048) * 2)),
-            );
-            this.head?.copy(grown, 0, 0, this.headLen);
-            this.head = grown;
-          }
-          buf.copy(this.head, this.headLen, i, i + take);
-          const hEnd = findHeadEnd(this.head, Math.max(0, this.headLen - 3), need);
-          if (hEnd < 0) {
-            if (need >= MAX_HEADER_BYTES) {
-              this.error = `response headers larger than ${MAX_HEADER_BYTES} bytes`;
-              break;
-            }
-            this.headLen = need;
-            i += take;
-            break;
-          }
-          i += hEnd - this.headLen;
-          this.headLen = hEnd;
-          this.finishHead(out);
-          break;
-        }
-        case St.ChunkSize: {
-          const c = buf[i]!;
-          const d = hexVal(c);
-          if (d >= 0) {
-            if (++this.sizeDigits > 12) {
-              this.error = 'chunk size too large';
-              break;
-            }
-            this.remaining = this.remaining * 16 + d;
-            i++;
-          } else if (this.sizeDigits > 0 && (c === 0x3b || c === 0x20 || c === 0x09)) {
-            this.st = St.ChunkExt; // ";ext" or whitespace before CRLF
-            i++;
-          } else if (this.sizeDigits > 0 && c === CR) {
-            this.st = St.ChunkSizeLF;
-            i++;
-          } else if (this.sizeDigits > 0 && c === LF) {
-            i++;
-            this.afterSize();
-          } else {
-            this.error = `malformed chunk size (byte 0x${c.toString(16)})`;
-          }
-          break;
-        }
-        case St.ChunkExt: {
-          const c = buf[i++]!;
-          if (c === CR) this.st = St.ChunkSizeLF;
-          else if (c === LF) this.afterSize();
-          break;
-        }
-        case St.ChunkSizeLF:
-          if (buf[i] !== LF) {
-            this.error = 'malformed chunk size line (CR without LF)';
-            break;
-          }
-          i++;
-          this.afterSize();
+        case St.Head:
+          i = this.pushHead(buf, i, end, out);
           break;
         case St.ChunkData:
         case St.Length:
@@ -175,53 +112,131 @@ export class Http1ResponseParser {
           if (this.remaining === 0) this.st = this.st === St.ChunkData ? St.ChunkDataCR : St.Done;
           break;
         }
-        case St.ChunkDataCR: {
-          const c = buf[i]!;
-          if (c === CR) {
-            this.st = St.ChunkDataLF;
-            i++;
-          } else if (c === LF) {
-            this.st = St.ChunkSize;
-            i++;
-          } else this.error = 'chunk data longer than its size';
-          break;
-        }
-        case St.ChunkDataLF:
-          if (buf[i] !== LF) {
-            this.error = 'chunk data longer than its size';
-            break;
-          }
-          i++;
-          this.st = St.ChunkSize;
-          break;
-        case St.Trailer: {
-          // Trailer lines until an empty line.
-          const c = buf[i++]!;
-          if (c === CR) this.st = St.TrailerLF;
-          else if (c === LF) {
-            if (this.trailerLine === 0) this.st = St.Done;
-            this.trailerLine = 0;
-          } else this.trailerLine++;
-          break;
-        }
-        case St.TrailerLF:
-          if (buf[i] !== LF) {
-            this.error = 'malformed trailer (CR without LF)';
-            break;
-          }
-          i++;
-          if (this.trailerLine === 0) this.st = St.Done;
-          else {
-            this.trailerLine = 0;
-            this.st = St.Trailer;
-          }
-          break;
         default:
-          i = end;
+          i = this.framing(buf, i, end);
       }
     }
     out.body = w - start;
     out.used = i;
+  }
+
+  /** Collects head bytes from buf[i, end) until the blank line (CRLFCRLF or LFLF), then parses once. */
+  private pushHead(buf: Buffer, i: number, end: number, out: ParseOut): number {
+    const n = end - i;
+    const take = Math.min(n, MAX_HEADER_BYTES - this.headLen);
+    const need = this.headLen + take;
+    if (!this.head || need > this.head.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.min(MAX_HEADER_BYTES, Math.max(need, (this.head?.length ?? 2048) * 2)),
+      );
+      this.head?.copy(grown, 0, 0, this.headLen);
+      this.head = grown;
+    }
+    buf.copy(this.head, this.headLen, i, i + take);
+    const hEnd = findHeadEnd(this.head, Math.max(0, this.headLen - 3), need);
+    if (hEnd < 0) {
+      if (need >= MAX_HEADER_BYTES) {
+        this.error = `response headers larger than ${MAX_HEADER_BYTES} bytes`;
+        return i;
+      }
+      this.headLen = need;
+      return i + take;
+    }
+    i += hEnd - this.headLen;
+    this.headLen = hEnd;
+    this.finishHead(out);
+    return i;
+  }
+
+  /**
+   * One step of chunked framing at buf[i] (a size line, the CRLF after a chunk's data, the
+   * trailer): returns where parsing goes on; malformed framing sets `error` instead.
+   */
+  private framing(buf: Buffer, i: number, end: number): number {
+    switch (this.st) {
+      case St.ChunkSize: {
+        const c = buf[i]!;
+        const d = hexVal(c);
+        if (d >= 0) {
+          if (++this.sizeDigits > 12) {
+            this.error = 'chunk size too large';
+            break;
+          }
+          this.remaining = this.remaining * 16 + d;
+          i++;
+        } else if (this.sizeDigits > 0 && (c === 0x3b || c === 0x20 || c === 0x09)) {
+          this.st = St.ChunkExt; // ";ext" or whitespace before CRLF
+          i++;
+        } else if (this.sizeDigits > 0 && c === CR) {
+          this.st = St.ChunkSizeLF;
+          i++;
+        } else if (this.sizeDigits > 0 && c === LF) {
+          i++;
+          this.afterSize();
+        } else {
+          this.error = `malformed chunk size (byte 0x${c.toString(16)})`;
+        }
+        break;
+      }
+      case St.ChunkExt: {
+        const c = buf[i++]!;
+        if (c === CR) this.st = St.ChunkSizeLF;
+        else if (c === LF) this.afterSize();
+        break;
+      }
+      case St.ChunkSizeLF:
+        if (buf[i] !== LF) {
+          this.error = 'malformed chunk size line (CR without LF)';
+          break;
+        }
+        i++;
+        this.afterSize();
+        break;
+      case St.ChunkDataCR: {
+        const c = buf[i]!;
+        if (c === CR) {
+          this.st = St.ChunkDataLF;
+          i++;
+        } else if (c === LF) {
+          this.st = St.ChunkSize;
+          i++;
+        } else this.error = 'chunk data longer than its size';
+        break;
+      }
+      case St.ChunkDataLF:
+        if (buf[i] !== LF) {
+          this.error = 'chunk data longer than its size';
+          break;
+        }
+        i++;
+        this.st = St.ChunkSize;
+        break;
+      case St.Trailer: {
+        // Trailer lines until an empty line.
+        const c = buf[i++]!;
+        if (c === CR) this.st = St.TrailerLF;
+        else if (c === LF) {
+          if (this.trailerLine === 0) this.st = St.Done;
+          this.trailerLine = 0;
+        } else this.trailerLine++;
+        break;
+      }
+      case St.TrailerLF:
+        if (buf[i] !== LF) {
+          this.error = 'malformed trailer (CR without LF)';
+          break;
+        }
+        i++;
+        if (this.trailerLine === 0) this.st = St.Done;
+        else {
+          this.trailerLine = 0;
+          this.st = St.Trailer;
+        }
+        break;
+      default:
+        i = end;
+    }
+    return i;
   }
 
   private afterSize(): void {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { fireRequest } from '../client.ts';
 import { io } from './io-engine.ts';
+import { until } from '../../testing/until.ts';
 import type { RequestSpec } from '../../../shared/request.ts';
 
 const EV = (s: string): string => `data: {"choices":[{"index":0,"delta":{"content":"${s}"}}]}\n\n`;
@@ -14,14 +15,16 @@ const DONE = 'data: [DONE]\n\n';
 interface Raw {
   url: string;
   connections: number;
+  /** Connections the client has not closed yet. */
+  open(): number;
   requests: string[];
   close(): Promise<void>;
 }
 
 /** A server that answers every request on a connection with `answer(socket, n)` (n: 0-based on that connection). */
 async function rawServer(answer: (s: net.Socket, n: number, head: string) => void): Promise<Raw> {
-  const r: Raw = { url: '', connections: 0, requests: [], close: async () => {} };
   const socks = new Set<net.Socket>();
+  const r: Raw = { url: '', connections: 0, open: () => socks.size, requests: [], close: async () => {} };
   const srv = net.createServer((s) => {
     r.connections++;
     socks.add(s);
@@ -167,6 +170,29 @@ describe('raw HTTP/1.1 driver', () => {
     expect(s.connections).toBe(2);
     expect(recs.filter((r) => r.connection!.reused)).toHaveLength(6);
     expect(s.requests.every((h) => /\r\nConnection: keep-alive$/.test(h))).toBe(true);
+  });
+
+  it('closing a pool closes every idle connection in it', async () => {
+    const s = await rawServer((sock) => {
+      const body = EV('k') + DONE;
+      setTimeout(
+        () =>
+          sock.write(
+            `HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          ),
+        10,
+      );
+    });
+    cleanup.push(() => s.close());
+    const pool = io().createPool({ mode: 'keep-alive', maxSockets: 4 });
+    const recs = await Promise.all(
+      Array.from({ length: 8 }, () => fireRequest(spec(s.url), { pool, keepRaw: false })),
+    );
+    expect(recs.every((r) => r.error === null)).toBe(true);
+    expect(s.connections).toBe(4);
+    expect(s.open()).toBe(4); // kept alive, idle in the pool
+    io().closePool(pool);
+    await until(() => s.open() === 0, 5000, 5, () => `${s.open()} of 4 idle connections still open`);
   });
 
   it('a header value with CR/LF is refused before anything is sent (no request smuggling)', async () => {

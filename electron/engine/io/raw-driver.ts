@@ -15,49 +15,11 @@ import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
 import { ConnectionDriver } from './driver.ts';
 import { Http1ResponseParser, type ParseOut } from './http1.ts';
+import { serialize } from './http1-request.ts';
 import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
-/** Header names and values: no CR, LF or NUL (request smuggling), as Node's client checks. */
-const BAD_HEADER = /[\r\n\0]/;
-
-interface RawConn {
-  key: string;
-  sock: net.Socket;
-  parser: Http1ResponseParser;
-  req: RawReq | null;
-  /** Responses completed on this connection. */
-  served: number;
-  connected: boolean;
-  dead: boolean;
-  pool: RawPool | null;
-}
-
-interface RawReq {
-  slot: number;
-  req: IoRequest;
-  url: URL;
-  key: string;
-  t0: number;
-  gotBytes: boolean;
-  retries: number;
-  ending: RequestError | null;
-  done: boolean;
-  conn: RawConn | null;
-  timer: NodeJS.Timeout | null;
-  idleTimer: NodeJS.Timeout | null;
-  lastByte: number;
-  /** Serialized request head + body, built once (a retry sends the same bytes). */
-  wire: string;
-}
-
-interface RawPool {
-  id: number;
-  opts: IoPoolOptions;
-  free: Map<string, RawConn[]>;
-  open: Map<string, number>;
-  waiting: Map<string, RawReq[]>;
-}
 
 export class RawHttpDriver {
   private readonly buf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
@@ -72,14 +34,15 @@ export class RawHttpDriver {
   }
 
   pool(id: number, opts: IoPoolOptions): void {
-    this.pools.set(id, { id, opts, free: new Map(), open: new Map(), waiting: new Map() });
+    this.pools.set(id, new RawPool(id, opts));
   }
 
   closePool(id: number): void {
     const p = this.pools.get(id);
     this.pools.delete(id);
     if (!p) return;
-    for (const list of p.free.values()) for (const c of list) this.kill(c);
+    // A copy of each list: kill() takes the connection out of the list it is in.
+    for (const list of p.free.values()) for (const c of [...list]) this.kill(c);
     p.free.clear();
   }
 
@@ -149,24 +112,15 @@ export class RawHttpDriver {
 
   /** A free pooled connection, a new one, or a place in the pool's queue. */
   private dispatch(r: RawReq, pool: RawPool | null, fresh: boolean): void {
-    if (pool && !fresh && pool.opts.mode === 'keep-alive') {
-      const free = pool.free.get(r.key);
-      while (free && free.length > 0) {
-        const c = free.pop()!;
-        if (!c.dead) {
-          this.assign(r, c);
-          return;
-        }
-      }
-      const open = pool.open.get(r.key) ?? 0;
-      if (open >= pool.opts.maxSockets) {
-        let q = pool.waiting.get(r.key);
-        if (!q) pool.waiting.set(r.key, (q = []));
-        q.push(r);
+    if (pool && !fresh && pool.keepAlive) {
+      const c = pool.takeFree(r.key);
+      if (c) {
+        this.assign(r, c);
         return;
       }
+      if (pool.queueIfFull(r)) return;
     }
-    this.assign(r, this.connect(r, pool && pool.opts.mode === 'keep-alive' ? pool : null));
+    this.assign(r, this.connect(r, pool && pool.keepAlive ? pool : null));
   }
 
   private connect(r: RawReq, pool: RawPool | null): RawConn {
@@ -188,7 +142,7 @@ export class RawHttpDriver {
       noDelay: true,
       onread: { buffer: this.buf, callback: (n: number) => this.onRead(c, n) },
     });
-    if (pool) pool.open.set(c.key, (pool.open.get(c.key) ?? 0) + 1);
+    pool?.opened(c.key);
     c.sock.on('connect', () => {
       c.connected = true;
       if (c.req) this.sink.ctrl(c.req.slot, { k: 'connected', t: performance.now() });
@@ -307,15 +261,12 @@ export class RawHttpDriver {
       this.kill(c);
       return;
     }
-    const q = pool.waiting.get(c.key);
-    const next = q?.shift();
+    const next = pool.nextWaiting(c.key);
     if (next) {
       this.assign(next, c);
       return;
     }
-    let free = pool.free.get(c.key);
-    if (!free) pool.free.set(c.key, (free = []));
-    free.push(c);
+    pool.park(c);
   }
 
   private kill(c: RawConn): void {
@@ -324,14 +275,9 @@ export class RawHttpDriver {
     c.sock.destroy();
     const pool = c.pool;
     if (!pool) return;
-    pool.open.set(c.key, Math.max(0, (pool.open.get(c.key) ?? 1) - 1));
-    const free = pool.free.get(c.key);
-    if (free) {
-      const i = free.indexOf(c);
-      if (i >= 0) free.splice(i, 1);
-    }
+    pool.closed(c);
     // A slot opened up: the next waiting request gets a new connection.
-    const next = pool.waiting.get(c.key)?.shift();
+    const next = pool.nextWaiting(c.key);
     if (next) this.assign(next, this.connect(next, pool));
   }
 
@@ -346,11 +292,7 @@ export class RawHttpDriver {
       this.kill(c);
     }
     // Still queued for a connection: take it out.
-    if (!c && r.req.pool !== null) {
-      const q = this.pools.get(r.req.pool)?.waiting.get(r.key);
-      const i = q?.indexOf(r) ?? -1;
-      if (q && i >= 0) q.splice(i, 1);
-    }
+    if (!c && r.req.pool !== null) this.pools.get(r.req.pool)?.unqueue(r);
     this.finish(r, { k: 'error', t: performance.now(), error: err });
   }
 
@@ -371,25 +313,6 @@ export class RawHttpDriver {
     const idle = r.req.idleTimeoutMs;
     armIdle(r, idle, () => this.endFromHere(r, idleError(idle, performance.now() - r.t0)));
   }
-}
-
-/** The request's bytes: request line, headers (checked), Host, Connection, then the body. */
-export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string {
-  const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
-  let hasLength = false;
-  for (const [name, value] of Object.entries(req.headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'host' || lower === 'connection') continue;
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new Error(`Invalid header name ${JSON.stringify(name)}`);
-    if (BAD_HEADER.test(value)) throw new Error(`Invalid character in header "${name}"`);
-    if (lower === 'content-length') hasLength = true;
-    lines.push(`${name}: ${value}`);
-  }
-  if (!hasLength && (req.body.length > 0 || req.method === 'POST'))
-    lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
-  lines.push(`Connection: ${keepAlive ? 'keep-alive' : 'close'}`);
-  return `${lines.join('\r\n')}\r\n\r\n${req.body}`;
 }
 
 /**

@@ -1,0 +1,135 @@
+/**
+ * What fireRequest (client.ts) settles before a byte is sent: the endpoint, the body, the headers
+ * (checked) and the secrets to redact. A request that cannot be sent becomes a failed record here.
+ */
+import { randomUUID } from 'node:crypto';
+import { newRecord, type RequestRecord } from '../../shared/record.ts';
+import type { RequestSpec } from '../../shared/request.ts';
+import type { RequestError } from '../../shared/errors.ts';
+import { headerValueProblem } from '../../shared/api.ts';
+import { redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
+import { wallNow } from './clock.ts';
+import { resolveEndpoint, redactUrl } from './endpoint.ts';
+import { getDialect, type Dialect } from './dialects/index.ts';
+import { buildRequestBody } from './body.ts';
+
+/** The longest delay a Node timer takes (2^31 − 1 ms). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface PreparedRequest {
+  dialect: Dialect;
+  /** The endpoint as given (credentials included): the record shows it redacted. */
+  endpoint: URL;
+  /** The URL handed to the I/O thread: credentials travel in the header, never in it. */
+  target: URL;
+  body: string;
+  headers: Record<string, string>;
+  /** What a server may echo back in its error and must never be kept in clear. */
+  secrets: string[];
+}
+
+/** The record's id and raw-keeping, as fireRequest's options give them. */
+export interface RecordOptions {
+  id?: string;
+  keepRaw?: boolean;
+}
+
+export function prepareRequest(
+  spec: RequestSpec,
+  opts: RecordOptions,
+): PreparedRequest | { failed: RequestRecord } {
+  const dialect = getDialect(spec.dialect);
+  let endpoint: URL;
+  try {
+    endpoint = resolveEndpoint(spec.url, spec.dialect);
+  } catch {
+    return { failed: failedBeforeStart(spec, opts, `Invalid URL: ${spec.url}`) };
+  }
+  const timeoutProblem = timeoutsProblem(spec);
+  if (timeoutProblem) return { failed: failedBeforeStart(spec, opts, timeoutProblem) };
+  const body = JSON.stringify(buildRequestBody(dialect, spec));
+  const secrets = [
+    ...(spec.apiKey ? [spec.apiKey] : []),
+    ...secretHeaderValues(spec.headers),
+    ...urlSecrets(spec.url),
+  ];
+  const headers = requestHeaders(spec, dialect, endpoint, body);
+  const headerProblem = headersProblem(spec, headers);
+  if (headerProblem) return { failed: failedBeforeStart(spec, opts, headerProblem) };
+  // Credentials travel in the header, never in the URL handed to the I/O thread.
+  const target = new URL(endpoint.href);
+  target.username = '';
+  target.password = '';
+  return { dialect, endpoint, target, body, headers, secrets };
+}
+
+/** Node's timers fire after 1 ms when given more than 2^31 − 1 ms: refuse such a timeout plainly. */
+function timeoutsProblem(spec: RequestSpec): string | null {
+  for (const [name, v] of [
+    ['timeout', spec.timeoutMs],
+    ['idle timeout', spec.idleTimeoutMs],
+  ] as const) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= MAX_TIMER_MS))
+      return `The ${name} must be between 0 and ${MAX_TIMER_MS} ms (about 24.8 days); got ${v}.`;
+  }
+  return null;
+}
+
+function requestHeaders(
+  spec: RequestSpec,
+  dialect: Dialect,
+  endpoint: URL,
+  body: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: dialect.framing === 'ndjson' ? 'application/x-ndjson, application/json' : 'text/event-stream',
+    'accept-encoding': 'identity', // compressed bodies would hide the server's write boundaries
+    'content-length': String(Buffer.byteLength(body)),
+    ...(spec.headers ?? {}),
+  };
+  if (spec.apiKey) headers.authorization = `Bearer ${spec.apiKey}`;
+  if (endpoint.username || endpoint.password) {
+    headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(endpoint.username)}:${decodeURIComponent(endpoint.password)}`).toString('base64')}`;
+  }
+  return headers;
+}
+
+/**
+ * A value no HTTP header can carry (a pasted non-Latin-1 character in a key) is a clear error
+ * before anything is sent, not a socket-level failure.
+ */
+function headersProblem(spec: RequestSpec, headers: Record<string, string>): string | null {
+  for (const [k, v] of Object.entries(headers)) {
+    // Positions in the key as the user typed it, not in "Bearer <key>".
+    const problem =
+      (k === 'authorization' && spec.apiKey ? headerValueProblem(spec.apiKey) : null) ??
+      headerValueProblem(v);
+    if (problem) return `${k === 'authorization' ? 'The API key' : `Header ${k}`} ${problem}.`;
+  }
+  return null;
+}
+
+export function failedBeforeStart(
+  spec: RequestSpec,
+  opts: RecordOptions,
+  message: string,
+  error: RequestError = { kind: 'client', code: 'invalid-request', message, atMs: 0 },
+): RequestRecord {
+  let url: string;
+  try {
+    url = redactUrl(new URL(spec.url));
+  } catch {
+    url = redactUrlsIn(spec.url);
+  }
+  return newRecord({
+    id: opts.id ?? randomUUID(),
+    url,
+    dialect: spec.dialect,
+    model: spec.model,
+    startedAtWall: wallNow(),
+    phases: { connectedMs: null, requestWrittenMs: null, headersMs: null, firstByteMs: null, endMs: 0 },
+    raw: opts.keepRaw === false ? null : [],
+    error,
+  });
+}
