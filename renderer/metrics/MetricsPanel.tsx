@@ -13,15 +13,16 @@ import type { TargetView } from '../../shared/api.ts';
 import { comparisonFor } from './client-vs-server.ts';
 import { metricsStore, type ScrapePoint } from './metrics-store.ts';
 import { chartPeaks, maxPeaks, panelData, type ChartPeaks, type PanelData } from './panel-data.ts';
-import { setPanel, usePanelStore } from './panel-store.ts';
+import { usePanelStore } from './panel-store.ts';
 import { useMetricsStore } from './summary-store.ts';
-import { axisDomain, clockLabel, WINDOWS, windowMs } from './time-axis.ts';
+import { axisDomain, windowMs } from './time-axis.ts';
 import { useAppStore, useSelectedTarget } from '../core/app-store.ts';
 import { useRequestStore } from '../request/request-store.ts';
 import { ClientVsServer } from './ClientVsServer.tsx';
 import { MetricExplorer } from './MetricExplorer.tsx';
 import { MetricsCharts } from './MetricsCharts.tsx';
 import { MetricsStatus } from './MetricsStatus.tsx';
+import { MetricsToolbar } from './MetricsToolbar.tsx';
 import { useMetricsWatch } from './use-metrics-watch.ts';
 import { useNow } from './use-now.ts';
 
@@ -87,51 +88,13 @@ export function MetricsPanel({ chartWidth }: Props) {
   return (
     <div className="metrics-panel" data-testid="metrics-panel">
       {!other && <MetricsStatus target={target} />}
-      <div className="metrics-toolbar">
-        <h2>
-          Server metrics{' '}
-          <span className="muted">
-            · {target.name}
-            {other ? ` and ${other.name}` : ''}
-          </span>
-        </h2>
-        <span className="muted mt-hint">
-          x: wall clock
-          {clipped && firsts.length ? ` (watching since ${clockLabel(Math.min(...firsts))})` : ''} · pink:
-          this client&apos;s requests
-        </span>
-        {others.length > 0 && (
-          <label className="mt-compare">
-            <span className="muted">side by side with</span>{' '}
-            <select
-              aria-label="Side by side with"
-              data-testid="metrics-compare-select"
-              value={other?.id ?? ''}
-              onChange={(e) => setPanel({ compareTargetId: e.target.value || null })}
-            >
-              <option value="">— nobody</option>
-              {others.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <div className="seg" role="group" aria-label="Time window">
-          {WINDOWS.map((w) => (
-            <button
-              key={w.id}
-              type="button"
-              className={win === w.id ? 'on' : ''}
-              aria-pressed={win === w.id}
-              onClick={() => setPanel({ window: w.id })}
-            >
-              last {w.label}
-            </button>
-          ))}
-        </div>
-      </div>
+      <MetricsToolbar
+        target={target}
+        other={other}
+        others={others}
+        win={win}
+        watchingSince={clipped && firsts.length ? Math.min(...firsts) : null}
+      />
       {other ? (
         <div className="metrics-columns" data-testid="metrics-columns">
           {[target, other].map((t, i) => (

@@ -108,6 +108,75 @@ interface DotProps {
   index?: number;
 }
 
+/** The line's bucket band behind it, where some step is only known to a wide bucket (else none). */
+function bandArea(l: ChartLine) {
+  if (!l.band?.some((b) => b.range !== null)) return null;
+  return (
+    <Area
+      key={`${l.id}-band`}
+      data={l.band as BandPoint[]}
+      dataKey="range"
+      name={`${l.name} bucket`}
+      stroke="none"
+      fill={l.color}
+      fillOpacity={0.16}
+      type="stepAfter"
+      isAnimationActive={false}
+      connectNulls={false}
+      activeDot={false}
+      legendType="none"
+      tooltipType="none"
+    />
+  );
+}
+
+/**
+ * A line's dots: every point of a dots-only line, else only isolated points (a line could not show
+ * them); an isolated step whose value is only known to a wide bucket gets the bucket as a bar.
+ */
+function lineDot(l: ChartLine, pixelY: (v: number) => number, yTop: number) {
+  return (p: DotProps) => {
+    const show = l.dotsOnly || (p.index !== undefined && isIsolated(l.data as SeriesPoint[], 'v', p.index));
+    const key = `${l.id}-${p.index ?? 0}`;
+    if (!show || p.cx === undefined || p.cy === undefined || !Number.isFinite(p.cy)) return <g key={key} />;
+    // An isolated step has no area to fill: its bucket is drawn as a bar through the dot.
+    const range = !l.dotsOnly && p.index !== undefined ? (l.band?.[p.index]?.range ?? null) : null;
+    if (range) {
+      const top = pixelY(Math.min(range[1], yTop));
+      const bottom = pixelY(range[0]);
+      return (
+        <g key={key}>
+          <rect
+            x={p.cx - 4}
+            y={top}
+            width={8}
+            height={Math.max(1, bottom - top)}
+            fill={l.color}
+            fillOpacity={0.22}
+          />
+          <circle cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
+        </g>
+      );
+    }
+    return l.dotsOnly ? (
+      <circle key={key} cx={p.cx} cy={p.cy} r={3.2} fill="none" stroke={l.color} strokeWidth={1.5} />
+    ) : (
+      <circle key={key} cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
+    );
+  };
+}
+
+/** What is drawn, per line ("running:3,waiting:0"): drawn points, the peak and the bands, for tests and tools. */
+function drawnSummary(lines: ChartLine[]): { points: string; peaks: string; bands: string } {
+  return {
+    points: lines
+      .map((l) => `${l.id}:${l.data.filter((p) => p.v !== null && Number.isFinite(p.v)).length}`)
+      .join(','),
+    peaks: lines.map((l) => `${l.id}:${peakOf([l])}`).join(','),
+    bands: lines.map((l) => `${l.id}:${(l.band ?? []).filter((b) => b.range !== null).length}`).join(','),
+  };
+}
+
 export function TimeChart({
   lines,
   domain,
@@ -165,25 +234,7 @@ export function TimeChart({
           <ChartTip active={p.active} label={p.label} lines={lines} format={format} tolerance={tolerance} />
         )}
       />
-      {lines.map((l) =>
-        l.band?.some((b) => b.range !== null) ? (
-          <Area
-            key={`${l.id}-band`}
-            data={l.band as BandPoint[]}
-            dataKey="range"
-            name={`${l.name} bucket`}
-            stroke="none"
-            fill={l.color}
-            fillOpacity={0.16}
-            type="stepAfter"
-            isAnimationActive={false}
-            connectNulls={false}
-            activeDot={false}
-            legendType="none"
-            tooltipType="none"
-          />
-        ) : null,
-      )}
+      {lines.map((l) => bandArea(l))}
       {lines.map((l) => (
         <Line
           key={l.id}
@@ -197,56 +248,19 @@ export function TimeChart({
           isAnimationActive={false}
           connectNulls={false}
           activeDot={l.dotsOnly ? { r: 4, fill: l.color } : { r: 3 }}
-          dot={(p: DotProps) => {
-            const show =
-              l.dotsOnly || (p.index !== undefined && isIsolated(l.data as SeriesPoint[], 'v', p.index));
-            const key = `${l.id}-${p.index ?? 0}`;
-            if (!show || p.cx === undefined || p.cy === undefined || !Number.isFinite(p.cy))
-              return <g key={key} />;
-            // An isolated step has no area to fill: its bucket is drawn as a bar through the dot.
-            const range = !l.dotsOnly && p.index !== undefined ? (l.band?.[p.index]?.range ?? null) : null;
-            if (range) {
-              const top = pixelY(Math.min(range[1], y.top));
-              const bottom = pixelY(range[0]);
-              return (
-                <g key={key}>
-                  <rect
-                    x={p.cx - 4}
-                    y={top}
-                    width={8}
-                    height={Math.max(1, bottom - top)}
-                    fill={l.color}
-                    fillOpacity={0.22}
-                  />
-                  <circle cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
-                </g>
-              );
-            }
-            return l.dotsOnly ? (
-              <circle key={key} cx={p.cx} cy={p.cy} r={3.2} fill="none" stroke={l.color} strokeWidth={1.5} />
-            ) : (
-              <circle key={key} cx={p.cx} cy={p.cy} r={2.4} fill={l.color} />
-            );
-          }}
+          dot={lineDot(l, pixelY, y.top)}
         />
       ))}
     </ComposedChart>
   );
-  // What is drawn, per line ("running:3,waiting:0"): drawn points and the peak, for tests and tools.
-  const drawn = lines
-    .map((l) => `${l.id}:${l.data.filter((p) => p.v !== null && Number.isFinite(p.v)).length}`)
-    .join(',');
-  const peaks = lines.map((l) => `${l.id}:${peakOf([l])}`).join(',');
-  const bands = lines
-    .map((l) => `${l.id}:${(l.band ?? []).filter((b) => b.range !== null).length}`)
-    .join(',');
+  const drawn = drawnSummary(lines);
   return (
     <div
       className="mchart-body"
       data-testid={testId}
-      data-points={drawn}
-      data-peaks={peaks}
-      data-bands={bands}
+      data-points={drawn.points}
+      data-peaks={drawn.peaks}
+      data-bands={drawn.bands}
       data-overlay={overlay ? 'shown' : undefined}
       role="img"
       aria-label={ariaLabel}

@@ -89,12 +89,47 @@ function SummaryRows({ name, s, title }: { name: string; s: Summary | null; titl
   );
 }
 
+/** Token usage as the server reported it (final usage), one line. */
+function usageText(u: NonNullable<RecordDigest['usage']>): string {
+  return `prompt ${u.promptTokens ?? '—'} · completion ${u.completionTokens ?? '—'} · total ${u.totalTokens ?? '—'}${u.cachedTokens != null ? ` · cached ${u.cachedTokens}` : ''}`;
+}
+
+/** When each phase of the request happened, ms since it started. */
+function Phases({ phases: p }: { phases: RecordDigest['phases'] | undefined }) {
+  return (
+    <>
+      <h4 title="Times of the request's phases, ms since the request started (before connect)">Phases</h4>
+      <ol className="phases">
+        <li title="TCP (and TLS) connection established; ~0 for a reused socket">
+          <span>connected</span>
+          <b>{fmtMs(p?.connectedMs)}</b>
+        </li>
+        <li title="The whole request body was handed to the socket">
+          <span>request written</span>
+          <b>{fmtMs(p?.requestWrittenMs)}</b>
+        </li>
+        <li title="Response status line and headers parsed">
+          <span>headers</span>
+          <b>{fmtMs(p?.headersMs)}</b>
+        </li>
+        <li title="First byte of the response body">
+          <span>first byte</span>
+          <b>{fmtMs(p?.firstByteMs)}</b>
+        </li>
+        <li title="The stream ended (cleanly or not)">
+          <span>end</span>
+          <b>{fmtMs(p?.endMs)}</b>
+        </li>
+      </ol>
+    </>
+  );
+}
+
 export function StatsPanel({ stats, digest }: Props) {
   // Tokenscope's ITL: coalesced gaps left out (request-stats.ts).
   const chunk = useMemo(() => (stats ? summarize(stats.itlChunkMeasuredMs) : null), [stats]);
   const token = useMemo(() => (stats ? summarize(stats.itlTokenMeasuredMs) : null), [stats]);
   const u = digest?.usage;
-  const p = digest?.phases;
   return (
     <section className="card stats" aria-label="Request statistics">
       <h3>Statistics</h3>
@@ -175,11 +210,7 @@ export function StatsPanel({ stats, digest }: Props) {
         />
         <Row
           label="Usage"
-          value={
-            u
-              ? `prompt ${u.promptTokens ?? '—'} · completion ${u.completionTokens ?? '—'} · total ${u.totalTokens ?? '—'}${u.cachedTokens != null ? ` · cached ${u.cachedTokens}` : ''}`
-              : '—'
-          }
+          value={u ? usageText(u) : '—'}
           title="Token usage reported by the server (final usage)"
         />
         <Row
@@ -188,29 +219,7 @@ export function StatsPanel({ stats, digest }: Props) {
           title="The stream ended with its dialect's proper terminator ([DONE], done:true, …)"
         />
       </dl>
-      <h4 title="Times of the request's phases, ms since the request started (before connect)">Phases</h4>
-      <ol className="phases">
-        <li title="TCP (and TLS) connection established; ~0 for a reused socket">
-          <span>connected</span>
-          <b>{fmtMs(p?.connectedMs)}</b>
-        </li>
-        <li title="The whole request body was handed to the socket">
-          <span>request written</span>
-          <b>{fmtMs(p?.requestWrittenMs)}</b>
-        </li>
-        <li title="Response status line and headers parsed">
-          <span>headers</span>
-          <b>{fmtMs(p?.headersMs)}</b>
-        </li>
-        <li title="First byte of the response body">
-          <span>first byte</span>
-          <b>{fmtMs(p?.firstByteMs)}</b>
-        </li>
-        <li title="The stream ended (cleanly or not)">
-          <span>end</span>
-          <b>{fmtMs(p?.endMs)}</b>
-        </li>
-      </ol>
+      <Phases phases={digest?.phases} />
     </section>
   );
 }

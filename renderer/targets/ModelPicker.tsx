@@ -2,9 +2,9 @@
  * Model choice: the target's list (listModels: /v1/models or Ollama's /api/tags) with a refresh
  * button, and a free-text field when the list is unavailable or the model is not in it.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TargetView } from '../../shared/api.ts';
-import { api } from '../core/api.ts';
+import { useModelList } from './use-model-list.ts';
 
 const CUSTOM = '\u0000custom';
 
@@ -15,70 +15,15 @@ interface Props {
   error?: string;
 }
 
-interface ListState {
-  targetId: string | null;
-  loading: boolean;
-  models: string[];
-  source: string | null;
-  error: string | null;
-}
-
-const cache = new Map<string, { models: string[]; source: string }>();
-
 export function ModelPicker({ target, value, onChange, error }: Props) {
   const targetId = target?.id ?? null;
-  // What the list depends on: a target saved with another URL, dialect or key lists again (the
-  // old list, or its error, is not this server's).
-  const listKey = target
-    ? `${target.id}|${target.baseUrl}|${target.dialect}|${target.hasApiKey ? 'key' : ''}`
-    : null;
-  const currentKey = useRef(listKey);
-  currentKey.current = listKey;
-  const [list, setList] = useState<ListState>({
-    targetId: null,
-    loading: false,
-    models: [],
-    source: null,
-    error: null,
-  });
   const [custom, setCustom] = useState(false);
-
-  const load = useCallback(
-    async (force: boolean) => {
-      if (!targetId || !listKey) return;
-      const hit = cache.get(listKey);
-      if (hit && !force) {
-        setList({ targetId, loading: false, models: hit.models, source: hit.source, error: null });
-        return;
-      }
-      // Another target's list must not stand in for this one's while it loads (its first model
-      // would be picked for a server that may not serve it).
-      setList((l) =>
-        l.targetId === targetId
-          ? { ...l, loading: true, error: null }
-          : { targetId, loading: true, models: [], source: null, error: null },
-      );
-      const r = await api.listModels(targetId);
-      if (currentKey.current !== listKey) return; // the target changed meanwhile: a stale answer
-      if (r.ok) {
-        cache.set(listKey, r.value);
-        setList({ targetId, loading: false, models: r.value.models, source: r.value.source, error: null });
-      } else {
-        setList({ targetId, loading: false, models: [], source: null, error: r.error.message });
-      }
-    },
-    [targetId, listKey],
-  );
-
-  useEffect(() => {
-    void load(false);
-  }, [load]);
+  const { list, models, load } = useModelList(target);
 
   useEffect(() => setCustom(false), [targetId]);
 
   // Once the list is in: an empty choice becomes the target's default (or the first model); a
   // name not in the list is kept as free text (the server may serve models it does not list).
-  const models = list.targetId === targetId ? list.models : [];
   useEffect(() => {
     if (custom || models.length === 0 || models.includes(value)) return;
     if (value.trim() !== '') setCustom(true);

@@ -60,10 +60,9 @@ export function drawTimeline(
 
   const drawn: number[] = [];
   lanes.forEach((lane, i) => {
-    const rect = layout.lanes[i]!;
-    drawn.push(
-      drawLane(ctx, layout, rect, lane, x, ticks.values, domain, hover?.lane === i ? hover.index : -1),
-    );
+    const r = layout.lanes[i]!;
+    const hoverIndex = hover?.lane === i ? hover.index : -1;
+    drawn.push(drawLane({ ctx, layout, r, lane, x, tickValues: ticks.values, domain, hoverIndex }));
   });
 
   // Time axis.
@@ -84,22 +83,57 @@ export function drawTimeline(
   return drawn;
 }
 
-function drawLane(
-  ctx: CanvasRenderingContext2D,
-  layout: TimelineLayout,
-  r: LaneRect,
-  lane: LaneModel,
-  x: LinearScale,
-  tickValues: number[],
-  domain: Domain,
-  hoverIndex: number,
-): number {
-  const { left, right } = layout;
-  const plotW = right - left;
-  ctx.fillStyle = C.plot;
-  ctx.fillRect(left, r.top, plotW, r.bottom - r.top);
+/** What drawing one lane needs: the canvas, where the lane sits, its data, the view and its hovered event. */
+interface LaneDraw {
+  ctx: CanvasRenderingContext2D;
+  layout: TimelineLayout;
+  r: LaneRect;
+  lane: LaneModel;
+  x: LinearScale;
+  /** The time axis' ticks: the lane's vertical grid lines. */
+  tickValues: number[];
+  domain: Domain;
+  /** The hovered event of this lane (-1: none). */
+  hoverIndex: number;
+}
 
-  // Y axis: tokens per event, 0 … max.
+/** One lane, back to front: frame and axes, then (clipped to the plot) grid, stalls, bars, glyphs, markers, hover. */
+function drawLane(d: LaneDraw): number {
+  const { ctx, layout, r, lane, domain } = d;
+  const { left, right } = layout;
+  ctx.fillStyle = C.plot;
+  ctx.fillRect(left, r.top, right - left, r.bottom - r.top);
+  drawLaneAxis(d);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, r.top, right - left, r.bottom - r.top);
+  ctx.clip();
+
+  // Grid.
+  ctx.strokeStyle = C.grid;
+  for (const v of d.tickValues) {
+    const px = Math.round(d.x.toPx(v)) + 0.5;
+    line(ctx, px, r.top, px, r.bottom);
+  }
+  drawStalls(d);
+
+  // Baseline.
+  ctx.strokeStyle = C.axis;
+  line(ctx, left, r.baseline + 0.5, right, r.baseline + 0.5);
+
+  const [s, e] = visibleRange(lane.t, lane.n, domain.min, domain.max);
+  drawBars(d, s, e);
+  drawMeta(d, s, e);
+  drawMarkers(d);
+  drawHover(d);
+  ctx.restore();
+  return e - s;
+}
+
+/** The lane's y axis (tokens per event, 0 … max) with its title, and the lane's label when comparing. */
+function drawLaneAxis({ ctx, layout, r, lane }: LaneDraw): void {
+  const { left, right } = layout;
   ctx.fillStyle = C.tick;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -125,20 +159,11 @@ function drawLane(
     ctx.fillText(lane.label, 4, r.top + 10);
     ctx.font = FONT;
   }
+}
 
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(left, r.top, plotW, r.bottom - r.top);
-  ctx.clip();
-
-  // Grid.
-  ctx.strokeStyle = C.grid;
-  for (const v of tickValues) {
-    const px = Math.round(x.toPx(v)) + 0.5;
-    line(ctx, px, r.top, px, r.bottom);
-  }
-
-  // Stalls: shaded bands between the two content events around the gap.
+/** Stalls: shaded bands between the two content events around the gap. */
+function drawStalls({ ctx, layout, r, lane, x, domain }: LaneDraw): void {
+  const { left, right } = layout;
   for (const s of lane.stalls) {
     if (s.toMs < domain.min || s.fromMs > domain.max) continue;
     const x0 = x.toPx(s.fromMs);
@@ -156,76 +181,50 @@ function drawLane(
       ctx.fillText(label, (Math.max(x0, left) + Math.min(x1, right)) / 2, (r.top + 30 + r.baseline) / 2);
     }
   }
-
-  // Baseline.
-  ctx.strokeStyle = C.axis;
-  line(ctx, left, r.baseline + 0.5, right, r.baseline + 0.5);
-
-  const [s, e] = visibleRange(lane.t, lane.n, domain.min, domain.max);
-  drawBars(ctx, r, lane, x, s, e, plotW);
-  drawMeta(ctx, r, lane, x, s, e);
-
-  // Markers: first event, TTFT, end, error — lines with their values.
-  ctx.textBaseline = 'alphabetic';
-  if (lane.endMs !== null)
-    marker(ctx, x, r, lane.endMs, C.end, `end ${lane.endMs.toFixed(2)} ms`, 1, [2, 3], right);
-  if (lane.firstEventMs !== null)
-    marker(
-      ctx,
-      x,
-      r,
-      lane.firstEventMs,
-      C.firstEvent,
-      `first event ${lane.firstEventMs.toFixed(2)} ms`,
-      1,
-      [4, 3],
-      right,
-    );
-  if (lane.ttftMs !== null)
-    marker(ctx, x, r, lane.ttftMs, C.ttft, `TTFT ${lane.ttftMs.toFixed(2)} ms`, 2, [], right);
-  if (lane.errorAtMs !== null)
-    marker(
-      ctx,
-      x,
-      r,
-      lane.errorAtMs,
-      lane.cancelled ? C.cancelled : C.error,
-      `${lane.cancelled ? 'cancelled' : 'error'} ${lane.errorAtMs.toFixed(2)} ms`,
-      2,
-      lane.cancelled ? [3, 3] : [],
-      right,
-    );
-
-  if (hoverIndex >= 0 && hoverIndex < lane.n) {
-    const px = Math.round(x.toPx(lane.t[hoverIndex]!)) + 0.5;
-    ctx.strokeStyle = C.hover;
-    ctx.setLineDash([2, 2]);
-    line(ctx, px, r.top + 30, px, r.bottom);
-    ctx.setLineDash([]);
-    const f = lane.flags[hoverIndex]!;
-    const y =
-      f & EV_CONTENT
-        ? r.baseline - barHeight(lane.tokens[hoverIndex]!, lane.maxTokens, r.barH)
-        : r.metaTop + META_H / 2;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.arc(px, y, 5, 0, Math.PI * 2);
-    ctx.stroke();
-    ctx.lineWidth = 1;
-  }
-  ctx.restore();
-  return e - s;
 }
 
-function drawBars(
-  ctx: CanvasRenderingContext2D,
-  r: LaneRect,
-  lane: LaneModel,
-  x: LinearScale,
-  s: number,
-  e: number,
-  plotW: number,
-): void {
+/** Markers: first event, TTFT, end, error — lines with their values. */
+function drawMarkers({ ctx, layout, r, lane, x }: LaneDraw): void {
+  const place = { ctx, x, r, right: layout.right };
+  const mark = (ms: number, color: string, name: string, row: 1 | 2, dash: number[]): void =>
+    marker(place, { ms, color, label: `${name} ${ms.toFixed(2)} ms`, row, dash });
+  ctx.textBaseline = 'alphabetic';
+  if (lane.endMs !== null) mark(lane.endMs, C.end, 'end', 1, [2, 3]);
+  if (lane.firstEventMs !== null) mark(lane.firstEventMs, C.firstEvent, 'first event', 1, [4, 3]);
+  if (lane.ttftMs !== null) mark(lane.ttftMs, C.ttft, 'TTFT', 2, []);
+  if (lane.errorAtMs !== null)
+    mark(
+      lane.errorAtMs,
+      lane.cancelled ? C.cancelled : C.error,
+      lane.cancelled ? 'cancelled' : 'error',
+      2,
+      lane.cancelled ? [3, 3] : [],
+    );
+}
+
+/** The hovered event: a dashed line through it and a ring on its bar (or its glyph). */
+function drawHover({ ctx, r, lane, x, hoverIndex }: LaneDraw): void {
+  if (hoverIndex < 0 || hoverIndex >= lane.n) return;
+  const px = Math.round(x.toPx(lane.t[hoverIndex]!)) + 0.5;
+  ctx.strokeStyle = C.hover;
+  ctx.setLineDash([2, 2]);
+  line(ctx, px, r.top + 30, px, r.bottom);
+  ctx.setLineDash([]);
+  const f = lane.flags[hoverIndex]!;
+  const y =
+    f & EV_CONTENT
+      ? r.baseline - barHeight(lane.tokens[hoverIndex]!, lane.maxTokens, r.barH)
+      : r.metaTop + META_H / 2;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.arc(px, y, 5, 0, Math.PI * 2);
+  ctx.stroke();
+  ctx.lineWidth = 1;
+}
+
+/** Content events [s, e) as bars, one per pixel column (the tallest wins; coalesced if any was). */
+function drawBars({ ctx, layout, r, lane, x }: LaneDraw, s: number, e: number): void {
+  const plotW = layout.right - layout.left;
   const w = Math.min(6, Math.max(1, (plotW / Math.max(1, e - s)) * 0.6));
   let curPx = NaN;
   let curH = 0;
@@ -255,14 +254,8 @@ function drawBars(
 
 const META_ORDER: MetaKind[] = ['empty', 'usage', 'terminal', 'error'];
 
-function drawMeta(
-  ctx: CanvasRenderingContext2D,
-  r: LaneRect,
-  lane: LaneModel,
-  x: LinearScale,
-  s: number,
-  e: number,
-): void {
+/** Meta events [s, e) as glyphs in the lane's meta strip, one per kind and pixel column. */
+function drawMeta({ ctx, r, lane, x }: LaneDraw, s: number, e: number): void {
   const y = r.metaTop + META_H / 2;
   const last = [NaN, NaN, NaN, NaN];
   for (let i = s; i < e; i++) {

@@ -37,18 +37,25 @@ export function glyph(ctx: CanvasRenderingContext2D, k: MetaKind, px: number, y:
   ctx.lineWidth = 1;
 }
 
+/** Where markers go: a lane's rectangle on the time scale, and the plot's right edge. */
+export interface MarkerPlace {
+  ctx: CanvasRenderingContext2D;
+  x: LinearScale;
+  r: LaneRect;
+  right: number;
+}
+
+/** One marker: a time, its colour and label, which label row (1 or 2), and its dash pattern. */
+export interface Marker {
+  ms: number;
+  color: string;
+  label: string;
+  row: 1 | 2;
+  dash: number[];
+}
+
 /** A vertical marker at `ms` with its label on row 1 or 2 of the lane's label strip (flipped left near the edge). */
-export function marker(
-  ctx: CanvasRenderingContext2D,
-  x: LinearScale,
-  r: LaneRect,
-  ms: number,
-  color: string,
-  label: string,
-  row: 1 | 2,
-  dash: number[],
-  right: number,
-): void {
+export function marker({ ctx, x, r, right }: MarkerPlace, { ms, color, label, row, dash }: Marker): void {
   const px = Math.round(x.toPx(ms)) + 0.5;
   if (px < x.r0 - 1 || px > x.r1 + 1) return;
   ctx.strokeStyle = color;
