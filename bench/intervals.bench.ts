@@ -6,7 +6,7 @@
  * `npm run bench -- intervals [requests] [gaps]`
  */
 import { outcomesFromCounts } from '../shared/runs/bootstrap.ts';
-import { compareIntervals } from '../shared/runs/compare.ts';
+import { compareIntervals } from '../shared/runs/compare-intervals.ts';
 import { Rng } from '../shared/prng.ts';
 import type { RequestOutcome } from '../shared/runs/run-types.ts';
 import { computeRunSummary } from '../shared/runs/summary.ts';

@@ -3,21 +3,21 @@
  * Bound to loopback by default (use an SSH tunnel for a remote GPU box), guarded by a random
  * token that the socket and the HTTP API must present, a Host check against DNS rebinding, and an
  * Origin check so another site open in the same browser cannot drive it (serve-guard.ts).
- * Large payloads (imports, exports) go over the HTTP API (serve-api.ts), not the socket.
+ * Large payloads (imports, exports) go over the HTTP API (serve-api.ts), not the socket; each
+ * page's socket (events, calls, metrics watches) is serve-sockets.ts.
  */
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { ApiEvent, ApiEvents, ApiHandlers } from '../shared/api.ts';
-import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { createCore, type Core } from './app/core.ts';
-import { dispatch } from './app/handlers.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { CSP } from '../shared/csp.ts';
 import { handleApi } from './serve-api.ts';
 import { hostAllowed, pathOf, sameOrigin, tokenOk } from './serve-guard.ts';
+import { PageSockets } from './serve-sockets.ts';
 
 export { pathOf } from './serve-guard.ts';
 
@@ -54,153 +54,37 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** What the request and upgrade handlers work with. */
+interface Served {
+  token: string;
+  host: string;
+  allowedHosts: readonly string[];
+  /** The renderer folder, resolved. */
+  root: string;
+  core: Core;
+  log?: (line: string) => void;
+}
+
 export async function startWebServer(o: ServeOptions): Promise<WebServer> {
   const token = o.token ?? randomBytes(24).toString('base64url');
   const host = o.host ?? '127.0.0.1';
   const allowedHosts = o.allowedHosts ?? [];
-  /** Per socket: its readiness, its queued events, and the targets whose /metrics it watches. */
-  const sockets = new Set<{ ws: WebSocket; ready: boolean; queue: string[]; watches: string[] }>();
-
-  const emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]): void => {
-    const text = encodeWire({ type: 'event', event, payload } satisfies CoreMessage);
-    for (const s of sockets) {
-      if (s.ready) s.ws.send(text);
-      else s.queue.push(text);
-    }
-  };
+  const pages = new PageSockets(o.log);
   const core = await createCore({
     mode: 'web',
     version: o.version,
     userDataDir: o.userDataDir,
     secrets: new MemorySecretBox(),
     startSimulator: o.startSimulator,
-    emit,
+    emit: pages.emit,
     log: o.log,
   });
-
-  // The core scrapes one set of targets; with several pages open it is the union of what each
-  // asked for, and a page that goes away takes its watches with it (nothing scraped for nobody).
-  const watchedUnion = (): string[] => [...new Set([...sockets].flatMap((s) => s.watches))];
-  let closing = false;
-  const rewatch = async (): Promise<void> => {
-    if (!closing) await core.handlers.watchMetrics(watchedUnion());
-  };
-  const handlersFor = (entry: { watches: string[] }): ApiHandlers => ({
-    ...core.handlers,
-    // Arguments are validated by dispatch before this runs.
-    watchMetrics: async (ids) => {
-      entry.watches = [...ids];
-      const r = await core.handlers.watchMetrics(watchedUnion());
-      return r.ok ? { ok: true, value: r.value.filter((st) => ids.includes(st.targetId)) } : r;
-    },
-  });
-
-  const root = path.resolve(o.rendererDir);
-  const server = http.createServer((req, res) => {
-    const headers = {
-      'content-security-policy': CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    };
-    const text = { ...headers, 'content-type': 'text/plain; charset=utf-8' };
-    if (!hostAllowed(req.headers.host, host, allowedHosts)) {
-      res.writeHead(403, text).end(hostRefusal(req.headers.host));
-      req.resume();
-      return;
-    }
-    // Any request target, however malformed (`/%`, `/%C0%AE`, `http://[::1/`), is answered, never
-    // thrown on: a page from any origin can send one with an <img>.
-    const rel0 = pathOf(req.url);
-    if (rel0 === null) {
-      res.writeHead(400, text).end('bad request\n');
-      req.resume();
-      return;
-    }
-    const query = new URL(req.url ?? '/', 'http://x').searchParams;
-    if (handleApi(req, res, rel0, query, token, core, headers, o.log)) return;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, headers).end();
-      req.resume();
-      return;
-    }
-    // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
-    // works once the app has moved the token out of the address bar); every call and event goes
-    // over the socket or the API, which require the token and a same-origin page.
-    let rel = rel0;
-    if (rel === '/') rel = '/index.html';
-    const file = path.resolve(root, '.' + rel);
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404, text).end('not found\n');
-      return;
-    }
-    res.writeHead(200, {
-      ...headers,
-      'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-    });
-    fs.createReadStream(file)
-      .on('error', () => res.destroy()) // removed or unreadable between the check and the read
-      .pipe(res);
-  });
-
+  const served: Served = { token, host, allowedHosts, root: path.resolve(o.rendererDir), core, log: o.log };
+  const server = http.createServer((req, res) => handleRequest(served, req, res));
   const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
-    socket.on('error', () => socket.destroy()); // a peer that resets mid-handshake
-    let u: URL;
-    try {
-      u = new URL(req.url ?? '/', 'http://x');
-    } catch {
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    if (!hostAllowed(req.headers.host, host, allowedHosts)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), token) || !sameOrigin(req)) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const entry = { ws, ready: false, queue: [] as string[], watches: [] as string[] };
-      const handlers = handlersFor(entry);
-      sockets.add(entry);
-      ws.on('close', () => {
-        sockets.delete(entry);
-        if (entry.watches.length > 0) void rewatch();
-      });
-      // A socket error (a message over maxPayload, a peer that vanished) closes that socket, never the process.
-      ws.on('error', (e) => {
-        o.log?.(`web socket closed: ${e.message}`);
-        ws.terminate();
-      });
-      ws.on(
-        'message',
-        (data) =>
-          void onMessage(data).catch((e: unknown) => o.log?.(`web socket message failed: ${String(e)}`)),
-      );
-      const onMessage = async (data: RawData): Promise<void> => {
-        let msg: UiMessage;
-        try {
-          msg = decodeWire(String(data)) as UiMessage;
-        } catch {
-          return; // not our protocol; ignore rather than crash
-        }
-        // The envelope first: `null`, a number or an array is not a message.
-        if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return;
-        if (msg.type === 'ready') {
-          entry.ready = true;
-          for (const t of entry.queue) ws.send(t);
-          entry.queue = [];
-          return;
-        }
-        if (msg.type !== 'call' || typeof msg.id !== 'number') return;
-        const result = await dispatch(handlers, String(msg.method), msg.args);
-        if (ws.readyState === ws.OPEN)
-          ws.send(encodeWire({ type: 'result', id: msg.id, result } satisfies CoreMessage));
-      };
-    });
+    if (!upgradeAllowed(served, req, socket)) return;
+    wss.handleUpgrade(req, socket, head, (ws) => pages.attach(ws, core));
   });
 
   try {
@@ -221,14 +105,83 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     token,
     core,
     async close() {
-      closing = true;
-      for (const s of sockets) s.ws.terminate();
+      pages.closeAll();
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
       await core.close();
     },
   };
+}
+
+/** An HTTP request: the Host check, then the API, then the page and its assets. */
+function handleRequest(s: Served, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const headers = {
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+  const text = { ...headers, 'content-type': 'text/plain; charset=utf-8' };
+  if (!hostAllowed(req.headers.host, s.host, s.allowedHosts)) {
+    res.writeHead(403, text).end(hostRefusal(req.headers.host));
+    req.resume();
+    return;
+  }
+  // Any request target, however malformed (`/%`, `/%C0%AE`, `http://[::1/`), is answered, never
+  // thrown on: a page from any origin can send one with an <img>.
+  const rel0 = pathOf(req.url);
+  if (rel0 === null) {
+    res.writeHead(400, text).end('bad request\n');
+    req.resume();
+    return;
+  }
+  const query = new URL(req.url ?? '/', 'http://x').searchParams;
+  if (handleApi(req, res, rel0, query, s.token, s.core, headers, s.log)) return;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, headers).end();
+    req.resume();
+    return;
+  }
+  // The page and its assets hold no secrets and are served to anyone on loopback (so a reload
+  // works once the app has moved the token out of the address bar); every call and event goes
+  // over the socket or the API, which require the token and a same-origin page.
+  let rel = rel0;
+  if (rel === '/') rel = '/index.html';
+  const file = path.resolve(s.root, '.' + rel);
+  if (!file.startsWith(s.root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404, text).end('not found\n');
+    return;
+  }
+  res.writeHead(200, {
+    ...headers,
+    'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+  });
+  fs.createReadStream(file)
+    .on('error', () => res.destroy()) // removed or unreadable between the check and the read
+    .pipe(res);
+}
+
+/** A socket upgrade's guard: Host, path, token and Origin; false when it answered with a refusal. */
+function upgradeAllowed(s: Served, req: http.IncomingMessage, socket: Duplex): boolean {
+  socket.on('error', () => socket.destroy()); // a peer that resets mid-handshake
+  let u: URL;
+  try {
+    u = new URL(req.url ?? '/', 'http://x');
+  } catch {
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    return false;
+  }
+  if (!hostAllowed(req.headers.host, s.host, s.allowedHosts)) {
+    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    return false;
+  }
+  if (u.pathname !== '/ws' || !tokenOk(u.searchParams.get('token'), s.token) || !sameOrigin(req)) {
+    socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    socket.destroy();
+    return false;
+  }
+  return true;
 }
 
 function hostRefusal(hostHeader: string | undefined): string {

@@ -8,15 +8,8 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type {
-  RunRepeat,
-  RequestOutcome,
-  RunHeader,
-  RunProgress,
-  RunRequestLine,
-  RunRequestStart,
-  RunSummary,
-} from './runs/run-types.ts';
+import type { RunRepeat, RequestOutcome, RunHeader, RunRequestLine, RunSummary } from './runs/run-types.ts';
+import type { RunProgress, RunRequestStart } from './runs/progress-types.ts';
 
 export const runKey = z
   .string()

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiEvents, Result } from '../../shared/api.ts';
 import type { RunDetail, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { tmpDir } from '../testing/runs.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';

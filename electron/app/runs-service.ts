@@ -9,27 +9,23 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
-import type { RunDetail, RunExport, RunLaneBatch, RunList, StartRunInput } from '../../shared/runs-api.ts';
+import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
+import type { RunDetail, RunExport, RunList, StartRunInput } from '../../shared/runs-api.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
-import { runWorkload, TestRequestError } from '../runs/runner.ts';
+import { runWorkload, TestRequestError, type RunOptions } from '../runs/runner.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
-import { StreamBatcher } from './stream-batcher.ts';
+import type { PromptProvider } from '../runs/prompt-items.ts';
+import { RunLanes } from './run-lanes.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
-import { RunError, RunLibrary } from '../runs/run-library.ts';
+import { RunLibrary } from '../runs/run-library.ts';
+import { RunError } from '../runs/run-keys.ts';
 
-export {
-  fileNameOf,
-  IMPORTED_DIR,
-  importedDisplayName,
-  MAX_IMPORT_BYTES,
-  RunError,
-} from '../runs/run-library.ts';
-
-/** Swimlane batches: at most this often (ms). */
-export const LANE_INTERVAL_MS = 100;
+export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/imported-runs.ts';
+export { fileNameOf } from '../runs/run-export.ts';
+export { IMPORTED_DIR, RunError } from '../runs/run-keys.ts';
+export { LANE_INTERVAL_MS } from './run-lanes.ts';
 
 type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
 
@@ -39,6 +35,25 @@ interface Active {
   key: string;
   ac: AbortController;
   done: Promise<void>;
+}
+
+/** A run the form asked for, checked and resolved (RunService.prepare). */
+interface Prepared {
+  t: ResolvedTarget;
+  w: Workload;
+  dialect: DialectId;
+  model: string;
+  prompts: PromptProvider;
+}
+
+/** A run about to go: what it runs, who it is, how it is cancelled, where its lanes go. */
+interface Launch extends Prepared {
+  input: StartRunInput;
+  runId: string;
+  key: string;
+  fileName: string;
+  ac: AbortController;
+  lanes: RunLanes;
 }
 
 export class RunService {
@@ -74,6 +89,22 @@ export class RunService {
         `a run is already going (${this.active.key}); cancel it or wait for it to finish`,
         'busy',
       );
+    const ready = await this.prepare(input);
+    if (this.active) throw new RunError('a run started meanwhile', 'busy');
+    const runId = randomUUID();
+    const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;
+    const key = fileName;
+    const ac = new AbortController();
+    // Swimlane traffic, batched.
+    const lanes = new RunLanes(runId, (batch) => this.emit('onRunLanes', batch));
+    const active: Active = { runId, key, ac, done: Promise.resolve() };
+    this.active = active;
+    active.done = this.execute({ ...ready, input, runId, key, fileName, ac, lanes });
+    return { runId, key };
+  }
+
+  /** The form's run, checked and resolved: its target, workload, dialect, model and prompts. */
+  private async prepare(input: StartRunInput): Promise<Prepared> {
     const t = this.resolveTarget(input.targetId);
     if (!t) throw new RunError(`No target ${input.targetId}.`, 'not-found');
     const { target: _ignored, ...raw } = input.workload;
@@ -84,9 +115,8 @@ export class RunService {
       );
     const w = parsed.workload;
     const dialect: DialectId = input.dialect ?? t.dialect;
-    let prepared;
     try {
-      prepared = await prepareRun(
+      const { model, prompts } = await prepareRun(
         w,
         {
           url: t.baseUrl,
@@ -98,131 +128,87 @@ export class RunService {
         },
         this.dir,
       );
+      return { t, w, dialect, model, prompts };
     } catch (e) {
       if (e instanceof PrepareError) throw new RunError(e.message);
       throw e;
     }
-    const { model, prompts } = prepared;
-    if (this.active) throw new RunError('a run started meanwhile', 'busy');
-    const runId = randomUUID();
-    const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;
-    const key = fileName;
-    const ac = new AbortController();
+  }
 
-    // Swimlane traffic, batched.
-    let lanes: RunLaneBatch = { runId, starts: [], events: [], done: [] };
-    const startedAt = new Map<string, number>();
-    const pendingEvents = new Map<string, { t: number[]; tok: number[] }>();
-    const flushLanes = (): void => {
-      if (lanes.starts.length === 0 && pendingEvents.size === 0 && lanes.done.length === 0) return;
-      lanes.events = [...pendingEvents].map(([id, e]) => ({ id, t: e.t, tok: e.tok }));
-      pendingEvents.clear();
-      this.emit('onRunLanes', lanes);
-      lanes = { runId, starts: [], events: [], done: [] };
-    };
-    // Ten times a second for the whole run (lanes start, tick and end all along).
-    const lanesBatcher = new StreamBatcher(LANE_INTERVAL_MS, () => {
-      flushLanes();
-      return true;
-    });
-    lanesBatcher.poke();
+  /** The run, start to end: its events to the UI, then onRunFinished whatever happened. */
+  private async execute(l: Launch): Promise<void> {
+    const { runId, key, ac, lanes } = l;
+    try {
+      const result = await runWorkload(this.runOptions(l));
+      lanes.close();
+      this.active = null;
+      this.emit('onRunFinished', {
+        runId,
+        key,
+        summary: result.summary,
+        cancelled: result.cancelled,
+        fileError: result.fileError,
+        error: null,
+      });
+    } catch (e) {
+      lanes.close();
+      this.active = null;
+      const summary = (await this.tryRead(key))?.summary ?? null;
+      this.emit('onRunFinished', {
+        runId,
+        key,
+        summary,
+        cancelled: ac.signal.aborted,
+        fileError: null,
+        error: (e as Error).message,
+        ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
+      });
+    } finally {
+      if (!this.disposed) void this.emitList();
+    }
+  }
 
-    const active: Active = { runId, key, ac, done: Promise.resolve() };
-    this.active = active;
+  private runOptions(l: Launch): RunOptions {
+    const { t, w, input, runId, key, lanes } = l;
     let announced = false;
-    active.done = (async () => {
-      try {
-        const result = await runWorkload({
-          workload: w,
-          target: {
-            url: t.baseUrl,
-            dialect,
-            model,
-            headers: t.headers,
-            apiKey: t.apiKey,
-            insecureTls: t.insecureTls,
-          },
-          prompts,
-          runId,
-          ...(input.repeat ? { repeat: input.repeat } : {}),
-          serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
-          outFile: path.join(this.dir, fileName),
-          name: input.name || w.name || null,
-          signal: ac.signal,
-          tokenscopeVersion: this.opts.version,
-          progressIntervalMs: this.opts.progressIntervalMs,
-          onProgress: (p) => {
-            // Before the header: only the test request's "testing" ticks (the run may never start).
-            if (!announced && p.phase !== 'test') return;
-            this.emit('onRunProgress', p);
-          },
-          onRequestStart: (s) => {
-            startedAt.set(s.id, s.startedMs);
-            lanes.starts.push(s);
-          },
-          onRequestEvents: (id, rec, from) => {
-            const base = startedAt.get(id) ?? 0;
-            let e = pendingEvents.get(id);
-            if (!e) pendingEvents.set(id, (e = { t: [], tok: [] }));
-            const ev = rec.events;
-            for (let i = from; i < ev.n; i++) {
-              e.t.push(Math.round((base + ev.t[i]!) * 1000) / 1000);
-              e.tok.push(ev.tokens[i]!);
-            }
-          },
-          onRequestDone: (line) => {
-            startedAt.delete(line.id);
-            lanes.done.push({
-              id: line.id,
-              ok: line.status === 'ok',
-              endMs: Math.round((line.startedMs + (line.e2eMs ?? line.phases.endMs ?? 0)) * 1000) / 1000,
-              ttftMs: line.ttftMs,
-              errorKind: line.error?.kind ?? null,
-              errorMessage: line.error?.message ?? null,
-              outputTokens: line.outputTokens,
-            });
-          },
-          onStarted: (header) => {
-            announced = true;
-            this.emit('onRunStarted', {
-              runId,
-              key,
-              header,
-              selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS },
-            });
-            void this.emitList();
-          },
-        });
-        lanesBatcher.dispose();
-        flushLanes();
-        this.active = null;
-        this.emit('onRunFinished', {
+    return {
+      workload: w,
+      target: {
+        url: t.baseUrl,
+        dialect: l.dialect,
+        model: l.model,
+        headers: t.headers,
+        apiKey: t.apiKey,
+        insecureTls: t.insecureTls,
+      },
+      prompts: l.prompts,
+      runId,
+      ...(input.repeat ? { repeat: input.repeat } : {}),
+      serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
+      outFile: path.join(this.dir, l.fileName),
+      name: input.name || w.name || null,
+      signal: l.ac.signal,
+      tokenscopeVersion: this.opts.version,
+      progressIntervalMs: this.opts.progressIntervalMs,
+      onProgress: (p) => {
+        // Before the header: only the test request's "testing" ticks (the run may never start).
+        if (!announced && p.phase !== 'test') return;
+        this.emit('onRunProgress', p);
+      },
+      onRequestStart: (s) => lanes.start(s),
+      onRequestEvents: (id, rec, from) => lanes.events(id, rec, from),
+      onRequestDone: (line) => lanes.done(line),
+      onStarted: (header) => {
+        announced = true;
+        this.emit('onRunStarted', {
           runId,
           key,
-          summary: result.summary,
-          cancelled: result.cancelled,
-          fileError: result.fileError,
-          error: null,
+          header,
+          selfCheckThresholds: { ...SELF_CHECK_THRESHOLDS },
         });
-      } catch (e) {
-        lanesBatcher.dispose();
-        flushLanes();
-        this.active = null;
-        const summary = (await this.tryRead(key))?.summary ?? null;
-        this.emit('onRunFinished', {
-          runId,
-          key,
-          summary,
-          cancelled: ac.signal.aborted,
-          fileError: null,
-          error: (e as Error).message,
-          ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
-        });
-      } finally {
-        if (!this.disposed) void this.emitList();
-      }
-    })();
-    return { runId, key };
+        void this.emitList();
+      },
+    };
   }
 
   cancel(runId: string): boolean {

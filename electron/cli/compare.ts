@@ -11,13 +11,13 @@
  * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
  */
 import {
-  compareIntervals,
   compareRows,
   failureBanner,
   MAX_COMPARED,
   workloadDifferences,
   type CompareRow,
 } from '../../shared/runs/compare.ts';
+import { compareIntervals } from '../../shared/runs/compare-intervals.ts';
 import {
   ciCell,
   compareCell,
@@ -121,19 +121,8 @@ export async function runCompare(
     else process.stderr.write(`error: ${message}\n`);
     return 2;
   };
-  if (files.length < 1 || files.length > MAX_COMPARED)
-    return fail(`compare takes 2 to ${MAX_COMPARED} run or result files, got ${files.length}`);
-  if ([o.json, o.markdown, o.csv].filter(Boolean).length > 1)
-    return fail('give one of --json, --markdown, --csv');
-  if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
-    return fail('--max-regression must be a percentage ≥ 0');
-  if (o.maxFailureIncrease !== undefined && !(o.maxFailureIncrease >= 0 && o.maxFailureIncrease <= 100))
-    return fail('--max-failure-increase must be percentage points between 0 and 100');
-  if (
-    o.replicates !== undefined &&
-    !(Number.isInteger(o.replicates) && o.replicates >= 0 && o.replicates <= 100_000)
-  )
-    return fail('--replicates must be a whole number from 0 (no intervals) to 100000');
+  const problem = optionProblem(files.length, o);
+  if (problem !== null) return fail(problem);
   const loaded = await Promise.all(files.map((f) => loadRunOrPool(f)));
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
@@ -167,59 +156,18 @@ export async function runCompare(
   const gate = o.maxRegression !== undefined || o.maxFailureIncrease !== undefined;
   const regressions = gate ? gateRegressions(rows, o.maxRegression ?? null, o.maxFailureIncrease ?? 0) : [];
   if (o.json) {
-    write(
-      JSON.stringify({
-        runs: runs.map((r, i) => ({
-          id: LETTERS[i],
-          file: r.file,
-          label: r.label,
-          model: r.model,
-          url: r.url,
-          note: r.note ?? null,
-          rederived: r.rederivedAs ?? null,
-        })),
-        definitions: resolved.definitions,
-        clientsNote: clients,
-        workloadDifferences: diffs,
-        rows: rows.map((r) => ({
-          metric: r.def.id,
-          label: r.def.label,
-          unit: r.def.unit,
-          better: r.def.better,
-          values: r.values,
-          relative: r.rel,
-          change: r.def.change ?? 'relative',
-          // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
-          interval: r.ci,
-          verdict: r.verdict,
-          unreliable: r.unreliable,
-          // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
-          ranges: r.ranges,
-        })),
-        failures: runs.map((r, i) => ({
-          id: LETTERS[i],
-          completed: r.summary.vllm.completed,
-          failed: r.summary.vllm.failed,
-        })),
-        failureBanner: banner,
-        intervals:
-          intervals === null
-            ? null
-            : {
-                level: 0.95,
-                method: 'bootstrap-percentile',
-                unit: 'request',
-                replicates: replicates ?? 1000,
-              },
-        ...(gate
-          ? {
-              maxRegressionPct: o.maxRegression ?? null,
-              maxFailureIncreasePp: o.maxFailureIncrease ?? 0,
-              regressions,
-            }
-          : {}),
-      }) + '\n',
-    );
+    const c: Compared = {
+      runs,
+      rows,
+      definitions: resolved.definitions,
+      clients,
+      diffs,
+      banner,
+      withIntervals: intervals !== null,
+      gate,
+      regressions,
+    };
+    write(JSON.stringify(compareJson(c, o)) + '\n');
   } else if (o.csv) {
     write(compareCsv(runs, rows, resolved.definitions));
   } else {
@@ -228,21 +176,109 @@ export async function runCompare(
         ? compareMarkdown(runs, rows, diffs, banner, defsLine)
         : compareText(runs, rows, diffs, banner, defsLine),
     );
-    if (gate) {
-      const rules = [
-        ...(o.maxRegression !== undefined ? [`worse than A by more than ${o.maxRegression}%`] : []),
-        `failure rate up by more than ${o.maxFailureIncrease ?? 0} pp`,
-      ].join(', or ');
-      write(
-        regressions.length
-          ? `\n${regressions.length} regression(s) (${rules}, with 95 % confidence): ${regressions
-              .map((x) => `${x.run} ${x.label} ${x.text}`)
-              .join(', ')}\n`
-          : `\nNo regression: no metric ${rules}, with 95 % confidence.\n`,
-      );
-    }
+    if (gate) write(gateText(o, regressions));
   }
   return regressions.length ? 1 : 0;
+}
+
+/** What is wrong with the arguments, before any file is read; null when nothing is. */
+function optionProblem(fileCount: number, o: CompareCliOptions): string | null {
+  if (fileCount < 1 || fileCount > MAX_COMPARED)
+    return `compare takes 2 to ${MAX_COMPARED} run or result files, got ${fileCount}`;
+  if ([o.json, o.markdown, o.csv].filter(Boolean).length > 1) return 'give one of --json, --markdown, --csv';
+  if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
+    return '--max-regression must be a percentage ≥ 0';
+  if (o.maxFailureIncrease !== undefined && !(o.maxFailureIncrease >= 0 && o.maxFailureIncrease <= 100))
+    return '--max-failure-increase must be percentage points between 0 and 100';
+  if (
+    o.replicates !== undefined &&
+    !(Number.isInteger(o.replicates) && o.replicates >= 0 && o.replicates <= 100_000)
+  )
+    return '--replicates must be a whole number from 0 (no intervals) to 100000';
+  return null;
+}
+
+/** A comparison, worked out: what the JSON report is made of. */
+interface Compared {
+  runs: readonly LoadedRun[];
+  rows: readonly CompareRow[];
+  definitions: DefinitionsId;
+  clients: string | null;
+  diffs: readonly string[];
+  banner: string | null;
+  /** Bootstrap intervals were computed (not --replicates 0). */
+  withIntervals: boolean;
+  /** --max-regression or --max-failure-increase was given. */
+  gate: boolean;
+  regressions: readonly Regression[];
+}
+
+/** The comparison as one JSON object (--json): runs, rows with intervals, failures, the gate. */
+function compareJson(c: Compared, o: CompareCliOptions): object {
+  const { runs, rows } = c;
+  return {
+    runs: runs.map((r, i) => ({
+      id: LETTERS[i],
+      file: r.file,
+      label: r.label,
+      model: r.model,
+      url: r.url,
+      note: r.note ?? null,
+      rederived: r.rederivedAs ?? null,
+    })),
+    definitions: c.definitions,
+    clientsNote: c.clients,
+    workloadDifferences: c.diffs,
+    rows: rows.map((r) => ({
+      metric: r.def.id,
+      label: r.def.label,
+      unit: r.def.unit,
+      better: r.def.better,
+      values: r.values,
+      relative: r.rel,
+      change: r.def.change ?? 'relative',
+      // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
+      interval: r.ci,
+      verdict: r.verdict,
+      unreliable: r.unreliable,
+      // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
+      ranges: r.ranges,
+    })),
+    failures: runs.map((r, i) => ({
+      id: LETTERS[i],
+      completed: r.summary.vllm.completed,
+      failed: r.summary.vllm.failed,
+    })),
+    failureBanner: c.banner,
+    intervals: c.withIntervals
+      ? {
+          level: 0.95,
+          method: 'bootstrap-percentile',
+          unit: 'request',
+          replicates: o.replicates ?? 1000,
+        }
+      : null,
+    ...(c.gate
+      ? {
+          maxRegressionPct: o.maxRegression ?? null,
+          maxFailureIncreasePp: o.maxFailureIncrease ?? 0,
+          regressions: c.regressions,
+        }
+      : {}),
+  };
+}
+
+/** The gate's verdict under the terminal or Markdown table. */
+function gateText(o: CompareCliOptions, regressions: readonly Regression[]): string {
+  const rules = [
+    ...(o.maxRegression !== undefined ? [`worse than A by more than ${o.maxRegression}%`] : []),
+    `failure rate up by more than ${o.maxFailureIncrease ?? 0} pp`,
+  ].join(', or ');
+  return regressions.length
+    ? `\n${regressions.length} regression(s) (${rules}, with 95 % confidence): ${regressions
+        .map((x) => `${x.run} ${x.label} ${x.text}`)
+        .join(', ')}\n`
+    : `\nNo regression: no metric ${rules}, with 95 % confidence.\n`;
 }
 
 export interface Regression {

@@ -4,155 +4,30 @@
  * flags stand in for or override the workload file, a progress line on stderr (redrawn on a
  * TTY, plain lines every few seconds otherwise), the run file written as it goes, then the summary
  * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
- * and is never written anywhere.
+ * and is never written anywhere. Its flags are run-flags.ts; what it prints, run-report.ts.
  *
  * Exit codes: 0 ok · 1 every request failed (or the run file could not be written) · 2 bad
  * workload, target or flags · 130 cancelled (Ctrl-C).
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { DialectId } from '../../shared/dialects.ts';
-import { progressLine, testRequestLine } from '../../shared/runs/progress-text.ts';
-import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../paths.ts';
-import { runWorkload, TestRequestError } from '../runs/runner.ts';
+import { runWorkload, TestRequestError, type RunResult } from '../runs/runner.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
+import type { PromptProvider } from '../runs/prompt-items.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
-import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
-import type { RunRepeat } from '../../shared/runs/run-types.ts';
-import { loadRun, runCompare, type LoadedRun } from './compare.ts';
+import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
+import { applyOverrides, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
+import { printPooled, progressWriter, reportResult } from './run-report.ts';
 
-export interface RunCliOptions {
-  target?: string;
-  out?: string;
-  model?: string;
-  dialect?: DialectId;
-  requests?: number;
-  concurrency?: number;
-  rate?: string;
-  burstiness?: number;
-  inputLen?: string;
-  outputLen?: string;
-  seed?: number;
-  duration?: number;
-  warmup?: number;
-  /** Commander's --no-test-request: false skips the test request. */
-  testRequest?: boolean;
-  sloTtft?: number;
-  sloTpot?: number;
-  sloE2el?: number;
-  apiKey?: string;
-  header?: string[];
-  name?: string;
-  continuousUsage?: boolean;
-  saveText?: boolean;
-  /** keep-alive (pooled, a closed reused connection retried once) or close (one per request). */
-  connection?: string;
-  /** Whole-request timeout (ms). */
-  timeout?: number;
-  /** No byte for this long fails a request (ms; 0 = never). */
-  idleTimeout?: number;
-  insecure?: boolean;
-  quiet?: boolean;
-  json?: boolean;
-  /** Commander's --no-server-metrics: false turns the server-side watch off. */
-  serverMetrics?: boolean;
-  /** Where the server's metrics are when not at <base>/metrics. */
-  metricsUrl?: string;
-  /** Run the workload this many times on each target, then pool the repeats (default 1). */
-  repeat?: number;
-  /** Internal: which repeat this run is (written into the header). */
-  repeatOf?: RunRepeat;
-}
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-
-/** "128" → fixed, "100-200" → uniform. */
-export function parseLen(v: string): unknown {
-  const m = /^(\d+)(?:-(\d+))?$/.exec(v.trim());
-  if (!m) return v; // let the schema report it
-  return m[2] === undefined ? Number(m[1]) : { type: 'uniform', min: Number(m[1]), max: Number(m[2]) };
-}
-
-/** The workload file's JSON with the flags laid over it (validated afterwards, once). */
-export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: string } {
-  const w: Obj = { ...raw };
-  const t = obj(w.target);
-  if (o.target !== undefined || o.dialect !== undefined || o.model !== undefined || o.insecure)
-    w.target = {
-      ...t,
-      ...(o.target !== undefined ? { url: o.target } : {}),
-      ...(o.dialect ? { dialect: o.dialect } : {}),
-      ...(o.model ? { model: o.model } : {}),
-      ...(o.insecure ? { insecureTls: true } : {}),
-    };
-  if (o.requests !== undefined) w.requests = o.requests;
-  if (o.duration !== undefined) w.durationS = o.duration;
-  if (w.requests === undefined && w.durationS === undefined) w.requests = 100;
-  if (o.concurrency !== undefined) w.maxConcurrency = o.concurrency;
-  if (o.rate !== undefined) {
-    const r = /^inf(inity)?$/i.test(o.rate.trim()) ? 'inf' : Number(o.rate);
-    if (r !== 'inf' && !(Number.isFinite(r) && r > 0))
-      return {
-        raw: w,
-        error: `--rate must be requests per second (a number above 0) or inf; got "${o.rate}"`,
-      };
-    w.rate = r;
-  }
-  if (o.burstiness !== undefined) {
-    w.burstiness = o.burstiness;
-    if (w.arrival !== 'constant') delete w.arrival; // 1 → Poisson, else gamma (vLLM)
-  }
-  if (o.seed !== undefined) w.seed = o.seed;
-  if (o.warmup !== undefined) w.warmup = o.warmup;
-  if (o.testRequest === false) w.testRequest = false;
-  if (o.name !== undefined) w.name = o.name;
-  if (o.continuousUsage) w.continuousUsage = true;
-  if (o.saveText) w.saveText = true;
-  if (o.connection !== undefined) w.connection = o.connection;
-  if (o.timeout !== undefined) w.timeoutMs = o.timeout;
-  if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
-  if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
-    w.slo = {
-      ...obj(w.slo),
-      ...(o.sloTtft !== undefined ? { ttftMs: o.sloTtft } : {}),
-      ...(o.sloTpot !== undefined ? { tpotMs: o.sloTpot } : {}),
-      ...(o.sloE2el !== undefined ? { e2elMs: o.sloE2el } : {}),
-    };
-  const p = obj(w.prompts);
-  const type = p.type ?? 'synthetic';
-  if (o.inputLen !== undefined || o.outputLen !== undefined) {
-    if (type === 'synthetic') {
-      w.prompts = {
-        ...p,
-        type,
-        ...(o.inputLen !== undefined ? { inputLen: parseLen(o.inputLen) } : {}),
-        ...(o.outputLen !== undefined ? { outputLen: parseLen(o.outputLen) } : {}),
-      };
-    } else {
-      if (o.inputLen !== undefined)
-        return {
-          raw: w,
-          error: `--input-len applies to synthetic prompts; this workload reads ${String(type)} prompts`,
-        };
-      w.prompts = { ...p, outputLen: type === 'sharegpt' ? Number(o.outputLen) : parseLen(o.outputLen!) };
-    }
-  }
-  return { raw: w };
-}
-
-function parseHeaders(list: string[]): Record<string, string> | string {
-  const h: Record<string, string> = {};
-  for (const s of list) {
-    const i = s.indexOf(':');
-    if (i <= 0) return `--header must be "Name: value", got "${s}"`;
-    h[s.slice(0, i).trim()] = s.slice(i + 1).trim();
-  }
-  return h;
+/** An error, as one JSON object with --json, else on stderr; its exit code. */
+function failed(o: RunCliOptions, msg: string, code = 2): number {
+  if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
+  else process.stderr.write(`error: ${msg}\n`);
+  return code;
 }
 
 export const MAX_REPEATS = 100;
@@ -174,11 +49,7 @@ export async function runRunTargets(
   o: RunCliOptions,
   apiKeys: readonly string[] = o.apiKey === undefined ? [] : [o.apiKey],
 ): Promise<number> {
-  const err = (msg: string): number => {
-    if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
-    else process.stderr.write(`error: ${msg}\n`);
-    return 2;
-  };
+  const err = (msg: string): number => failed(o, msg);
   // One key for every target, or one per target in order (a hosted API beside a local server).
   if (apiKeys.length > 1 && apiKeys.length !== targets.length)
     return err(
@@ -253,113 +124,37 @@ export async function runRunTargets(
   return Math.max(worst, c);
 }
 
-/** After the repeats of one target: how much they differed, then the pooled summary. */
-async function printPooled(files: readonly string[], o: RunCliOptions): Promise<number> {
-  const runs = await Promise.all(files.map((f) => loadRun(f)));
-  const bad = runs.find((r): r is string => typeof r === 'string');
-  if (bad) {
-    process.stderr.write(`error: ${bad}\n`);
-    return 1;
-  }
-  const loaded = runs as LoadedRun[];
-  const spread = repeatSpread(loaded.map((r) => r.summary));
-  const pooled = poolRuns(
-    loaded.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes ?? [] })),
-  );
-  if (o.json) {
-    process.stdout.write(
-      JSON.stringify({
-        pooled: summaryJson(pooled.summary, { run_files: files, repeats: files.length }),
-        spread,
-      }) + '\n',
-    );
-  } else {
-    process.stdout.write(
-      `\n${spreadText(spread)}\n` +
-        `Pooled over ${files.length} repeats (compare them as one: tokenscope compare ${files.join('+')} …)\n` +
-        summaryText(pooled.summary),
-    );
-  }
-  return 0;
-}
-
 export async function runRunCommand(
   workloadFile: string | undefined,
   o: RunCliOptions,
   onFile?: (file: string) => void,
 ): Promise<number> {
-  const err = (msg: string, code = 2): number => {
-    if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
-    else process.stderr.write(`error: ${msg}\n`);
-    return code;
-  };
-  let raw: Obj = {};
-  let baseDir = process.cwd();
-  if (workloadFile) {
-    const r = await readWorkloadJson(workloadFile);
-    if (!r.ok) return err(`bad workload:\n${formatIssues(r.issues)}`);
-    raw = r.raw;
-    baseDir = r.baseDir;
-  }
-  const ov = applyOverrides(raw, o);
-  if (ov.error) return err(ov.error);
-  const parsed = parseWorkload(ov.raw);
-  if (!parsed.ok) return err(`bad workload:\n${formatIssues(parsed.issues)}`);
-  const w = parsed.workload;
-  if (!w.target) return err('no target: give --target URL or "target": {"url": …} in the workload');
-  const headers = parseHeaders(o.header ?? []);
-  if (typeof headers === 'string') return err(headers);
-  const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
-  const allHeaders = { ...(w.target.headers ?? {}), ...headers };
-  let model: string;
-  let prompts;
-  try {
-    ({ model, prompts } = await prepareRun(
-      w,
-      {
-        url: w.target.url,
-        dialect: w.target.dialect,
-        model: w.target.model,
-        apiKey,
-        headers: allHeaders,
-        insecureTls: w.target.insecureTls,
-      },
-      baseDir,
-    ));
-  } catch (e) {
-    if (e instanceof PrepareError) return err(e.message);
-    throw e;
-  }
+  const err = (msg: string, code = 2): number => failed(o, msg, code);
+  const ready = await readyToRun(workloadFile, o);
+  if (typeof ready === 'string') return err(ready);
+  const { w, target, apiKey, headers, model, prompts } = ready;
   const runId = randomUUID();
   // Default: the app's runs folder, so the run shows up in the app's history.
   const out = o.out ?? path.join(runsDir(), defaultRunFileName(Date.now(), runId));
 
-  const tty = process.stderr.isTTY === true && !o.quiet;
-  const plain = !tty && !o.quiet;
-  let lastPlain = 0;
+  const progress = progressWriter(o);
   const ac = new AbortController();
-  let sigints = 0;
-  const onSig = (): void => {
-    if (++sigints > 1) process.exit(130);
-    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once; the run file keeps what finished)\n');
-    ac.abort();
-  };
-  process.on('SIGINT', onSig);
+  const stopCancelling = cancelOnSigint(ac);
   if (!o.quiet)
     process.stderr.write(
-      `run file: ${out}\ntarget: ${w.target.url} (${w.target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
+      `run file: ${out}\ntarget: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
     );
-  let result;
+  let result: RunResult;
   try {
     result = await runWorkload({
       workload: w,
       target: {
-        url: w.target.url,
-        dialect: w.target.dialect,
+        url: target.url,
+        dialect: target.dialect,
         model,
-        headers: allHeaders,
+        headers,
         apiKey,
-        insecureTls: w.target.insecureTls,
+        insecureTls: target.insecureTls,
       },
       prompts,
       runId,
@@ -369,29 +164,15 @@ export async function runRunCommand(
         o.serverMetrics === false
           ? null
           : {
-              url: w.target.url,
+              url: target.url,
               metricsPath: o.metricsUrl,
-              headers: { ...allHeaders, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-              insecureTls: w.target.insecureTls,
+              headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+              insecureTls: target.insecureTls,
             },
       outFile: out,
       signal: ac.signal,
-      onStarted: (h) => {
-        if (h.testRequest && !o.quiet) {
-          if (tty) process.stderr.write('\r\x1b[2K');
-          process.stderr.write(testRequestLine(h.testRequest) + '\n');
-        }
-      },
-      onProgress: (p) => {
-        if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
-        else if (
-          plain &&
-          (performance.now() - lastPlain > 2000 || p.phase === 'done' || p.phase === 'cancelled')
-        ) {
-          lastPlain = performance.now();
-          process.stderr.write(progressLine(p) + '\n');
-        }
-      },
+      onStarted: progress.onStarted,
+      onProgress: progress.onProgress,
     });
   } catch (e) {
     if (e instanceof TestRequestError)
@@ -401,30 +182,73 @@ export async function runRunCommand(
       );
     return err(`could not run: ${(e as Error).message}`);
   } finally {
-    process.removeListener('SIGINT', onSig);
-    if (tty) process.stderr.write('\n');
+    stopCancelling();
+    progress.end();
   }
-  const s = result.summary;
   if (result.path) onFile?.(result.path);
-  if (o.json)
-    process.stdout.write(
-      JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n',
-    );
-  else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
-  if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
-  if (s.selfCheck?.flagged && !o.quiet)
-    process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);
-  if (result.cancelled) return 130;
-  if (s.vllm.completed === 0) {
-    if (!o.json)
-      process.stderr.write(
-        `error: every request failed (${
-          Object.entries(s.errors)
-            .map(([k, n]) => `${k} ×${n}`)
-            .join(', ') || 'none completed'
-        })\n`,
-      );
-    return 1;
+  return reportResult(result, o);
+}
+
+/** A run ready to go: its workload and target, the key and headers it sends, its model and prompts. */
+interface ReadyRun {
+  w: Workload;
+  target: NonNullable<Workload['target']>;
+  apiKey: string | undefined;
+  /** The workload's headers with the --header ones over them. */
+  headers: Record<string, string>;
+  model: string;
+  prompts: PromptProvider;
+}
+
+/** The workload file with the flags over it, checked, and its model and prompts found; or what is wrong. */
+async function readyToRun(workloadFile: string | undefined, o: RunCliOptions): Promise<ReadyRun | string> {
+  let raw: Obj = {};
+  let baseDir = process.cwd();
+  if (workloadFile) {
+    const r = await readWorkloadJson(workloadFile);
+    if (!r.ok) return `bad workload:\n${formatIssues(r.issues)}`;
+    raw = r.raw;
+    baseDir = r.baseDir;
   }
-  return result.fileError ? 1 : 0;
+  const ov = applyOverrides(raw, o);
+  if (ov.error) return ov.error;
+  const parsed = parseWorkload(ov.raw);
+  if (!parsed.ok) return `bad workload:\n${formatIssues(parsed.issues)}`;
+  const w = parsed.workload;
+  const target = w.target;
+  if (!target) return 'no target: give --target URL or "target": {"url": …} in the workload';
+  const flagHeaders = parseHeaders(o.header ?? []);
+  if (typeof flagHeaders === 'string') return flagHeaders;
+  const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
+  const headers = { ...(target.headers ?? {}), ...flagHeaders };
+  try {
+    const { model, prompts } = await prepareRun(
+      w,
+      {
+        url: target.url,
+        dialect: target.dialect,
+        model: target.model,
+        apiKey,
+        headers,
+        insecureTls: target.insecureTls,
+      },
+      baseDir,
+    );
+    return { w, target, apiKey, headers, model, prompts };
+  } catch (e) {
+    if (e instanceof PrepareError) return e.message;
+    throw e;
+  }
+}
+
+/** Ctrl-C cancels the run (the run file keeps what finished); a second one quits at once. */
+function cancelOnSigint(ac: AbortController): () => void {
+  let sigints = 0;
+  const onSig = (): void => {
+    if (++sigints > 1) process.exit(130);
+    process.stderr.write('\ncancelling… (Ctrl-C again to quit at once; the run file keeps what finished)\n');
+    ac.abort();
+  };
+  process.on('SIGINT', onSig);
+  return () => process.removeListener('SIGINT', onSig);
 }

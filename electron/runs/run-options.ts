@@ -1,18 +1,23 @@
-/** What a load run is given (its workload, target, prompts, callbacks) and what it gives back. */
+/**
+ * What a load run is given (its workload, target, prompts, callbacks) and what it gives back, and
+ * the run file's header made from it.
+ */
 import { readFileSync } from 'node:fs';
+import { wallNow } from '../engine/clock.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { type ArrivalSpec } from '../../shared/runs/arrivals.ts';
 import {
+  RUN_FILE_FORMAT,
+  RUN_FILE_VERSION,
   type RunHeader,
   type RunRepeat,
-  type RunProgress,
   type RunRequestLine,
-  type RunRequestStart,
   type RunSummary,
 } from '../../shared/runs/run-types.ts';
+import type { RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
 import type { PromptProvider } from './prompt-items.ts';
-import { type RunTargetSpec } from './request-spec.ts';
+import { publicTarget, type RunTargetSpec } from './request-spec.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
 
 export interface RunOptions {
@@ -74,5 +79,27 @@ export function arrivalSpecOf(w: Workload): ArrivalSpec {
     rampUp: w.rampUp ?? null,
     seed: w.seed,
     normalize: w.normalizeSchedule,
+  };
+}
+
+/** The run file's header as the run opens (clockZeroWall and testRequest are added later). */
+export function runHeaderOf(o: RunOptions, runId: string): RunHeader {
+  const w = o.workload;
+  const { target: _omit, ...workloadNoTarget } = w;
+  const wall = wallNow();
+  return {
+    type: 'header',
+    format: RUN_FILE_FORMAT,
+    version: RUN_FILE_VERSION,
+    runId,
+    name: o.name ?? w.name ?? null,
+    workload: workloadNoTarget,
+    target: publicTarget(o.target),
+    tokenscopeVersion: o.tokenscopeVersion ?? tokenscopeVersion(),
+    nodeVersion: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    startedAtWall: wall,
+    startedAt: new Date(wall).toISOString(),
+    ...(o.repeat ? { repeat: o.repeat } : {}),
   };
 }

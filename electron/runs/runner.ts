@@ -2,8 +2,9 @@
  * The load runner: `vllm bench serve` done live. Schedules arrivals (shared/runs/arrivals.ts),
  * holds them to the client-side concurrency limit (waiting time = queue time, kept apart from
  * TTFT), streams every request through the engine on keep-alive connections, appends each
- * finished request to the run file, reports progress a few times a second, and ends with the
- * exact summary (shared/runs/summary.ts). Cancellable with an AbortSignal. No Electron imports.
+ * finished request to the run file, reports progress a few times a second (counted in
+ * run-tally.ts), and ends with the exact summary (shared/runs/summary.ts). Cancellable with an
+ * AbortSignal. No Electron imports.
  *
  * Clock: offsets are ms since the measured part began (t0, after warm-up), on the engine's
  * monotonic clock; the header, written at t0, records t0 as wall time (`clockZeroWall`) and each
@@ -19,26 +20,19 @@ import { setMaxListeners } from 'node:events';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { arrivalStream, arrivalTimes } from '../../shared/runs/arrivals.ts';
-import { LiveStats } from '../../shared/runs/live-stats.ts';
-import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
-import {
-  RUN_FILE_FORMAT,
-  RUN_FILE_VERSION,
-  type RunHeader,
-  type RunPhase,
-  type RunProgress,
-  type RunRequestLine,
-  type RunRequestStart,
-} from '../../shared/runs/run-types.ts';
+import { recordToLineWithStats } from '../../shared/runs/record-line.ts';
+import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
+import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { rateOf, type Workload } from '../../shared/runs/workload.ts';
 import { fireRequest } from '../engine/client.ts';
-import { now, wallNow } from '../engine/clock.ts';
+import { now } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
+import { dispatchLine, type Dispatch } from './dispatch.ts';
 import type { PromptItem } from './prompt-items.ts';
-import { buildSpec, publicTarget } from './request-spec.ts';
+import { buildSpec } from './request-spec.ts';
 import { RunFileWriter } from './run-file.ts';
+import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots } from './slots.ts';
@@ -48,23 +42,7 @@ import { sendTestRequest, TestRequestError } from './test-request.ts';
 export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
 export { arrivalSpecOf, tokenscopeVersion, type RunOptions, type RunResult } from './run-options.ts';
-import { arrivalSpecOf, tokenscopeVersion, type RunOptions, type RunResult } from './run-options.ts';
-
-/** A request about to be sent: where it stands in the run and what it sends. */
-interface Dispatch {
-  seq: number;
-  warmup: boolean;
-  /** Its planned arrival on the run clock (null: warm-up, no schedule). */
-  scheduledMs: number | null;
-  arrivedMs: number;
-  slots: Slots;
-  /** The slot was taken already (a closed loop takes it before the arrival). */
-  haveSlot: boolean;
-  /** The clock zero of its offsets (the run's t0, or the warm-up's). */
-  origin: number;
-  item: PromptItem;
-  spec: RequestSpec;
-}
+import { arrivalSpecOf, runHeaderOf, type RunOptions, type RunResult } from './run-options.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */
 class RunSession {
@@ -77,8 +55,7 @@ class RunSession {
   private readonly C: number;
   private readonly engine = io();
   private readonly pool: number;
-  private readonly conns: { mode: Workload['connection']; opened: number; reused: number; retried: number };
-  private readonly live = new LiveStats();
+  private readonly tally: RunTally;
   readonly callbackErrors: string[] = [];
   private readonly onStart?: (s: RunRequestStart) => void;
   private readonly onEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
@@ -86,16 +63,6 @@ class RunSession {
   private readonly onProgress?: (p: RunProgress) => void;
   private readonly lines: RunRequestLine[] = [];
   private readonly finishQueue = new FinishQueue();
-  private readonly c = {
-    arrived: 0,
-    started: 0,
-    completed: 0,
-    failed: 0,
-    inFlight: 0,
-    maxInFlight: 0,
-    warmupDone: 0,
-    outputTokens: 0,
-  };
   private phase: RunPhase;
   private discarded = false;
   private t0 = now();
@@ -113,23 +80,7 @@ class RunSession {
   ) {
     const w = (this.w = o.workload);
     this.runId = o.runId ?? randomUUID();
-    const { target: _omit, ...workloadNoTarget } = w;
-    const wall = wallNow();
-    this.header = {
-      type: 'header',
-      format: RUN_FILE_FORMAT,
-      version: RUN_FILE_VERSION,
-      runId: this.runId,
-      name: o.name ?? w.name ?? null,
-      workload: workloadNoTarget,
-      target: publicTarget(o.target),
-      tokenscopeVersion: o.tokenscopeVersion ?? tokenscopeVersion(),
-      nodeVersion: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      startedAtWall: wall,
-      startedAt: new Date(wall).toISOString(),
-      ...(o.repeat ? { repeat: o.repeat } : {}),
-    };
+    this.header = runHeaderOf(o, this.runId);
     if (o.signal?.aborted) this.ac.abort();
     o.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
     // Every request in flight (and every queued one) listens on this one signal while it lasts:
@@ -137,7 +88,7 @@ class RunSession {
     setMaxListeners(0, this.signal);
     this.C = w.maxConcurrency ?? Infinity;
     this.pool = this.engine.createPool({ mode: w.connection, maxSockets: this.C });
-    this.conns = { mode: w.connection, opened: 0, reused: 0, retried: 0 };
+    this.tally = new RunTally(w.connection);
     this.onStart = this.safe(o.onRequestStart);
     this.onEvents = this.safe(o.onRequestEvents);
     this.onDone = this.safe(o.onRequestDone);
@@ -292,7 +243,7 @@ class RunSession {
         break;
       }
       this.monitor.recordLag(arrivedMs - at);
-      this.c.arrived++;
+      this.tally.arrived();
       tasks.push(
         this.fire({
           seq: i,
@@ -313,7 +264,7 @@ class RunSession {
 
   /** Sends one request when it gets a slot, and queues its bookkeeping when it ends. */
   private async fire(d: Dispatch): Promise<void> {
-    const { c, signal } = this;
+    const { signal } = this;
     if (!d.haveSlot && !(await d.slots.acquire())) return; // cancelled while queued: never sent
     if (signal.aborted) {
       d.slots.release(); // got a slot just as the run was cancelled: do not send it
@@ -321,9 +272,7 @@ class RunSession {
     }
     const startedMs = now() - d.origin;
     const id = `${d.warmup ? 'w' : 'r'}${String(d.seq).padStart(5, '0')}`;
-    c.inFlight++;
-    if (!d.warmup) c.started++;
-    c.maxInFlight = Math.max(c.maxInFlight, c.inFlight);
+    this.tally.sent(d.warmup);
     this.onStart?.({
       id,
       seq: d.seq,
@@ -341,50 +290,17 @@ class RunSession {
       id,
       onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined,
     });
-    c.inFlight--;
+    this.tally.ended(rec);
     d.slots.release();
-    const cn = rec.connection;
-    if (cn && rec.startMono !== undefined) {
-      if (cn.reused && cn.retries === 0) this.conns.reused++;
-      else this.conns.opened++;
-      if (cn.retries > 0) this.conns.retried++;
-    }
     this.finishQueue.push(() => this.record(d, rec, startedMs));
   }
 
   /** A finished request's line, statistics and counters (in the finish queue's slices). */
   private record(d: Dispatch, rec: RequestRecord, startedMs: number): void {
-    const { c } = this;
-    // Statistics computed once, with the line, and reused for the live numbers.
-    const { line, stats } = recordToLineWithStats(rec, {
-      seq: d.seq,
-      warmup: d.warmup,
-      scheduledMs: d.scheduledMs,
-      arrivedMs: d.arrivedMs,
-      startedMs,
-      inputTokensEstimate: d.item.inputTokens,
-      expectedOutputTokens: d.spec.params?.maxTokens ?? null,
-      saveText: this.w.saveText,
-    });
-    // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
-    if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - d.origin);
-    const cn = rec.connection;
-    if (cn) {
-      line.connection = {
-        reused: cn.reused,
-        retried: cn.retries > 0,
-        ...(cn.retryReason ? { retryReason: cn.retryReason } : {}),
-      };
-    }
+    const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText);
     this.lines.push(line);
     this.writer?.append(line);
-    if (d.warmup) c.warmupDone++;
-    else if (!isCancelledLine(line)) {
-      if (line.status === 'ok') c.completed++;
-      else c.failed++;
-      c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
-      this.live.add(outcomeOfLine(line, stats));
-    }
+    this.tally.counted(line, stats, d.warmup);
     this.onDone?.(line, rec);
   }
 
@@ -395,7 +311,7 @@ class RunSession {
     if (fqError && this.callbackErrors.length < 5) this.callbackErrors.push(fqError.message);
     const cancelled = this.signal.aborted;
     this.phase = cancelled ? 'cancelled' : 'done';
-    const selfCheck = await this.monitor!.stop({ ...this.conns });
+    const selfCheck = await this.monitor!.stop({ ...this.tally.conns });
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const summary = summarizeRunLines(this.header, this.lines, { durationS, cancelled, selfCheck });
@@ -419,44 +335,16 @@ class RunSession {
   }
 
   private progress(): RunProgress {
-    const { c, phase, total, durationMs } = this;
-    const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : now() - this.t0;
-    const done = c.completed + c.failed;
-    let fraction = 0;
-    let etaMs: number | null = null;
-    if (phase === 'done' || phase === 'cancelled') fraction = 1;
-    else if (total !== null) {
-      fraction = done / total;
-      if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, this.lastArrivalMs - elapsedMs);
-    }
-    if (durationMs !== null && phase === 'running') {
-      const f = Math.min(1, elapsedMs / durationMs);
-      if (f > fraction) {
-        fraction = f;
-        etaMs = Math.max(0, durationMs - elapsedMs);
-      }
-    }
-    return {
+    return this.tally.progress({
       runId: this.runId,
-      phase,
-      elapsedMs,
-      total,
-      durationMs,
-      arrived: c.arrived,
-      started: c.started,
-      completed: c.completed,
-      failed: c.failed,
-      inFlight: c.inFlight,
-      queued: phase === 'cancelled' ? 0 : Math.max(0, c.arrived - c.started),
-      maxInFlight: c.maxInFlight,
-      warmupDone: c.warmupDone,
+      phase: this.phase,
+      t0: this.t0,
+      total: this.total,
+      durationMs: this.durationMs,
+      lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,
-      outputTokens: c.outputTokens,
-      fraction,
-      etaMs,
-      live: this.live.snapshot(),
       selfCheck: this.monitor?.live() ?? this.lastSelf,
-    };
+    });
   }
 
   private emit(): void {
@@ -472,7 +360,7 @@ class RunSession {
     // Cancelled before the run clock started (in warm-up): the header still goes first.
     const w = this.writer;
     if (w && !w.started && !this.discarded) await w.start(this.header).catch(() => undefined);
-    this.live.destroy();
+    this.tally.destroy();
     this.watch?.stop();
     await w?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
   }

@@ -9,7 +9,11 @@
  * mid-run loses nothing counted before the restart. A server without metrics costs the run
  * nothing: its failure is kept and said.
  */
-import type { ServerHistogramStats, ServerSample, ServerSideSummary } from '../../shared/runs/run-types.ts';
+import type {
+  ServerHistogramStats,
+  ServerSample,
+  ServerSideSummary,
+} from '../../shared/runs/server-side-types.ts';
 import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
 import {
   counterIncrease,

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload.ts';
 import type { SimServer } from '../sim/index.ts';
 import { loadPrompts } from '../runs/prompts.ts';

@@ -12,7 +12,7 @@ import { DIST_METRICS, ESTIMATED_COUNTS_DEF } from './metric-defs.ts';
 import { cancelRun, openRun } from './run-actions.ts';
 import { cdfPoints, fmtEta } from './run-series.ts';
 import { useRunsStore, type LiveCharts as LiveChartsData, type LiveRun } from './run-store.ts';
-import type { LiveSnapshot, RunProgress } from '../../shared/runs/run-types.ts';
+import type { LiveSnapshot, RunProgress } from '../../shared/runs/progress-types.ts';
 import { CdfChart } from './RunCharts.tsx';
 import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { Swimlane } from './Swimlane.tsx';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { progressLine } from '../../shared/runs/progress-text.ts';
 import type { LiveRun } from './run-store.ts';
 import { phaseOf } from './LiveDashboard.tsx';

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TargetView } from '../../shared/api.ts';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { setTransport } from '../core/api.ts';
 import type { RunFinished } from '../../shared/runs-api.ts';
 import { openRun, sequenceRunFinished } from './run-actions.ts';

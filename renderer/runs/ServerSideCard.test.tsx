@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSideSummary } from '../../shared/runs/run-types.ts';
+import type { ServerSideSummary } from '../../shared/runs/server-side-types.ts';
 import { runDetail } from '../testing/run-fixture.ts';
 import { clientTokens, fmtServerQuantile, mergeSteps, ServerSideCard } from './ServerSideCard.tsx';
 

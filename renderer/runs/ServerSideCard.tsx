@@ -4,7 +4,12 @@
  * the server knows (queue time, running / waiting, KV-cache, preemptions), and its gauges over the
  * run's time. A run whose server had no metrics says why instead.
  */
-import { serverGapReason, type RunSummary, type ServerHistogramStats } from '../../shared/runs/run-types.ts';
+import type { RunSummary } from '../../shared/runs/run-types.ts';
+import {
+  serverGapReason,
+  type ServerHistogramStats,
+  type ServerSideSummary,
+} from '../../shared/runs/server-side-types.ts';
 import { wideBucket, type QuantileBucket } from '../../shared/runs/server-quantile.ts';
 import { C } from '../core/charts/theme.ts';
 import { fmtBucket, fmtCompact, fmtLatency } from '../core/format.ts';
@@ -131,9 +136,6 @@ export function ServerSideCard({
         </p>
       </section>
     );
-  const ttft = statsOf(s, 'ttft');
-  const e2e = statsOf(s, 'e2el');
-  const merged = mergeSteps(sv.series, clientInFlight, xMax);
   return (
     <section className="card" aria-label="Server side" data-testid="sum-server">
       <header className="card-head">
@@ -148,136 +150,158 @@ export function ServerSideCard({
         {sv.failures > 0 && <span className="badge warn">{sv.failures} failed scrapes</span>}
       </header>
       <div className="sum-side">
-        <div>
-          <table className="run-table num" data-testid="sum-server-latency">
-            <thead>
-              <tr>
-                <th>from its histograms</th>
-                <th>count</th>
-                <th>server p50</th>
-                <th>server p99</th>
-                <th>client p50</th>
-                <th>client p99</th>
-              </tr>
-            </thead>
-            <tbody>
-              <HistRow
-                name="TTFT"
-                server={sv.ttft}
-                client={ttft ? { p50: ttft.median, p99: ttft.p99 } : null}
-                testId="sum-server-ttft"
-                title="Server: arrival at the server to its first token. Client: request sent to first token received — plus network, HTTP and any proxy."
-              />
-              <HistRow
-                name="Queue time"
-                server={sv.queueTime}
-                client={null}
-                testId="sum-server-queue"
-                title="Time the server kept requests waiting for a batch slot (only the server knows it)."
-              />
-              <HistRow
-                name="E2E latency"
-                server={sv.e2e}
-                client={e2e ? { p50: e2e.median, p99: e2e.p99 } : null}
-                testId="sum-server-e2e"
-                title="Whole request, as the server and as the client timed it."
-              />
-              <HistRow
-                name="Inter-token"
-                server={sv.itl}
-                client={null}
-                testId="sum-server-itl"
-                title="The server's own inter-token histogram (compare with ITL per token above)."
-              />
-            </tbody>
-          </table>
-          <p className="caption">
-            Quantiles interpolate inside the server’s histogram buckets (Prometheus’ histogram_quantile);
-            where a bucket is wide next to its value, the bucket itself is shown: the true value is anywhere
-            in it.
-          </p>
-        </div>
-        <dl className="sum-rows compact" data-testid="sum-server-numbers">
-          <div className="sum-row">
-            <dt>Generated tokens (server counter)</dt>
-            <dd data-testid="sum-server-gen">
-              {int(sv.delta.generationTokens)}
-              <span className="unit">
-                {' '}
-                vs {clientTokens(s.vllm.total_output_tokens, s.tokens.failedOutput, 'received')}
-              </span>
-            </dd>
-          </div>
-          <div className="sum-row">
-            <dt>Prompt tokens (server counter)</dt>
-            <dd>
-              {int(sv.delta.promptTokens)}
-              <span className="unit">
-                {' '}
-                vs{' '}
-                {clientTokens(
-                  s.vllm.total_input_tokens,
-                  s.tokens.failedInput,
-                  'sent',
-                  s.tokens.failedInputEstimated,
-                )}
-              </span>
-            </dd>
-          </div>
-          <div className="sum-row">
-            <dt>Peak running / waiting</dt>
-            <dd data-testid="sum-server-peaks">
-              {int(sv.peak.running)} / {int(sv.peak.waiting)}
-            </dd>
-          </div>
-          <div className="sum-row">
-            <dt>Peak KV-cache usage</dt>
-            <dd>{pct(sv.peak.kvCacheUsage)}</dd>
-          </div>
-          <div className="sum-row">
-            <dt>Preemptions</dt>
-            <dd>{int(sv.delta.preemptions)}</dd>
-          </div>
-        </dl>
+        <ServerLatencyTable s={s} sv={sv} />
+        <ServerNumbers s={s} sv={sv} />
       </div>
       <p className="caption">
         The server’s counters count every client’s traffic in the window, so they can exceed this run’s own.
       </p>
-      <div className="mchart">
-        <header className="card-head mchart-head">
-          <h3 title="The server's running and waiting gauges at each scrape, and this client's requests in flight.">
-            Server requests
-          </h3>
-          <ul className="legend mchart-legend">
-            <li>
-              <i className="sw mline" style={{ borderColor: C.ttft }} />
-              running
-            </li>
-            <li>
-              <i className="sw mline" style={{ borderColor: C.error }} />
-              waiting
-            </li>
-            <li>
-              <i className="sw mline dashed" style={{ borderColor: C.muted }} />
-              client in flight
-            </li>
-          </ul>
-        </header>
-        <SeriesChart
-          width={width}
-          data={merged}
-          lines={[
-            { key: 'running', name: 'running', color: C.ttft, step: true },
-            { key: 'waiting', name: 'waiting', color: C.error, step: true },
-            { key: 'client', name: 'client in flight', color: C.muted, step: true, dashed: true },
-          ]}
-          xMax={xMax}
-          yLabel="requests"
-          integer
-          format={(v) => `${fmtCompact(v)} requests`}
-          testId="sum-server-chart"
-        />
-      </div>
+      <ServerRequestsChart data={mergeSteps(sv.series, clientInFlight, xMax)} xMax={xMax} width={width} />
     </section>
+  );
+}
+
+/** The server's latency histograms beside the client's quantiles of the same requests. */
+function ServerLatencyTable({ s, sv }: { s: RunSummary; sv: ServerSideSummary }) {
+  const ttft = statsOf(s, 'ttft');
+  const e2e = statsOf(s, 'e2el');
+  return (
+    <div>
+      <table className="run-table num" data-testid="sum-server-latency">
+        <thead>
+          <tr>
+            <th>from its histograms</th>
+            <th>count</th>
+            <th>server p50</th>
+            <th>server p99</th>
+            <th>client p50</th>
+            <th>client p99</th>
+          </tr>
+        </thead>
+        <tbody>
+          <HistRow
+            name="TTFT"
+            server={sv.ttft}
+            client={ttft ? { p50: ttft.median, p99: ttft.p99 } : null}
+            testId="sum-server-ttft"
+            title="Server: arrival at the server to its first token. Client: request sent to first token received — plus network, HTTP and any proxy."
+          />
+          <HistRow
+            name="Queue time"
+            server={sv.queueTime}
+            client={null}
+            testId="sum-server-queue"
+            title="Time the server kept requests waiting for a batch slot (only the server knows it)."
+          />
+          <HistRow
+            name="E2E latency"
+            server={sv.e2e}
+            client={e2e ? { p50: e2e.median, p99: e2e.p99 } : null}
+            testId="sum-server-e2e"
+            title="Whole request, as the server and as the client timed it."
+          />
+          <HistRow
+            name="Inter-token"
+            server={sv.itl}
+            client={null}
+            testId="sum-server-itl"
+            title="The server's own inter-token histogram (compare with ITL per token above)."
+          />
+        </tbody>
+      </table>
+      <p className="caption">
+        Quantiles interpolate inside the server’s histogram buckets (Prometheus’ histogram_quantile); where a
+        bucket is wide next to its value, the bucket itself is shown: the true value is anywhere in it.
+      </p>
+    </div>
+  );
+}
+
+/** The server's token counters against the client's, and what only the server knows. */
+function ServerNumbers({ s, sv }: { s: RunSummary; sv: ServerSideSummary }) {
+  return (
+    <dl className="sum-rows compact" data-testid="sum-server-numbers">
+      <div className="sum-row">
+        <dt>Generated tokens (server counter)</dt>
+        <dd data-testid="sum-server-gen">
+          {int(sv.delta.generationTokens)}
+          <span className="unit">
+            {' '}
+            vs {clientTokens(s.vllm.total_output_tokens, s.tokens.failedOutput, 'received')}
+          </span>
+        </dd>
+      </div>
+      <div className="sum-row">
+        <dt>Prompt tokens (server counter)</dt>
+        <dd>
+          {int(sv.delta.promptTokens)}
+          <span className="unit">
+            {' '}
+            vs{' '}
+            {clientTokens(
+              s.vllm.total_input_tokens,
+              s.tokens.failedInput,
+              'sent',
+              s.tokens.failedInputEstimated,
+            )}
+          </span>
+        </dd>
+      </div>
+      <div className="sum-row">
+        <dt>Peak running / waiting</dt>
+        <dd data-testid="sum-server-peaks">
+          {int(sv.peak.running)} / {int(sv.peak.waiting)}
+        </dd>
+      </div>
+      <div className="sum-row">
+        <dt>Peak KV-cache usage</dt>
+        <dd>{pct(sv.peak.kvCacheUsage)}</dd>
+      </div>
+      <div className="sum-row">
+        <dt>Preemptions</dt>
+        <dd>{int(sv.delta.preemptions)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The server's running and waiting gauges and the client's in-flight count (mergeSteps). */
+function ServerRequestsChart({ data, xMax, width }: { data: TimePoint[]; xMax: number; width?: number }) {
+  return (
+    <div className="mchart">
+      <header className="card-head mchart-head">
+        <h3 title="The server's running and waiting gauges at each scrape, and this client's requests in flight.">
+          Server requests
+        </h3>
+        <ul className="legend mchart-legend">
+          <li>
+            <i className="sw mline" style={{ borderColor: C.ttft }} />
+            running
+          </li>
+          <li>
+            <i className="sw mline" style={{ borderColor: C.error }} />
+            waiting
+          </li>
+          <li>
+            <i className="sw mline dashed" style={{ borderColor: C.muted }} />
+            client in flight
+          </li>
+        </ul>
+      </header>
+      <SeriesChart
+        width={width}
+        data={data}
+        lines={[
+          { key: 'running', name: 'running', color: C.ttft, step: true },
+          { key: 'waiting', name: 'waiting', color: C.error, step: true },
+          { key: 'client', name: 'client in flight', color: C.muted, step: true, dashed: true },
+        ]}
+        xMax={xMax}
+        yLabel="requests"
+        integer
+        format={(v) => `${fmtCompact(v)} requests`}
+        testId="sum-server-chart"
+      />
+    </div>
   );
 }

@@ -6,19 +6,17 @@ import { niceTicks } from '../core/charts/ticks.ts';
 
 export {
   bucketChangeText,
-  compareIntervalsAsync,
   compareRows,
   failureBanner,
-  COMPARE_ROWS,
   MAX_COMPARED,
   RUN_COLORS,
   SAME_WITHIN,
   workloadDifferences,
-  type CompareIntervals,
   type CompareRow,
-  type CompareRowDef,
   type Verdict,
 } from '../../shared/runs/compare.ts';
+export { compareIntervalsAsync, type CompareIntervals } from '../../shared/runs/compare-intervals.ts';
+export { COMPARE_ROWS, type CompareRowDef } from '../../shared/runs/compare-rows.ts';
 
 /**
  * An empirical CDF of `values` (ms): x = value, y = percentile (0–100], at most `maxPoints`

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { runHeader } from '../testing/run-fixture.ts';
 import { liveLanes } from './lane-store.ts';
 import {

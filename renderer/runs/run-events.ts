@@ -3,7 +3,7 @@
  * and the lane store (every swimlane batch, no React). Called from the controller.
  */
 import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
-import type { RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { onEvent } from '../core/api.ts';
 import { liveLanes } from './lane-store.ts';
 import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';

@@ -3,7 +3,8 @@
  * throughput and concurrency over time, distributions per metric, CDF points.
  */
 import { binValues, type Bin } from '../core/charts/histogram-bins.ts';
-import type { LiveStat, RequestOutcome, RunProgress } from '../../shared/runs/run-types.ts';
+import type { RequestOutcome } from '../../shared/runs/run-types.ts';
+import type { LiveStat, RunProgress } from '../../shared/runs/progress-types.ts';
 import type { LaneStore } from './lane-store.ts';
 
 /** One point of a time series: t in seconds since the measured run began. */

@@ -5,7 +5,8 @@
  */
 import { create } from 'zustand';
 import type { RunDetail, RunEntry, RunFinished } from '../../shared/runs-api.ts';
-import type { LiveSnapshot, RunHeader, RunProgress } from '../../shared/runs/run-types.ts';
+import type { RunHeader } from '../../shared/runs/run-types.ts';
+import type { LiveSnapshot, RunProgress } from '../../shared/runs/progress-types.ts';
 import type { WorkloadIssue } from '../../shared/runs/workload.ts';
 import type { ProgressSample, TimePoint } from './run-series.ts';
 import { defaultDraft, validateDraft, type WorkloadDraft } from './workload-draft.ts';

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { percentileSorted } from '../stats/summary.ts';
-import {
-  argsort,
-  bootstrapRun,
-  diffInterval,
-  outcomesFromCounts,
-  specKey,
-  type SampleSpec,
-} from './bootstrap.ts';
+import { bootstrapRun, diffInterval, outcomesFromCounts } from './bootstrap.ts';
+import { argsort } from './bootstrap-cluster.ts';
+import { specKey, type SampleSpec } from './bootstrap-samples.ts';
 import { Rng } from '../prng.ts';
 import type { RequestOutcome } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';

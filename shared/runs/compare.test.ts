@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from './run-types.ts';
 import { outcomesFromCounts } from './bootstrap.ts';
-import { compareIntervals, compareRows, failureBanner, workloadDifferences } from './compare.ts';
+import { compareRows, failureBanner, workloadDifferences } from './compare.ts';
+import { compareIntervals } from './compare-intervals.ts';
 import { Rng } from '../prng.ts';
 import { computeRunSummary } from './summary.ts';
 import type { RequestOutcome } from './run-types.ts';

@@ -2,207 +2,17 @@
  * Two to four runs side by side (the same workload against two servers, or two configurations of
  * one): the numbers `vllm bench serve` reports and ours, each against the first run (the
  * baseline), with which way is better. Used by the app's comparison view and `tokenscope compare`.
+ * The rows compared are defined in compare-rows.ts, their confidence intervals computed in
+ * compare-intervals.ts.
  */
-import {
-  bootstrapSteps,
-  diffInterval,
-  drain,
-  drainAsync,
-  outcomesFromCounts,
-  specKey,
-  type SampleMetric,
-  type SampleSpec,
-  type SampleStat,
-} from './bootstrap.ts';
-import type {
-  MetricStats,
-  RequestOutcome,
-  RunHeader,
-  RunSummary,
-  StatMetric,
-  VllmMetrics,
-} from './run-types.ts';
-import { compareBuckets, serverQuantileRange, type QuantileBucket } from './server-quantile.ts';
-import { statsOf } from './stats-of.ts';
+import type { CompareIntervals } from './compare-intervals.ts';
+import { COMPARE_ROWS, failureRate, mixedItl, type CompareRowDef } from './compare-rows.ts';
+import type { RunHeader, RunSummary } from './run-types.ts';
+import { compareBuckets, type QuantileBucket } from './server-quantile.ts';
 
 export const MAX_COMPARED = 4;
 /** One colour per compared run, in pick order (distinct from each other on the dark theme). */
 export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
-
-export interface CompareRowDef {
-  id: string;
-  label: string;
-  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%';
-  /**
-   * How a run differs from the baseline: relative ((X − A)/A, the default) or absolute in the
-   * row's unit (a failure rate: percentage points).
-   */
-  change?: 'relative' | 'absolute';
-  /**
-   * The statistic recomputed on resampled requests for a confidence interval (bootstrap.ts); rows
-   * without one (throughputs, server metrics) have no interval.
-   */
-  sample?: SampleSpec;
-  /** The sample of the every-gap variant (see everyGap). */
-  everyGapSample?: SampleSpec;
-  /** Throughput and client latency: marked unreliable where the runs' failure rates differ. */
-  failureSensitive?: boolean;
-  /** Which direction is an improvement; null when neither is (a count of requests). */
-  better: 'lower' | 'higher' | null;
-  get: (s: RunSummary) => number | null;
-  /** A group heading shown above the row. */
-  group?: string;
-  /**
-   * ITL rows: the every-gap value (coalesced gaps included). Used for every run when a run in the
-   * comparison cannot say which gaps were coalesced (an import, an older file) while another left
-   * some out: like is compared with like.
-   */
-  everyGap?: (s: RunSummary) => number | null;
-  /**
-   * For a server quantile: the bucket it was interpolated in. Where that bucket is wide the value
-   * is shown and compared as the bucket (server-quantile.ts), not as the interpolated number.
-   */
-  bucket?: (s: RunSummary) => { wide: QuantileBucket | null; all: QuantileBucket | null };
-}
-
-const stat =
-  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
-  (s: RunSummary): number | null => {
-    const v = statsOf(s, m)?.[k];
-    return typeof v === 'number' && Number.isFinite(v) ? v : null;
-  };
-const num = (v: number | null | undefined): number | null =>
-  typeof v === 'number' && Number.isFinite(v) ? v : null;
-
-const everyGapStat =
-  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
-  (s: RunSummary): number | null => {
-    const st = statsOf(s, m);
-    const v = (st?.vllm ?? st)?.[k];
-    return typeof v === 'number' && Number.isFinite(v) ? v : null;
-  };
-
-const ROW_STATS: SampleStat[] = ['mean', 50, 90, 99];
-
-function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
-  const metric = m as SampleMetric;
-  const rows = latencyRowsOf(m, name).map((r, i) => ({
-    ...r,
-    sample: { metric, stat: ROW_STATS[i]! },
-    failureSensitive: true,
-  }));
-  if (m !== 'itl' && m !== 'itl_per_token') return rows;
-  const keys = ['mean', 'median', 'p90', 'p99'] as const;
-  const every: SampleMetric = m === 'itl' ? 'itl_every_gap' : 'itl_per_token_every_gap';
-  return rows.map((r, i) => ({
-    ...r,
-    everyGap: everyGapStat(m, keys[i]!),
-    everyGapSample: { metric: every, stat: ROW_STATS[i]! },
-  }));
-}
-
-function latencyRowsOf(m: StatMetric, name: string): CompareRowDef[] {
-  return [
-    {
-      id: `${m}-mean`,
-      label: `${name} mean`,
-      unit: 'ms',
-      better: 'lower',
-      get: stat(m, 'mean'),
-      group: name,
-    },
-    { id: `${m}-p50`, label: `${name} p50`, unit: 'ms', better: 'lower', get: stat(m, 'median') },
-    { id: `${m}-p90`, label: `${name} p90`, unit: 'ms', better: 'lower', get: stat(m, 'p90') },
-    { id: `${m}-p99`, label: `${name} p99`, unit: 'ms', better: 'lower', get: stat(m, 'p99') },
-  ];
-}
-
-function serverRow(h: 'ttft' | 'queueTime' | 'e2e', q: 'p50' | 'p99', label: string): CompareRowDef {
-  return {
-    id: `srv-${h === 'queueTime' ? 'queue' : h}-${q}`,
-    label,
-    unit: 'ms',
-    better: 'lower',
-    get: (s) => num(s.server?.[h]?.[q]),
-    bucket: (s) => {
-      const stats = s.server?.[h];
-      return {
-        wide: serverQuantileRange(stats, q),
-        all: (q === 'p50' ? stats?.p50Bucket : stats?.p99Bucket) ?? null,
-      };
-    },
-  };
-}
-
-/** A row read straight from the vLLM-named numbers. */
-function vllmRow(
-  id: string,
-  label: string,
-  unit: CompareRowDef['unit'],
-  better: CompareRowDef['better'],
-  key: keyof VllmMetrics,
-): CompareRowDef {
-  return { id, label, unit, better, get: (s) => num(s.vllm[key]) };
-}
-
-/** Failed requests as a share of the measured ones, %; null when the run measured none. */
-export function failureRate(s: RunSummary): number | null {
-  const n = s.vllm.completed + s.vllm.failed;
-  return n > 0 ? (100 * s.vllm.failed) / n : null;
-}
-
-const sensitive = (r: CompareRowDef): CompareRowDef => ({ ...r, failureSensitive: true });
-
-export const COMPARE_ROWS: CompareRowDef[] = [
-  {
-    id: 'fail-rate',
-    label: 'Failure rate',
-    unit: '%',
-    better: 'lower',
-    change: 'absolute',
-    get: failureRate,
-    sample: { metric: 'failed', stat: 'mean' },
-    group: 'Requests',
-  },
-  vllmRow('completed', 'Successful requests', 'count', 'higher', 'completed'),
-  vllmRow('failed', 'Failed requests', 'count', 'lower', 'failed'),
-  { ...sensitive(vllmRow('duration', 'Benchmark duration', 's', null, 'duration')), group: 'Throughput' },
-  sensitive(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput')),
-  sensitive(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput')),
-  sensitive(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput')),
-  sensitive(
-    vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
-  ),
-  sensitive(vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput')),
-  ...latencyRows('ttft', 'TTFT'),
-  ...latencyRows('tpot', 'TPOT'),
-  ...latencyRows('itl', 'ITL per chunk'),
-  ...latencyRows('itl_per_token', 'ITL per token'),
-  ...latencyRows('e2el', 'E2E latency'),
-  // What the servers' own metrics said over each run (runs that watched them).
-  { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
-  serverRow('ttft', 'p99', 'Server TTFT p99'),
-  serverRow('queueTime', 'p50', 'Server queue time p50'),
-  serverRow('queueTime', 'p99', 'Server queue time p99'),
-  serverRow('e2e', 'p99', 'Server E2E p99'),
-  {
-    id: 'srv-kv-peak',
-    label: 'Peak KV-cache usage',
-    unit: '%',
-    better: null,
-    get: (s) => {
-      const v = num(s.server?.peak.kvCacheUsage);
-      return v === null ? null : v * 100;
-    },
-  },
-  {
-    id: 'srv-preempt',
-    label: 'Preemptions',
-    unit: 'count',
-    better: 'lower',
-    get: (s) => num(s.server?.delta.preemptions),
-  },
-];
 
 /**
  * better / worse: the difference is clear (its interval excludes zero, or without an interval it
@@ -233,85 +43,6 @@ export interface CompareRow {
   unreliable: boolean[];
 }
 
-/** Per row id, per run: the interval of the change against run 0 (see CompareRow.ci). */
-export type CompareIntervals = Map<string, ([number, number] | null)[]>;
-
-/**
- * Whether ITL rows compare every gap (a run that cannot say which gaps were coalesced beside one
- * that left some out): like is compared with like.
- */
-export function mixedItl(summaries: readonly RunSummary[]): boolean {
-  return summaries.some((s) => !s.coalesced) && summaries.some((s) => (s.coalesced?.gaps ?? 0) > 0);
-}
-
-export interface IntervalInput {
-  summary: RunSummary;
-  /** Measured requests; null when the run has none (an aggregate-only import). */
-  outcomes: readonly RequestOutcome[] | null;
-  /** Pooled repeats: the sizes of their blocks of outcomes (resampled within each). */
-  strata?: readonly number[] | null;
-}
-
-/**
- * Bootstrap intervals (bootstrap.ts) for every row that has a sample, each run against run 0.
- * A run known only by counts still gets its failure-rate interval. Seeded: the same runs in the
- * same order always give the same intervals.
- */
-export function compareIntervals(
-  runs: readonly IntervalInput[],
-  opts: { replicates?: number; seed?: number } = {},
-): CompareIntervals {
-  return drain(intervalSteps(runs, opts));
-}
-
-/** compareIntervals in slices that give the event loop back (the app's comparison view). */
-export function compareIntervalsAsync(
-  runs: readonly IntervalInput[],
-  opts: { replicates?: number; seed?: number; signal?: AbortSignal } = {},
-): Promise<CompareIntervals> {
-  return drainAsync(intervalSteps(runs, opts), { signal: opts.signal });
-}
-
-function* intervalSteps(
-  runs: readonly IntervalInput[],
-  opts: { replicates?: number; seed?: number },
-): Generator<void, CompareIntervals> {
-  const every = mixedItl(runs.map((r) => r.summary));
-  const specOf = (d: CompareRowDef): SampleSpec | undefined =>
-    every && d.everyGapSample ? d.everyGapSample : d.sample;
-  const specs = COMPARE_ROWS.map(specOf).filter((x): x is SampleSpec => !!x);
-  const reps: Map<string, Float64Array>[] = [];
-  for (let i = 0; i < runs.length; i++) {
-    const r = runs[i]!;
-    const outcomes = r.outcomes ?? outcomesFromCounts(r.summary.vllm.completed, r.summary.vllm.failed);
-    const own = r.outcomes ? specs : specs.filter((s) => s.metric === 'failed');
-    const seed = opts.seed === undefined ? {} : { seed: opts.seed };
-    reps.push(
-      (yield* bootstrapSteps(outcomes, own, { ...seed, replicates: opts.replicates, salt: `run${i}` }))
-        .replicates,
-    );
-  }
-  const out: CompareIntervals = new Map();
-  for (const d of COMPARE_ROWS) {
-    const spec = specOf(d);
-    if (!spec) continue;
-    const k = specKey(spec);
-    const base = reps[0]?.get(k);
-    const absolute = d.change === 'absolute';
-    out.set(
-      d.id,
-      reps.map((r, i) => {
-        const x = r.get(k);
-        if (i === 0 || !base || !x) return null;
-        const ci = diffInterval(base, x, absolute ? 'absolute' : 'relative');
-        // A share's replicates are fractions; the row's unit is %.
-        return ci && absolute && d.unit === '%' ? [ci[0] * 100, ci[1] * 100] : ci;
-      }),
-    );
-  }
-  return out;
-}
-
 /**
  * The change of a run's value against the baseline where it is compared as histogram buckets
  * (row.byBucket), in words, since no percentage can be given: "same bucket", "higher bucket"...
@@ -339,97 +70,141 @@ export function compareRows(
   const estimatedTokens = summaries.some(
     (s) => (s.tokens?.outputSource?.estimated ?? 0) > 0 || (s.tokens?.outputSource?.['usage-total'] ?? 0) > 0,
   );
+  const ctx: RowContext = { summaries, every, intervals };
   for (const baseDef of COMPARE_ROWS) {
-    const def =
-      estimatedTokens && baseDef.id.startsWith('itl_per_token')
-        ? {
-            ...baseDef,
-            label: `${baseDef.label} (est.)`,
-            ...(baseDef.group ? { group: `${baseDef.group} (estimated counts)` } : {}),
-          }
-        : baseDef;
-    const get = every && def.everyGap ? def.everyGap : def.get;
-    const values = summaries.map((s) => get(s));
-    if (values.every((v) => v === null)) continue; // e.g. goodput without SLOs
-    const base = values[0] ?? null;
-    const buckets = summaries.map((s) => def.bucket?.(s) ?? { wide: null, all: null });
-    const ranges = buckets.map((b) => b.wide);
-    // A value known only to a wide bucket has no meaningful relative change, and two quantiles in
-    // the same bucket differ only by interpolation (two p99s at the bucket's upper bound both
-    // read "1.50 s"): compare the buckets.
-    const sameBucket = (i: number) => {
-      const a = buckets[0]!.all;
-      const b = buckets[i]!.all;
-      return a !== null && b !== null && compareBuckets(a, b) === 'same';
-    };
-    const byBucket = values.map(
-      (v, i) =>
-        i > 0 && v !== null && base !== null && (ranges[0] !== null || ranges[i] !== null || sameBucket(i)),
-    );
-    const bucketed = (i: number) => byBucket[i] === true;
-    const absolute = def.change === 'absolute';
-    const rel = values.map((v, i) =>
-      i === 0 || v === null || base === null || bucketed(i)
-        ? null
-        : absolute
-          ? v - base
-          : base === 0
-            ? null
-            : (v - base) / Math.abs(base),
-    );
-    const ci = values.map((v, i) => {
-      if (i === 0 || v === null || base === null || bucketed(i)) return null;
-      const c = intervals?.get(def.id)?.[i] ?? null;
-      // Nothing on either side (no failures in both): no interval worth printing.
-      return c && c[0] === 0 && c[1] === 0 ? null : c;
-    });
-    // Successful requests: more is better only between runs that measured as many requests.
-    const sameCount = (i: number) =>
-      summaries[i]!.vllm.completed + summaries[i]!.vllm.failed ===
-      summaries[0]!.vllm.completed + summaries[0]!.vllm.failed;
-    const interval = (i: number): QuantileBucket => buckets[i]!.all ?? [values[i]!, values[i]!];
-    const lowerIsBetter = def.better === 'lower';
-    const verdict = values.map((v, i): Verdict | null => {
-      if (i === 0 || v === null || base === null || def.better === null) return null;
-      if (def.id === 'completed' && !sameCount(i)) return null;
-      if (bucketed(i)) {
-        const c = compareBuckets(interval(0), interval(i));
-        if (c === null) return null;
-        if (c === 'same') return 'same';
-        return (c === 'lower') === lowerIsBetter ? 'better' : 'worse';
-      }
-      const c = ci[i];
-      if (c) {
-        if (!absolute && c[0] > -SAME_WITHIN && c[1] < SAME_WITHIN) return 'same';
-        if (c[0] > 0) return lowerIsBetter ? 'worse' : 'better';
-        if (c[1] < 0) return lowerIsBetter ? 'better' : 'worse';
-        return 'unclear';
-      }
-      const r = rel[i];
-      if (r === null || r === undefined) return null;
-      if (absolute ? r === 0 : Math.abs(r) < SAME_WITHIN) return 'same';
-      return r < 0 === lowerIsBetter ? 'better' : 'worse';
-    });
-    rows.push({
-      def,
-      values,
-      rel,
-      verdict,
-      ranges,
-      byBucket,
-      buckets: buckets.map((b) => b.all),
-      ci,
-      unreliable: values.map(() => false),
-    });
+    const row = compareRow(labelled(baseDef, estimatedTokens), ctx);
+    if (row) rows.push(row);
   }
-  // Failed requests end fast and leave the server less loaded: where the failure rates differ
-  // clearly, throughput and client latency changes say little about the server.
+  markUnreliable(rows);
+  return rows;
+}
+
+/** The row as shown: per-token ITL rows say so when some run's token counts were estimated. */
+function labelled(baseDef: CompareRowDef, estimatedTokens: boolean): CompareRowDef {
+  return estimatedTokens && baseDef.id.startsWith('itl_per_token')
+    ? {
+        ...baseDef,
+        label: `${baseDef.label} (est.)`,
+        ...(baseDef.group ? { group: `${baseDef.group} (estimated counts)` } : {}),
+      }
+    : baseDef;
+}
+
+/** What every row of one comparison is computed against. */
+interface RowContext {
+  summaries: readonly RunSummary[];
+  /** ITL rows compare every gap (mixedItl). */
+  every: boolean;
+  intervals: CompareIntervals | null;
+}
+
+/** A row's values and changes, before its verdicts. */
+interface RowDraft {
+  def: CompareRowDef;
+  values: (number | null)[];
+  base: number | null;
+  buckets: { wide: QuantileBucket | null; all: QuantileBucket | null }[];
+  byBucket: boolean[];
+  rel: (number | null)[];
+  ci: ([number, number] | null)[];
+}
+
+/** One row across the runs; null when no run has its value (e.g. goodput without SLOs). */
+function compareRow(def: CompareRowDef, ctx: RowContext): CompareRow | null {
+  const { summaries, every, intervals } = ctx;
+  const get = every && def.everyGap ? def.everyGap : def.get;
+  const values = summaries.map((s) => get(s));
+  if (values.every((v) => v === null)) return null; // e.g. goodput without SLOs
+  const base = values[0] ?? null;
+  const buckets = summaries.map((s) => def.bucket?.(s) ?? { wide: null, all: null });
+  const ranges = buckets.map((b) => b.wide);
+  // A value known only to a wide bucket has no meaningful relative change, and two quantiles in
+  // the same bucket differ only by interpolation (two p99s at the bucket's upper bound both
+  // read "1.50 s"): compare the buckets.
+  const sameBucket = (i: number) => {
+    const a = buckets[0]!.all;
+    const b = buckets[i]!.all;
+    return a !== null && b !== null && compareBuckets(a, b) === 'same';
+  };
+  const byBucket = values.map(
+    (v, i) =>
+      i > 0 && v !== null && base !== null && (ranges[0] !== null || ranges[i] !== null || sameBucket(i)),
+  );
+  const bucketed = (i: number) => byBucket[i] === true;
+  const absolute = def.change === 'absolute';
+  const rel = values.map((v, i) =>
+    i === 0 || v === null || base === null || bucketed(i)
+      ? null
+      : absolute
+        ? v - base
+        : base === 0
+          ? null
+          : (v - base) / Math.abs(base),
+  );
+  const ci = values.map((v, i) => {
+    if (i === 0 || v === null || base === null || bucketed(i)) return null;
+    const c = intervals?.get(def.id)?.[i] ?? null;
+    // Nothing on either side (no failures in both): no interval worth printing.
+    return c && c[0] === 0 && c[1] === 0 ? null : c;
+  });
+  const draft: RowDraft = { def, values, base, buckets, byBucket, rel, ci };
+  return {
+    def,
+    values,
+    rel,
+    verdict: values.map((v, i) => verdictAt(draft, summaries, v, i)),
+    ranges,
+    byBucket,
+    buckets: buckets.map((b) => b.all),
+    ci,
+    unreliable: values.map(() => false),
+  };
+}
+
+/** Run i's verdict against the baseline (see Verdict); null for the baseline and where none applies. */
+function verdictAt(
+  r: RowDraft,
+  summaries: readonly RunSummary[],
+  v: number | null,
+  i: number,
+): Verdict | null {
+  const { def, values, base, buckets } = r;
+  if (i === 0 || v === null || base === null || def.better === null) return null;
+  // Successful requests: more is better only between runs that measured as many requests.
+  const measured = (s: RunSummary) => s.vllm.completed + s.vllm.failed;
+  if (def.id === 'completed' && measured(summaries[i]!) !== measured(summaries[0]!)) return null;
+  const absolute = def.change === 'absolute';
+  const lowerIsBetter = def.better === 'lower';
+  if (r.byBucket[i] === true) {
+    const interval = (j: number): QuantileBucket => buckets[j]!.all ?? [values[j]!, values[j]!];
+    const c = compareBuckets(interval(0), interval(i));
+    if (c === null) return null;
+    if (c === 'same') return 'same';
+    return (c === 'lower') === lowerIsBetter ? 'better' : 'worse';
+  }
+  const c = r.ci[i];
+  if (c) {
+    if (!absolute && c[0] > -SAME_WITHIN && c[1] < SAME_WITHIN) return 'same';
+    if (c[0] > 0) return lowerIsBetter ? 'worse' : 'better';
+    if (c[1] < 0) return lowerIsBetter ? 'better' : 'worse';
+    return 'unclear';
+  }
+  const rel = r.rel[i];
+  if (rel === null || rel === undefined) return null;
+  if (absolute ? rel === 0 : Math.abs(rel) < SAME_WITHIN) return 'same';
+  return rel < 0 === lowerIsBetter ? 'better' : 'worse';
+}
+
+/**
+ * Failed requests end fast and leave the server less loaded: where the failure rates differ
+ * clearly, throughput and client latency changes say little about the server.
+ */
+function markUnreliable(rows: CompareRow[]): void {
   const fail = rows.find((r) => r.def.id === 'fail-rate');
   if (fail) {
     const differs = fail.verdict.map((v) => v === 'better' || v === 'worse');
     for (const r of rows) if (r.def.failureSensitive) r.unreliable = differs.map((d, i) => i > 0 && d);
   }
-  return rows;
 }
 
 /** A length distribution in a few characters: 128, 64–256, ~N(200, 50). */

@@ -13,7 +13,8 @@
  * and metrics that did not change reuse their last snapshot.
  */
 import { Int32Histogram } from 'hdr-histogram-js';
-import type { LiveMetric, LiveSnapshot, LiveStat, RequestOutcome } from './run-types.ts';
+import type { RequestOutcome } from './run-types.ts';
+import type { LiveMetric, LiveSnapshot, LiveStat } from './progress-types.ts';
 import { coalescedOf } from './summary.ts';
 
 const METRICS: LiveMetric[] = ['ttft', 'tpot', 'itl', 'itl_per_token', 'e2el', 'client_queue_time'];

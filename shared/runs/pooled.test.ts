@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrapRun, diffInterval, outcomesFromCounts } from './bootstrap.ts';
-import { compareIntervals, compareRows } from './compare.ts';
+import { compareRows } from './compare.ts';
+import { compareIntervals } from './compare-intervals.ts';
 import { poolRuns, repeatSpread, spreadText } from './pooled.ts';
 import type { RequestOutcome, RunSummary } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';

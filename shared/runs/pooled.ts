@@ -12,7 +12,7 @@
  * and range — the run-to-run variation a single run's interval cannot show (a server warming
  * up, another tenant, thermal throttling).
  */
-import { COMPARE_ROWS } from './compare.ts';
+import { COMPARE_ROWS } from './compare-rows.ts';
 import type { RequestOutcome, RunHeader, RunSummary } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
 
@@ -60,7 +60,7 @@ export function poolRuns(parts: readonly PoolPart[]): PooledRun {
   return { summary, outcomes, strata };
 }
 
-/** The headline numbers whose run-to-run spread is shown (ids of compare.ts rows). */
+/** The headline numbers whose run-to-run spread is shown (ids of compare-rows.ts rows). */
 export const SPREAD_ROWS = [
   'out-tput',
   'req-tput',

@@ -1,5 +1,6 @@
 /** One-line progress for terminals and logs: bar, counts, ETA, and the live TTFT/ITL medians. */
-import type { RunProgress, RunTestRequest } from './run-types.ts';
+import type { RunTestRequest } from './run-types.ts';
+import type { RunProgress } from './progress-types.ts';
 
 function dur(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '—';

@@ -1,7 +1,8 @@
 /**
- * Shapes of a load run: the run file's lines (header, one line per request, summary), what a
- * request contributes to a summary, and the progress a UI consumes. Plain JSON-able data: it goes
- * into files, over IPC and into the renderer unchanged.
+ * Shapes of a load run: the run file's lines (header, one line per request, summary) and what a
+ * request contributes to a summary. Plain JSON-able data: it goes into files, over IPC and into the
+ * renderer unchanged. The progress a UI consumes is in progress-types.ts; the summary's server-side
+ * and self-check parts in server-side-types.ts and self-check-types.ts.
  *
  * Run file (JSONL, electron/runs/run-file.ts): line 1 `RunHeader`, then a `RunRequestLine` per
  * request as it finishes, then a `RunSummaryLine`. A file without the summary line is a partial
@@ -11,6 +12,8 @@ import type { DialectId } from '../dialects.ts';
 import type { ErrorCode, ErrorKind } from '../errors.ts';
 import type { Phases, TokenSource, Usage } from '../request.ts';
 import type { Slo, Workload } from './workload.ts';
+import type { SelfCheck } from './self-check-types.ts';
+import type { ServerSideSummary } from './server-side-types.ts';
 
 /** The definition presets (shared/runs/definitions.ts): whose per-request rules made a summary. */
 export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
@@ -241,54 +244,6 @@ export interface VllmMetrics {
   [statKey: string]: number | null;
 }
 
-export interface SelfCheck {
-  /** Event-loop delay beyond the sampling interval, ms (perf_hooks.monitorEventLoopDelay). */
-  eventLoopDelayP99Ms: number;
-  eventLoopDelayMaxMs: number;
-  /** Process CPU (user + system) over wall time, % of one core: mean over the run and worst 1-s window. */
-  cpuMeanPct: number;
-  cpuMaxPct: number;
-  /** How late arrivals were released against their schedule, ms. */
-  scheduleLagP99Ms: number;
-  flagged: boolean;
-  reasons: string[];
-  thresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number };
-  /**
-   * The stream-I/O thread(s) that stamped every read (absent in older files; null when the run
-   * stamped inline, `--io-threads 0`, where the figures above are the stamping loop's).
-   */
-  io?: IoSelfCheck | null;
-  /** Connections: opened, reused from the pool, retried after the server had closed a reused one. */
-  connections?: ConnectionStats;
-}
-
-export interface IoSelfCheck {
-  threads: number;
-  /** Event-loop delay of the I/O thread (the worst thread): how late a read could be stamped. */
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
-  /** Loop stalls over 5 ms and the time lost in them. */
-  stalls: number;
-  stallMs: number;
-  /** Garbage-collection pauses on the I/O thread. */
-  gcCount: number;
-  gcPauseMs: number;
-  gcMaxMs: number;
-  /** Busy share of the I/O thread's loop, % (event-loop utilization). */
-  cpuPct: number | null;
-  reads: number;
-}
-
-export interface ConnectionStats {
-  mode: 'keep-alive' | 'close';
-  /** Requests sent on a new connection (retries included). */
-  opened: number;
-  /** Requests sent on a pooled connection an earlier request had used. */
-  reused: number;
-  /** Requests whose reused connection failed before any response byte and were sent again. */
-  retried: number;
-}
-
 export interface RunSummary {
   /** 'tokenscope' for native runs; imports say where they came from. */
   source: 'tokenscope' | 'vllm' | 'sglang';
@@ -358,130 +313,4 @@ export interface RunSummary {
     notes: string[];
     metadata: Record<string, string | number | boolean | null>;
   };
-}
-
-/** Live percentiles of one metric (HdrHistogram, 3 significant digits). */
-export interface LiveStat {
-  count: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  /** [percentile, value] pairs, 0…100, for a CDF chart. */
-  cdf: [number, number][];
-}
-
-export type LiveMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
-export type LiveSnapshot = Record<LiveMetric, LiveStat | null> & {
-  /** Coalesced chunk gaps so far (left out of the live ITL, as in the summary). */
-  coalesced?: CoalescedGaps;
-  /**
-   * Some request in itl_per_token had no per-event token counts from the server (usage total or
-   * one per event): its per-token gaps spread over estimated counts, as the summary labels them.
-   */
-  itlPerTokenEstimated?: boolean;
-};
-
-export type RunPhase = 'test' | 'warmup' | 'running' | 'draining' | 'done' | 'cancelled';
-
-/** What the runner reports a few times a second (and once at the end). */
-export interface RunProgress {
-  runId: string;
-  phase: RunPhase;
-  /** ms since the measured part began (0 during warm-up). */
-  elapsedMs: number;
-  /** Planned measured requests; null for a duration-only run. */
-  total: number | null;
-  durationMs: number | null;
-  arrived: number;
-  started: number;
-  completed: number;
-  failed: number;
-  inFlight: number;
-  /** Arrived and waiting for a concurrency slot. */
-  queued: number;
-  maxInFlight: number;
-  warmupDone: number;
-  warmupTotal: number;
-  outputTokens: number;
-  /** 0…1. */
-  fraction: number;
-  etaMs: number | null;
-  live: LiveSnapshot;
-  /** cpuPct: mean since the run began; null for its first second (too short a window to mean anything). */
-  /**
-   * The loop that stamps reads, live: the stream-I/O thread's (`loop: 'io'`: its loop delay and
-   * busy share) or, stamping inline, this process's (event-loop delay, CPU of one core).
-   */
-  selfCheck: { eventLoopDelayP99Ms: number; cpuPct: number | null; loop?: 'io' | 'main' };
-}
-
-/** A request was sent (the swimlane opens a lane). */
-export interface RunRequestStart {
-  id: string;
-  seq: number;
-  warmup: boolean;
-  scheduledMs: number | null;
-  arrivedMs: number;
-  startedMs: number;
-  queueMs: number;
-}
-
-/** A server histogram's observations over the run (delta of its buckets), in ms. */
-export interface ServerHistogramStats {
-  count: number;
-  mean: number | null;
-  p50: number | null;
-  p90: number | null;
-  p99: number | null;
-  /** The bucket each quantile was interpolated in, ms (lower exclusive, upper; null = +Inf): the true value is anywhere inside. */
-  p50Bucket?: [number, number | null] | null;
-  p99Bucket?: [number, number | null] | null;
-}
-
-/** One scrape during the run: ms since the measured run began (negative: before it). */
-export interface ServerSample {
-  t: number;
-  running: number | null;
-  waiting: number | null;
-  /** 0–1. */
-  kvCacheUsage: number | null;
-}
-
-/** Why a run has no server-side numbers, in words (its last error, or too few scrapes). */
-export function serverGapReason(s: ServerSideSummary): string {
-  if (s.lastError) return s.lastError;
-  if (s.scrapes > 0)
-    return s.source === 'prometheus'
-      ? 'Prometheus scraped the server only once during the run (its scrape interval is longer than the run)'
-      : 'only one scrape during the run';
-  return 'no scrape succeeded';
-}
-
-export interface ServerSideSummary {
-  source: 'scrape' | 'prometheus';
-  /** What was read: the /metrics URL, or the Prometheus server and its selector (no credentials). */
-  url: string;
-  selector: string | null;
-  /** Detected server profile ('unknown' when nothing was mapped). */
-  profile: string;
-  profileName: string;
-  /** The model the concepts were filtered on (servers that label series by model). */
-  model: string | null;
-  scrapes: number;
-  failures: number;
-  /** The last failure, when scraping failed (a server without /metrics: its 404). */
-  lastError: string | null;
-  /** The two scrapes the deltas below run between: ms since the measured run began. */
-  window: { fromMs: number; toMs: number } | null;
-  peak: { running: number | null; waiting: number | null; kvCacheUsage: number | null };
-  /** Counter increases over the window (reset-aware). */
-  delta: { generationTokens: number | null; promptTokens: number | null; preemptions: number | null };
-  ttft: ServerHistogramStats | null;
-  queueTime: ServerHistogramStats | null;
-  e2e: ServerHistogramStats | null;
-  itl: ServerHistogramStats | null;
-  /** Gauges over the run, about one point a second (thinned to at most 2,000 points). */
-  series: ServerSample[];
 }

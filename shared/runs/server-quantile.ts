@@ -6,7 +6,7 @@
  * wide next to the value (WIDE_BUCKET_SHARE), the app, the CLI and comparisons show and compare
  * the bucket itself, not the interpolated number, and the metrics charts draw the bucket as a band.
  */
-import type { ServerHistogramStats } from './run-types.ts';
+import type { ServerHistogramStats } from './server-side-types.ts';
 
 /** ms: lower bound (exclusive), upper bound (null = +Inf). */
 export type QuantileBucket = [number, number | null];

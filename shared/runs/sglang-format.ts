@@ -6,7 +6,8 @@
  * E2E and peaks are taken as reported even when TTFT and ITL are recomputed.
  */
 import { parseJsonObjects } from './import-common.ts';
-import { importedSummary, type ImportResult, type ImportedRun } from './vllm-format.ts';
+import { importedSummary } from './imported-summary.ts';
+import type { ImportResult, ImportedRun } from './vllm-format.ts';
 
 export function importSglangText(text: string): ImportResult {
   const { objects, errors } = parseJsonObjects(text);

@@ -3,7 +3,8 @@
  * reader calls it for a partial file (no summary line), so both give the same numbers.
  */
 import { finishedMs, isCancelledLine, outcomeOfLine } from './outcome.ts';
-import type { RunHeader, RunRequestLine, RunSummary, SelfCheck } from './run-types.ts';
+import type { RunHeader, RunRequestLine, RunSummary } from './run-types.ts';
+import type { SelfCheck } from './self-check-types.ts';
 import { computeRunSummary } from './summary.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from './workload.ts';

@@ -2,13 +2,8 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
-import {
-  serverGapReason,
-  type CoalescedGaps,
-  type MetricStats,
-  type RunSummary,
-  type VllmMetrics,
-} from './run-types.ts';
+import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './run-types.ts';
+import { serverGapReason } from './server-side-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { DEFINITIONS } from './definitions.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestOutcome } from './run-types.ts';
-import { computeRunSummary, maxChunksPerSecond, peakConcurrency } from './summary.ts';
+import { computeRunSummary } from './summary.ts';
+import { maxChunksPerSecond, peakConcurrency } from './peaks.ts';
 import { summaryJson, summaryText } from './summary-text.ts';
 
 const base: RequestOutcome = {

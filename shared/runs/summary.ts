@@ -29,16 +29,17 @@ import { summarize, type Summary } from '../stats/summary.ts';
 import { DEFINITIONS, type DefinitionsId } from './definitions.ts';
 import type { TokenSource } from '../request.ts';
 import type { Slo } from './workload.ts';
+import { maxChunksPerSecond, maxTokensPerSecond, peakConcurrency } from './peaks.ts';
 import {
   VLLM_PERCENTILES,
   type CoalescedGaps,
   type MetricStats,
   type RequestOutcome,
   type RunSummary,
-  type SelfCheck,
   type StatMetric,
   type VllmMetrics,
 } from './run-types.ts';
+import type { SelfCheck } from './self-check-types.ts';
 
 export interface SummaryInput {
   /** Measured requests only: no warm-up, no requests the user's cancel stopped. */
@@ -115,75 +116,6 @@ export function meetsSlo(o: RequestOutcome, slo: Slo): boolean {
   return true;
 }
 
-/** Peak of requests in flight over [start, start + E2E): vLLM's sweep line. */
-export function peakConcurrency(intervals: readonly { start: number; end: number }[]): number {
-  const ev: [number, number][] = [];
-  for (const iv of intervals) ev.push([iv.start, 1], [iv.end, -1]);
-  ev.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let cur = 0;
-  let peak = 0;
-  for (const [, d] of ev) {
-    cur += d;
-    if (cur > peak) peak = cur;
-  }
-  return peak;
-}
-
-/**
- * The busiest 1-s bucket (from the first start) of what `arrivals` reports for each successful
- * request with times: `add(t, k)` counts k at run time t (ms).
- */
-function peakPerSecond(
-  ok: readonly RequestOutcome[],
-  arrivals: (o: RequestOutcome, add: (t: number, k: number) => void) => void,
-): number {
-  const timed = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
-  if (timed.length === 0) return 0;
-  let minStart = Infinity;
-  let maxEnd = -Infinity;
-  for (const o of timed) {
-    minStart = Math.min(minStart, o.startMs!);
-    maxEnd = Math.max(maxEnd, o.startMs! + o.e2eMs!);
-  }
-  const buckets = new Float64Array(Math.ceil((maxEnd - minStart) / 1000) + 1);
-  const add = (t: number, k: number): void => {
-    const b = Math.floor((t - minStart) / 1000);
-    if (b >= 0 && b < buckets.length) buckets[b]! += k;
-  };
-  for (const o of timed) arrivals(o, add);
-  let max = 0;
-  for (const v of buckets) if (v > max) max = v;
-  return max;
-}
-
-/** Each chunk of a request at start + TTFT + its cumulative chunk gaps, counted once. */
-function chunkArrivals(o: RequestOutcome, add: (t: number, k: number) => void): void {
-  if (o.ttftMs === null) return;
-  let t = o.startMs! + o.ttftMs;
-  add(t, 1);
-  for (const g of o.itlChunkMs) {
-    t += g;
-    add(t, 1);
-  }
-}
-
-/**
- * Peak output tokens per second in tokens: each content event's tokens counted in the 1-s bucket
- * of its arrival (from the first start). Requests without per-event data count chunks.
- */
-export function maxTokensPerSecond(ok: readonly RequestOutcome[]): number {
-  return peakPerSecond(ok, (o, add) => {
-    const ce = o.contentEvents;
-    if (!ce) return chunkArrivals(o, add);
-    for (let i = 0; i < ce.t.length; i++) add(o.startMs! + ce.t[i]!, Math.max(1, ce.tok[i]!));
-  });
-}
-
-/** vLLM's max_output_tokens_per_s: chunk arrivals counted in 1-s buckets from the first start. */
-export function maxChunksPerSecond(ok: readonly RequestOutcome[]): number {
-  return peakPerSecond(ok, chunkArrivals);
-}
-
 export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
   return { gaps, totalGaps, share: totalGaps > 0 ? gaps / totalGaps : 0 };
 }
@@ -218,27 +150,47 @@ function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   return true;
 }
 
-export function computeRunSummary(inp: SummaryInput): RunSummary {
-  const ok = inp.outcomes.filter((o) => o.ok);
-  const dur = inp.durationS;
+/** What the successful requests pool, in one pass over them (every list in request order). */
+interface Pools {
+  totalIn: number;
+  totalOut: number;
+  ttfts: number[];
+  tpots: number[];
+  /** Every chunk gap: vLLM's ITL. */
+  itls: Float64Array;
+  /**
+   * Tokenscope's ITL: coalesced gaps left out where known. Where nothing knows (imports: millions
+   * of gaps), the very same list: no second copy to hold and sort.
+   */
+  itlOwn: ArrayLike<number>;
+  itlTok: number[];
+  /** Per token from every gap (coalesced ones included): what a run without read information has. */
+  itlTokAll: number[];
+  anyTokenItl: boolean;
+  coalescedGaps: number;
+  knownGaps: number;
+  coalescedKnown: boolean;
+  e2els: number[];
+  queues: number[];
+  firsts: number[];
+  outputSource: Record<TokenSource, number>;
+  inUsage: number;
+  inEst: number;
+}
+
+function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   let totalIn = 0;
   let totalOut = 0;
   const ttfts: number[] = [];
   const tpots: number[] = [];
-  /** Every chunk gap: vLLM's ITL. */
   // Every gap of every request in one typed array sized up front: an import has millions.
   let gapCount = 0;
   for (const o of ok) gapCount += o.itlChunkMs.length;
   const itls = new Float64Array(gapCount);
   let gi = 0;
-  /**
-   * Tokenscope's ITL: coalesced gaps left out where known. Where nothing knows (imports: millions
-   * of gaps), the very same list: no second copy to hold and sort.
-   */
   const anyMeasured = ok.some((o) => o.itlChunkMeasuredMs !== undefined);
   const itlOwn: ArrayLike<number> & { push?: (v: number) => number } = anyMeasured ? ([] as number[]) : itls;
   const itlTok: number[] = [];
-  /** Per token from every gap (coalesced ones included): what a run without read information has. */
   const itlTokAll: number[] = [];
   let coalescedGaps = 0;
   let knownGaps = 0;
@@ -275,17 +227,66 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     if (o.inputTokensSource === 'usage') inUsage++;
     else if (o.inputTokensSource === 'estimated') inEst++;
   }
-
-  const stats: Record<StatMetric, MetricStats | null> = {
-    ttft: toMetricStats(summarize(ttfts)),
-    tpot: toMetricStats(summarize(tpots)),
-    itl: ownItl(itlOwn, itls),
-    e2el: toMetricStats(summarize(e2els)),
-    // `.vllm` here: the every-gap figures, for comparisons with runs that cannot tell (imports).
-    itl_per_token: anyTokenItl ? ownItl(itlTok, itlTokAll) : null,
-    client_queue_time: toMetricStats(summarize(queues)),
-    first_event: toMetricStats(summarize(firsts)),
+  return {
+    totalIn,
+    totalOut,
+    ttfts,
+    tpots,
+    itls,
+    itlOwn,
+    itlTok,
+    itlTokAll,
+    anyTokenItl,
+    coalescedGaps,
+    knownGaps,
+    coalescedKnown,
+    e2els,
+    queues,
+    firsts,
+    outputSource,
+    inUsage,
+    inEst,
   };
+}
+
+function statsOfPools(p: Pools): Record<StatMetric, MetricStats | null> {
+  return {
+    ttft: toMetricStats(summarize(p.ttfts)),
+    tpot: toMetricStats(summarize(p.tpots)),
+    itl: ownItl(p.itlOwn, p.itls),
+    e2el: toMetricStats(summarize(p.e2els)),
+    // `.vllm` here: the every-gap figures, for comparisons with runs that cannot tell (imports).
+    itl_per_token: p.anyTokenItl ? ownItl(p.itlTok, p.itlTokAll) : null,
+    client_queue_time: toMetricStats(summarize(p.queues)),
+    first_event: toMetricStats(summarize(p.firsts)),
+  };
+}
+
+/** The failed requests: counts by `kind/code`, a message per kind, and the tokens they carried. */
+function tallyFailures(outcomes: readonly RequestOutcome[]) {
+  const errors: Record<string, number> = {};
+  const errorSamples: Record<string, string> = {};
+  let failedOutput = 0;
+  let failedInput = 0;
+  let failedInputEstimated = false;
+  for (const o of outcomes) {
+    if (o.ok) continue;
+    failedOutput += o.outputTokens;
+    failedInput += o.inputTokens ?? 0;
+    if (o.inputTokensSource !== 'usage' && (o.inputTokens ?? 0) > 0) failedInputEstimated = true;
+    const k = `${o.errorKind ?? 'unknown'}/${o.errorCode ?? 'unknown'}`;
+    errors[k] = (errors[k] ?? 0) + 1;
+    if (o.errorMessage && errorSamples[k] === undefined) errorSamples[k] = o.errorMessage.slice(0, 300);
+  }
+  return { errors, errorSamples, failedOutput, failedInput, failedInputEstimated };
+}
+
+export function computeRunSummary(inp: SummaryInput): RunSummary {
+  const ok = inp.outcomes.filter((o) => o.ok);
+  const dur = inp.durationS;
+  const p = poolSuccessful(ok);
+  const { totalIn, totalOut } = p;
+  const stats = statsOfPools(p);
 
   const slo = hasSlo(inp.slo) ? inp.slo : null;
   const good = slo ? ok.filter((o) => meetsSlo(o, slo)).length : null;
@@ -314,20 +315,9 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     ...vllmStatKeys('e2el', stats.e2el),
   };
 
-  const errors: Record<string, number> = {};
-  const errorSamples: Record<string, string> = {};
-  let failedOutput = 0;
-  let failedInput = 0;
-  let failedInputEstimated = false;
-  for (const o of inp.outcomes) {
-    if (o.ok) continue;
-    failedOutput += o.outputTokens;
-    failedInput += o.inputTokens ?? 0;
-    if (o.inputTokensSource !== 'usage' && (o.inputTokens ?? 0) > 0) failedInputEstimated = true;
-    const k = `${o.errorKind ?? 'unknown'}/${o.errorCode ?? 'unknown'}`;
-    errors[k] = (errors[k] ?? 0) + 1;
-    if (o.errorMessage && errorSamples[k] === undefined) errorSamples[k] = o.errorMessage.slice(0, 300);
-  }
+  const { errors, errorSamples, failedOutput, failedInput, failedInputEstimated } = tallyFailures(
+    inp.outcomes,
+  );
 
   return {
     source: inp.source ?? 'tokenscope',
@@ -339,16 +329,16 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     vllm,
     stats,
     tokens: {
-      outputSource,
-      inputFromUsage: inUsage,
-      inputEstimated: inEst,
+      outputSource: p.outputSource,
+      inputFromUsage: p.inUsage,
+      inputEstimated: p.inEst,
       failedOutput,
       failedInput,
       failedInputEstimated,
     },
     errors,
     ...(Object.keys(errorSamples).length ? { errorSamples } : {}),
-    coalesced: coalescedKnown ? coalescedOf(coalescedGaps, knownGaps) : null,
+    coalesced: p.coalescedKnown ? coalescedOf(p.coalescedGaps, p.knownGaps) : null,
     cancelledRequests: inp.cancelledRequests ?? 0,
     warmupRequests: inp.warmupRequests ?? 0,
     slo,

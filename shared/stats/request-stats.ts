@@ -70,7 +70,71 @@ export interface RequestStats {
 }
 
 export function computeRequestStats(r: RequestRecord): RequestStats {
-  const ev = r.events;
+  const scan = scanEvents(r.events);
+  const { firstEventMs, ttftMs, contentEvents, itlChunk, coalescedGaps } = scan;
+  const { tokenSource, outputTokens } = outputTokensOf(scan, r.usage?.completionTokens ?? null);
+
+  // Per-event counts unknown: spread the tokens after the first event evenly over the later
+  // events (w tokens each). With equal weights the per-token distribution is gap / w.
+  const w = contentEvents > 1 ? Math.max(1, outputTokens - 1) / (contentEvents - 1) : 1;
+  const perEvent = tokenSource === 'per-event';
+  const itlToken = perTokenGaps(scan, perEvent, w);
+  const measured = measuredGaps(scan, itlToken, perEvent, w);
+
+  const e2eMs = r.phases.endMs;
+  let tpotMs: number | null = null;
+  if (ttftMs !== null && e2eMs !== null)
+    tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
+  let maxGap: number | null = null;
+  for (const g of itlChunk) if (maxGap === null || g > maxGap) maxGap = g;
+
+  return {
+    firstEventMs,
+    ttftMs,
+    e2eMs,
+    outputTokens,
+    tokenSource,
+    tokensExact: tokenSource !== 'estimated',
+    contentEvents,
+    events: r.events.n,
+    coalescedEvents: scan.coalesced,
+    multiTokenEvents: scan.multi,
+    itlChunkMs: itlChunk,
+    itlTokenMs: itlToken,
+    coalescedGaps,
+    itlChunkMeasuredMs: measured.chunk,
+    itlTokenMeasuredMs: measured.token,
+    tpotMs,
+    tokensPerSecond: e2eMs !== null && e2eMs > 0 && outputTokens > 0 ? outputTokens / (e2eMs / 1000) : null,
+    decodeTokensPerSecond:
+      ttftMs !== null && e2eMs !== null && e2eMs > ttftMs && outputTokens > 1
+        ? (outputTokens - 1) / ((e2eMs - ttftMs) / 1000)
+        : null,
+    maxGapMs: maxGap,
+  };
+}
+
+/** One pass over a request's events: first event, TTFT, content events and the gaps between them. */
+interface EventScan {
+  firstEventMs: number | null;
+  ttftMs: number | null;
+  contentEvents: number;
+  /** Content events flagged EV_COALESCED. */
+  coalesced: number;
+  /** Content events carrying more than one token. */
+  multi: number;
+  /** Tokens the content events carried, and whether every count was the server's. */
+  eventTokens: number;
+  allExact: boolean;
+  /** Gaps between consecutive content events, and the tokens of each gap's later event. */
+  itlChunk: number[];
+  contentTokens: number[];
+  /** Per chunk gap: whether its later event shares the earlier one's read. */
+  sameRead: boolean[];
+  coalescedGaps: number;
+}
+
+function scanEvents(ev: RequestRecord['events']): EventScan {
   let firstEventMs: number | null = null;
   let ttftMs: number | null = null;
   let contentEvents = 0;
@@ -79,9 +143,7 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
   let eventTokens = 0;
   let allExact = true;
   const itlChunk: number[] = [];
-  const itlToken: number[] = [];
   const contentTokens: number[] = [];
-  /** Per chunk gap: whether its later event shares the earlier one's read. */
   const sameRead: boolean[] = [];
   let coalescedGaps = 0;
   let prevT = -1;
@@ -109,103 +171,96 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
     prevT = t;
     prevF = f;
   }
+  return {
+    firstEventMs,
+    ttftMs,
+    contentEvents,
+    coalesced,
+    multi,
+    eventTokens,
+    allExact,
+    itlChunk,
+    contentTokens,
+    sameRead,
+    coalescedGaps,
+  };
+}
 
+/** The output token count and where it came from. */
+function outputTokensOf(
+  scan: EventScan,
+  usageTokens: number | null,
+): { tokenSource: TokenSource; outputTokens: number } {
   // Token source: never mix silently. Per-event only if every content event was exact.
   let tokenSource: TokenSource;
   let outputTokens: number;
-  const usageTokens = r.usage?.completionTokens ?? null;
-  if (contentEvents > 0 && allExact) {
+  if (scan.contentEvents > 0 && scan.allExact) {
     tokenSource = 'per-event';
-    outputTokens = eventTokens;
+    outputTokens = scan.eventTokens;
   } else if (usageTokens !== null) {
     tokenSource = 'usage-total';
     outputTokens = usageTokens;
   } else {
     tokenSource = 'estimated';
-    outputTokens = eventTokens;
+    outputTokens = scan.eventTokens;
   }
   if (tokenSource === 'per-event' && usageTokens !== null && usageTokens > outputTokens) {
     // The final usage knows of tokens no event carried (e.g. a last token sent with no text):
     // the total is the server's, per-event counts stay as they came.
     outputTokens = usageTokens;
   }
+  return { tokenSource, outputTokens };
+}
 
-  // Per-event counts unknown: spread the tokens after the first event evenly over the later
-  // events (w tokens each). With equal weights the per-token distribution is gap / w.
-  const w = contentEvents > 1 ? Math.max(1, outputTokens - 1) / (contentEvents - 1) : 1;
-  const perEvent = tokenSource === 'per-event';
+/** ITL per token from every chunk gap: each gap over its event's tokens, or over w tokens (header). */
+function perTokenGaps(scan: EventScan, perEvent: boolean, w: number): number[] {
+  const { itlChunk, contentTokens } = scan;
+  const itlToken: number[] = [];
   if (perEvent) {
     for (let j = 0; j < itlChunk.length; j++) {
       const k = Math.max(1, contentTokens[j]!);
       const per = itlChunk[j]! / k;
       for (let m = 0; m < k; m++) itlToken.push(per);
     }
-  } else if (contentEvents > 1) {
+  } else if (scan.contentEvents > 1) {
     for (const g of itlChunk) itlToken.push(g / w);
   }
+  return itlToken;
+}
 
-  // Tokenscope's own lists: one measured arrival per read (header). Gap j's later event opens a
-  // read when it does not share the earlier one's; the read's events are j and the same-read gaps
-  // right after it.
-  let itlChunkMeasured: number[];
-  let itlTokenMeasured: number[];
-  if (coalescedGaps === 0) {
-    itlChunkMeasured = itlChunk.slice();
-    itlTokenMeasured = itlToken.slice();
-  } else {
-    itlChunkMeasured = [];
-    itlTokenMeasured = [];
-    for (let j = 0; j < itlChunk.length;) {
-      let e = j + 1;
-      while (e < itlChunk.length && sameRead[e]) e++;
-      if (sameRead[j]) {
-        j = e; // events sharing the first token's read: no measured gap behind them
-        continue;
-      }
-      const g = itlChunk[j]!;
-      itlChunkMeasured.push(g);
-      if (perEvent) {
-        let k = 0;
-        for (let m = j; m < e; m++) k += Math.max(1, contentTokens[m]!);
-        for (let m = 0; m < k; m++) itlTokenMeasured.push(g / k);
-      } else {
-        const per = g / ((e - j) * w);
-        for (let m = j; m < e; m++) itlTokenMeasured.push(per);
-      }
-      j = e;
+/**
+ * Tokenscope's own lists: one measured arrival per read (header). Gap j's later event opens a
+ * read when it does not share the earlier one's; the read's events are j and the same-read gaps
+ * right after it.
+ */
+function measuredGaps(
+  scan: EventScan,
+  itlToken: number[],
+  perEvent: boolean,
+  w: number,
+): { chunk: number[]; token: number[] } {
+  const { itlChunk, contentTokens, sameRead } = scan;
+  if (scan.coalescedGaps === 0) return { chunk: itlChunk.slice(), token: itlToken.slice() };
+  const chunk: number[] = [];
+  const token: number[] = [];
+  for (let j = 0; j < itlChunk.length;) {
+    let e = j + 1;
+    while (e < itlChunk.length && sameRead[e]) e++;
+    if (sameRead[j]) {
+      j = e; // events sharing the first token's read: no measured gap behind them
+      continue;
     }
+    const g = itlChunk[j]!;
+    chunk.push(g);
+    if (perEvent) {
+      let k = 0;
+      for (let m = j; m < e; m++) k += Math.max(1, contentTokens[m]!);
+      for (let m = 0; m < k; m++) token.push(g / k);
+    } else {
+      const per = g / ((e - j) * w);
+      for (let m = j; m < e; m++) token.push(per);
+    }
+    j = e;
   }
-
-  const endMs = r.phases.endMs;
-  const e2eMs = endMs;
-  let tpotMs: number | null = null;
-  if (ttftMs !== null && e2eMs !== null)
-    tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
-  let maxGap: number | null = null;
-  for (const g of itlChunk) if (maxGap === null || g > maxGap) maxGap = g;
-
-  return {
-    firstEventMs,
-    ttftMs,
-    e2eMs,
-    outputTokens,
-    tokenSource,
-    tokensExact: tokenSource !== 'estimated',
-    contentEvents,
-    events: ev.n,
-    coalescedEvents: coalesced,
-    multiTokenEvents: multi,
-    itlChunkMs: itlChunk,
-    itlTokenMs: itlToken,
-    coalescedGaps,
-    itlChunkMeasuredMs: itlChunkMeasured,
-    itlTokenMeasuredMs: itlTokenMeasured,
-    tpotMs,
-    tokensPerSecond: e2eMs !== null && e2eMs > 0 && outputTokens > 0 ? outputTokens / (e2eMs / 1000) : null,
-    decodeTokensPerSecond:
-      ttftMs !== null && e2eMs !== null && e2eMs > ttftMs && outputTokens > 1
-        ? (outputTokens - 1) / ((e2eMs - ttftMs) / 1000)
-        : null,
-    maxGapMs: maxGap,
-  };
+  return { chunk, token };
 }

@@ -2,7 +2,8 @@
 import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
-import { runRunTargets, type RunCliOptions } from '../run.ts';
+import { runRunTargets } from '../run.ts';
+import type { RunCliOptions } from '../run-flags.ts';
 import { collectUrl } from '../url-arg.ts';
 export function addRunCommand(program: Command): void {
   program

@@ -1,0 +1,57 @@
+/**
+ * A request the runner is about to send — where it stands in the run and what it sends — and the
+ * run-file line it becomes once it has ended (runner.ts sends it, run-tally.ts counts it).
+ */
+import type { RequestRecord } from '../../shared/record.ts';
+import type { RequestSpec } from '../../shared/request.ts';
+import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
+import type { RunRequestLine } from '../../shared/runs/run-types.ts';
+import type { RequestStats } from '../../shared/stats/request-stats.ts';
+import type { PromptItem } from './prompt-items.ts';
+import type { Slots } from './slots.ts';
+
+/** A request about to be sent: where it stands in the run and what it sends. */
+export interface Dispatch {
+  seq: number;
+  warmup: boolean;
+  /** Its planned arrival on the run clock (null: warm-up, no schedule). */
+  scheduledMs: number | null;
+  arrivedMs: number;
+  slots: Slots;
+  /** The slot was taken already (a closed loop takes it before the arrival). */
+  haveSlot: boolean;
+  /** The clock zero of its offsets (the run's t0, or the warm-up's). */
+  origin: number;
+  item: PromptItem;
+  spec: RequestSpec;
+}
+
+/** A finished request's line, with its statistics computed once (reused for the live numbers). */
+export function dispatchLine(
+  d: Dispatch,
+  rec: RequestRecord,
+  startedMs: number,
+  saveText: boolean,
+): { line: RunRequestLine; stats: RequestStats } {
+  const { line, stats } = recordToLineWithStats(rec, {
+    seq: d.seq,
+    warmup: d.warmup,
+    scheduledMs: d.scheduledMs,
+    arrivedMs: d.arrivedMs,
+    startedMs,
+    inputTokensEstimate: d.item.inputTokens,
+    expectedOutputTokens: d.spec.params?.maxTokens ?? null,
+    saveText,
+  });
+  // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
+  if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - d.origin);
+  const cn = rec.connection;
+  if (cn) {
+    line.connection = {
+      reused: cn.reused,
+      retried: cn.retries > 0,
+      ...(cn.retryReason ? { retryReason: cn.retryReason } : {}),
+    };
+  }
+  return { line, stats };
+}

@@ -1,0 +1,128 @@
+/**
+ * A run's books: its counters (arrived, started, in flight, done, warm-up, output tokens), the
+ * connections its requests used, its live statistics, and the progress report they add up to.
+ * The runner (runner.ts) schedules and sends; this keeps count.
+ */
+import type { RequestRecord } from '../../shared/record.ts';
+import { LiveStats } from '../../shared/runs/live-stats.ts';
+import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
+import type { RunPhase, RunProgress } from '../../shared/runs/progress-types.ts';
+import type { RunRequestLine } from '../../shared/runs/run-types.ts';
+import type { Workload } from '../../shared/runs/workload.ts';
+import type { RequestStats } from '../../shared/stats/request-stats.ts';
+import { now } from '../engine/clock.ts';
+
+/** Where the run stands, besides what the tally counted: what its progress report needs. */
+export interface RunStanding {
+  runId: string;
+  phase: RunPhase;
+  /** The run clock's zero (the measured part's start). */
+  t0: number;
+  total: number | null;
+  durationMs: number | null;
+  lastArrivalMs: number;
+  warmupTotal: number;
+  selfCheck: RunProgress['selfCheck'];
+}
+
+export class RunTally {
+  private readonly c = {
+    arrived: 0,
+    started: 0,
+    completed: 0,
+    failed: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    warmupDone: 0,
+    outputTokens: 0,
+  };
+  /** How the requests' connections went (the self-check reports it). */
+  readonly conns: { mode: Workload['connection']; opened: number; reused: number; retried: number };
+  private readonly live = new LiveStats();
+
+  constructor(mode: Workload['connection']) {
+    this.conns = { mode, opened: 0, reused: 0, retried: 0 };
+  }
+
+  /** A measured request arrived (it may still wait for a slot). */
+  arrived(): void {
+    this.c.arrived++;
+  }
+
+  /** A request got its slot and is being sent. */
+  sent(warmup: boolean): void {
+    const { c } = this;
+    c.inFlight++;
+    if (!warmup) c.started++;
+    c.maxInFlight = Math.max(c.maxInFlight, c.inFlight);
+  }
+
+  /** A request's stream ended: one fewer in flight, and the connection it used. */
+  ended(rec: RequestRecord): void {
+    this.c.inFlight--;
+    const cn = rec.connection;
+    if (cn && rec.startMono !== undefined) {
+      if (cn.reused && cn.retries === 0) this.conns.reused++;
+      else this.conns.opened++;
+      if (cn.retries > 0) this.conns.retried++;
+    }
+  }
+
+  /** A finished request's line, counted (a measured one also in the live statistics). */
+  counted(line: RunRequestLine, stats: RequestStats, warmup: boolean): void {
+    const { c } = this;
+    if (warmup) c.warmupDone++;
+    else if (!isCancelledLine(line)) {
+      if (line.status === 'ok') c.completed++;
+      else c.failed++;
+      c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
+      this.live.add(outcomeOfLine(line, stats));
+    }
+  }
+
+  progress(s: RunStanding): RunProgress {
+    const { c } = this;
+    const { phase, total, durationMs } = s;
+    const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : now() - s.t0;
+    const done = c.completed + c.failed;
+    let fraction = 0;
+    let etaMs: number | null = null;
+    if (phase === 'done' || phase === 'cancelled') fraction = 1;
+    else if (total !== null) {
+      fraction = done / total;
+      if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, s.lastArrivalMs - elapsedMs);
+    }
+    if (durationMs !== null && phase === 'running') {
+      const f = Math.min(1, elapsedMs / durationMs);
+      if (f > fraction) {
+        fraction = f;
+        etaMs = Math.max(0, durationMs - elapsedMs);
+      }
+    }
+    return {
+      runId: s.runId,
+      phase,
+      elapsedMs,
+      total,
+      durationMs,
+      arrived: c.arrived,
+      started: c.started,
+      completed: c.completed,
+      failed: c.failed,
+      inFlight: c.inFlight,
+      queued: phase === 'cancelled' ? 0 : Math.max(0, c.arrived - c.started),
+      maxInFlight: c.maxInFlight,
+      warmupDone: c.warmupDone,
+      warmupTotal: s.warmupTotal,
+      outputTokens: c.outputTokens,
+      fraction,
+      etaMs,
+      live: this.live.snapshot(),
+      selfCheck: s.selfCheck,
+    };
+  }
+
+  destroy(): void {
+    this.live.destroy();
+  }
+}
