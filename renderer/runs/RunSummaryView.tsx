@@ -1,20 +1,22 @@
 /**
- * A finished (or reopened, or imported) run: badges, actions (rename, export, folder, delete),
- * the numbers vLLM prints and ours, throughput/concurrency over time, the whole-run swimlane
- * rebuilt from the run's lines, histograms from exact values, and the vLLM-style text.
+ * A finished (or reopened, or imported) run: badges, actions (rename, export, folder, delete:
+ * RunActions.tsx), the numbers vLLM prints and ours, throughput/concurrency over time, the
+ * whole-run swimlane rebuilt from the run's lines, histograms from exact values, and the
+ * vLLM-style text.
  */
 import { fmtDateTime } from '../core/format-date.ts';
 import { useMemo, useState } from 'react';
-import type { ExportFormat, RunDetail } from '../../shared/runs-api.ts';
+import type { RunDetail } from '../../shared/runs-api.ts';
+import type { RunSummary } from '../../shared/runs/run-types.ts';
 import { summaryText } from '../../shared/runs/summary-text.ts';
 import { DIST_METRICS } from './metric-defs.ts';
-import { deleteRun, exportRun, renameRun, revealRun } from './run-actions.ts';
 import { deriveRun } from './run-detail.ts';
 import { histogramData, metricValues } from './run-series.ts';
 import { DEFINITIONS, type DefinitionsId } from '../../shared/runs/definitions.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
 import { rederiveRun } from '../../shared/runs/rederive.ts';
 import { useRunsStore } from './run-store.ts';
+import { RunActions } from './RunActions.tsx';
 import { RunBadges } from './RunBadges.tsx';
 import { HistChart } from './RunCharts.tsx';
 import { OverTimeCharts } from './OverTimeCharts.tsx';
@@ -38,115 +40,8 @@ export function RunSummaryView() {
   return <RunDetailView detail={opened.detail} />;
 }
 
-const EXPORTS: { id: ExportFormat; label: string; native: boolean }[] = [
-  { id: 'vllm', label: 'vLLM result JSON', native: true },
-  { id: 'vllm-detailed', label: 'vLLM JSON + per-request arrays', native: true },
-  { id: 'csv', label: 'CSV (one row per request)', native: true },
-  { id: 'raw', label: 'raw run file', native: false },
-];
-
-function RunActions({ d }: { d: RunDetail }) {
-  const e = d.entry;
-  const [renaming, setRenaming] = useState<string | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [format, setFormat] = useState<ExportFormat>(e.imported ? 'raw' : 'vllm');
-  const formats = EXPORTS.filter((x) => !e.imported || !x.native);
-  return (
-    <div className="row gap wrap run-actions">
-      {renaming === null ? (
-        <button
-          type="button"
-          className="btn small"
-          data-testid="run-rename"
-          onClick={() => setRenaming(e.name || 'Load run')}
-        >
-          Rename
-        </button>
-      ) : (
-        <form
-          className="row gap"
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            if (renaming.trim()) void renameRun(e.key, renaming.trim()).then((ok) => ok && setRenaming(null));
-          }}
-        >
-          <input
-            aria-label="New name"
-            data-testid="run-rename-input"
-            value={renaming}
-            autoFocus
-            maxLength={200}
-            onChange={(ev) => setRenaming(ev.target.value)}
-          />
-          <button type="submit" className="btn small primary" disabled={!renaming.trim()}>
-            Save
-          </button>
-          <button type="button" className="btn small ghost" onClick={() => setRenaming(null)}>
-            Cancel
-          </button>
-        </form>
-      )}
-      <select
-        aria-label="Export format"
-        data-testid="run-export-format"
-        value={format}
-        onChange={(ev) => setFormat(ev.target.value as ExportFormat)}
-        className="export-select"
-      >
-        {formats.map((f) => (
-          <option key={f.id} value={f.id}>
-            {f.label}
-          </option>
-        ))}
-      </select>
-      <button
-        type="button"
-        className="btn small"
-        data-testid="run-export"
-        onClick={() => void exportRun(e.key, format)}
-      >
-        Export
-      </button>
-      <button
-        type="button"
-        className="btn small"
-        data-testid="run-reveal"
-        onClick={() => void revealRun(e.key)}
-        title="Show the run file in the file manager (web mode: its path)"
-      >
-        Show file
-      </button>
-      {confirmDelete ? (
-        <span className="row gap">
-          <span className="danger-text">Delete this run for good?</span>
-          <button
-            type="button"
-            className="btn small danger"
-            data-testid="run-delete-confirm"
-            onClick={() => void deleteRun(e.key)}
-          >
-            Delete
-          </button>
-          <button type="button" className="btn small ghost" onClick={() => setConfirmDelete(false)}>
-            Keep
-          </button>
-        </span>
-      ) : (
-        <button
-          type="button"
-          className="btn small ghost"
-          data-testid="run-delete"
-          disabled={e.running}
-          onClick={() => setConfirmDelete(true)}
-        >
-          Delete…
-        </button>
-      )}
-    </div>
-  );
-}
-
-export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
+/** The run derived for its charts, and its numbers under the definitions picked. */
+function useRunUnder(d: RunDetail) {
   const derivedOwn = useMemo(() => deriveRun(d), [d]);
   const e = d.entry;
   // Whose per-request rules the numbers follow: a native run is re-derived from its events under
@@ -165,9 +60,15 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
     for (const m of DIST_METRICS) hist[m.id] = histogramData(metricValues(rd.outcomes, m.id));
     return { ...derivedOwn, outcomes: rd.outcomes, hist };
   }, [rd, derivedOwn]);
-  const s = rd?.summary ?? d.summary;
-  const text = useMemo(() => summaryText(s), [s]);
-  const [copied, setCopied] = useState(false);
+  const pick = (defs: DefinitionsId) => setPicked({ key: e.key, defs });
+  return { stored, canRederive, defs, pick, rederived: rd !== null, derived, s: rd?.summary ?? d.summary };
+}
+
+type Derived = ReturnType<typeof useRunUnder>['derived'];
+
+export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
+  const { stored, canRederive, defs, pick, rederived, derived, s } = useRunUnder(d);
+  const e = d.entry;
   const when = new Date(e.startedAtWall);
   return (
     <div className="run-dash" data-testid="run-summary" data-run-key={e.key}>
@@ -181,123 +82,181 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
           <span className="spacer" />
           <RunActions d={d} />
         </div>
-        <div className="row gap wrap run-defs" data-testid="run-definitions">
-          <label className="muted">
-            Definitions{' '}
-            {canRederive ? (
-              <DefinitionsSelect
-                testId="run-definitions-select"
-                value={defs}
-                onChange={(d) => setPicked({ key: e.key, defs: d })}
-                title="Whose per-request rules (first token, gaps, end, success, peak) the numbers follow; re-derived from the run's events"
-              />
-            ) : (
-              <b>{DEFINITIONS[stored].name} (as its tool measured it)</b>
-            )}
-          </label>
-          {rd && (
-            <span className="muted" data-testid="run-definitions-note">
-              re-derived from the run&apos;s events under {DEFINITIONS[defs].name}&apos;s rules:{' '}
-              {DEFINITIONS[defs].rules[0]}
-            </span>
-          )}
-        </div>
-        <p className="muted mono run-target">
-          {e.model || 'model not recorded'}
-          {e.url && ` · ${e.url}`}
-          {e.dialect && ` · ${e.dialect}`}
-          {d.header && ` · Tokenscope ${d.header.tokenscopeVersion}`}
-        </p>
-        {e.damage && (
-          <p className="banner bad" data-testid="run-damage">
-            This run file is damaged: {e.damage}. The numbers below were recomputed from its request lines.
-          </p>
-        )}
-        {d.problems.length > 0 && (
-          <details className="run-problems">
-            <summary>
-              {d.problems.length} note{d.problems.length === 1 ? '' : 's'} from reading the file
-            </summary>
-            <ul>
-              {d.problems.map((p, i) => (
-                <li key={i}>{p}</li>
-              ))}
-            </ul>
-          </details>
-        )}
+        <RunDefinitions
+          stored={stored}
+          defs={defs}
+          canRederive={canRederive}
+          rederived={rederived}
+          onPick={pick}
+        />
+        <RunFileNotes d={d} />
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
-      {derived.lanes ? (
-        <>
-          <OverTimeCharts
-            throughput={derived.throughput}
-            concurrency={derived.concurrency}
-            xMax={derived.xMax}
-            idPrefix="sum"
-            live={false}
-            width={width}
+      <RunTimeline derived={derived} imported={e.imported} width={width} />
+      <RunHistograms s={s} hist={derived.hist} width={width} />
+      <RunText s={s} />
+    </div>
+  );
+}
+
+/** Whose definitions the numbers follow: a picker when the run can be re-derived, else its tool's. */
+function RunDefinitions({
+  stored,
+  defs,
+  canRederive,
+  rederived,
+  onPick,
+}: {
+  stored: DefinitionsId;
+  defs: DefinitionsId;
+  canRederive: boolean;
+  rederived: boolean;
+  onPick: (d: DefinitionsId) => void;
+}) {
+  return (
+    <div className="row gap wrap run-defs" data-testid="run-definitions">
+      <label className="muted">
+        Definitions{' '}
+        {canRederive ? (
+          <DefinitionsSelect
+            testId="run-definitions-select"
+            value={defs}
+            onChange={onPick}
+            title="Whose per-request rules (first token, gaps, end, success, peak) the numbers follow; re-derived from the run's events"
           />
-          <section className="card" aria-label="Swimlane">
-            <header className="card-head">
-              <h3>Requests (swimlane)</h3>
-              <SwimLegend />
-              <span className="spacer" />
-              <span className="muted">
-                whole run · hover a lane · wheel zooms time, shift+wheel lanes, drag pans, double-click resets
-              </span>
-            </header>
-            <Swimlane store={derived.lanes} live={false} testId="sum-swimlane" />
-          </section>
-        </>
-      ) : (
-        <p className="muted caption">
-          {e.imported
-            ? 'Imported results carry no per-request send times: no timeline or swimlane.'
-            : 'No request lines in this run.'}
+        ) : (
+          <b>{DEFINITIONS[stored].name} (as its tool measured it)</b>
+        )}
+      </label>
+      {rederived && (
+        <span className="muted" data-testid="run-definitions-note">
+          re-derived from the run&apos;s events under {DEFINITIONS[defs].name}&apos;s rules:{' '}
+          {DEFINITIONS[defs].rules[0]}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Where the run was measured, and what reading its file found wrong. */
+function RunFileNotes({ d }: { d: RunDetail }) {
+  const e = d.entry;
+  return (
+    <>
+      <p className="muted mono run-target">
+        {e.model || 'model not recorded'}
+        {e.url && ` · ${e.url}`}
+        {e.dialect && ` · ${e.dialect}`}
+        {d.header && ` · Tokenscope ${d.header.tokenscopeVersion}`}
+      </p>
+      {e.damage && (
+        <p className="banner bad" data-testid="run-damage">
+          This run file is damaged: {e.damage}. The numbers below were recomputed from its request lines.
         </p>
       )}
-      <div className="run-grid3">
-        {DIST_METRICS.map((m) =>
-          derived.hist[m.id].length === 0 ? null : (
-            <section key={m.id} className="card mchart" aria-label={`${m.name} histogram`}>
-              <header className="card-head mchart-head">
-                <h3 title={m.definition}>
-                  {m.name}
-                  {m.id === 'itl_per_token' &&
-                  (s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0)
-                    ? ' (estimated counts)'
-                    : ''}
-                </h3>
-              </header>
-              <HistChart
-                width={width}
-                data={derived.hist[m.id]}
-                color={m.color}
-                countLabel={m.countLabel}
-                testId={`sum-hist-${m.id}`}
-              />
-            </section>
-          ),
-        )}
-      </div>
-      <details className="card run-text">
-        <summary>As `vllm bench serve` prints it</summary>
-        <div className="row gap">
+      {d.problems.length > 0 && (
+        <details className="run-problems">
+          <summary>
+            {d.problems.length} note{d.problems.length === 1 ? '' : 's'} from reading the file
+          </summary>
+          <ul>
+            {d.problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}
+
+/** Throughput and concurrency over time and the whole-run swimlane, from the run's request lines. */
+function RunTimeline({ derived, imported, width }: { derived: Derived; imported: boolean; width?: number }) {
+  if (!derived.lanes)
+    return (
+      <p className="muted caption">
+        {imported
+          ? 'Imported results carry no per-request send times: no timeline or swimlane.'
+          : 'No request lines in this run.'}
+      </p>
+    );
+  return (
+    <>
+      <OverTimeCharts
+        throughput={derived.throughput}
+        concurrency={derived.concurrency}
+        xMax={derived.xMax}
+        idPrefix="sum"
+        live={false}
+        width={width}
+      />
+      <section className="card" aria-label="Swimlane">
+        <header className="card-head">
+          <h3>Requests (swimlane)</h3>
+          <SwimLegend />
           <span className="spacer" />
-          <button
-            type="button"
-            className="btn small"
-            onClick={() => {
-              void navigator.clipboard?.writeText(text).then(() => setCopied(true));
-            }}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-        </div>
-        <pre data-testid="sum-text">{text}</pre>
-      </details>
+          <span className="muted">
+            whole run · hover a lane · wheel zooms time, shift+wheel lanes, drag pans, double-click resets
+          </span>
+        </header>
+        <Swimlane store={derived.lanes} live={false} testId="sum-swimlane" />
+      </section>
+    </>
+  );
+}
+
+/** A histogram per latency metric from its exact values (none for a metric without any). */
+function RunHistograms({ s, hist, width }: { s: RunSummary; hist: Derived['hist']; width?: number }) {
+  return (
+    <div className="run-grid3">
+      {DIST_METRICS.map((m) =>
+        hist[m.id].length === 0 ? null : (
+          <section key={m.id} className="card mchart" aria-label={`${m.name} histogram`}>
+            <header className="card-head mchart-head">
+              <h3 title={m.definition}>
+                {m.name}
+                {m.id === 'itl_per_token' &&
+                (s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0)
+                  ? ' (estimated counts)'
+                  : ''}
+              </h3>
+            </header>
+            <HistChart
+              width={width}
+              data={hist[m.id]}
+              color={m.color}
+              countLabel={m.countLabel}
+              testId={`sum-hist-${m.id}`}
+            />
+          </section>
+        ),
+      )}
     </div>
+  );
+}
+
+/** The summary as `vllm bench serve` prints it, with a copy button. */
+function RunText({ s }: { s: RunSummary }) {
+  const text = useMemo(() => summaryText(s), [s]);
+  const [copied, setCopied] = useState(false);
+  return (
+    <details className="card run-text">
+      <summary>As `vllm bench serve` prints it</summary>
+      <div className="row gap">
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => {
+            void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <pre data-testid="sum-text">{text}</pre>
+    </details>
   );
 }

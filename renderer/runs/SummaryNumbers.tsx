@@ -2,8 +2,9 @@
  * The run's numbers, in `vllm bench serve`'s order (shared/runs/summary-text.ts): counts,
  * duration, throughputs, peaks, goodput; then the statistics table (mean, median, std, p90, p95,
  * p99, p99.9, min, max) of TTFT, TPOT, ITL, E2E plus Tokenscope's per-token ITL, queue time and
- * first event; token-count sources, errors by kind, the client self-check. Tokenscope's ITL leaves
- * coalesced gaps out: the table says how many, with vLLM's ITL (every gap) beside it when it differs.
+ * first event; token-count sources, errors by kind, the client self-check (SelfCheckCard.tsx).
+ * Tokenscope's ITL leaves coalesced gaps out: the table says how many, with vLLM's ITL (every gap)
+ * beside it when it differs.
  */
 import { Fragment } from 'react';
 import type { MetricStats, RunSummary } from '../../shared/runs/run-types.ts';
@@ -11,11 +12,8 @@ import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 import { ESTIMATED_COUNTS_DEF, STAT_ROWS } from './metric-defs.ts';
 import { DEFINITIONS } from '../../shared/runs/definitions.ts';
 import { statsOf, tokenSourceText } from './run-detail.ts';
-
-const f2 = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2);
-const int = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '—' : Math.round(v).toLocaleString('en-US');
+import { SelfCheckCard } from './SelfCheckCard.tsx';
+import { f2, int } from './summary-format.ts';
 
 interface Row {
   label: string;
@@ -25,7 +23,8 @@ interface Row {
   title?: string;
 }
 
-export function SummaryNumbers({ s }: { s: RunSummary }) {
+/** The result's rows, in `vllm bench serve`'s order. */
+function resultRows(s: RunSummary): Row[] {
   const v = s.vllm;
   // Every request failed: nothing was measured, so no latency and no peak (not vLLM's 0.00).
   const none = v.completed === 0;
@@ -82,8 +81,12 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
     },
     { label: 'Total token throughput', value: f2(v.total_token_throughput), unit: 'tok/s' },
   );
-  const slo = s.slo;
-  const sloText = slo
+  return rows;
+}
+
+/** The goodput SLOs the run was held to ("TTFT ≤ 200 ms, E2E ≤ 2000 ms"), or '' without any. */
+function sloText(slo: RunSummary['slo']): string {
+  return slo
     ? [
         slo.ttftMs !== undefined && `TTFT ≤ ${slo.ttftMs} ms`,
         slo.tpotMs !== undefined && `TPOT ≤ ${slo.tpotMs} ms`,
@@ -92,162 +95,104 @@ export function SummaryNumbers({ s }: { s: RunSummary }) {
         .filter(Boolean)
         .join(', ')
     : '';
-  const errs = Object.entries(s.errors);
-  const samples = s.errorSamples ?? {};
-  const sc = s.selfCheck;
+}
+
+export function SummaryNumbers({ s }: { s: RunSummary }) {
   return (
     <div className="sum-grid">
-      <section className="card" aria-label="Benchmark result">
-        <header className="card-head">
-          <h3>Serving benchmark result</h3>
-        </header>
-        <dl className="sum-rows" data-testid="run-summary-numbers">
-          {rows.map((r) => (
-            <div key={r.label} className="sum-row" title={r.title}>
-              <dt>{r.label}</dt>
-              <dd data-testid={r.testId}>
-                {r.value}
-                {r.unit && r.value !== '—' && <span className="unit"> {r.unit}</span>}
-              </dd>
-            </div>
-          ))}
-          {sloText && (
-            <div className="sum-row">
-              <dt>Goodput SLOs</dt>
-              <dd>
-                {sloText} · {s.goodRequests ?? '—'} good
-              </dd>
-            </div>
-          )}
-        </dl>
-        {!s.imported && (
-          <p className="caption" data-testid="sum-token-source">
-            Output tokens: {tokenSourceText(s)}. Input tokens: {s.tokens.inputFromUsage} from server usage,{' '}
-            {s.tokens.inputEstimated} estimated.
-            {s.tokens.inputFromUsage > 0 &&
-              " The server's count includes its chat template (role markers, formatting), so on a chat endpoint it exceeds the prompt's own length (128 tokens arrive as ~138)."}
-          </p>
-        )}
-        {(s.warmupRequests > 0 || s.cancelledRequests > 0) && (
-          <p className="caption">
-            Not counted: {s.warmupRequests} warm-up request{s.warmupRequests === 1 ? '' : 's'},{' '}
-            {s.cancelledRequests} stopped by cancel.
-          </p>
-        )}
-      </section>
+      <ResultCard s={s} />
       <div className="sum-side">
-        <section className="card" aria-label="Errors">
-          <header className="card-head">
-            <h3>Errors by kind</h3>
-          </header>
-          {errs.length === 0 ? (
-            <p className="muted sum-none" data-testid="sum-errors">
-              none
-            </p>
-          ) : (
-            <table className="run-table" data-testid="sum-errors">
-              <tbody>
-                {errs.map(([k, n]) => (
-                  <tr key={k}>
-                    <th className="danger-text">
-                      {k}
-                      {samples[k] && (
-                        <span className="err-sample" data-testid="sum-error-sample" title={samples[k]}>
-                          {samples[k]}
-                        </span>
-                      )}
-                    </th>
-                    <td>{n}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-        <section className="card" aria-label="Client self-check">
-          <header className="card-head">
-            <h3 title="How the client fared during the measured run: the stream-I/O thread that stamps every read (its loop delay, stalls, GC pauses, busy share), the main thread, and the connections">
-              Client self-check
-            </h3>
-            {sc && (
-              <span className={`badge ${sc.flagged ? 'warn' : 'ok'}`}>
-                {sc.flagged ? 'flagged' : 'timing trustworthy'}
-              </span>
-            )}
-          </header>
-          {sc ? (
-            <dl className="sum-rows compact" data-testid="sum-selfcheck">
-              {sc.io && (
-                <>
-                  <div
-                    className="sum-row"
-                    title="How late the thread that stamps every socket read ran its timers: a bound on how late a stamp can be"
-                  >
-                    <dt>I/O thread loop delay p99 / max</dt>
-                    <dd>
-                      {f2(sc.io.loopDelayP99Ms)} / {f2(sc.io.loopDelayMaxMs)} <span className="unit">ms</span>
-                    </dd>
-                  </div>
-                  <div className="sum-row">
-                    <dt>I/O stalls &gt; 5 ms · GC pauses</dt>
-                    <dd>
-                      {sc.io.stalls} ({f2(sc.io.stallMs)} <span className="unit">ms</span>) · {sc.io.gcCount},
-                      max {f2(sc.io.gcMaxMs)} <span className="unit">ms</span>
-                    </dd>
-                  </div>
-                  <div className="sum-row">
-                    <dt>I/O thread busy</dt>
-                    <dd>
-                      {sc.io.cpuPct === null ? '—' : f2(sc.io.cpuPct)} <span className="unit">%</span>
-                    </dd>
-                  </div>
-                </>
-              )}
-              <div className="sum-row">
-                <dt>{sc.io ? 'Main thread loop delay p99 / max' : 'Event-loop delay p99 / max'}</dt>
-                <dd>
-                  {f2(sc.eventLoopDelayP99Ms)} / {f2(sc.eventLoopDelayMaxMs)} <span className="unit">ms</span>
-                </dd>
-              </div>
-              <div className="sum-row">
-                <dt>CPU mean / worst 1 s</dt>
-                <dd>
-                  {f2(sc.cpuMeanPct)} / {f2(sc.cpuMaxPct)} <span className="unit">% of a core</span>
-                </dd>
-              </div>
-              <div className="sum-row">
-                <dt>Schedule lag p99</dt>
-                <dd>
-                  {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
-                </dd>
-              </div>
-              {s.coalesced && (
-                <div className="sum-row" title={COALESCED_DEF}>
-                  <dt>Coalesced ITL gaps</dt>
-                  <dd>{coalescedShareText(s.coalesced.gaps, s.coalesced.totalGaps)}</dd>
-                </div>
-              )}
-              {sc.connections && (
-                <div
-                  className="sum-row"
-                  data-testid="sum-connections"
-                  title="Retried: a reused keep-alive connection the server had already closed failed before any response byte, and the request was sent again on a new one (not a failure)"
-                >
-                  <dt>Connections ({sc.connections.mode})</dt>
-                  <dd>
-                    {sc.connections.opened} opened · {sc.connections.reused} reused · {sc.connections.retried}{' '}
-                    retried
-                  </dd>
-                </div>
-              )}
-              {sc.flagged && <p className="field-error">{sc.reasons.join('; ')}</p>}
-            </dl>
-          ) : (
-            <p className="muted sum-none">{s.imported ? 'not in the imported data' : 'not recorded'}</p>
-          )}
-        </section>
+        <ErrorsCard errors={s.errors} samples={s.errorSamples ?? {}} />
+        <SelfCheckCard s={s} />
       </div>
     </div>
+  );
+}
+
+/** "Serving benchmark result": the numbers, the SLOs, where token counts came from, what was not counted. */
+function ResultCard({ s }: { s: RunSummary }) {
+  const rows = resultRows(s);
+  const slo = sloText(s.slo);
+  return (
+    <section className="card" aria-label="Benchmark result">
+      <header className="card-head">
+        <h3>Serving benchmark result</h3>
+      </header>
+      <dl className="sum-rows" data-testid="run-summary-numbers">
+        {rows.map((r) => (
+          <div key={r.label} className="sum-row" title={r.title}>
+            <dt>{r.label}</dt>
+            <dd data-testid={r.testId}>
+              {r.value}
+              {r.unit && r.value !== '—' && <span className="unit"> {r.unit}</span>}
+            </dd>
+          </div>
+        ))}
+        {slo && (
+          <div className="sum-row">
+            <dt>Goodput SLOs</dt>
+            <dd>
+              {slo} · {s.goodRequests ?? '—'} good
+            </dd>
+          </div>
+        )}
+      </dl>
+      {!s.imported && (
+        <p className="caption" data-testid="sum-token-source">
+          Output tokens: {tokenSourceText(s)}. Input tokens: {s.tokens.inputFromUsage} from server usage,{' '}
+          {s.tokens.inputEstimated} estimated.
+          {s.tokens.inputFromUsage > 0 &&
+            " The server's count includes its chat template (role markers, formatting), so on a chat endpoint it exceeds the prompt's own length (128 tokens arrive as ~138)."}
+        </p>
+      )}
+      {(s.warmupRequests > 0 || s.cancelledRequests > 0) && (
+        <p className="caption">
+          Not counted: {s.warmupRequests} warm-up request{s.warmupRequests === 1 ? '' : 's'},{' '}
+          {s.cancelledRequests} stopped by cancel.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** Failed requests by kind, each with a sample of its message when the run kept one. */
+function ErrorsCard({
+  errors,
+  samples,
+}: {
+  errors: RunSummary['errors'];
+  samples: NonNullable<RunSummary['errorSamples']>;
+}) {
+  const errs = Object.entries(errors);
+  return (
+    <section className="card" aria-label="Errors">
+      <header className="card-head">
+        <h3>Errors by kind</h3>
+      </header>
+      {errs.length === 0 ? (
+        <p className="muted sum-none" data-testid="sum-errors">
+          none
+        </p>
+      ) : (
+        <table className="run-table" data-testid="sum-errors">
+          <tbody>
+            {errs.map(([k, n]) => (
+              <tr key={k}>
+                <th className="danger-text">
+                  {k}
+                  {samples[k] && (
+                    <span className="err-sample" data-testid="sum-error-sample" title={samples[k]}>
+                      {samples[k]}
+                    </span>
+                  )}
+                </th>
+                <td>{n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 

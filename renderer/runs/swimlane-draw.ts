@@ -67,30 +67,61 @@ export interface DrawStats {
   ticks: number;
 }
 
-let lastPx = new Int32Array(256);
+/**
+ * One frame's drawing context: the canvas, the store, the layout and domain, and what every part
+ * of the drawing derives from them once (the time → x mapping, the visible rows, the bar height).
+ */
+interface SwimFrame {
+  ctx: CanvasRenderingContext2D;
+  s: LaneStore;
+  L: SwimLayout;
+  d: Domain;
+  /** The time lanes still running are drawn to: the live clock, else the store's last time. */
+  now: number;
+  /** x per ms of the domain. */
+  k: number;
+  X: (ms: number) => number;
+  /** Row r is drawn at rowTop + r·rowH: scrolled up by the zoomed view's offset. */
+  rowTop: number;
+  firstRow: number;
+  lastRow: number;
+  barH: number;
+}
 
-/** Draws the swimlane; returns what it drew (tests, the bench). */
-export function drawSwimlane(
+function swimFrame(
   ctx: CanvasRenderingContext2D,
   s: LaneStore,
   L: SwimLayout,
   d: Domain,
   nowMs: number | null,
-  hoverLane = -1,
-): DrawStats {
-  const { width, height, left, right, bottom, rowH } = L;
-  const top = L.top;
-  // Row r is drawn at rowTop + r·rowH: scrolled up by the zoomed view's offset.
-  const rowTop = top - L.rowOffset * rowH;
-  const firstRow = Math.floor(L.rowOffset);
-  const lastRow = Math.ceil(L.rowOffset + (bottom - top) / rowH);
+): SwimFrame {
+  const { left, right, top, bottom, rowH } = L;
+  const span = d.max - d.min || 1;
+  const k = (right - left) / span;
+  const gap = rowH >= 4 ? 1 : 0;
+  return {
+    ctx,
+    s,
+    L,
+    d,
+    now: nowMs ?? s.lastMs,
+    k,
+    X: (ms: number): number => left + (ms - d.min) * k,
+    rowTop: top - L.rowOffset * rowH,
+    firstRow: Math.floor(L.rowOffset),
+    lastRow: Math.ceil(L.rowOffset + (bottom - top) / rowH),
+    barH: Math.max(0.6, rowH - gap),
+  };
+}
+
+/** Background, plot area, the time grid with its labels (seconds) and the rows' label. */
+function drawFrameAxes(f: SwimFrame): void {
+  const { ctx, L, d, X, firstRow, lastRow } = f;
+  const { width, height, left, right, top, bottom } = L;
   ctx.fillStyle = C.bg;
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = C.plot;
   ctx.fillRect(left, top, right - left, bottom - top);
-  const span = d.max - d.min || 1;
-  const k = (right - left) / span;
-  const X = (ms: number): number => left + (ms - d.min) * k;
 
   // Grid and time axis (seconds).
   const ticks = niceTicks(d.min / 1000, d.max / 1000, Math.max(2, Math.floor((right - left) / 90)));
@@ -126,17 +157,21 @@ export function drawSwimlane(
     0,
   );
   ctx.restore();
+}
 
-  const now = nowMs ?? s.lastMs;
-  const gap = rowH >= 4 ? 1 : 0;
-  const barH = Math.max(0.6, rowH - gap);
+/** The lanes' bars, one path per colour, and how many lanes are in view. */
+interface LanePaths {
+  queue: Path2D;
+  wait: Path2D;
+  gen: Path2D;
+  err: Path2D;
+  lanes: number;
+}
+
+function laneBarPaths(f: SwimFrame): LanePaths {
+  const { s, L, d, X, rowTop, firstRow, lastRow, barH, now } = f;
+  const { left, right, rowH } = L;
   const qH = Math.max(0.6, barH * 0.35);
-
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(left, top, right - left, bottom - top);
-  ctx.clip();
-
   const queue = new Path2D();
   const wait = new Path2D();
   const gen = new Path2D();
@@ -167,67 +202,113 @@ export function drawSwimlane(
     if (xe > xf) (s.status[i] === LANE_ERROR ? err : gen).rect(xf, y, xe - xf, barH);
     if (s.status[i] === LANE_ERROR) err.rect(xe - 1, y, 2.5, barH);
   }
+  return { queue, wait, gen, err, lanes };
+}
+
+function fillLaneBars(ctx: CanvasRenderingContext2D, p: LanePaths): void {
   ctx.fillStyle = C.laneQueue;
-  ctx.fill(queue);
+  ctx.fill(p.queue);
   ctx.fillStyle = C.laneWait;
-  ctx.fill(wait);
+  ctx.fill(p.wait);
   ctx.fillStyle = C.laneGen;
-  ctx.fill(gen);
+  ctx.fill(p.gen);
   ctx.fillStyle = C.error;
-  ctx.fill(err);
+  ctx.fill(p.err);
+}
 
-  // Token ticks: one per event with tokens, at most one per pixel column and row.
+let lastPx = new Int32Array(256);
+
+/**
+ * Token ticks: one per event with tokens, at most one per pixel column and row; only the chunks
+ * of events that overlap the view are read.
+ */
+function tokenTickPath(f: SwimFrame): { path: Path2D; drawn: number } {
+  const { s, L, d, k, rowTop, firstRow, lastRow, barH } = f;
+  const { left, rowH } = L;
+  if (lastPx.length < L.rows) lastPx = new Int32Array(L.rows * 2);
+  lastPx.fill(-1, 0, L.rows);
+  const path = new Path2D();
+  const tickH = Math.max(1, barH);
   let drawn = 0;
-  if (rowH >= 2) {
-    if (lastPx.length < L.rows) lastPx = new Int32Array(L.rows * 2);
-    lastPx.fill(-1, 0, L.rows);
-    const tk = new Path2D();
-    const tickH = Math.max(1, barH);
-    for (let c = 0; c < s.cn; c++) {
-      if (s.chunkMaxT[c]! < d.min || s.chunkMinT[c]! > d.max) continue;
-      const from = s.chunkFrom[c]!;
-      const to = c + 1 < s.cn ? s.chunkFrom[c + 1]! : s.en;
-      for (let e = from; e < to; e++) {
-        if (s.evTok[e] === 0) continue;
-        const t = s.evT[e]!;
-        if (t < d.min || t > d.max) continue;
-        const lane = s.evLane[e]!;
-        const r = s.row[lane]!;
-        if (r < firstRow || r > lastRow) continue;
-        const px = (left + (t - d.min) * k) | 0;
-        if (lastPx[r] === px) continue;
-        lastPx[r] = px;
-        tk.rect(px, rowTop + r * rowH, 1, tickH);
-        drawn++;
-      }
+  for (let c = 0; c < s.cn; c++) {
+    if (s.chunkMaxT[c]! < d.min || s.chunkMinT[c]! > d.max) continue;
+    const from = s.chunkFrom[c]!;
+    const to = c + 1 < s.cn ? s.chunkFrom[c + 1]! : s.en;
+    for (let e = from; e < to; e++) {
+      if (s.evTok[e] === 0) continue;
+      const t = s.evT[e]!;
+      if (t < d.min || t > d.max) continue;
+      const lane = s.evLane[e]!;
+      const r = s.row[lane]!;
+      if (r < firstRow || r > lastRow) continue;
+      const px = (left + (t - d.min) * k) | 0;
+      if (lastPx[r] === px) continue;
+      lastPx[r] = px;
+      path.rect(px, rowTop + r * rowH, 1, tickH);
+      drawn++;
     }
-    ctx.fillStyle = C.laneTick;
-    ctx.fill(tk);
   }
+  return { path, drawn };
+}
 
-  if (hoverLane >= 0 && hoverLane < s.n) {
-    const y = rowTop + s.row[hoverLane]! * rowH;
-    const x0 = X(s.arrivedMs[hoverLane]!);
-    const x1 = X(laneEnd(s, hoverLane, now));
-    ctx.strokeStyle = C.hover;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(x0 - 0.5, y - 0.5, Math.max(2, x1 - x0) + 1, barH + 1);
+/** The outline of the lane under the pointer. */
+function strokeHoverLane(f: SwimFrame, lane: number): void {
+  const { ctx, s, X, rowTop, barH, now } = f;
+  const y = rowTop + s.row[lane]! * f.L.rowH;
+  const x0 = X(s.arrivedMs[lane]!);
+  const x1 = X(laneEnd(s, lane, now));
+  ctx.strokeStyle = C.hover;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(x0 - 0.5, y - 0.5, Math.max(2, x1 - x0) + 1, barH + 1);
+}
+
+/** The live clock: a dashed vertical line at `nowMs`. */
+function strokeNowLine(f: SwimFrame, nowMs: number): void {
+  const { ctx, X } = f;
+  const { right, top, bottom } = f.L;
+  ctx.strokeStyle = C.ttft;
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  const x = Math.round(Math.min(right, X(nowMs))) + 0.5;
+  ctx.moveTo(x, top);
+  ctx.lineTo(x, bottom);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** Draws the swimlane; returns what it drew (tests, the bench). */
+export function drawSwimlane(
+  ctx: CanvasRenderingContext2D,
+  s: LaneStore,
+  L: SwimLayout,
+  d: Domain,
+  nowMs: number | null,
+  hoverLane = -1,
+): DrawStats {
+  const f = swimFrame(ctx, s, L, d, nowMs);
+  const { left, right, top, bottom } = L;
+  drawFrameAxes(f);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, right - left, bottom - top);
+  ctx.clip();
+  const bars = laneBarPaths(f);
+  fillLaneBars(ctx, bars);
+  let drawn = 0;
+  if (L.rowH >= 2) {
+    const ticks = tokenTickPath(f);
+    drawn = ticks.drawn;
+    ctx.fillStyle = C.laneTick;
+    ctx.fill(ticks.path);
   }
+  if (hoverLane >= 0 && hoverLane < s.n) strokeHoverLane(f, hoverLane);
   ctx.restore();
 
-  if (nowMs !== null && X(nowMs) <= right + 1) {
-    ctx.strokeStyle = C.ttft;
-    ctx.setLineDash([3, 3]);
-    ctx.beginPath();
-    const x = Math.round(Math.min(right, X(nowMs))) + 0.5;
-    ctx.moveTo(x, top);
-    ctx.lineTo(x, bottom);
-    ctx.stroke();
-    ctx.setLineDash([]);
-  }
+  if (nowMs !== null && f.X(nowMs) <= right + 1) strokeNowLine(f, nowMs);
   ctx.strokeStyle = C.axis;
   ctx.strokeRect(left + 0.5, top + 0.5, right - left - 1, bottom - top - 1);
-  return { lanes, ticks: drawn };
+  return { lanes: bars.lanes, ticks: drawn };
 }
 
 /** The lane under (x, y), or -1. */

@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../shared/runs-api.ts';
+import type { RequestOutcome, RunSummary } from '../../shared/runs/run-types.ts';
 import {
   cdfFromValues,
   compareIntervalsAsync,
@@ -55,71 +56,70 @@ function columnName(col: readonly RunDetail[]): string {
   return col.length > 1 ? `${name.replace(/ · repeat \d+\/\d+$/, '')} (${col.length} repeats pooled)` : name;
 }
 
-export function useComparison() {
-  const compared = useRunsStore((s) => s.compared);
-  const runs = useRunsStore((s) => s.runs);
-  const details = useMemo(
-    () => (compared?.details ?? []).filter((d): d is RunDetail => d !== null),
-    [compared?.details],
+/**
+ * Whose per-request rules the runs are compared under, and each column's summary and outcomes
+ * under them (re-derived, repeats pooled); `error` says why the definitions asked for were refused.
+ */
+function comparisonUnder(columns: readonly RunDetail[][], askedDefs: DefinitionsId | undefined) {
+  const canRederive = (d: RunDetail) => d.lines !== null && d.header !== null;
+  const fixed = columns.map((col) =>
+    col.every(canRederive) ? null : (col[0]!.summary.definitions ?? 'tokenscope'),
   );
-  const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
-  // Repeats of one workload (a run sequence with "Repeat") are one column: their runs pooled.
-  const columns = useMemo(() => (ready ? repeatColumns(details) : []), [ready, details]);
-  // Whose per-request rules the runs are compared under: asked here, else the imported results'
-  // (a vLLM result makes it vLLM's), else Tokenscope's. Native runs are re-derived from their events.
-  const [askedDefs, setAskedDefs] = useState<DefinitionsId | undefined>(undefined);
-  const under = useMemo(() => {
-    if (!ready) return null;
-    const canRederive = (d: RunDetail) => d.lines !== null && d.header !== null;
-    const fixed = columns.map((col) =>
-      col.every(canRederive) ? null : (col[0]!.summary.definitions ?? 'tokenscope'),
-    );
-    let c = comparisonDefinitions(fixed, askedDefs);
-    let refused: string | null = null;
-    if (typeof c === 'string') {
-      refused = c;
-      c = comparisonDefinitions(fixed, undefined);
-    }
-    if (typeof c === 'string') return { error: c, definitions: null, runs: null, line: null };
-    const defs = c.definitions;
-    const one = (d: RunDetail) =>
-      !canRederive(d) || (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
-        ? { summary: d.summary, outcomes: outcomesOf(d), rederived: false }
-        : { ...rederiveRun(d.header!, d.lines!, d.summary, defs), rederived: true };
-    const runsUnder = columns.map((col) => {
-      const parts = col.map(one);
-      if (parts.length === 1) return { ...parts[0]!, strata: null as number[] | null, parts: null };
-      const pooled = poolRuns(parts.map((p, i) => ({ header: col[i]!.header, ...p })));
-      return {
-        summary: pooled.summary,
-        outcomes: pooled.outcomes,
-        strata: pooled.strata,
-        rederived: parts.some((p) => p.rederived),
-        parts: parts.map((p) => p.summary),
-      };
-    });
+  let c = comparisonDefinitions(fixed, askedDefs);
+  let refused: string | null = null;
+  if (typeof c === 'string') {
+    refused = c;
+    c = comparisonDefinitions(fixed, undefined);
+  }
+  if (typeof c === 'string') return { error: c, definitions: null, runs: null, line: null };
+  const defs = c.definitions;
+  const one = (d: RunDetail) =>
+    !canRederive(d) || (defs === 'tokenscope' && (d.summary.definitions ?? 'tokenscope') === 'tokenscope')
+      ? { summary: d.summary, outcomes: outcomesOf(d), rederived: false }
+      : { ...rederiveRun(d.header!, d.lines!, d.summary, defs), rederived: true };
+  const runsUnder = columns.map((col) => {
+    const parts = col.map(one);
+    if (parts.length === 1) return { ...parts[0]!, strata: null as number[] | null, parts: null };
+    const pooled = poolRuns(parts.map((p, i) => ({ header: col[i]!.header, ...p })));
     return {
-      error: refused,
-      definitions: defs,
-      runs: runsUnder,
-      line: definitionsLine(
-        defs,
-        runsUnder.map((r) => r.rederived),
-        c.defaulted,
-      ),
+      summary: pooled.summary,
+      outcomes: pooled.outcomes,
+      strata: pooled.strata,
+      rederived: parts.some((p) => p.rederived),
+      parts: parts.map((p) => p.summary),
     };
-  }, [ready, columns, askedDefs]);
-  const summaries = useMemo(
-    () => under?.runs?.map((r) => r.summary) ?? columns.map((c) => c[0]!.summary),
-    [under, columns],
-  );
-  const outcomes = useMemo(
-    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? columns.map((c) => outcomesOf(c[0]!))) : []),
-    [ready, under, columns],
-  );
-  // Runs measured by different clients (an import beside a Tokenscope run): said, with what it does to TTFT.
-  const clients = useMemo(() => clientsNote(summaries), [summaries]);
-  // 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second).
+  });
+  return {
+    error: refused,
+    definitions: defs,
+    runs: runsUnder,
+    line: definitionsLine(
+      defs,
+      runsUnder.map((r) => r.rederived),
+      c.defaulted,
+    ),
+  };
+}
+
+type ComparisonUnder = ReturnType<typeof comparisonUnder>;
+
+/**
+ * 95 % bootstrap intervals: computed in slices after the table is drawn (large runs take a second);
+ * `ci` is null until those of the current outcomes are in.
+ */
+function useIntervals({
+  ready,
+  columns,
+  summaries,
+  outcomes,
+  under,
+}: {
+  ready: boolean;
+  columns: readonly RunDetail[][];
+  summaries: readonly RunSummary[];
+  outcomes: readonly (readonly RequestOutcome[])[];
+  under: ComparisonUnder | null;
+}) {
   const [intervals, setIntervals] = useState<{ of: readonly unknown[]; ci: CompareIntervals | null }>({
     of: [],
     ci: null,
@@ -138,7 +138,63 @@ export function useComparison() {
     );
     return () => ctl.abort();
   }, [ready, columns, outcomes, summaries, under]);
-  const ci = intervals.of === outcomes ? intervals.ci : null;
+  return { intervals, ci: intervals.of === outcomes ? intervals.ci : null };
+}
+
+/**
+ * Each metric's CDF per column, from its values pooled and sorted (ITL per chunk where a run has no
+ * per-token gaps).
+ */
+function cdfsOf(outcomes: readonly (readonly RequestOutcome[])[], summaries: readonly RunSummary[]) {
+  return CDFS.map((c) => {
+    let values = outcomes.map((o) => metricValues(o, c.id));
+    let metric = c.id;
+    let name = c.name;
+    if (c.fallback && values.some((v) => v.length === 0)) {
+      metric = c.fallback;
+      name = 'ITL per chunk';
+      values = outcomes.map((o) => metricValues(o, metric));
+    }
+    const series = values.map((v, i) => ({
+      name: LETTERS[i]!,
+      color: RUN_COLORS[i]!,
+      points: cdfFromValues(v),
+    }));
+    const est =
+      metric === 'itl_per_token' &&
+      summaries.some((x) => x.tokens.outputSource.estimated > 0 || x.tokens.outputSource['usage-total'] > 0);
+    return { id: c.id, metric, name: est ? `${name} (estimated counts)` : name, series };
+  });
+}
+
+export function useComparison() {
+  const compared = useRunsStore((s) => s.compared);
+  const runs = useRunsStore((s) => s.runs);
+  const details = useMemo(
+    () => (compared?.details ?? []).filter((d): d is RunDetail => d !== null),
+    [compared?.details],
+  );
+  const ready = compared !== null && !compared.loading && details.length === compared.keys.length;
+  // Repeats of one workload (a run sequence with "Repeat") are one column: their runs pooled.
+  const columns = useMemo(() => (ready ? repeatColumns(details) : []), [ready, details]);
+  // Whose per-request rules the runs are compared under: asked here, else the imported results'
+  // (a vLLM result makes it vLLM's), else Tokenscope's. Native runs are re-derived from their events.
+  const [askedDefs, setAskedDefs] = useState<DefinitionsId | undefined>(undefined);
+  const under = useMemo(
+    () => (ready ? comparisonUnder(columns, askedDefs) : null),
+    [ready, columns, askedDefs],
+  );
+  const summaries = useMemo(
+    () => under?.runs?.map((r) => r.summary) ?? columns.map((c) => c[0]!.summary),
+    [under, columns],
+  );
+  const outcomes = useMemo(
+    () => (ready ? (under?.runs?.map((r) => r.outcomes) ?? columns.map((c) => outcomesOf(c[0]!))) : []),
+    [ready, under, columns],
+  );
+  // Runs measured by different clients (an import beside a Tokenscope run): said, with what it does to TTFT.
+  const clients = useMemo(() => clientsNote(summaries), [summaries]);
+  const { intervals, ci } = useIntervals({ ready, columns, summaries, outcomes, under });
   const rows = useMemo(() => (ready ? compareRows(summaries, ci) : []), [ready, summaries, ci]);
   const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
   const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
@@ -169,31 +225,7 @@ export function useComparison() {
   );
   // Each metric's values pooled and sorted once per comparison, not on every render (ITL pools
   // every token gap of every request).
-  const cdfs = useMemo(
-    () =>
-      CDFS.map((c) => {
-        let values = outcomes.map((o) => metricValues(o, c.id));
-        let metric = c.id;
-        let name = c.name;
-        if (c.fallback && values.some((v) => v.length === 0)) {
-          metric = c.fallback;
-          name = 'ITL per chunk';
-          values = outcomes.map((o) => metricValues(o, metric));
-        }
-        const series = values.map((v, i) => ({
-          name: LETTERS[i]!,
-          color: RUN_COLORS[i]!,
-          points: cdfFromValues(v),
-        }));
-        const est =
-          metric === 'itl_per_token' &&
-          summaries.some(
-            (x) => x.tokens.outputSource.estimated > 0 || x.tokens.outputSource['usage-total'] > 0,
-          );
-        return { id: c.id, metric, name: est ? `${name} (estimated counts)` : name, series };
-      }),
-    [outcomes, summaries],
-  );
+  const cdfs = useMemo(() => cdfsOf(outcomes, summaries), [outcomes, summaries]);
   return {
     compared,
     runs,
@@ -213,3 +245,6 @@ export function useComparison() {
     intervals,
   };
 }
+
+/** Everything the comparison view shows (its parts take theirs by name: `Comparison['labels']`). */
+export type Comparison = ReturnType<typeof useComparison>;
