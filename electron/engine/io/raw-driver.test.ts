@@ -192,7 +192,12 @@ describe('raw HTTP/1.1 driver', () => {
     expect(s.connections).toBe(4);
     expect(s.open()).toBe(4); // kept alive, idle in the pool
     io().closePool(pool);
-    await until(() => s.open() === 0, 5000, 5, () => `${s.open()} of 4 idle connections still open`);
+    await until(
+      () => s.open() === 0,
+      5000,
+      5,
+      () => `${s.open()} of 4 idle connections still open`,
+    );
   });
 
   it('a header value with CR/LF is refused before anything is sent (no request smuggling)', async () => {
