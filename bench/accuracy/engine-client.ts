@@ -46,8 +46,8 @@ function workloadOf(n: number, outLen: number) {
     // request outside the measured ones (the warm-up below is a run of its own).
     testRequest: false,
   });
-  if (!parsed.ok) throw new Error(`workload: ${JSON.stringify(parsed.issues)}`);
-  return parsed.workload;
+  if (!parsed.ok) throw new Error(`workload: ${JSON.stringify(parsed.error)}`);
+  return parsed.value;
 }
 const target = { url, dialect: 'openai-chat', model: 'tokenscope-ref' } as const;
 

@@ -28,8 +28,8 @@ export async function promptsFile(cfg: Config, n: number, file: string): Promise
     requests: n,
     prompts: { type: 'synthetic', inputLen: len(cfg.inputLen), outputLen: len(cfg.outputLen) },
   });
-  if (!w.ok) throw new Error(JSON.stringify(w.issues));
-  const p = await loadPrompts(w.workload.prompts, w.workload.seed, ROOT);
+  if (!w.ok) throw new Error(JSON.stringify(w.error));
+  const p = await loadPrompts(w.value.prompts, w.value.seed, ROOT);
   const items = Array.from({ length: n }, (_, i) => {
     const it = p.at(i);
     return { prompt: it.prompt, prompt_len: it.inputTokens, output_len: it.outputTokens };

@@ -111,9 +111,9 @@ export class RunService {
     const parsed = parseWorkload(raw);
     if (!parsed.ok)
       throw new RunError(
-        `bad workload: ${parsed.issues.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`,
+        `bad workload: ${parsed.error.map((i) => `${i.path || '(workload)'}: ${i.message}`).join('; ')}`,
       );
-    const w = parsed.workload;
+    const w = parsed.value;
     const dialect: DialectId = input.dialect ?? t.dialect;
     try {
       const { model, prompts } = await prepareRun(

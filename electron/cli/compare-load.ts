@@ -146,16 +146,16 @@ export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
     if (!r.ok) return `${file}: ${r.error}`;
     // The same request twice is not a file one run wrote (concatenated, edited): its numbers
     // would count it twice, or silently drop one; refuse rather than guess.
-    const dup = r.run.problems.find((p) => p.includes('appears again'));
+    const dup = r.value.problems.find((p) => p.includes('appears again'));
     if (dup) return `${file}: duplicate request lines (${dup}); not a file one run wrote, not compared`;
-    const h = r.run.header;
-    const n = r.run.requests.filter((l) => !l.warmup).length;
-    const note = r.run.damage
-      ? `damaged: ${r.run.damage}; recomputed from ${n} request lines`
-      : r.run.partial
+    const h = r.value.header;
+    const n = r.value.requests.filter((l) => !l.warmup).length;
+    const note = r.value.damage
+      ? `damaged: ${r.value.damage}; recomputed from ${n} request lines`
+      : r.value.partial
         ? `partial: no summary line, recomputed from ${n} request lines`
-        : r.run.problems.length > 0
-          ? `${r.run.problems.length} line${r.run.problems.length === 1 ? '' : 's'} skipped: ${r.run.problems[0]}`
+        : r.value.problems.length > 0
+          ? `${r.value.problems.length} line${r.value.problems.length === 1 ? '' : 's'} skipped: ${r.value.problems[0]}`
           : null;
     if (pick !== null && pick !== 1) return `${arg}: a run file holds one run`;
     return [
@@ -165,22 +165,26 @@ export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
         model: h.target.model,
         url: h.target.url,
         header: h,
-        summary: r.run.summary,
-        outcomes: r.run.requests.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l)),
+        summary: r.value.summary,
+        outcomes: r.value.requests
+          .filter((l) => !l.warmup && !isCancelledLine(l))
+          .map((l) => outcomeOfLine(l)),
         note,
-        rederive: (d: DefinitionsId) => rederiveRun(h, r.run.requests, r.run.summary, d),
+        rederive: (d: DefinitionsId) => rederiveRun(h, r.value.requests, r.value.summary, d),
       },
     ];
   }
   if (f === 'vllm' || f === 'sglang') {
     const r = f === 'vllm' ? importVllmText(text) : importSglangText(text);
     if (!r.ok) return `${file}: ${r.error}`;
-    if (r.runs.length === 0) return `${file}: no result in the file`;
-    if (pick !== null && (pick < 1 || pick > r.runs.length))
-      return `${arg}: the file holds ${r.runs.length} result${r.runs.length === 1 ? '' : 's'}`;
-    const several = r.runs.length > 1;
+    if (r.value.runs.length === 0) return `${file}: no result in the file`;
+    if (pick !== null && (pick < 1 || pick > r.value.runs.length))
+      return `${arg}: the file holds ${r.value.runs.length} result${r.value.runs.length === 1 ? '' : 's'}`;
+    const several = r.value.runs.length > 1;
     const chosen =
-      pick === null ? r.runs.map((x, i) => [x, i] as const) : [[r.runs[pick - 1]!, pick - 1] as const];
+      pick === null
+        ? r.value.runs.map((x, i) => [x, i] as const)
+        : [[r.value.runs[pick - 1]!, pick - 1] as const];
     return chosen.map(([run, i]) => ({
       file: several ? `${file}#${i + 1}` : file,
       label: `${run.label ?? base}${several ? ` #${i + 1}` : ''}`,

@@ -79,7 +79,7 @@ beforeAll(async () => {
   }
   const r = await readRunFile(fast);
   if (!r.ok) throw new Error(r.error);
-  writeFileSync(exported, JSON.stringify(toVllmResult(r.run.header, r.run.requests, r.run.summary)));
+  writeFileSync(exported, JSON.stringify(toVllmResult(r.value.header, r.value.requests, r.value.summary)));
 }, 90_000);
 
 afterAll(async () => {
@@ -212,7 +212,9 @@ describe('tokenscope compare', () => {
     const runOf = async (f: string) => {
       const r = await readRunFile(f);
       if (!r.ok) throw new Error(r.error);
-      return JSON.stringify(toVllmResult(r.run.header, r.run.requests, r.run.summary, { detailed: true }));
+      return JSON.stringify(
+        toVllmResult(r.value.header, r.value.requests, r.value.summary, { detailed: true }),
+      );
     };
     const appended = path.join(dir, 'appended.json');
     writeFileSync(appended, `${await runOf(fast)}\n${await runOf(slow)}\n`);

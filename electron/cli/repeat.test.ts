@@ -40,9 +40,9 @@ describe('tokenscope run --repeat', () => {
       expect(existsSync(f), f).toBe(true);
       const run = await readRunFile(f);
       if (!run.ok) throw new Error(run.error);
-      expect(run.run.header.name).toBe(`rep · repeat ${i + 1}/3`);
-      expect(run.run.header.repeat).toMatchObject({ index: i + 1, of: 3 });
-      groups.add(run.run.header.repeat!.group);
+      expect(run.value.header.name).toBe(`rep · repeat ${i + 1}/3`);
+      expect(run.value.header.repeat).toMatchObject({ index: i + 1, of: 3 });
+      groups.add(run.value.header.repeat!.group);
     }
     expect(groups.size).toBe(1);
     expect(r.stdout).toMatch(/^Run-to-run spread \(3 repeats\)$/m);

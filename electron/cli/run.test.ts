@@ -83,11 +83,11 @@ describe('tokenscope run (CLI)', () => {
     const f = await readRunFile(out);
     expect(f.ok).toBe(true);
     if (!f.ok) return;
-    expect(f.run.partial).toBe(true);
-    expect(f.run.requests.length).toBeGreaterThanOrEqual(2);
-    expect(f.run.requests.length).toBe(complete.length - 1);
-    expect(f.run.requests.length).toBeLessThan(400);
-    expect(f.run.summary.vllm.completed).toBe(f.run.requests.length);
+    expect(f.value.partial).toBe(true);
+    expect(f.value.requests.length).toBeGreaterThanOrEqual(2);
+    expect(f.value.requests.length).toBe(complete.length - 1);
+    expect(f.value.requests.length).toBeLessThan(400);
+    expect(f.value.summary.vllm.completed).toBe(f.value.requests.length);
     expect(text).not.toContain('sk-secret-in-env');
   });
 
@@ -138,7 +138,7 @@ describe('tokenscope run (CLI)', () => {
     // The server's own /metrics, watched through the run: it generated what the client received.
     expect(j.server).toMatchObject({ source: 'scrape', profile: 'vllm-v1', delta: { generationTokens: 24 } });
     const f = await readRunFile(out);
-    expect(f.ok && !f.run.partial && f.run.header.target.authenticated).toBe(true);
+    expect(f.ok && !f.value.partial && f.value.header.target.authenticated).toBe(true);
     expect(readFileSync(out, 'utf8')).not.toContain('sk-secret-in-env');
   });
 
@@ -251,8 +251,8 @@ describe('tokenscope run (CLI)', () => {
       if (!ra.ok || !rb.ok) throw new Error('run files unreadable');
       // Same seed, same workload: the very same prompts were sent to both.
       const same = (w: Record<string, unknown>) => ({ ...w, target: undefined, name: undefined });
-      expect(same(rb.run.header.workload)).toEqual(same(ra.run.header.workload));
-      expect([ra.run.header.target.url, rb.run.header.target.url]).toEqual(
+      expect(same(rb.value.header.workload)).toEqual(same(ra.value.header.workload));
+      expect([ra.value.header.target.url, rb.value.header.target.url]).toEqual(
         [sim.url, slow.url].map((u) => expect.stringContaining(host(u))),
       );
       // Three times the decode step: TPOT worse on B, and the comparison says so.
@@ -370,7 +370,7 @@ describe('tokenscope run (CLI)', () => {
       expect(r.stderr).toMatch(/every request failed \(client\/idle-timeout ×2\)/);
       // (The server holds its first byte 3 s and would then stream: idle-timeout means ours fired.)
       const f = await readRunFile(out);
-      expect(f.ok && f.run.header.workload.idleTimeoutMs).toBe(300);
+      expect(f.ok && f.value.header.workload.idleTimeoutMs).toBe(300);
     } finally {
       await silent.close();
     }

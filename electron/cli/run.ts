@@ -206,15 +206,15 @@ async function readyToRun(workloadFile: string | undefined, o: RunCliOptions): P
   let baseDir = process.cwd();
   if (workloadFile) {
     const r = await readWorkloadJson(workloadFile);
-    if (!r.ok) return `bad workload:\n${formatIssues(r.issues)}`;
-    raw = r.raw;
-    baseDir = r.baseDir;
+    if (!r.ok) return `bad workload:\n${formatIssues(r.error)}`;
+    raw = r.value.raw;
+    baseDir = r.value.baseDir;
   }
   const ov = applyOverrides(raw, o);
   if (ov.error) return ov.error;
   const parsed = parseWorkload(ov.raw);
-  if (!parsed.ok) return `bad workload:\n${formatIssues(parsed.issues)}`;
-  const w = parsed.workload;
+  if (!parsed.ok) return `bad workload:\n${formatIssues(parsed.error)}`;
+  const w = parsed.value;
   const target = w.target;
   if (!target) return 'no target: give --target URL or "target": {"url": …} in the workload';
   const flagHeaders = parseHeaders(o.header ?? []);

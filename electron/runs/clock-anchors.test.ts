@@ -37,7 +37,7 @@ describe('clock anchors in the run file', () => {
     const after = performance.timeOrigin + performance.now();
     const file = await readRunFile(out);
     if (!file.ok) throw new Error(file.error);
-    const { header, requests } = file.run;
+    const { header, requests } = file.value;
     // The zero is the measured part's start: after the warm-up, inside the run.
     expect(header.clockZeroWall).toBeGreaterThan(before);
     expect(header.clockZeroWall).toBeLessThan(after);

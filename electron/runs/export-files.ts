@@ -11,7 +11,7 @@ import { readRunFile } from './run-file.ts';
 async function loadRun(runFile: string) {
   const r = await readRunFile(runFile);
   if (!r.ok) throw new Error(r.error);
-  return r.run;
+  return r.value;
 }
 
 /** vLLM result JSON (one line, as vLLM's json.dump writes it); `detailed` adds --save-detailed's arrays. */

@@ -83,11 +83,11 @@ async function entryOf(file: string): Promise<RunListEntry | null> {
   let r = parseRunText(text);
   if (!r.ok) throw new Error(r.error);
   // A damaged summary line is recomputed from the request lines, which only the whole file has.
-  if (r.run.damage && summaryLine?.type === 'summary') {
+  if (r.value.damage && summaryLine?.type === 'summary') {
     r = parseRunText(await readFile(file, 'utf8'));
     if (!r.ok) throw new Error(r.error);
   }
-  const { header, summary, partial, damage } = r.run;
+  const { header, summary, partial, damage } = r.value;
   return {
     path: file,
     runId: header.runId,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
+import { ok } from '../../shared/result.ts';
 import path from 'node:path';
 import { slimResultBytes } from '../../shared/runs/result-slim.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
@@ -109,7 +110,7 @@ export class ImportedRuns {
           continue;
         }
         const names = await sidecarNames(file);
-        r.runs.forEach((run, i) =>
+        r.value.runs.forEach((run, i) =>
           runs.push(
             importedEntry(`${IMPORTED_DIR}/${n}#${i}`, run, n, st.mtimeMs, st.size, names[String(i)] ?? null),
           ),
@@ -134,8 +135,8 @@ export class ImportedRuns {
     }
     const r = importBytes(bytes);
     if (!r.ok) throw new RunError(r.error);
-    const run = r.runs[index ?? 0];
-    if (!run) throw new RunError(`${key}: the file has ${r.runs.length} result(s)`, 'not-found');
+    const run = r.value.runs[index ?? 0];
+    if (!run) throw new RunError(`${key}: the file has ${r.value.runs.length} result(s)`, 'not-found');
     const st = await stat(file);
     const names = await sidecarNames(file);
     return {
@@ -151,7 +152,7 @@ export class ImportedRuns {
       summary: run.summary,
       lines: null,
       outcomes: run.outcomes,
-      problems: [...r.warnings, ...(run.summary.importInfo?.notes ?? [])],
+      problems: [...r.value.warnings, ...(run.summary.importInfo?.notes ?? [])],
     };
   }
 
@@ -221,7 +222,7 @@ export class ImportedRuns {
   private remember(name: string, st: { mtimeMs: number; size: number }, result: ImportResult): ImportResult {
     // Summaries only (outcomes are re-read when a run is opened): the cache stays small.
     const slim: ImportResult = result.ok
-      ? { ...result, runs: result.runs.map((r) => ({ ...r, outcomes: null })) }
+      ? ok({ ...result.value, runs: result.value.runs.map((r) => ({ ...r, outcomes: null })) })
       : result;
     this.cache.set(name, { stamp: `${st.mtimeMs}:${st.size}`, result: slim });
     if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value!);
@@ -235,9 +236,9 @@ export class ImportedRuns {
     keep: (dest: string) => Promise<void>,
   ): Promise<{ keys: string[]; warnings: string[] }> {
     if (!r.ok) throw new RunError(`${filename}: ${r.error}`);
-    if (r.runs.length === 0)
+    if (r.value.runs.length === 0)
       throw new RunError(
-        `${filename}: no result in the file${r.warnings.length ? ` (${r.warnings[0]})` : ''}`,
+        `${filename}: no result in the file${r.value.warnings.length ? ` (${r.value.warnings[0]})` : ''}`,
       );
     const dir = path.join(this.dir, IMPORTED_DIR);
     await mkdir(dir, { recursive: true });
@@ -259,6 +260,6 @@ export class ImportedRuns {
     // The listing that follows must not parse the file a second time.
     const st = await stat(dest);
     this.remember(name, st, r);
-    return { keys: r.runs.map((_, i) => `${IMPORTED_DIR}/${name}#${i}`), warnings: r.warnings };
+    return { keys: r.value.runs.map((_, i) => `${IMPORTED_DIR}/${name}#${i}`), warnings: r.value.warnings };
   }
 }

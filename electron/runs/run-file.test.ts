@@ -54,15 +54,17 @@ describe('reading run files', () => {
     const r = await readRunFile(f);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.run.partial).toBe(true);
-    expect(r.run.requests).toHaveLength(4);
-    expect(r.run.summary.partial).toBe(true);
+    expect(r.value.partial).toBe(true);
+    expect(r.value.requests).toHaveLength(4);
+    expect(r.value.summary.partial).toBe(true);
     const measured = base.lines.slice(0, 4).filter((l) => !l.warmup);
-    expect(r.run.summary.vllm.completed).toBe(measured.length);
-    expect(r.run.summary).toEqual(summarizeRunLines(base.header, base.lines.slice(0, 4), { partial: true }));
+    expect(r.value.summary.vllm.completed).toBe(measured.length);
+    expect(r.value.summary).toEqual(
+      summarizeRunLines(base.header, base.lines.slice(0, 4), { partial: true }),
+    );
     // partial duration: to the last finish seen
     const end = Math.max(...measured.map((l) => l.startedMs + l.phases.endMs!));
-    expect(r.run.summary.vllm.duration).toBeCloseTo(end / 1000, 9);
+    expect(r.value.summary.vllm.duration).toBeCloseTo(end / 1000, 9);
   });
 
   it('skips a torn last line and bad lines, and says so', async () => {
@@ -78,10 +80,10 @@ describe('reading run files', () => {
     const r = await readRunFile(f);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.run.requests).toHaveLength(4);
-    expect(r.run.problems).toHaveLength(3);
-    expect(r.run.problems[2]).toMatch(/incomplete/);
-    expect(r.run.problems[1]).toMatch(/event columns differ/);
+    expect(r.value.requests).toHaveLength(4);
+    expect(r.value.problems).toHaveLength(3);
+    expect(r.value.problems[2]).toMatch(/incomplete/);
+    expect(r.value.problems[1]).toMatch(/event columns differ/);
   });
 
   it('refuses what is not a run file', async () => {
@@ -147,13 +149,13 @@ describe('export and import files', () => {
     const r = await importResultFile(f);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.runs[0]!.summary.vllm.completed).toBe(6);
+    expect(r.value.runs[0]!.summary.vllm.completed).toBe(6);
     // Under vLLM's rules (the export's): the same as the run re-derived under them.
     const asVllm = summarizeRunLines(base.header, base.lines, {
       durationS: base.summary.vllm.duration,
       definitions: 'vllm',
     });
-    expect(r.runs[0]!.summary.vllm.mean_ttft_ms).toBeCloseTo(asVllm.vllm.mean_ttft_ms!, 6);
+    expect(r.value.runs[0]!.summary.vllm.mean_ttft_ms).toBeCloseTo(asVllm.vllm.mean_ttft_ms!, 6);
     expect((await importResultFile(path.join(dir, 'full.jsonl'))).ok).toBe(false);
   });
 });

@@ -95,7 +95,7 @@ export class RunLibrary {
     if (imported) return this.imported.open(key, file, index);
     const r = await readRunFile(file);
     if (!r.ok) throw new RunError(r.error, /ENOENT/.test(r.error) ? 'not-found' : 'io');
-    const { header, summary, partial, damage, requests, problems } = r.run;
+    const { header, summary, partial, damage, requests, problems } = r.value;
     const st = await stat(file);
     let name = header.name;
     try {

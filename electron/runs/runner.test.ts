@@ -69,20 +69,20 @@ describe('a run against the simulator', () => {
     const f = await readRunFile(out);
     expect(f.ok).toBe(true);
     if (!f.ok) return;
-    expect(f.run.partial).toBe(false);
-    expect(f.run.problems).toEqual([]);
-    expect(f.run.requests.map((l) => l.id).sort()).toEqual(r.lines.map((l) => l.id).sort());
-    expect(new Set(f.run.requests.map((l) => l.id)).size).toBe(26);
-    expect(f.run.requests.filter((l) => l.warmup)).toHaveLength(2);
-    expect(f.run.summary).toEqual(JSON.parse(JSON.stringify(r.summary)));
+    expect(f.value.partial).toBe(false);
+    expect(f.value.problems).toEqual([]);
+    expect(f.value.requests.map((l) => l.id).sort()).toEqual(r.lines.map((l) => l.id).sort());
+    expect(new Set(f.value.requests.map((l) => l.id)).size).toBe(26);
+    expect(f.value.requests.filter((l) => l.warmup)).toHaveLength(2);
+    expect(f.value.summary).toEqual(JSON.parse(JSON.stringify(r.summary)));
     // and recomputing from the lines gives the same numbers again
     expect(
-      summarizeRunLines(f.run.header, f.run.requests, {
+      summarizeRunLines(f.value.header, f.value.requests, {
         durationS: r.summary.vllm.duration,
         selfCheck: r.summary.selfCheck,
       }),
-    ).toEqual(f.run.summary);
-    expect(JSON.stringify(f.run.header)).not.toMatch(/apiKey|authorization/i);
+    ).toEqual(f.value.summary);
+    expect(JSON.stringify(f.value.header)).not.toMatch(/apiKey|authorization/i);
   });
 
   it('summary numbers equal an independent recomputation from the raw records', () => {
@@ -169,7 +169,7 @@ describe('a run against the simulator', () => {
     const back = importVllmText(json);
     expect(back.ok).toBe(true);
     if (!back.ok) return;
-    const s = back.runs[0]!.summary;
+    const s = back.value.runs[0]!.summary;
     // The export is the run re-derived under vLLM's per-request rules (definitions.ts): compared
     // with that, every key comes back. (The mid-stream error events of this run are successes there.)
     const native = summarizeRunLines(r.header, r.lines, {
@@ -264,7 +264,7 @@ describe('schedules, modes and failures', () => {
     expect(r.summary.cancelledRequests).toBeGreaterThanOrEqual(1);
     expect(r.summary.vllm.failed).toBe(0); // the user's cancel is not a server failure
     const f = await readRunFile(out);
-    expect(f.ok && f.run.summary.cancelled).toBe(true);
+    expect(f.ok && f.value.summary.cancelled).toBe(true);
   });
 
   it('an unreachable target (no test request): every request fails, classified', async () => {

@@ -52,8 +52,8 @@ describe('the test request', () => {
     expect(r.progress[0]!.phase).toBe('test');
     expect(r.progress.at(-1)!.phase).toBe('done');
     const f = await readRunFile(out);
-    expect(f.ok && f.run.header.testRequest?.attempts).toBe(1);
-    expect(f.ok && f.run.requests).toHaveLength(4);
+    expect(f.ok && f.value.header.testRequest?.attempts).toBe(1);
+    expect(f.ok && f.value.requests).toHaveLength(4);
   });
 
   it('a wrong model (404) stops the run at once with the server’s words, and no file is left', async () => {

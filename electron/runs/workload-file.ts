@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseWorkload, type Workload, type WorkloadIssue } from '../../shared/runs/workload.ts';
 import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
+import { fail, ok, type Result } from '../../shared/result.ts';
 
-export type WorkloadFileResult =
-  { ok: true; raw: Record<string, unknown>; baseDir: string } | { ok: false; issues: WorkloadIssue[] };
+/** A workload file's object (unvalidated) and the folder its relative paths are read from. */
+export type WorkloadFileResult = Result<{ raw: Record<string, unknown>; baseDir: string }, WorkloadIssue[]>;
 
 /** The file's JSON object, unvalidated (callers may merge overrides before validating). */
 export async function readWorkloadJson(file: string): Promise<WorkloadFileResult> {
@@ -17,28 +18,25 @@ export async function readWorkloadJson(file: string): Promise<WorkloadFileResult
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return {
-      ok: false,
-      issues: [
-        {
-          path: '',
-          message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        },
-      ],
-    };
+    return fail([
+      {
+        path: '',
+        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      },
+    ]);
   }
   const r = parseWorkloadText(text, file);
   if (!r.ok) return r;
-  return { ok: true, raw: r.raw, baseDir: path.dirname(path.resolve(file)) };
+  return ok({ raw: r.value, baseDir: path.dirname(path.resolve(file)) });
 }
 
 export async function loadWorkloadFile(
   file: string,
-): Promise<{ ok: true; workload: Workload; baseDir: string } | { ok: false; issues: WorkloadIssue[] }> {
+): Promise<Result<{ workload: Workload; baseDir: string }, WorkloadIssue[]>> {
   const r = await readWorkloadJson(file);
   if (!r.ok) return r;
-  const v = parseWorkload(r.raw);
-  return v.ok ? { ok: true, workload: v.workload, baseDir: r.baseDir } : v;
+  const v = parseWorkload(r.value.raw);
+  return v.ok ? ok({ workload: v.value, baseDir: r.value.baseDir }) : v;
 }
 
 export function formatIssues(issues: readonly WorkloadIssue[]): string {

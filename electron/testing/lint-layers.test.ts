@@ -76,3 +76,26 @@ describe('the layer rule', () => {
     ).toEqual([]);
   });
 });
+
+describe('the size rules', () => {
+  const sizeErrors = async (file: string, code: string) => {
+    const [r] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+    return r!.messages.filter((m) => m.ruleId === 'max-lines' || m.ruleId === 'max-lines-per-function');
+  };
+  const fn = (name: string, lines: number) =>
+    `export function ${name}(): number {\n  let n = 0;\n${'  n++;\n'.repeat(lines - 4)}  return n;\n}\n`;
+
+  it('refuse a production function over 120 lines and a file over 400; tests are exempt', async () => {
+    expect(await sizeErrors('electron/runs/x.ts', fn('ok', 120))).toEqual([]);
+    expect((await sizeErrors('electron/runs/x.ts', fn('long', 121))).map((m) => m.ruleId)).toEqual([
+      'max-lines-per-function',
+    ]);
+    expect((await sizeErrors('renderer/runs/X.tsx', fn('long', 121))).map((m) => m.ruleId)).toEqual([
+      'max-lines-per-function',
+    ]);
+    const many = Array.from({ length: 5 }, (_, i) => fn(`f${i}`, 90)).join('');
+    expect(many.split('\n').length).toBeGreaterThan(401);
+    expect((await sizeErrors('shared/runs/x.ts', many)).map((m) => m.ruleId)).toEqual(['max-lines']);
+    expect(await sizeErrors('shared/runs/x.test.ts', many + fn('long', 200))).toEqual([]);
+  });
+});

@@ -14,8 +14,8 @@ export function tmpDir(prefix = 'tokenscope-runs-'): string {
 
 export function workload(input: WorkloadInput): Workload {
   const r = parseWorkload(input);
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  return r.workload;
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
 }
 
 export async function runAgainst(

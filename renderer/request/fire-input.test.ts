@@ -40,7 +40,7 @@ describe('buildFireInput', () => {
     );
     expect(r).toEqual({
       ok: true,
-      input: {
+      value: {
         targetId: 'sim',
         dialect: 'openai-chat',
         model: 'm',
@@ -69,12 +69,12 @@ describe('buildFireInput', () => {
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.input.dialect).toBe('tgi');
-    expect(r.input.prompt).toBe('Once upon');
-    expect(r.input.messages).toBeUndefined();
-    expect(r.input.includeUsage).toBeUndefined();
-    expect(r.input.params).toEqual({ maxTokens: 128, temperature: 0.7, minTokens: 16, ignoreEos: true });
-    expect(r.input.extraBody).toEqual({ parameters: { top_k: 5 } });
+    expect(r.value.dialect).toBe('tgi');
+    expect(r.value.prompt).toBe('Once upon');
+    expect(r.value.messages).toBeUndefined();
+    expect(r.value.includeUsage).toBeUndefined();
+    expect(r.value.params).toEqual({ maxTokens: 128, temperature: 0.7, minTokens: 16, ignoreEos: true });
+    expect(r.value.extraBody).toEqual({ parameters: { top_k: 5 } });
   });
 
   it('reports every bad field at once', () => {
@@ -85,18 +85,12 @@ describe('buildFireInput', () => {
     );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(Object.keys(r.errors).sort()).toEqual([
-      'extraBody',
-      'maxTokens',
-      'model',
-      'prompt',
-      'temperature',
-    ]);
+    expect(Object.keys(r.error).sort()).toEqual(['extraBody', 'maxTokens', 'model', 'prompt', 'temperature']);
   });
 
   it('leaves out empty numbers', () => {
     const r = buildFireInput(form({ maxTokens: '', temperature: '' }), 'sim', 'openai-completions');
-    expect(r.ok && r.input.params).toBeUndefined();
+    expect(r.ok && r.value.params).toBeUndefined();
   });
 });
 
@@ -115,6 +109,6 @@ describe('formFromInput', () => {
     };
     const f = formFromInput(input, DEFAULT_FORM);
     const back = buildFireInput(f, 'sim', 'openai-chat');
-    expect(back.ok && back.input).toEqual({ ...input, params: { maxTokens: 7, ignoreEos: true } });
+    expect(back.ok && back.value).toEqual({ ...input, params: { maxTokens: 7, ignoreEos: true } });
   });
 });

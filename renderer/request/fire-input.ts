@@ -2,7 +2,7 @@
  * The composer's form ⇄ FireInput (shared/api.ts). Pure, so the rules (what is sent for which
  * dialect, how the extra body and numbers are validated) are tested without a DOM.
  */
-import type { Result } from '../../shared/result.ts';
+import { fail, ok, type Result } from '../../shared/result.ts';
 import type { FireInput } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { ChatMessage } from '../../shared/request.ts';
@@ -83,7 +83,7 @@ export function buildFireInput(
   form: ComposerForm,
   targetId: string,
   targetDialect: DialectId,
-): { ok: true; input: FireInput } | { ok: false; errors: FieldErrors } {
+): Result<FireInput, FieldErrors> {
   const errors: FieldErrors = {};
   const dialect = form.dialect ?? targetDialect;
   const model = form.model.trim();
@@ -110,7 +110,7 @@ export function buildFireInput(
     !extra.ok ||
     !headers.ok
   )
-    return { ok: false, errors };
+    return fail(errors);
 
   const params: NonNullable<FireInput['params']> = {};
   if (maxTokens.value !== undefined) params.maxTokens = maxTokens.value;
@@ -127,7 +127,7 @@ export function buildFireInput(
     input.includeUsage = form.includeUsage;
     input.continuousUsage = form.continuousUsage;
   }
-  return { ok: true, input };
+  return ok(input);
 }
 
 /** A request's FireInput back into the form (re-run with edits). */

@@ -28,7 +28,7 @@ async function sideInput(
       error: `no model: it lists none${r.ok ? '' : ` (${r.error.message})`}; set a default model in the target`,
     };
   const b = buildFireInput({ ...form, model }, t.id, t.dialect);
-  return b.ok ? { input: b.input } : { error: Object.values(b.errors).join(' ') };
+  return b.ok ? { input: b.value } : { error: Object.values(b.error).join(' ') };
 }
 
 export function useComposerSend(
@@ -56,8 +56,8 @@ export function useComposerSend(
       return null;
     }
     const r = buildFireInput(f, target.id, target.dialect);
-    setErrors(r.ok ? {} : r.errors);
-    return r.ok ? r.input : null;
+    setErrors(r.ok ? {} : r.error);
+    return r.ok ? r.value : null;
   }, [target]);
 
   const send = useCallback(async () => {

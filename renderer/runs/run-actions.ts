@@ -358,11 +358,11 @@ export async function loadWorkloadFile(file: File): Promise<boolean> {
   try {
     const r = parseWorkloadText(await file.text(), file.name);
     if (!r.ok)
-      throw new Error(r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
+      throw new Error(r.error.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '));
     const { targets } = useAppStore.getState();
-    const o = targetOutcome(file.name, r.raw.target, targets, formTarget(), addFileTarget);
+    const o = targetOutcome(file.name, r.value.target, targets, formTarget(), addFileTarget);
     useRunsStore.setState({
-      draft: { ...workloadToDraft(r.raw), model: o.model },
+      draft: { ...workloadToDraft(r.value), model: o.model },
       startIssues: [],
       ...(o.targetId ? { targetId: o.targetId } : {}),
     });

@@ -17,17 +17,17 @@ describe('workload draft', () => {
     expect(validateDraft(d)).toEqual([]);
     const r = parseWorkload(draftToWorkload(d));
     if (!r.ok) throw new Error('invalid');
-    expect(r.workload.requests).toBe(200);
-    expect(r.workload.maxConcurrency).toBe(32);
-    expect(r.workload.rate).toBe('inf');
-    expect(r.workload.prompts).toEqual({
+    expect(r.value.requests).toBe(200);
+    expect(r.value.maxConcurrency).toBe(32);
+    expect(r.value.rate).toBe('inf');
+    expect(r.value.prompts).toEqual({
       type: 'synthetic',
       inputLen: { type: 'fixed', value: 128 },
       outputLen: { type: 'fixed', value: 64 },
       force: 'ignore_eos',
     });
-    expect(r.workload.slo).toBeUndefined();
-    expect(r.workload.durationS).toBeUndefined();
+    expect(r.value.slo).toBeUndefined();
+    expect(r.value.durationS).toBeUndefined();
   });
 
   it('maps every form field into the workload file', () => {
@@ -54,8 +54,8 @@ describe('workload draft', () => {
       continuousUsage: true,
     };
     const r = parseWorkload(draftToWorkload(d));
-    if (!r.ok) throw new Error(JSON.stringify(r.issues));
-    const w = r.workload;
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const w = r.value;
     expect(w).toMatchObject({
       name: 'x',
       requests: 200,
@@ -114,7 +114,7 @@ describe('workload draft', () => {
     const a = parseWorkload(file);
     const b = parseWorkload(back);
     if (!a.ok || !b.ok) throw new Error('invalid');
-    expect(b.workload).toEqual(a.workload);
+    expect(b.value).toEqual(a.value);
   });
 
   it('extra body: a JSON object merged into every request; anything else is refused at extraBody', () => {

@@ -285,7 +285,7 @@ export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
   const extra = extraBodyOf(d.extraBody);
   const own: WorkloadIssue[] = extra && 'error' in extra ? [{ path: 'extraBody', message: extra.error }] : [];
   const r = parseWorkload(draftToWorkload(d));
-  const schema = r.ok ? [] : r.issues.filter((i) => !(own.length && i.path.startsWith('extraBody')));
+  const schema = r.ok ? [] : r.error.filter((i) => !(own.length && i.path.startsWith('extraBody')));
   return [...own, ...schema.map((i) => ({ ...i, message: plainMessage(i.path, i.message) }))];
 }
 

@@ -54,12 +54,12 @@ function TargetEditorDialog({ editing, onSwitch }: { editing: string; onSwitch: 
   const save = async (): Promise<void> => {
     const r = buildTargetInput(form, existing ?? null);
     if (!r.ok) {
-      setErrors(r.errors);
+      setErrors(r.error);
       return;
     }
     setErrors({});
     setBusy(true);
-    const res = await api.saveTarget(r.input);
+    const res = await api.saveTarget(r.value);
     setBusy(false);
     if (!res.ok) {
       setSaveError(res.error.message);

@@ -5,17 +5,17 @@ describe('buildTargetInput', () => {
   it('validates name and URLs', () => {
     const r = buildTargetInput({ ...NEW_TARGET, name: ' ', baseUrl: 'gpu-box:8000', metricsUrl: 'ftp://x' });
     expect(r.ok).toBe(false);
-    expect(!r.ok && Object.keys(r.errors).sort()).toEqual(['baseUrl', 'metricsUrl', 'name']);
+    expect(!r.ok && Object.keys(r.error).sort()).toEqual(['baseUrl', 'metricsUrl', 'name']);
   });
 
   it('keeps the stored key unless a new one is typed or clearing is asked', () => {
     const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
     const keep = buildTargetInput(base);
-    expect(keep.ok && 'apiKey' in keep.input).toBe(false);
+    expect(keep.ok && 'apiKey' in keep.value).toBe(false);
     const set = buildTargetInput({ ...base, apiKey: 'sk-1' });
-    expect(set.ok && set.input.apiKey).toBe('sk-1');
+    expect(set.ok && set.value.apiKey).toBe('sk-1');
     const clear = buildTargetInput({ ...base, clearKey: true });
-    expect(clear.ok && clear.input.apiKey).toBe('');
+    expect(clear.ok && clear.value.apiKey).toBe('');
   });
 
   it('round-trips a target view (the key never comes back)', () => {
@@ -31,7 +31,7 @@ describe('buildTargetInput', () => {
     });
     expect(f.apiKey).toBe('');
     const r = buildTargetInput(f);
-    expect(r.ok && r.input).toEqual({
+    expect(r.ok && r.value).toEqual({
       id: 't1',
       name: 'vllm',
       baseUrl: 'http://h:8000',
@@ -49,28 +49,28 @@ describe('buildTargetInput', () => {
       metricsSource: 'prometheus' as const,
     };
     const none = buildTargetInput(base);
-    expect(!none.ok && Object.keys(none.errors).sort()).toEqual(['prometheusSelector', 'prometheusUrl']);
+    expect(!none.ok && Object.keys(none.error).sort()).toEqual(['prometheusSelector', 'prometheusUrl']);
     const empty = buildTargetInput({ ...base, prometheusUrl: 'http://prom:9090', prometheusSelector: '{}' });
-    expect(!empty.ok && empty.errors.prometheusSelector).toMatch(/at least one label/);
+    expect(!empty.ok && empty.error.prometheusSelector).toMatch(/at least one label/);
     const bad = buildTargetInput({
       ...base,
       prometheusUrl: 'http://prom:9090',
       prometheusSelector: 'job=vllm',
     });
-    expect(!bad.ok && bad.errors.prometheusSelector).toMatch(/expected label="value"/);
+    expect(!bad.ok && bad.error.prometheusSelector).toMatch(/expected label="value"/);
     const good = buildTargetInput({
       ...base,
       prometheusUrl: ' http://prom:9090 ',
       prometheusSelector: ' {job="vllm"} ',
       metricsUrl: 'http://ignored/metrics',
     });
-    expect(good.ok && good.input).toMatchObject({
+    expect(good.ok && good.value).toMatchObject({
       prometheusUrl: 'http://prom:9090',
       prometheusSelector: '{job="vllm"}',
     });
     // Switching back to the server's own /metrics drops the Prometheus fields.
     const back = buildTargetInput({ ...base, metricsSource: 'scrape', prometheusUrl: 'http://prom:9090' });
-    expect(back.ok && 'prometheusUrl' in back.input).toBe(false);
+    expect(back.ok && 'prometheusUrl' in back.value).toBe(false);
     const f = formFromTarget({
       id: 't',
       name: 'fleet',
@@ -87,9 +87,9 @@ describe('buildTargetInput', () => {
   it('scrape interval and timeout: seconds as typed, ms on the wire, defaults left out', () => {
     const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
     const def = buildTargetInput(base);
-    expect(def.ok && ['metricsIntervalMs', 'metricsTimeoutMs'].some((k) => k in def.input)).toBe(false);
+    expect(def.ok && ['metricsIntervalMs', 'metricsTimeoutMs'].some((k) => k in def.value)).toBe(false);
     const set = buildTargetInput({ ...base, metricsInterval: '2.5', metricsTimeout: '.5' });
-    expect(set.ok && set.input).toMatchObject({ metricsIntervalMs: 2500, metricsTimeoutMs: 500 });
+    expect(set.ok && set.value).toMatchObject({ metricsIntervalMs: 2500, metricsTimeoutMs: 500 });
     for (const [interval, timeout] of [
       ['0.1', ''],
       ['61', ''],
@@ -133,15 +133,15 @@ describe('secret headers and a target that moves', () => {
       { key: 'X-Sig', value: '', secret: true, stored: true },
     ]);
     const r = buildTargetInput(f, view);
-    expect(r.ok && r.input.secretHeaders).toEqual([{ name: 'X-Sig' }]);
-    expect(r.ok && r.input.headers).toEqual({ 'X-Team': 'infra' });
+    expect(r.ok && r.value.secretHeaders).toEqual([{ name: 'X-Sig' }]);
+    expect(r.ok && r.value.headers).toEqual({ 'X-Team': 'infra' });
     const removed = buildTargetInput({ ...f, headers: [f.headers[0]!] }, view);
-    expect(removed.ok && removed.input.secretHeaders).toEqual([]);
+    expect(removed.ok && removed.value.secretHeaders).toEqual([]);
     const typed = buildTargetInput(
       { ...f, headers: [...f.headers, { key: 'X-Session', value: 's-1', secret: true }] },
       view,
     );
-    expect(typed.ok && typed.input.secretHeaders).toEqual([
+    expect(typed.ok && typed.value.secretHeaders).toEqual([
       { name: 'X-Sig' },
       { name: 'X-Session', value: 's-1' },
     ]);
@@ -151,13 +151,13 @@ describe('secret headers and a target that moves', () => {
     const f = { ...formFromTarget(view), baseUrl: 'https://elsewhere.example' };
     const unanswered = buildTargetInput(f, view);
     expect(unanswered.ok).toBe(false);
-    if (!unanswered.ok) expect(unanswered.errors.keepSecretsOnMove).toMatch(/another server/);
+    if (!unanswered.ok) expect(unanswered.error.keepSecretsOnMove).toMatch(/another server/);
     const keep = buildTargetInput({ ...f, keepSecretsOnMove: true }, view);
-    expect(keep.ok && keep.input.keepApiKey).toBe(true);
+    expect(keep.ok && keep.value.keepApiKey).toBe(true);
     const drop = buildTargetInput({ ...f, keepSecretsOnMove: false }, view);
-    expect(drop.ok && drop.input.keepApiKey).toBe(false);
+    expect(drop.ok && drop.value.keepApiKey).toBe(false);
     // Same server, another path: nothing to ask.
     const same = buildTargetInput({ ...formFromTarget(view), baseUrl: 'http://10.0.0.1:8000/v1' }, view);
-    expect(same.ok && same.input.keepApiKey).toBeUndefined();
+    expect(same.ok && same.value.keepApiKey).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /** The target editor's form ⇄ TargetInput (shared/api.ts), validated before it crosses the bridge. */
 import { selectorProblem, type TargetInput, type TargetView } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
+import { fail, ok, type Result } from '../../shared/result.ts';
 import { headersFromRows, rowsFromHeaders, type HeaderRow } from './header-rows.ts';
 
 export interface TargetForm {
@@ -123,7 +124,7 @@ export function movesSecrets(f: TargetForm, existing: TargetView | null): boolea
 export function buildTargetInput(
   f: TargetForm,
   existing: TargetView | null = null,
-): { ok: true; input: TargetInput } | { ok: false; errors: TargetErrors } {
+): Result<TargetInput, TargetErrors> {
   const errors: TargetErrors = {};
   const moving = movesSecrets(f, existing);
   if (moving && f.keepSecretsOnMove === null)
@@ -148,7 +149,7 @@ export function buildTargetInput(
   );
   if (!secretRows.ok) errors.headers = secretRows.error;
   if (!headers.ok) errors.headers = headers.error;
-  if (Object.keys(errors).length || !headers.ok) return { ok: false, errors };
+  if (Object.keys(errors).length || !headers.ok) return fail(errors);
   const input: TargetInput = { name: f.name.trim(), baseUrl: f.baseUrl.trim(), dialect: f.dialect };
   if (f.id) input.id = f.id;
   if (f.defaultModel.trim()) input.defaultModel = f.defaultModel.trim();
@@ -172,5 +173,5 @@ export function buildTargetInput(
     input.prometheusSelector = f.prometheusSelector.trim();
   }
   if (f.insecureTls) input.insecureTls = true;
-  return { ok: true, input };
+  return ok(input);
 }

@@ -19,7 +19,7 @@ export function runHeader(): RunHeader {
     version: 1,
     runId: 'run-1',
     name: 'fixture run',
-    workload: w.workload,
+    workload: w.value,
     target: {
       url: 'http://127.0.0.1:8000/',
       dialect: 'openai-chat',

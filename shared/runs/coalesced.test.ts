@@ -129,7 +129,7 @@ describe('run summary with coalesced gaps', () => {
       version: 1,
       runId: 'r1',
       name: null,
-      workload: parsed.workload,
+      workload: parsed.value,
       target: { url: 'http://x', dialect: 'openai-chat', model: 'm', headerNames: [], authenticated: false },
       tokenscopeVersion: '0',
       nodeVersion: 'v20',
@@ -150,11 +150,11 @@ describe('run summary with coalesced gaps', () => {
       expect(json['tokenscope_definitions']).toBe('vllm');
       const back = importVllmText(JSON.stringify(json));
       if (!back.ok) throw new Error('import');
-      const v = back.runs[0]!.summary.vllm;
+      const v = back.value.runs[0]!.summary.vllm;
       for (const k of ['mean_itl_ms', 'median_itl_ms', 'std_itl_ms', 'p99_itl_ms'])
         expect(v[k], `${k} detailed=${detailed}`).toBeCloseTo(asVllm.vllm[k]!, 9);
       // Under the same (vLLM's) definitions, the run and its export are the same run.
-      const rows = compareRows([asVllm, back.runs[0]!.summary]);
+      const rows = compareRows([asVllm, back.value.runs[0]!.summary]);
       for (const id of ['itl-mean', 'itl-p50', 'itl-p99']) {
         const r = rows.find((x) => x.def.id === id)!;
         expect(r.rel[1], `${id} detailed=${detailed}`).toBeCloseTo(0, 9);

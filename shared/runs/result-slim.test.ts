@@ -84,7 +84,7 @@ describe('slimResultBytes', () => {
     const r = importVllmText(slimResultBytes(bytes(parts.join('\n'))));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const run = r.runs[0]!;
+    const run = r.value.runs[0]!;
     expect(run.outcomes).toHaveLength(n);
     expect(run.summary.vllm.completed).toBe(n);
     // TTFT cycles 10.0 … 19.9 ms evenly: mean 14.95 ms; ITL 2 and 4 ms: mean 3 ms.

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from '../dialects.ts';
+import { fail, ok, type Result } from '../result.ts';
 import { RUN_FILE_FORMAT, type RunHeader, type RunRequestLine, type RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { RunSummarySchema } from './summary-schema.ts';
@@ -129,7 +130,7 @@ export interface ParsedRun {
   problems: string[];
 }
 
-export type ParseRunResult = { ok: true; run: ParsedRun } | { ok: false; error: string };
+export type ParseRunResult = Result<ParsedRun, string>;
 
 function issueText(e: z.ZodError): string {
   const i = e.issues[0];
@@ -164,8 +165,7 @@ export function parseRunText(text: string): ParseRunResult {
     const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
     if (i === 0 || (header === null && type === 'header')) {
       const h = HeaderSchema.safeParse(v);
-      if (!h.success)
-        return { ok: false, error: `line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})` };
+      if (!h.success) return fail(`line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})`);
       header = h.data as RunHeader;
     } else if (type === 'request') {
       const r = RequestSchema.safeParse(v);
@@ -194,12 +194,12 @@ export function parseRunText(text: string): ParseRunResult {
       }
     } else problems.push(`line ${i + 1}: unknown line type; skipped`);
   }
-  if (!header) return { ok: false, error: 'empty file: no run header' };
+  if (!header) return fail('empty file: no run header');
   const partial = summary === null && damage === null;
   if (!summary) summary = summarizeRunLines(header, requests, { partial });
   if (damage && problems.some((p) => p.includes('appears again')))
     damage += '; duplicate request lines dropped';
   else if (!damage && problems.some((p) => p.includes('appears again')))
     damage = 'duplicate request lines (the first of each kept)';
-  return { ok: true, run: { header, requests, summary, partial, damage, problems } };
+  return ok({ header, requests, summary, partial, damage, problems });
 }

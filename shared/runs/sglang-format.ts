@@ -5,13 +5,14 @@
  * output_lens, ttfts, itls, generated_texts, errors — but no latencies or start times, so TPOT,
  * E2E and peaks are taken as reported even when TTFT and ITL are recomputed.
  */
+import { fail, ok } from '../result.ts';
 import { parseJsonObjects } from './import-common.ts';
 import { importedSummary } from './imported-summary.ts';
 import type { ImportResult, ImportedRun } from './vllm-format.ts';
 
 export function importSglangText(text: string): ImportResult {
   const { objects, errors } = parseJsonObjects(text);
-  if (objects.length === 0) return { ok: false, error: errors[0] ?? 'no JSON object in the file' };
+  if (objects.length === 0) return fail(errors[0] ?? 'no JSON object in the file');
   const runs: ImportedRun[] = [];
   const warnings = [...errors];
   objects.forEach((o, i) => {
@@ -31,8 +32,8 @@ export function importSglangText(text: string): ImportResult {
       date: null,
     });
   });
-  if (runs.length === 0) return { ok: false, error: warnings[0] ?? 'no result' };
-  return { ok: true, runs, warnings };
+  if (runs.length === 0) return fail(warnings[0] ?? 'no result');
+  return ok({ runs, warnings });
 }
 
 /** Which format a result file's text is: SGLang results have `*_e2e_latency_ms`, vLLM's `date`/`endpoint_type`. */

@@ -58,7 +58,7 @@ describe('vLLM result import', () => {
     const r = importVllmText(AGGREGATE);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const { summary: s, outcomes } = r.runs[0]!;
+    const { summary: s, outcomes } = r.value.runs[0]!;
     expect(outcomes).toBeNull();
     expect(s.imported).toBe(true);
     expect(s.source).toBe('vllm');
@@ -86,7 +86,7 @@ describe('vLLM result import', () => {
     expect(s.vllm.median_e2el_ms).toBeCloseTo(1000, 9);
     expect(s.importInfo?.recomputed).toContain('e2el');
     expect(s.importInfo?.metadata).toMatchObject({ gpu: 'H100', label: null, tokenizer_id: 'Qwen/Qwen3-8B' });
-    expect(r.runs[0]!.model).toBe('Qwen/Qwen3-8B');
+    expect(r.value.runs[0]!.model).toBe('Qwen/Qwen3-8B');
   });
 
   it('older files without "failed": inferred from num_prompts, and said so', () => {
@@ -102,19 +102,19 @@ describe('vLLM result import', () => {
         std_ttft_ms: 0,
       }),
     );
-    expect(r.ok && r.runs[0]!.summary.vllm.failed).toBe(1);
-    expect(r.ok && r.runs[0]!.summary.importInfo!.notes[0]).toMatch(/inferred/);
+    expect(r.ok && r.value.runs[0]!.summary.vllm.failed).toBe(1);
+    expect(r.ok && r.value.runs[0]!.summary.importInfo!.notes[0]).toMatch(/inferred/);
   });
 
   it('--save-detailed file: recomputed from the arrays with the native code', () => {
     const r = importVllmText(JSON.stringify(DETAILED));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const { summary: s, outcomes } = r.runs[0]!;
+    const { summary: s, outcomes } = r.value.runs[0]!;
     expect(outcomes).toHaveLength(3);
     expect(s.measuredBy).toBeUndefined(); // vLLM's client measured it
     const exported = importVllmText(JSON.stringify({ ...DETAILED, tokenscope_version: '0.1.0' }));
-    expect(exported.ok && exported.runs[0]!.summary.measuredBy).toBe('tokenscope');
+    expect(exported.ok && exported.value.runs[0]!.summary.measuredBy).toBe('tokenscope');
     const v = s.vllm;
     expect(v).toMatchObject({
       completed: 2,
@@ -140,8 +140,8 @@ describe('vLLM result import', () => {
     const r = importVllmText(`${one}\n${one}`);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.runs).toHaveLength(2);
-    expect(r.runs[1]!.summary.config.requestRate).toBe('inf');
+    expect(r.value.runs).toHaveLength(2);
+    expect(r.value.runs[1]!.summary.config.requestRate).toBe('inf');
   });
 
   it('keeps p50 and other reported percentiles (recomputed from the arrays), rtfx, and Tokenscope error kinds', () => {
@@ -156,12 +156,16 @@ describe('vLLM result import', () => {
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const v = r.runs[0]!.summary.vllm;
+    const v = r.value.runs[0]!.summary.vllm;
     expect(v.p50_ttft_ms).toBeCloseTo(75, 9); // median of 100 and 50 ms
     expect(v.p75_itl_ms).toBeCloseTo(35, 9); // numpy linear on [20, 30, 40]
     expect(v.rtfx).toBe(1.5);
-    expect(r.runs[0]!.summary.errors).toEqual({ 'network/reset': 1 });
-    expect(r.runs[0]!.outcomes![2]).toMatchObject({ ok: false, errorKind: 'network', errorCode: 'reset' });
+    expect(r.value.runs[0]!.summary.errors).toEqual({ 'network/reset': 1 });
+    expect(r.value.runs[0]!.outcomes![2]).toMatchObject({
+      ok: false,
+      errorKind: 'network',
+      errorCode: 'reset',
+    });
     // Without arrays the reported keys are kept as reported.
     const agg = importVllmText(
       JSON.stringify({
@@ -173,7 +177,7 @@ describe('vLLM result import', () => {
         p99_ttft_ms: 12,
       }),
     );
-    expect(agg.ok && agg.runs[0]!.summary.vllm.p50_ttft_ms).toBe(8);
+    expect(agg.ok && agg.value.runs[0]!.summary.vllm.p50_ttft_ms).toBe(8);
   });
 
   it('SLOs ride along in an export (tokenscope_slo) and goodput is recomputed on import', () => {
@@ -181,7 +185,7 @@ describe('vLLM result import', () => {
     const r = importVllmText(JSON.stringify(withSlo));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const s = r.runs[0]!.summary;
+    const s = r.value.runs[0]!.summary;
     expect(s.slo).toEqual({ ttftMs: 80, e2elMs: 500 });
     // Request 1 (TTFT 100 ms) misses the TTFT SLO, request 2 (50 ms) meets both: 1 good in 1 s.
     expect(s.goodRequests).toBe(1);
@@ -241,7 +245,7 @@ describe('SGLang result import', () => {
     const r = importSglangText(text);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const s = r.runs[0]!.summary;
+    const s = r.value.runs[0]!.summary;
     expect(s.source).toBe('sglang');
     expect(s.vllm.mean_ttft_ms).toBeCloseTo(75, 9); // recomputed, not the reported 1
     expect(s.vllm.mean_itl_ms).toBeCloseTo(30, 9);

@@ -12,6 +12,7 @@
  * (shared with SGLang's format).
  */
 import type { DialectId } from '../dialects.ts';
+import { fail, ok, type Result } from '../result.ts';
 import { outcomeUnder } from './definitions.ts';
 import { importedSummary } from './imported-summary.ts';
 import { parseJsonObjects, type Json } from './import-common.ts';
@@ -152,13 +153,13 @@ export interface ImportedRun {
   date: string | null;
 }
 
-export type ImportResult =
-  { ok: true; runs: ImportedRun[]; warnings: string[] } | { ok: false; error: string };
+/** The runs a result file holds, with warnings about what could not be read; or why none could. */
+export type ImportResult = Result<{ runs: ImportedRun[]; warnings: string[] }, string>;
 
 /** Import a vLLM result file's text (one result, or several appended with --append-result). */
 export function importVllmText(text: string): ImportResult {
   const { objects, errors } = parseJsonObjects(text);
-  if (objects.length === 0) return { ok: false, error: errors[0] ?? 'no JSON object in the file' };
+  if (objects.length === 0) return fail(errors[0] ?? 'no JSON object in the file');
   const runs: ImportedRun[] = [];
   const warnings = [...errors];
   objects.forEach((o, i) => {
@@ -175,6 +176,6 @@ export function importVllmText(text: string): ImportResult {
       date: typeof o.date === 'string' ? o.date : null,
     });
   });
-  if (runs.length === 0) return { ok: false, error: warnings[0] ?? 'no result' };
-  return { ok: true, runs, warnings };
+  if (runs.length === 0) return fail(warnings[0] ?? 'no result');
+  return ok({ runs, warnings });
 }

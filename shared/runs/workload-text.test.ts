@@ -32,12 +32,12 @@ describe('workload files: JSON and YAML', () => {
     const j = parseWorkloadText(json, 'w.json');
     expect(j.ok).toBe(true);
     if (!y.ok || !j.ok) return;
-    const wy = parseWorkload(y.raw);
-    const wj = parseWorkload(j.raw);
+    const wy = parseWorkload(y.value);
+    const wj = parseWorkload(j.value);
     expect(wy.ok && wj.ok).toBe(true);
     if (wy.ok && wj.ok) {
-      expect(wy.workload).toEqual(wj.workload);
-      expect(wy.workload.prompts).toMatchObject({
+      expect(wy.value).toEqual(wj.value);
+      expect(wy.value.prompts).toMatchObject({
         type: 'synthetic',
         inputLen: { type: 'uniform', min: 100, max: 200 },
         outputLen: { type: 'fixed', value: 64 },
@@ -47,22 +47,22 @@ describe('workload files: JSON and YAML', () => {
 
   it('"inf" stays a string in YAML (the core schema has no .inf surprises for plain inf)', () => {
     const r = parseWorkloadText('requests: 10\nrate: inf\n', 'w.yml');
-    expect(r.ok && r.raw.rate).toBe('inf');
-    const w = r.ok ? parseWorkload(r.raw) : null;
-    expect(w?.ok && w.workload.rate).toBe('inf');
+    expect(r.ok && r.value.rate).toBe('inf');
+    const w = r.ok ? parseWorkload(r.value) : null;
+    expect(w?.ok && w.value.rate).toBe('inf');
   });
 
   it('syntax errors name the line; non-objects and duplicate keys are refused', () => {
     const bad = parseWorkloadText('requests: 10\nprompts:\n  type: synthetic\n   inputLen: 3\n', 'w.yaml');
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.issues[0]!.message).toMatch(/w\.yaml is not valid YAML \(line \d+\)/);
+    if (!bad.ok) expect(bad.error[0]!.message).toMatch(/w\.yaml is not valid YAML \(line \d+\)/);
     const list = parseWorkloadText('- 1\n- 2\n', 'w.yaml');
     expect(list.ok).toBe(false);
     const dup = parseWorkloadText('requests: 1\nrequests: 2\n', 'w.yaml');
     expect(dup.ok).toBe(false);
     const js = parseWorkloadText('{"requests": 1,}', 'w.json');
     expect(js.ok).toBe(false);
-    if (!js.ok) expect(js.issues[0]!.message).toMatch(/not valid JSON/);
+    if (!js.ok) expect(js.error[0]!.message).toMatch(/not valid JSON/);
   });
 
   it('YAML anchors past the alias budget are refused (billion laughs)', () => {

@@ -4,10 +4,11 @@
  * Errors are values with a message that names the line, never exceptions.
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { fail, ok, type Result } from '../result.ts';
 import type { WorkloadIssue } from './workload.ts';
 
-export type WorkloadText =
-  { ok: true; raw: Record<string, unknown> } | { ok: false; issues: WorkloadIssue[] };
+/** The file's object, or what is wrong with its text. */
+export type WorkloadText = Result<Record<string, unknown>, WorkloadIssue[]>;
 
 export function isYamlName(name: string): boolean {
   return /\.ya?ml$/i.test(name);
@@ -21,24 +22,18 @@ export function parseWorkloadText(text: string, name: string): WorkloadText {
       raw = parseYaml(text, { schema: 'core', merge: false, maxAliasCount: 100, uniqueKeys: true });
     } catch (e) {
       const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line})` : '';
-      return {
-        ok: false,
-        issues: [
-          { path: '', message: `${name} is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` },
-        ],
-      };
+      return fail([
+        { path: '', message: `${name} is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` },
+      ]);
     }
   } else {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return {
-        ok: false,
-        issues: [{ path: '', message: `${name} is not valid JSON: ${(e as Error).message}` }],
-      };
+      return fail([{ path: '', message: `${name} is not valid JSON: ${(e as Error).message}` }]);
     }
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return { ok: false, issues: [{ path: '', message: 'a workload is an object (JSON or YAML mapping)' }] };
-  return { ok: true, raw: raw as Record<string, unknown> };
+    return fail([{ path: '', message: 'a workload is an object (JSON or YAML mapping)' }]);
+  return ok(raw as Record<string, unknown>);
 }

@@ -6,7 +6,7 @@ describe('workload schema', () => {
     const r = parseWorkload({ requests: 10 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const w = r.workload;
+    const w = r.value;
     expect(w.rate).toBe('inf');
     expect(rateOf(w)).toBe(Infinity);
     expect(arrivalProcessOf(w)).toBe('poisson');
@@ -28,11 +28,11 @@ describe('workload schema', () => {
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.workload.prompts).toMatchObject({
+    expect(r.value.prompts).toMatchObject({
       inputLen: { type: 'fixed', value: 64 },
       outputLen: { type: 'uniform', min: 8, max: 16 },
     });
-    expect(arrivalProcessOf(r.workload)).toBe('gamma');
+    expect(arrivalProcessOf(r.value)).toBe('gamma');
   });
 
   it('reports errors with their paths', () => {
@@ -44,7 +44,7 @@ describe('workload schema', () => {
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    const paths = r.issues.map((i) => i.path);
+    const paths = r.error.map((i) => i.path);
     expect(paths).toContain('requests');
     expect(paths).toContain('rate');
     expect(paths).toContain('prompts.outputLen.max');
@@ -58,14 +58,14 @@ describe('workload schema', () => {
     ]) {
       const r = parseWorkload({ requests: 1, target });
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.issues.map((i) => i.message).join(' ')).toMatch(/API keys are not stored/);
+      if (!r.ok) expect(r.error.map((i) => i.message).join(' ')).toMatch(/API keys are not stored/);
     }
   });
 
   it('checks combinations: a count or a duration; poisson means burstiness 1; ramp-up needs a rate', () => {
     const msgs = (v: unknown) => {
       const r = parseWorkload(v);
-      return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+      return r.ok ? [] : r.error.map((i) => `${i.path}: ${i.message}`);
     };
     expect(msgs({})).toEqual(['requests: set requests, durationS or both']);
     expect(msgs({ requests: 1, arrival: 'poisson', burstiness: 2 })[0]).toMatch(/^burstiness:/);
@@ -83,7 +83,7 @@ describe('workload schema', () => {
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const again = parseWorkload(JSON.parse(JSON.stringify(r.workload)));
+    const again = parseWorkload(JSON.parse(JSON.stringify(r.value)));
     expect(again).toEqual(r);
   });
 });
@@ -92,7 +92,7 @@ describe('workload timeouts', () => {
   it('refuses a timeoutMs a timer cannot hold (over 2^31 − 1 ms), with its path', () => {
     const r = parseWorkload({ requests: 1, timeoutMs: 2 ** 31 });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.issues.map((i) => i.path)).toEqual(['timeoutMs']);
+    if (!r.ok) expect(r.error.map((i) => i.path)).toEqual(['timeoutMs']);
     expect(parseWorkload({ requests: 1, timeoutMs: 2 ** 31 - 1 }).ok).toBe(true);
   });
 });
@@ -101,7 +101,7 @@ describe('workload bounds (a typo is a message, not an out-of-memory abort)', ()
   const base = { requests: 10 };
   const issuesOf = (w: object): string[] => {
     const r = parseWorkload({ ...base, ...w });
-    return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+    return r.ok ? [] : r.error.map((i) => `${i.path}: ${i.message}`);
   };
 
   it('refuses lengths, counts, rates and durations past their limits, with the path', () => {
@@ -129,8 +129,8 @@ describe('workload bounds (a typo is a message, not an out-of-memory abort)', ()
       timeoutMs: WORKLOAD_LIMITS.timerMs,
     });
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.workload.idleTimeoutMs).toBe(60_000);
+    if (r.ok) expect(r.value.idleTimeoutMs).toBe(60_000);
     const none = parseWorkload({ ...base, idleTimeoutMs: 0 });
-    expect(none.ok && none.workload.idleTimeoutMs).toBe(0);
+    expect(none.ok && none.value.idleTimeoutMs).toBe(0);
   });
 });

@@ -6,6 +6,7 @@
  * Never in a workload: API keys (the schema rejects `apiKey` and an `authorization` header —
  * keys come from the app's key store, `--api-key` or TOKENSCOPE_API_KEY).
  */
+import { fail, ok, type Result } from '../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../dialects.ts';
 
@@ -237,12 +238,10 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return s;
 }
 
-export function parseWorkload(
-  data: unknown,
-): { ok: true; workload: Workload } | { ok: false; issues: WorkloadIssue[] } {
+export function parseWorkload(data: unknown): Result<Workload, WorkloadIssue[]> {
   const r = WorkloadSchema.safeParse(data);
-  if (r.success) return { ok: true, workload: r.data };
-  return { ok: false, issues: r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+  if (r.success) return ok(r.data);
+  return fail(r.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
 }
 
 /** The process a workload asks for (vLLM: burstiness 1 → Poisson, else gamma). */
