@@ -104,6 +104,23 @@ export default tseslint.config(
     rules: { 'layers/order': ['error', { layers: ELECTRON_LAYERS }] },
   },
   {
+    // Small units (docs/ARCHITECTURE.md "Conventions"): a file a reader takes in at once, a
+    // function that fits on a screen or two. Raw lines, comments included. Tests are exempt:
+    // a describe block is a list of cases, not a unit.
+    files: [
+      'electron/**/*.ts',
+      'shared/**/*.ts',
+      'renderer/**/*.{ts,tsx}',
+      'bench/**/*.ts',
+      'scripts/**/*.{js,mjs}',
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
     // CommonJS helper scripts (run by node directly).
     files: ['**/*.cjs'],
     languageOptions: {
