@@ -6,6 +6,7 @@ export const DIALECT_IDS = [
   'openai-chat',
   'openai-completions',
   'openai-responses',
+  'anthropic-messages',
   'tgi',
   'llamacpp',
   'ollama-generate',
@@ -23,6 +24,7 @@ export const DIALECT_PATHS: Record<DialectId, string> = {
   'openai-chat': '/v1/chat/completions',
   'openai-completions': '/v1/completions',
   'openai-responses': '/v1/responses',
+  'anthropic-messages': '/v1/messages',
   tgi: '/generate_stream',
   llamacpp: '/completion',
   'ollama-generate': '/api/generate',
@@ -33,8 +35,39 @@ export const DIALECT_LABELS: Record<DialectId, string> = {
   'openai-chat': 'OpenAI chat completions',
   'openai-completions': 'OpenAI completions',
   'openai-responses': 'OpenAI Responses',
+  'anthropic-messages': 'Anthropic Messages',
   tgi: 'TGI /generate_stream',
   llamacpp: 'llama.cpp /completion',
   'ollama-generate': 'Ollama /api/generate (NDJSON)',
   'ollama-chat': 'Ollama /api/chat (NDJSON)',
 };
+
+/**
+ * The Messages API version Tokenscope speaks, sent as `anthropic-version` with every
+ * anthropic-messages request (Anthropic's API refuses a request without it).
+ */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** The header an API key travels in: Anthropic's `x-api-key`, everyone else's `Authorization`. */
+export function apiKeyHeader(dialect: DialectId): 'x-api-key' | 'authorization' {
+  return dialect === 'anthropic-messages' ? 'x-api-key' : 'authorization';
+}
+
+/**
+ * The headers a dialect adds to the user's own (`given`), for the stream and for `GET /v1/models`
+ * alike: the API key (`x-api-key: <key>` for Anthropic, else `Authorization: Bearer <key>`) and
+ * Anthropic's `anthropic-version`, unless the user already sets that header (in any case).
+ */
+export function dialectHeaders(
+  dialect: DialectId,
+  apiKey: string | undefined,
+  given: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const keyHeader = apiKeyHeader(dialect);
+  if (apiKey) out[keyHeader] = keyHeader === 'authorization' ? `Bearer ${apiKey}` : apiKey;
+  const givenNames = Object.keys(given).map((k) => k.toLowerCase());
+  if (dialect === 'anthropic-messages' && !givenNames.includes('anthropic-version'))
+    out['anthropic-version'] = ANTHROPIC_VERSION;
+  return out;
+}

@@ -13,6 +13,8 @@ describe('endpoints', () => {
     expect(resolveEndpoint('http://h:8000', 'openai-chat').pathname).toBe('/v1/chat/completions');
     expect(resolveEndpoint('http://h:8000/v1/', 'openai-completions').pathname).toBe('/v1/completions');
     expect(resolveEndpoint('http://h:8000/custom/chat', 'openai-chat').pathname).toBe('/custom/chat');
+    expect(resolveEndpoint('https://api.anthropic.com', 'anthropic-messages').pathname).toBe('/v1/messages');
+    expect(resolveEndpoint('http://h:8000/v1', 'anthropic-messages').pathname).toBe('/v1/messages');
   });
 
   it('one key for the spellings of one endpoint: case, default port, /v1, trailing slash, credentials', () => {

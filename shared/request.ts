@@ -30,7 +30,7 @@ export interface RequestSpec {
   extraBody?: Record<string, unknown>;
   /** Extra HTTP headers. Secrets go in `apiKey`, never here when the spec is stored. */
   headers?: Record<string, string>;
-  /** Sent as `Authorization: Bearer …`. Never written to run files or logs. */
+  /** Sent as `Authorization: Bearer …` (anthropic-messages: `x-api-key`). Never written to run files or logs. */
   apiKey?: string;
   /** OpenAI dialects: inject `stream_options.include_usage` (default true). */
   includeUsage?: boolean;

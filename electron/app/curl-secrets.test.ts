@@ -3,6 +3,7 @@ import { curlCommand } from './curl.ts';
 import { specFromInput } from './requests-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { TargetInput } from '../../shared/api.ts';
+import { ANTHROPIC_VERSION } from '../../shared/dialects.ts';
 
 const target: ResolvedTarget = {
   id: 't',
@@ -30,6 +31,25 @@ describe('secrets in copied commands and other hosts', () => {
     expect(c).toContain("'Cookie: <redacted>'");
     expect(c).toContain("'X-Team: infra'");
     expect(c).toContain('$TOKENSCOPE_API_KEY');
+  });
+
+  it('Copy as curl sends the key as the dialect wants it: Bearer, or x-api-key with anthropic-version', () => {
+    expect(curlCommand(input, target)).toContain('-H "Authorization: Bearer $TOKENSCOPE_API_KEY"');
+    const c = curlCommand(input, { ...target, headers: {}, dialect: 'anthropic-messages' });
+    expect(c).toContain("'http://10.0.0.1:8000/v1/messages'");
+    expect(c).toContain('-H "x-api-key: $TOKENSCOPE_API_KEY"');
+    expect(c).toContain(`-H 'anthropic-version: ${ANTHROPIC_VERSION}'`);
+    expect(c).not.toMatch(/authorization|bearer|sk-live/i);
+    expect(c).toContain('"max_tokens":4096');
+    // Without a key: no key header, the version still.
+    const noKey = curlCommand(input, {
+      ...target,
+      headers: {},
+      apiKey: undefined,
+      dialect: 'anthropic-messages',
+    });
+    expect(noKey).not.toContain('x-api-key');
+    expect(noKey).toContain('anthropic-version');
   });
 
   it('an endpointUrl on another host gets neither the key nor the secret headers', () => {

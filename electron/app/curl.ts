@@ -5,6 +5,7 @@ import { resolveEndpoint, redactUrl } from '../engine/endpoint.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { specFromInput } from './requests-service.ts';
 import { looksSecretName } from '../../shared/redact.ts';
+import { apiKeyHeader, dialectHeaders } from '../../shared/dialects.ts';
 
 function sq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -27,7 +28,14 @@ export function curlCommand(input: FireInput, target: ResolvedTarget): string {
     if (secret.has(k.toLowerCase()) || looksSecretName(k)) parts.push(`-H ${sq(`${k}: <redacted>`)}`);
     else parts.push(`-H ${sq(`${k}: ${v}`)}`);
   }
-  if (spec.apiKey) parts.push(`-H "Authorization: Bearer $TOKENSCOPE_API_KEY"`);
+  // The key as the dialect sends it (Anthropic: x-api-key, plus anthropic-version), in double
+  // quotes so the shell fills in the variable.
+  const keyHeader = apiKeyHeader(spec.dialect);
+  const key = spec.apiKey ? '$TOKENSCOPE_API_KEY' : undefined;
+  for (const [k, v] of Object.entries(dialectHeaders(spec.dialect, key, spec.headers))) {
+    if (k === keyHeader) parts.push(`-H "${k === 'authorization' ? 'Authorization' : k}: ${v}"`);
+    else parts.push(`-H ${sq(`${k}: ${v}`)}`);
+  }
   parts.push(`-d ${sq(body)}`);
   return parts.join(' \\\n  ');
 }

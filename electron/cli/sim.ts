@@ -58,7 +58,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
   process.stdout.write(
     [
       `Tokenscope simulator listening on ${sim.url}  (model "${o.model}", seed ${o.seed}, max ${o.maxNumSeqs} seqs, ${o.decodeStepMs} ms/step)`,
-      `  OpenAI:   ${sim.url}/v1/chat/completions  ${sim.url}/v1/completions  ${sim.url}/v1/models`,
+      `  OpenAI:   ${sim.url}/v1/chat/completions  ${sim.url}/v1/completions  ${sim.url}/v1/responses  ${sim.url}/v1/models`,
+      `  Anthropic: ${sim.url}/v1/messages`,
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,

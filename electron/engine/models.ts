@@ -1,10 +1,11 @@
 /**
  * Model discovery: OpenAI-style `GET /v1/models` (vLLM, SGLang, TGI, llama.cpp, LM Studio, Ollama's
- * shim) and Ollama's native `GET /api/tags`. The dialect decides which is tried first; the other
- * is the fallback, so a base URL alone is enough.
+ * shim, Anthropic's `{"data":[{"id","type":"model",…}],"has_more"}`) and Ollama's native
+ * `GET /api/tags`. The dialect decides which is tried first; the other is the fallback, so a base
+ * URL alone is enough.
  */
 import type { Result } from '../../shared/result.ts';
-import type { DialectId } from '../../shared/dialects.ts';
+import { dialectHeaders, type DialectId } from '../../shared/dialects.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { httpGet } from './http-get.ts';
 
@@ -33,8 +34,9 @@ export async function discoverModels(
   const prefix = base.pathname
     .replace(/\/(v1\/.*|v1|api\/.*|generate_stream|completion)\/?$/, '')
     .replace(/\/+$/, '');
-  const headers = { ...(opts.headers ?? {}) };
-  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  // The same key header as the stream's (Anthropic: x-api-key and anthropic-version, which its
+  // /v1/models needs as much as /v1/messages does).
+  const headers = { ...(opts.headers ?? {}), ...dialectHeaders(dialect, opts.apiKey, opts.headers) };
   const order = dialect.startsWith('ollama') ? ['/api/tags', '/v1/models'] : ['/v1/models', '/api/tags'];
   let firstError: RequestError | null = null;
   for (const path of order) {

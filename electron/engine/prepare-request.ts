@@ -7,6 +7,7 @@ import { newRecord, type RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { headerValueProblem } from '../../shared/api.ts';
+import { apiKeyHeader, dialectHeaders } from '../../shared/dialects.ts';
 import { redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redact.ts';
 import { wallNow } from './clock.ts';
 import { resolveEndpoint, redactUrl } from './endpoint.ts';
@@ -87,8 +88,9 @@ function requestHeaders(
     'accept-encoding': 'identity', // compressed bodies would hide the server's write boundaries
     'content-length': String(Buffer.byteLength(body)),
     ...(spec.headers ?? {}),
+    // The key as the dialect's server wants it (Anthropic: x-api-key, plus anthropic-version).
+    ...dialectHeaders(dialect.id, spec.apiKey, spec.headers),
   };
-  if (spec.apiKey) headers.authorization = `Bearer ${spec.apiKey}`;
   if (endpoint.username || endpoint.password) {
     headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(endpoint.username)}:${decodeURIComponent(endpoint.password)}`).toString('base64')}`;
   }
@@ -100,12 +102,12 @@ function requestHeaders(
  * before anything is sent, not a socket-level failure.
  */
 function headersProblem(spec: RequestSpec, headers: Record<string, string>): string | null {
+  const keyHeader = apiKeyHeader(spec.dialect);
   for (const [k, v] of Object.entries(headers)) {
     // Positions in the key as the user typed it, not in "Bearer <key>".
-    const problem =
-      (k === 'authorization' && spec.apiKey ? headerValueProblem(spec.apiKey) : null) ??
-      headerValueProblem(v);
-    if (problem) return `${k === 'authorization' ? 'The API key' : `Header ${k}`} ${problem}.`;
+    const isKey = k === keyHeader && !!spec.apiKey;
+    const problem = (isKey ? headerValueProblem(spec.apiKey!) : null) ?? headerValueProblem(v);
+    if (problem) return `${isKey ? 'The API key' : `Header ${k}`} ${problem}.`;
   }
   return null;
 }

@@ -66,6 +66,14 @@ export function nonStreamedText(dialect: DialectId, j: unknown): string | null {
           if (typeof obj(c)?.text === 'string') parts.push(obj(c)!.text as string);
       return parts.length ? parts.join('') : null;
     }
+    case 'anthropic-messages': {
+      // A Message: `content` is a list of blocks; its text blocks are the answer.
+      const parts = (Array.isArray(o.content) ? o.content : [])
+        .map((c) => obj(c))
+        .filter((c) => c?.type === 'text' && typeof c.text === 'string')
+        .map((c) => c!.text as string);
+      return parts.length ? parts.join('') : null;
+    }
     case 'tgi':
       return typeof o.generated_text === 'string' ? o.generated_text : null;
     case 'llamacpp':
@@ -132,6 +140,7 @@ export function readJsonBody(
   }
   const choice = Array.isArray(o?.choices) ? obj(o!.choices[0]) : null;
   if (typeof choice?.finish_reason === 'string') rec.finishReason = choice.finish_reason;
+  else if (typeof o?.stop_reason === 'string') rec.finishReason = o.stop_reason; // Anthropic's Message
   return {
     kind: 'protocol',
     code: 'not-streamed',

@@ -291,6 +291,8 @@ function terminatorName(id: Dialect['id']): string {
       return 'data: [DONE]';
     case 'openai-responses':
       return 'response.completed';
+    case 'anthropic-messages':
+      return 'message_stop';
     case 'tgi':
       return 'a final event with generated_text';
     case 'llamacpp':

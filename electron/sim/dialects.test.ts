@@ -285,3 +285,103 @@ describe('OpenAI Responses', () => {
     expect(((events.at(-1)?.data.response as Obj).usage as Obj).output_tokens).toBe(3);
   });
 });
+
+describe('Anthropic Messages', () => {
+  /** `event: <type>` + `data: <json>` blocks, parsed. */
+  const events = (text: string) =>
+    sseBlocks(text).map((b) => {
+      const [ev = '', data = ''] = b.split('\n');
+      expect(ev.startsWith('event: ') && data.startsWith('data: ')).toBe(true);
+      return { type: ev.slice('event: '.length), raw: data.slice('data: '.length) };
+    });
+  const body = (over: Obj = {}) => ({
+    model: 'tokenscope-sim',
+    system: 'Be brief.',
+    messages: [{ role: 'user', content: 'Hi' }],
+    max_tokens: 3,
+    stream: true,
+    ignore_eos: true,
+    ...over,
+  });
+
+  it('emits the corpus sequence: message_start, block start, ping, deltas, stop, message_delta, message_stop', async () => {
+    const ref = events(corpus('anthropic-messages.sse'));
+    const r = await post(sim, '/v1/messages', body());
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const evs = events(r.text);
+    expect(evs.map((e) => e.type)).toEqual([
+      'message_start',
+      'content_block_start',
+      'ping',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(r.text).not.toContain('[DONE]');
+    // ping is spaced JSON, byte for byte as Anthropic sends it.
+    expect(evs[2]!.raw).toBe(ref.find((e) => e.type === 'ping')!.raw);
+    const data = evs.map((e) => JSON.parse(e.raw) as Obj);
+    for (const [i, d] of data.entries()) expect(d.type).toBe(evs[i]!.type);
+    const refStart = JSON.parse(ref[0]!.raw) as Obj;
+    const message = data[0]!.message as Obj;
+    expect(keys(data[0])).toEqual(keys(refStart));
+    expect(keys(message)).toEqual(keys(refStart.message));
+    expect(keys(message.usage)).toEqual(keys((refStart.message as Obj).usage));
+    expect(message.id).toBe(`msg_${r.headers.get('x-request-id')}`);
+    // The top-level system prompt counts as input: more than the user's "Hi" alone.
+    const alone = events((await post(sim, '/v1/messages', body({ system: undefined }))).text);
+    const aloneInput = ((JSON.parse(alone[0]!.raw) as { message: { usage: Obj } }).message.usage
+      .input_tokens ?? 0) as number;
+    expect((message.usage as Obj).input_tokens).toBeGreaterThan(aloneInput);
+    expect(aloneInput).toBeGreaterThan(0);
+    expect(keys(data[3])).toEqual(keys(JSON.parse(ref[3]!.raw)));
+    expect(data.slice(3, 6).map((d) => (d.delta as Obj).type)).toEqual([
+      'text_delta',
+      'text_delta',
+      'text_delta',
+    ]);
+    expect(data[7]).toEqual({
+      type: 'message_delta',
+      delta: { stop_reason: 'max_tokens', stop_sequence: null },
+      usage: { output_tokens: 3 },
+    });
+    const truth = sim.groundTruth().filter((g) => g.requestId === r.headers.get('x-request-id'));
+    expect(truth.map((g) => g.kind).at(-1)).toBe('done');
+    expect(truth.reduce((n, g) => n + g.tokens, 0)).toBe(3);
+  });
+
+  it('ends with end_turn when the model stops, its EOS token counted in output_tokens', async () => {
+    let data: Obj[] = [];
+    for (let seed = 0; seed < 40; seed++) {
+      const r = await post(sim, '/v1/messages', body({ max_tokens: 64, ignore_eos: false, seed }));
+      data = events(r.text).map((e) => JSON.parse(e.raw) as Obj);
+      if ((data.at(-2)!.delta as Obj).stop_reason === 'end_turn') break;
+    }
+    const end = data.at(-2)!;
+    expect((end.delta as Obj).stop_reason).toBe('end_turn');
+    const deltas = data.filter((d) => d.type === 'content_block_delta').length;
+    expect((end.usage as Obj).output_tokens).toBe(deltas + 1); // the EOS rides on content_block_stop
+  });
+
+  it('requires max_tokens, as the API does, and answers stream:false with a Message', async () => {
+    const bad = await post(sim, '/v1/messages', body({ max_tokens: undefined }));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text)).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'max_tokens: Field required' },
+    });
+    const whole = await post(sim, '/v1/messages', body({ stream: false }));
+    expect(whole.headers.get('content-type')).toBe('application/json');
+    expect(JSON.parse(whole.text)).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text' }],
+      stop_reason: 'max_tokens',
+      usage: { output_tokens: 3 },
+    });
+  });
+});

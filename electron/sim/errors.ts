@@ -7,7 +7,8 @@
  *   422 text/plain;
  * - llama.cpp: `{"error":{"code","message","type"}}`, middleware errors (404, 503) ordered
  *   message/type/code; malformed JSON is a 500 server_error;
- * - Ollama: `{"error":"…"}`.
+ * - Ollama: `{"error":"…"}`;
+ * - Anthropic Messages: `{"type":"error","error":{"type","message"},"request_id"}` (§2.7).
  */
 import type { DialectId } from '../../shared/dialects.ts';
 
@@ -21,6 +22,8 @@ export interface ErrorDetail {
   message?: string;
   param?: string | null;
   model?: string;
+  /** The response's `x-request-id` (Anthropic bodies echo it as `request_id`). */
+  requestId?: string;
 }
 
 const JSON_CT = 'application/json';
@@ -111,6 +114,28 @@ function ollamaError(status: number, d: ErrorDetail): HttpError {
   };
 }
 
+/** Anthropic's error types and messages by status (its API's "Errors" page; 529 is overloaded). */
+const ANTHROPIC_ERRORS: Record<number, [type: string, message: string]> = {
+  400: ['invalid_request_error', 'prompt is too long: 9000 tokens > 8192 maximum'],
+  401: ['authentication_error', 'invalid x-api-key'],
+  403: ['permission_error', 'Your API key does not have permission to use the specified resource.'],
+  413: ['request_too_large', 'Request exceeds the maximum allowed number of bytes.'],
+  429: ['rate_limit_error', 'Number of requests has exceeded your rate limit. Please try again later.'],
+  500: ['api_error', 'Internal server error'],
+  503: ['overloaded_error', 'Overloaded'],
+  529: ['overloaded_error', 'Overloaded'],
+};
+
+function anthropicError(status: number, d: ErrorDetail): HttpError {
+  const [type, dflt] =
+    status === 404
+      ? ['not_found_error', `model: ${d.model ?? 'claude-3-opus-99999999'}`]
+      : (ANTHROPIC_ERRORS[status] ?? ['api_error', 'Internal server error']);
+  const body: Record<string, unknown> = { type: 'error', error: { type, message: d.message ?? dflt } };
+  if (d.requestId !== undefined) body.request_id = `req_${d.requestId}`;
+  return { status, contentType: JSON_CT, body: JSON.stringify(body) };
+}
+
 /** The error response a server of this dialect sends with `status`. */
 export function httpError(dialect: DialectId, status: number, detail: ErrorDetail = {}): HttpError {
   switch (dialect) {
@@ -121,6 +146,8 @@ export function httpError(dialect: DialectId, status: number, detail: ErrorDetai
     case 'ollama-generate':
     case 'ollama-chat':
       return ollamaError(status, detail);
+    case 'anthropic-messages':
+      return anthropicError(status, detail);
     default:
       return openaiError(status, detail);
   }
@@ -140,6 +167,8 @@ export function badJsonError(dialect: DialectId, reason: string): HttpError {
     case 'ollama-generate':
     case 'ollama-chat':
       return httpError(dialect, 400, { message: reason });
+    case 'anthropic-messages':
+      return httpError(dialect, 400, { message: `There was an error parsing the body: ${reason}` });
     default:
       return httpError(dialect, 400, { message: `JSON decode error: ${reason}`, param: null });
   }

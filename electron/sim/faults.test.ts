@@ -140,6 +140,21 @@ describe('http-NNN', () => {
     expect(JSON.parse(l.text)).toEqual(JSON.parse(corpus('llamacpp-http-503-loading.json')));
     expect(l.headers.get('x-request-id')).toBeTruthy();
   });
+
+  it('Anthropic: {"type":"error","error":{type,message},"request_id"}, as the corpus bodies', async () => {
+    const body = { model: 'tokenscope-sim', messages: [], max_tokens: 4, stream: true };
+    const a = await post(sim, '/v1/messages', body, fault('http-503'));
+    const ref = JSON.parse(corpus('anthropic-http-529-overloaded.json')) as Obj;
+    expect(a.status).toBe(503);
+    expect(JSON.parse(a.text)).toEqual({ ...ref, request_id: `req_${a.headers.get('x-request-id')}` });
+    const m = await post(sim, '/v1/messages', { ...body, model: 'claude-3-opus-99999999' });
+    expect(m.status).toBe(404);
+    const refNotFound = JSON.parse(corpus('anthropic-http-404-model.json')) as Obj;
+    expect(JSON.parse(m.text)).toEqual({
+      ...refNotFound,
+      request_id: `req_${m.headers.get('x-request-id')}`,
+    });
+  });
 });
 
 function keys(v: unknown): string[] {
@@ -200,6 +215,20 @@ describe('error-midstream', () => {
       fault('error-midstream:2'),
     );
     expect(rs.text).toMatch(/event: error\n[^\n]+\n\nevent: response\.failed\n[^\n]+\n\n$/);
+  });
+
+  it('Anthropic: the error event of the corpus, byte for byte, and nothing after it', async () => {
+    const ref = corpus('anthropic-error-midstream.sse');
+    const errorEvent = ref.slice(ref.lastIndexOf('event: error'));
+    const a = await post(
+      sim,
+      '/v1/messages',
+      { model: 'tokenscope-sim', messages: [{ role: 'user', content: 'x' }], max_tokens: 9, stream: true },
+      fault('error-midstream:2'),
+    );
+    expect(a.text.endsWith(errorEvent)).toBe(true);
+    expect(a.text).not.toContain('message_stop');
+    expect(a.text.match(/event: content_block_delta\n/g)).toHaveLength(2);
   });
 });
 

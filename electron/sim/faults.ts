@@ -14,7 +14,8 @@
  * | stall[:ms]                   | the sequence pauses once for ms (default 2000) after 5 tokens     |
  * | malformed-json[:afterTokens] | one truncated JSON event mid-stream, then the stream continues    |
  * | no-done                      | the terminator is omitted ([DONE], TGI's final event, llama.cpp   |
- * |                              | stop:true event, Ollama done:true line, response.completed)       |
+ * |                              | stop:true event, Ollama done:true line, response.completed,       |
+ * |                              | Anthropic message_stop)                                           |
  * | slow-first-byte[:ms]         | headers and first byte held back ms (default 2000)                |
  * | empty-first-chunk            | accepted, no effect: vLLM's role chunk already is one             |
  * | close-after-stream[:ms]      | llama.cpp's keep-alive: `Keep-Alive: timeout=5, max=100` sent,    |

@@ -73,9 +73,15 @@ function tgiInbandError(res: ServerResponse, message: string): void {
   );
 }
 
+/** The response's request id, which Anthropic error bodies echo. */
+function idOf(res: ServerResponse): string | undefined {
+  const h = res.getHeader('x-request-id');
+  return typeof h === 'string' ? h : undefined;
+}
+
 function rejectInvalid(res: ServerResponse, dialect: DialectId, message: string, param: string | null): void {
   if (dialect === 'tgi') return tgiInbandError(res, message);
-  sendError(res, httpError(dialect, 400, { message, param }));
+  sendError(res, httpError(dialect, 400, { message, param, requestId: idOf(res) }));
 }
 
 export function acceptGeneration(
@@ -103,7 +109,14 @@ export function acceptGeneration(
       typeof header === 'string' && header !== '' ? header : typeof inBody === 'string' ? inBody : null;
     perRequest = text === null ? null : parseFault(text);
   } catch (err) {
-    return sendError(res, httpError(dialect, 400, { message: (err as Error).message, param: 'x-sim-fault' }));
+    return sendError(
+      res,
+      httpError(dialect, 400, {
+        message: (err as Error).message,
+        param: 'x-sim-fault',
+        requestId: idOf(res),
+      }),
+    );
   }
   const fault = chooseFault(perRequest, o.fault, o.faultRate, core.faultRng);
   if (fault) res.setHeader('x-sim-fault', formatFault(fault));
@@ -140,9 +153,11 @@ export function acceptGeneration(
     return void res.end(gzipSync(text));
   }
   const status = faultStatus(fault);
-  if (status !== null) return sendError(res, httpError(dialect, status, { model: r.model ?? o.model }));
+  const requestId = idOf(res);
+  if (status !== null)
+    return sendError(res, httpError(dialect, status, { model: r.model ?? o.model, requestId }));
   if (!modelMatches(dialect, r.model, o.model))
-    return sendError(res, httpError(dialect, 404, { model: r.model ?? '' }));
+    return sendError(res, httpError(dialect, 404, { model: r.model ?? '', requestId }));
   const maxTokens = r.maxTokens ?? o.defaultMaxTokens;
   if (!core.scheduler.fits(r.promptTokens, maxTokens)) {
     const message =

@@ -3,7 +3,8 @@
  * each server's own API (FORMATS.md §2): OpenAI/vLLM `max_tokens` / `max_completion_tokens`,
  * `min_tokens`, `ignore_eos`, `stream_options`; TGI `inputs` + `parameters`; llama.cpp `prompt`,
  * `n_predict`; Ollama `prompt` / `messages` + `options.num_predict`; Responses `input`,
- * `max_output_tokens`. `ignore_eos` and `min_tokens` are accepted by every dialect (a sim
+ * `max_output_tokens`; Anthropic Messages `messages` + top-level `system` and a required
+ * `max_tokens`. `ignore_eos` and `min_tokens` are accepted by every dialect (a sim
  * extension where the real server lacks them) so tests can ask for exact lengths anywhere.
  */
 import type { DialectId } from '../../shared/dialects.ts';
@@ -166,6 +167,25 @@ function openaiResponses(body: Obj, base: Common): GenRequest {
   };
 }
 
+/** Anthropic Messages: `system` is top-level (a string or text blocks); `max_tokens` is required. */
+function anthropicMessages(body: Obj, base: Common): GenRequest {
+  const system = textOf(body.system);
+  const messages = [
+    ...(system !== '' ? [{ role: 'system', content: system }] : []),
+    ...messagesOf(body.messages, 'messages'),
+  ];
+  const maxTokens = optInt(body, 'max_tokens', 1);
+  // Anthropic's and vLLM's wording for the missing field.
+  if (maxTokens === null) throw new RequestError('max_tokens: Field required', 'max_tokens');
+  return {
+    ...base,
+    promptText: messages.map((m) => m.content).join('\n'),
+    promptTokens: countChatTokens(messages),
+    maxTokens,
+    stream: optBool(body, 'stream', false),
+  };
+}
+
 function tgi(body: Obj, base: Common): GenRequest {
   if (typeof body.inputs !== 'string') throw new RequestError('inputs must be a string', 'inputs');
   const params = isObj(body.parameters) ? body.parameters : {};
@@ -214,6 +234,7 @@ const PARSERS: Record<DialectId, DialectParser> = {
   'openai-chat': openaiChat,
   'openai-completions': openaiCompletions,
   'openai-responses': openaiResponses,
+  'anthropic-messages': anthropicMessages,
   tgi,
   llamacpp,
   'ollama-generate': ollama,

@@ -20,6 +20,7 @@ const POST_ROUTES: Readonly<Record<string, DialectId>> = {
   '/v1/chat/completions': 'openai-chat',
   '/v1/completions': 'openai-completions',
   '/v1/responses': 'openai-responses',
+  '/v1/messages': 'anthropic-messages',
   '/generate_stream': 'tgi',
   '/generate': 'tgi',
   '/completion': 'llamacpp',

@@ -75,7 +75,7 @@ export class StreamSession implements SeqSink {
           this.finish();
         } else {
           // Without streaming the engine failure becomes a plain 500 (nothing was sent yet).
-          const e = httpError(this.dialect, 500);
+          const e = httpError(this.dialect, 500, { requestId: this.requestId });
           this.res.writeHead(e.status, { 'content-type': e.contentType, 'x-request-id': this.requestId });
           this.finish(e.body);
         }

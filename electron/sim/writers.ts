@@ -1,5 +1,6 @@
 /** One writer per dialect (see each writer-*.ts for the wire format it reproduces). */
 import type { DialectId } from '../../shared/dialects.ts';
+import { AnthropicWriter } from './writer-anthropic.ts';
 import { LlamacppWriter } from './writer-llamacpp.ts';
 import { OllamaWriter } from './writer-ollama.ts';
 import { ResponsesWriter } from './writer-responses.ts';
@@ -16,6 +17,8 @@ export function createWriter(dialect: DialectId, ctx: WriterContext): DialectWri
       return new VllmCompletionsWriter(ctx);
     case 'openai-responses':
       return new ResponsesWriter(ctx);
+    case 'anthropic-messages':
+      return new AnthropicWriter(ctx);
     case 'tgi':
       return new TgiWriter(ctx);
     case 'llamacpp':

@@ -3,6 +3,7 @@ import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialec
 import { movesSecrets, originOf, type TargetErrors, type TargetForm } from './target-input.ts';
 import type { TargetView } from '../../shared/api.ts';
 import { HeadersEditor } from './HeadersEditor.tsx';
+import { apiKeyHint } from './dialect-ui.ts';
 
 /** Name, base URL (and what becomes of the key when it moves to another server), dialect and default model. */
 export function IdentityFields({
@@ -148,7 +149,7 @@ export function AuthFields({
           )}
         </div>
         <p className="field-hint">
-          Sent as “Authorization: Bearer …”. Write-only: it stays in the core
+          {apiKeyHint(form.dialect)} Write-only: it stays in the core
           {secretsPersisted
             ? ', encrypted at rest'
             : ' (in memory only: no OS encryption available here)'}{' '}

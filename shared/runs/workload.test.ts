@@ -51,10 +51,11 @@ describe('workload schema', () => {
     expect(paths).toContain('target.url');
   });
 
-  it('refuses API keys, in target.apiKey or an authorization header', () => {
+  it('refuses API keys, in target.apiKey or an authorization or x-api-key header', () => {
     for (const target of [
       { url: 'http://x', apiKey: 'sk-123' },
       { url: 'http://x', headers: { Authorization: 'Bearer sk' } },
+      { url: 'http://x', dialect: 'anthropic-messages', headers: { 'X-Api-Key': 'sk-ant' } },
     ]) {
       const r = parseWorkload({ requests: 1, target });
       expect(r.ok).toBe(false);

@@ -107,7 +107,8 @@ export const WorkloadTarget = z
     model: z.string().min(1).optional(),
     headers: z
       .record(z.string(), z.string())
-      .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'authorization'), {
+      // Neither key header (Bearer, or Anthropic's x-api-key) belongs in a file users share.
+      .refine((h) => !Object.keys(h).some((k) => ['authorization', 'x-api-key'].includes(k.toLowerCase())), {
         message: SECRET_MESSAGE,
       })
       .optional(),

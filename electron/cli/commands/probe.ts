@@ -34,7 +34,10 @@ export function addProbeCommand(program: Command): void {
     .option('--min-tokens <n>', 'minimum tokens (vLLM)', int('--min-tokens'))
     .option('--extra-body <json>', 'JSON merged last into the request body')
     .option('-H, --header <k:v>', 'extra HTTP header (repeatable)', collect)
-    .option('--api-key <key>', 'API key sent as Bearer token (or set TOKENSCOPE_API_KEY)')
+    .option(
+      '--api-key <key>',
+      'API key sent as a Bearer token, x-api-key for anthropic-messages (or set TOKENSCOPE_API_KEY)',
+    )
     .option('--no-include-usage', 'do not inject stream_options.include_usage (OpenAI dialects)')
     .option(
       '--continuous-usage',

@@ -63,7 +63,7 @@ export function addRunCommand(program: Command): void {
     )
     .option(
       '--api-key <key>',
-      'API key sent as Bearer token (or set TOKENSCOPE_API_KEY); never written. With several --target: once for all, or once per target in the same order',
+      'API key sent as a Bearer token, x-api-key for anthropic-messages (or set TOKENSCOPE_API_KEY); never written. With several --target: once for all, or once per target in the same order',
       collect,
     )
     .option('--name <name>', 'name of the run')

@@ -71,6 +71,9 @@ const ROWS: Row[] = [
   ['openai-responses.sse', 'usage-total', 16, null], // 14 delta events, 16 output tokens
   ['openai-responses-error.sse', 'estimated', 0, 'error-event'],
   ['vllm-responses-excerpt.sse', 'estimated', 3, 'truncated'],
+  ['anthropic-messages.sse', 'usage-total', 6, null], // 3 text deltas, output_tokens 6
+  ['anthropic-messages-tool-use.sse', 'usage-total', 65, null], // 2 text + 4 input_json deltas
+  ['anthropic-error-midstream.sse', 'estimated', 1, 'error-event'], // message_start's 1 is no count
   ['tgi-generate-stream.sse', 'per-event', 8, null],
   ['tgi-generate-stream-error.sse', 'per-event', 1, 'error-event'],
   ['tgi-generate-stream-overloaded.sse', 'estimated', 0, 'error-event'],

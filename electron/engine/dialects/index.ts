@@ -1,5 +1,6 @@
 /** The dialect registry: one module per wire format (docs/ARCHITECTURE.md "Dialects"). */
 import type { DialectId } from '../../../shared/dialects.ts';
+import { anthropicMessages } from './anthropic-messages.ts';
 import { llamacpp } from './llamacpp.ts';
 import { ollamaChat } from './ollama-chat.ts';
 import { ollamaGenerate } from './ollama-generate.ts';
@@ -13,6 +14,7 @@ export const DIALECTS: Record<DialectId, Dialect> = {
   'openai-chat': openAiChat,
   'openai-completions': openAiCompletions,
   'openai-responses': openAiResponses,
+  'anthropic-messages': anthropicMessages,
   tgi,
   llamacpp,
   'ollama-generate': ollamaGenerate,

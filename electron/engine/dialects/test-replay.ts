@@ -38,6 +38,9 @@ export const CORPUS_DIALECT: Record<string, DialectId> = {
   'openai-responses.sse': 'openai-responses',
   'openai-responses-error.sse': 'openai-responses',
   'vllm-responses-excerpt.sse': 'openai-responses',
+  'anthropic-messages.sse': 'anthropic-messages',
+  'anthropic-messages-tool-use.sse': 'anthropic-messages',
+  'anthropic-error-midstream.sse': 'anthropic-messages',
   'tgi-generate-stream.sse': 'tgi',
   'tgi-generate-stream-error.sse': 'tgi',
   'tgi-generate-stream-overloaded.sse': 'tgi',
@@ -49,13 +52,10 @@ export const CORPUS_DIALECT: Record<string, DialectId> = {
   'ollama-api-chat-thinking.ndjson': 'ollama-chat',
 };
 
-/** Bodies no Tokenscope dialect speaks (SGLang native /generate, Anthropic Messages) or the SSE test vector. */
+/** Bodies no Tokenscope dialect speaks (SGLang native /generate) or the SSE test vector. */
 export const NO_DIALECT = new Set([
   'sglang-generate-native.sse',
   'sglang-generate-native-error.sse',
-  'anthropic-messages.sse',
-  'anthropic-messages-tool-use.sse',
-  'anthropic-error-midstream.sse',
   'whatwg-edge-cases.sse',
 ]);
 

@@ -1,0 +1,115 @@
+// The simulator's POST /v1/messages: Anthropic's Messages event sequence (FORMATS.md §2.7; corpus
+// anthropic-messages*.sse, anthropic-error-midstream.sse), so the app and tests can run against it.
+import { pyDumps } from './json-style.ts';
+import type { GenToken } from './text.ts';
+import type { FinishReason } from './types.ts';
+import { truncateJson, WriterBase, type DialectWriter, type Frame } from './writer-types.ts';
+
+type Obj = Record<string, unknown>;
+
+/** Anthropic's stop_reason for the sim's finish: `max_tokens` when the limit cut it, else `end_turn`. */
+export function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_turn' {
+  return finish === 'length' ? 'max_tokens' : 'end_turn';
+}
+
+/**
+ * The Messages stream as Anthropic and vLLM serve it:
+ * - `event: <type>\ndata: <compact json>\n\n`, event == data.type, no `[DONE]`;
+ * - message_start (usage.input_tokens), the text block's content_block_start and a `ping` as soon
+ *   as the stream opens, in the corpus's order; then content_block_delta (text_delta) per chunk;
+ *   at the end content_block_stop, message_delta (stop_reason `max_tokens` when max_tokens cut it,
+ *   else `end_turn`; usage.output_tokens, cumulative) and message_stop, the terminator;
+ * - errors: `event: error` with the overloaded error, spaced as the Anthropic docs show it, and
+ *   nothing after it.
+ * An EOS token with no text is carried by content_block_stop.
+ */
+export class AnthropicWriter extends WriterBase implements DialectWriter {
+  readonly contentType = 'text/event-stream; charset=utf-8';
+  readonly headersEarly = true;
+  readonly extraHeaders = {};
+  /** Tokens generated but not yet delivered by a frame (an EOS with no text). */
+  private unsent = 0;
+
+  private event(type: string, json: string, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
+    return { data: `event: ${type}\ndata: ${json}\n\n`, tokens, kind };
+  }
+
+  private typed(type: string, fields: Obj, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
+    return this.event(type, JSON.stringify({ type, ...fields }), tokens, kind);
+  }
+
+  /** The Message object, key order as in the corpus's message_start. */
+  private message(stopReason: string | null, content: Obj[], outputTokens: number): Obj {
+    return {
+      id: `msg_${this.ctx.requestId}`,
+      type: 'message',
+      role: 'assistant',
+      content,
+      model: this.ctx.model,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: { input_tokens: this.ctx.req.promptTokens, output_tokens: outputTokens },
+    };
+  }
+
+  private textDelta(text: string): Obj {
+    return { index: 0, delta: { type: 'text_delta', text } };
+  }
+
+  override open(): Frame[] {
+    return [
+      // Nothing generated yet: output_tokens 0 (Anthropic's own placeholder is 1).
+      this.typed('message_start', { message: this.message(null, [], 0) }),
+      this.typed('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+      this.event('ping', '{"type": "ping"}'),
+    ];
+  }
+
+  tokens(tokens: GenToken[], finish: FinishReason | null): Frame[] {
+    const frames: Frame[] = [];
+    const before = this.text.length;
+    this.collect(tokens);
+    this.unsent += tokens.length;
+    const delta = this.text.slice(before);
+    if (delta !== '') {
+      frames.push(this.typed('content_block_delta', this.textDelta(delta), this.unsent));
+      this.unsent = 0;
+    }
+    if (finish) frames.push(...this.closing(finish));
+    return frames;
+  }
+
+  private closing(finish: FinishReason): Frame[] {
+    const unsent = this.unsent;
+    this.unsent = 0;
+    return [
+      this.typed('content_block_stop', { index: 0 }, unsent),
+      this.typed(
+        'message_delta',
+        {
+          delta: { stop_reason: anthropicStopReason(finish), stop_sequence: null },
+          usage: { output_tokens: this.count },
+        },
+        0,
+        'usage',
+      ),
+      this.typed('message_stop', {}, 0, 'done'),
+    ];
+  }
+
+  error(): Frame[] {
+    const body = pyDumps({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    return [this.event('error', body, 0, 'error')];
+  }
+
+  malformed(): Frame {
+    const json = JSON.stringify({ type: 'content_block_delta', ...this.textDelta(' interrupted') });
+    return this.event('content_block_delta', truncateJson(json), 0, 'error');
+  }
+
+  complete(finish: FinishReason): string {
+    return JSON.stringify(
+      this.message(anthropicStopReason(finish), [{ type: 'text', text: this.text }], this.count),
+    );
+  }
+}
