@@ -2,12 +2,13 @@
 // The package as a user gets it: `npm pack` (after `npm run build`), `npm install -g` of the
 // tarball into an empty prefix, and every command run from that prefix, away from the clone
 // (cwd and HOME in a temp folder, no tsx, no node_modules beside it).
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { launch, repoRoot, shot, simModelReady } from './fixtures.ts';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
@@ -19,7 +20,7 @@ let prefix = '';
 let bin = '';
 let env: NodeJS.ProcessEnv = {};
 let packed: { filename: string; size: number; unpackedSize: number; files: { path: string }[] };
-const children: ChildProcessWithoutNullStreams[] = [];
+const children: ChildProcess[] = [];
 let browser: Browser | undefined;
 
 function npm(args: string[], cwd: string): string {
@@ -64,9 +65,11 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-install-'));
   prefix = path.join(tmp, 'prefix');
   // --ignore-scripts: `npm test` has just built out/ (prepack would build it again).
-  [packed] = JSON.parse(
+  const list = JSON.parse(
     npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], repoRoot),
-  ) as (typeof packed)[];
+  ) as (typeof packed)[] | undefined;
+  if (!list?.[0]) throw new Error('npm pack --json printed no package');
+  packed = list[0];
   npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', path.join(tmp, packed.filename)], tmp);
   bin = path.join(prefix, 'bin', 'tokenscope');
   env = {
@@ -170,5 +173,46 @@ describe('the packed package, installed globally into an empty prefix', () => {
     await shot(page, 'installed-serve');
     expect(await page.title()).toMatch(/Tokenscope/);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the CLI inside the desktop app (electron-builder.yml extraResources)', () => {
+  it("the launcher, linked onto the PATH, runs the bundled CLI with the app's Electron as Node", () => {
+    // Linux's layout, built from the packaging config itself: <install>/tokenscope (Electron) and
+    // <install>/resources/<to> for every extraResources entry.
+    const install = path.join(tmp, 'opt-tokenscope');
+    const resources = path.join(install, 'resources');
+    const config = parseYaml(fs.readFileSync(path.join(repoRoot, 'electron-builder.yml'), 'utf8')) as {
+      extraResources: { from: string; to: string }[];
+      linux: { executableName: string };
+    };
+    for (const { from, to } of config.extraResources)
+      fs.cpSync(path.join(repoRoot, from), path.join(resources, to), { recursive: true });
+    // A stand-in for the app's Electron binary: what it must do with ELECTRON_RUN_AS_NODE=1 is run Node.
+    const electron = path.join(install, config.linux.executableName);
+    fs.writeFileSync(
+      electron,
+      `#!/bin/sh\n[ "$ELECTRON_RUN_AS_NODE" = 1 ] || { echo "started as an app, not as Node" >&2; exit 9; }\nexec "${process.execPath}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const pathDir = path.join(tmp, 'usr-local-bin');
+    fs.mkdirSync(pathDir);
+    fs.symlinkSync(path.join(resources, 'cli', 'tokenscope'), path.join(pathDir, 'tokenscope'));
+    expect(fs.existsSync(path.join(resources, 'cli', 'tokenscope.cmd'))).toBe(true);
+    expect(fs.existsSync(path.join(resources, 'renderer', 'index.html'))).toBe(true);
+
+    const run = (args: string[]) =>
+      spawnSync(path.join(pathDir, 'tokenscope'), args, {
+        cwd: tmp,
+        encoding: 'utf8',
+        env: { PATH: '/usr/bin:/bin' },
+      });
+    const v = run(['--version']);
+    expect(v.stderr).toBe('');
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const help = run(['run', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--concurrency/);
   });
 });
