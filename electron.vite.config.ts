@@ -1,10 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 
+const pkg = JSON.parse(readFileSync(resolve(__dirname, 'package.json'), 'utf8')) as { version: string };
+
 // main and preload run in Node (Electron); the preload must be CommonJS because sandboxed
 // preloads cannot be ES modules. The renderer is a plain web app (also served in web mode).
+// Every library is bundled in (the package has no runtime dependencies): the packaged app and
+// the CLI (vite.cli.config.ts) need no node_modules.
 export default defineConfig({
   main: {
+    define: { __TOKENSCOPE_VERSION__: JSON.stringify(pkg.version) },
     build: {
       outDir: 'out/main',
       rollupOptions: {

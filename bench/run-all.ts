@@ -50,6 +50,11 @@ if (only === 'vllm-client') {
   const { benchVllmClient } = await import('./vllm-client.bench.ts');
   report.vllmClient = await benchVllmClient(process.argv.slice(3));
 }
+if (!only || only === 'cli') {
+  // `npm run bench -- cli [rounds]`: start-up of the built CLI beside `node -e 0`.
+  const { benchCliStartup } = await import('./cli-startup.bench.ts');
+  report.cliStartup = benchCliStartup(only ? Number(process.argv[3]) || 30 : 30);
+}
 if (!only || only === 'dashboard') {
   // Chromium + the built renderer: reported as not available where either is missing.
   try {

@@ -2,8 +2,8 @@
  * `tokenscope` — the headless entry point: probe, sim, run, compare, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
-import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { TOKENSCOPE_VERSION } from './build-info.ts';
 import { ioThreads } from './cli/args.ts';
 import { addCompareCommand } from './cli/commands/compare.ts';
 import { addMetricsCommand } from './cli/commands/metrics.ts';
@@ -12,23 +12,12 @@ import { addRunCommand } from './cli/commands/run.ts';
 import { addServeCommand } from './cli/commands/serve.ts';
 import { addSimCommand } from './cli/commands/sim.ts';
 import { installOutputRedaction, secretsOf } from './cli/redact-output.ts';
-import { configureIo, MAX_IO_THREADS } from './engine/io/io-engine.ts';
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+import { MAX_IO_THREADS } from './engine/io/io-limits.ts';
 
 export function buildProgram(): Command {
   const program = new Command('tokenscope')
     .description('See what your LLM inference servers really do: per-event stream timing, TTFT, ITL, E2E.')
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(TOKENSCOPE_VERSION, '-V, --version', 'print the version')
     // Usage errors exit 2 (the README's promise), not commander's 1; see main(). Set before any
     // .command() so every subcommand inherits it.
     .exitOverride()
@@ -39,9 +28,10 @@ export function buildProgram(): Command {
       `stream-I/O threads that own the sockets and stamp every read (0–${MAX_IO_THREADS}; 0: in the main thread; default: cores − 1, at least 1)`,
       ioThreads,
     )
-    .hook('preAction', (cmd) => {
+    .hook('preAction', async (cmd) => {
       const n = cmd.opts<{ ioThreads?: number }>().ioThreads;
-      if (n !== undefined) configureIo(n);
+      // Loaded here, not at the top: `tokenscope --help` parses options and loads nothing else.
+      if (n !== undefined) (await import('./engine/io/io-engine.ts')).configureIo(n);
     });
 
   addProbeCommand(program);

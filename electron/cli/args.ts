@@ -1,7 +1,7 @@
 /** Parsers of the CLI's option values: each refuses bad input with a plain message (exit 2). */
 import { InvalidArgumentError } from 'commander';
 import { DIALECT_IDS, isDialectId, type DialectId } from '../../shared/dialects.ts';
-import { MAX_IO_THREADS } from '../engine/io/io-engine.ts';
+import { MAX_IO_THREADS } from '../engine/io/io-limits.ts';
 
 export function int(name: string) {
   return (v: string): number => {

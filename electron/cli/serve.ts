@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BUNDLE, TOKENSCOPE_VERSION } from '../build-info.ts';
 import { tokenscopeHome } from '../paths.ts';
 import { startWebServer } from '../serve.ts';
 import { writeUnredacted } from './redact-output.ts';
@@ -21,8 +22,18 @@ export function userDataDir(): string {
   return tokenscopeHome();
 }
 
-/** Build the renderer if it is missing (first run) or when asked. */
+/**
+ * The built UI to serve. The installed CLI (out/cli/tokenscope.js) ships it beside itself
+ * (out/renderer, or Resources/renderer inside the desktop app); from a clone it is built on first
+ * use or when asked.
+ */
 export function ensureRendererBuilt(force = false): string {
+  if (CLI_BUNDLE) {
+    const dir = fileURLToPath(new URL('../renderer', import.meta.url));
+    if (!fs.existsSync(path.join(dir, 'index.html')))
+      throw new Error(`the UI is missing from this install (${dir}); reinstall tokenscope`);
+    return dir;
+  }
   const dir = path.join(repoRoot, 'out/renderer');
   if (force || !fs.existsSync(path.join(dir, 'index.html'))) {
     process.stderr.write('Building the UI (electron-vite build)…\n');
@@ -51,7 +62,6 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     process.stderr.write(`error: ${(e as Error).message}\n`);
     return 1;
   }
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   // A long-lived server: a promise some handler forgot to catch is logged, and serving goes on.
   process.on('unhandledRejection', (e) => {
     process.stderr.write(`tokenscope serve: unhandled rejection (kept serving): ${String(e)}\n`);
@@ -62,7 +72,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
       host: o.host,
       rendererDir,
       userDataDir: userDataDir(),
-      version: pkg.version,
+      version: TOKENSCOPE_VERSION,
       startSimulator: o.sim,
       allowedHosts: o.allowHost ?? [],
       log: (l) => process.stderr.write(l + '\n'),

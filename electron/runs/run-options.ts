@@ -2,7 +2,7 @@
  * What a load run is given (its workload, target, prompts, callbacks) and what it gives back, and
  * the run file's header made from it.
  */
-import { readFileSync } from 'node:fs';
+import { TOKENSCOPE_VERSION } from '../build-info.ts';
 import { wallNow } from '../engine/clock.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { type ArrivalSpec } from '../../shared/runs/arrivals.ts';
@@ -62,13 +62,7 @@ export interface RunResult {
 }
 
 export function tokenscopeVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'unknown'; // bundled builds pass their version explicitly
-  }
+  return TOKENSCOPE_VERSION;
 }
 
 export function arrivalSpecOf(w: Workload): ArrivalSpec {

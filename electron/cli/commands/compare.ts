@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { DEFINITION_IDS } from '../../../shared/runs/definitions.ts';
 import { int, num } from '../args.ts';
-import { runCompare, type CompareCliOptions } from '../compare.ts';
+import type { CompareCliOptions } from '../compare.ts';
 export function addCompareCommand(program: Command): void {
   program
     .command('compare')
@@ -41,6 +41,7 @@ export function addCompareCommand(program: Command): void {
       ).choices([...DEFINITION_IDS]),
     )
     .action(async (files: string[], o: CompareCliOptions) => {
+      const { runCompare } = await import('../compare.ts');
       process.exitCode = await runCompare(files, o);
     });
 }

@@ -1,8 +1,8 @@
 /** A server's metrics (`tokenscope metrics URL`). */
 import type { Command } from 'commander';
 import { collect, int } from '../args.ts';
-import { runFleet, type FleetCliOptions } from '../fleet.ts';
-import { runMetrics, type MetricsCliOptions } from '../metrics.ts';
+import type { FleetCliOptions } from '../fleet.ts';
+import type { MetricsCliOptions } from '../metrics.ts';
 import { normalizeServerUrl } from '../url-arg.ts';
 export function addMetricsCommand(program: Command): void {
   program
@@ -44,9 +44,11 @@ export function addMetricsCommand(program: Command): void {
       'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)',
     )
     .action(async (url: string, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
+      const { runMetrics } = await import('../metrics.ts');
       // --prometheus --watch: live snapshots (one per Prometheus scrape) in the direct-scrape report.
       if (o.prometheus && o.watch)
         process.exitCode = await runMetrics(url, { ...o, prometheusSelector: o.selector ?? '' });
-      else process.exitCode = o.prometheus ? await runFleet(url, o) : await runMetrics(url, o);
+      else if (o.prometheus) process.exitCode = await (await import('../fleet.ts')).runFleet(url, o);
+      else process.exitCode = await runMetrics(url, o);
     });
 }

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
-import { runProbe, type ProbeCliOptions } from '../probe.ts';
+import type { ProbeCliOptions } from '../probe.ts';
 import { normalizeServerUrl } from '../url-arg.ts';
 export function addProbeCommand(program: Command): void {
   program
@@ -54,6 +54,7 @@ export function addProbeCommand(program: Command): void {
     .option('-q, --quiet', 'no live event lines, summary only')
     .option('--json', 'print one JSON object (summary, times, text, error) and nothing else')
     .action(async (url: string, url2: string | undefined, o: ProbeCliOptions) => {
+      const { runProbe } = await import('../probe.ts');
       process.exitCode = await runProbe(url, o, url2);
     });
 }

@@ -2,7 +2,6 @@
 import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
-import { runRunTargets } from '../run.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { collectUrl } from '../url-arg.ts';
 export function addRunCommand(program: Command): void {
@@ -104,6 +103,7 @@ export function addRunCommand(program: Command): void {
         o: Omit<RunCliOptions, 'target' | 'apiKey'> & { target?: string[]; apiKey?: string[] },
       ) => {
         const { target, apiKey, ...rest } = o;
+        const { runRunTargets } = await import('../run.ts');
         process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
       },
     );

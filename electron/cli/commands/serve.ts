@@ -1,7 +1,7 @@
 /** Web mode (`tokenscope serve`). */
 import type { Command } from 'commander';
 import { collect, int } from '../args.ts';
-import { runServe, type ServeCliOptions } from '../serve.ts';
+import type { ServeCliOptions } from '../serve.ts';
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
@@ -20,6 +20,7 @@ export function addServeCommand(program: Command): void {
     .option('--no-sim', 'do not start the built-in simulator')
     .option('--rebuild', 'rebuild the UI before serving')
     .action(async (o: ServeCliOptions) => {
+      const { runServe } = await import('../serve.ts');
       process.exitCode = await runServe(o);
     });
 }

@@ -1,7 +1,7 @@
 /** Run the built-in simulator (`tokenscope sim`). */
 import type { Command } from 'commander';
 import { int, num } from '../args.ts';
-import { runSimCommand, type SimCliOptions } from '../sim.ts';
+import type { SimCliOptions } from '../sim.ts';
 export function addSimCommand(program: Command): void {
   program
     .command('sim')
@@ -59,6 +59,7 @@ export function addSimCommand(program: Command): void {
     )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
+      const { runSimCommand } = await import('../sim.ts');
       process.exitCode = await runSimCommand(o);
     });
 }

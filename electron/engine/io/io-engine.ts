@@ -40,7 +40,9 @@ export interface IoThreadsStats {
   io: IoLoopStats | null;
 }
 
-export const MAX_IO_THREADS = 4;
+import { MAX_IO_THREADS } from './io-limits.ts';
+
+export { MAX_IO_THREADS };
 
 export function defaultIoThreads(): number {
   const env = process.env.TOKENSCOPE_IO_THREADS;
