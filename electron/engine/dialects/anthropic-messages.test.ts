@@ -6,7 +6,7 @@ import { readCorpus } from '../../testing/framing-corpus.ts';
 import { buildRequestBody } from '../body.ts';
 import { errorMessageFromBody, httpStatusError } from '../classify.ts';
 import { anthropicMessages, DEFAULT_MAX_TOKENS } from './anthropic-messages.ts';
-import { corpusText, framesOf, replay, replayFrames, stringsOf } from './test-replay.ts';
+import { corpusText, framesOf, replay, replayFrames, stringsOf } from '../../testing/dialect-replay.ts';
 import type { DecodedEvent } from './types.ts';
 
 const FILES = ['anthropic-messages.sse', 'anthropic-messages-tool-use.sse', 'anthropic-error-midstream.sse'];

@@ -6,7 +6,7 @@ import { computeRequestStats } from '../../../shared/stats/request-stats.ts';
 import { startSim, type SimServer } from '../../sim/index.ts';
 import { fireRequest } from '../client.ts';
 import { io } from '../io/io-engine.ts';
-import { framesOf, replayFrames, type Replay } from './test-replay.ts';
+import { framesOf, replayFrames, type Replay } from '../../testing/dialect-replay.ts';
 
 let sim: SimServer;
 beforeAll(async () => {

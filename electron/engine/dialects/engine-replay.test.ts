@@ -12,7 +12,7 @@ import { computeRequestStats } from '../../../shared/stats/request-stats.ts';
 import { readCorpus } from '../../testing/framing-corpus.ts';
 import { StreamDecoder } from '../stream-decoder.ts';
 import { getDialect } from './index.ts';
-import { CORPUS_DIALECT, replay } from './test-replay.ts';
+import { CORPUS_DIALECT, replay } from '../../testing/dialect-replay.ts';
 
 function record(dialect: DialectId): RequestRecord {
   return newRecord({

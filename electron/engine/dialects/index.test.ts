@@ -4,7 +4,7 @@ import { DIALECT_IDS, DIALECT_PATHS, type DialectId } from '../../../shared/dial
 import type { RequestSpec } from '../../../shared/request.ts';
 import { corpusFiles, partition, readCorpus } from '../../testing/framing-corpus.ts';
 import { DIALECTS, getDialect } from './index.ts';
-import { CORPUS_DIALECT, NO_DIALECT, framesOf, replay, replayFrames } from './test-replay.ts';
+import { CORPUS_DIALECT, NO_DIALECT, framesOf, replay, replayFrames } from '../../testing/dialect-replay.ts';
 import type { DecodedEvent } from './types.ts';
 
 const KINDS = new Set(['content', 'empty', 'meta', 'usage', 'done', 'error', 'invalid']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { llamacpp } from './llamacpp.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 
 describe('llamacpp (/completion) replays the corpus', () => {
   it('llamacpp-completion.sse: exact tokens from tokens_predicted, stop:true terminal with usage', () => {

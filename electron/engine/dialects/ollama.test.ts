@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { ollamaChat } from './ollama-chat.ts';
 import { ollamaGenerate } from './ollama-generate.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 
 describe('ollama NDJSON replays the corpus', () => {
   it('ollama-api-generate.ndjson: Go-escaped text, done:true terminal with counts', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec, Usage } from '../../../shared/request.ts';
 import { openAiChat } from './openai-chat.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 import type { DecodedEvent } from './types.ts';
 
 interface Case {

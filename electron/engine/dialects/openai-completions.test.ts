@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { openAiCompletions } from './openai-completions.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 
 const PARIS = ' Paris. It is known for the Eiffel Tower, the Louvre Museum, and its';
 const LLAMA = " I'm an artificial intelligence model known as";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { openAiResponses } from './openai-responses.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 import type { DecodedEvent } from './types.ts';
 
 const ANSWER = "I'm an artificial intelligence trained to assist with tasks and provide information.";

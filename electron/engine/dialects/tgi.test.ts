@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { tgi } from './tgi.ts';
-import { corpusText, replay, stringsOf } from './test-replay.ts';
+import { corpusText, replay, stringsOf } from '../../testing/dialect-replay.ts';
 
 describe('tgi (/generate_stream) replays the corpus', () => {
   it('tgi-generate-stream.sse: one exact token per event, last event terminal with details', () => {

@@ -2,13 +2,13 @@
  * Test support: replays a corpus body through the dialect's framer and decoder, the way the
  * engine does (stream-decoder.ts), and sums up what a request record would hold.
  */
-import type { DialectId } from '../../../shared/dialects.ts';
-import type { Usage } from '../../../shared/request.ts';
-import { NdjsonFramer, type NdjsonLine } from '../framing/ndjson.ts';
-import { SseParser, type SseEvent } from '../framing/sse.ts';
-import { readCorpus } from '../../testing/framing-corpus.ts';
-import { getDialect } from './index.ts';
-import type { DecodedEvent, Frame } from './types.ts';
+import type { DialectId } from '../../shared/dialects.ts';
+import type { Usage } from '../../shared/request.ts';
+import { NdjsonFramer, type NdjsonLine } from '../engine/framing/ndjson.ts';
+import { SseParser, type SseEvent } from '../engine/framing/sse.ts';
+import { readCorpus } from './framing-corpus.ts';
+import { getDialect } from '../engine/dialects/index.ts';
+import type { DecodedEvent, Frame } from '../engine/dialects/types.ts';
 
 /** Which dialect reads which corpus body. Files with no dialect are listed in NO_DIALECT. */
 export const CORPUS_DIALECT: Record<string, DialectId> = {
