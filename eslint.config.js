@@ -10,7 +10,7 @@ import layers from './scripts/eslint-layers.js';
 const ELECTRON_LAYERS = [
   ['shared/'],
   [
-    'electron/paths.ts',
+    'electron/platform/',
     'electron/workers/',
     'electron/testing/corpus.ts',
     'electron/testing/cli.ts',

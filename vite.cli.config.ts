@@ -26,7 +26,7 @@ export default defineConfig({
     rollupOptions: {
       // Worker threads are entries of their own, loaded from beside the CLI (electron/workers/spawn.ts).
       input: {
-        tokenscope: resolve(import.meta.dirname, 'electron/cli-bin.ts'),
+        tokenscope: resolve(import.meta.dirname, 'electron/cli/bin.ts'),
         'sim-worker': resolve(import.meta.dirname, 'electron/sim/sim-worker.ts'),
         'io-worker': resolve(import.meta.dirname, 'electron/engine/io/io-worker.ts'),
       },

@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../electron/cli.ts');
+const { main } = await import('../electron/cli/program.ts');
 await main(process.argv);

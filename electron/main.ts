@@ -11,7 +11,7 @@ import { createCore, type Core } from './app/core.ts';
 import type { SecretBox } from './app/secrets.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { bindIpc, type IpcBinding } from './ipc.ts';
-import { runsDir } from './paths.ts';
+import { runsDir } from './platform/paths.ts';
 import { CSP } from '../shared/csp.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

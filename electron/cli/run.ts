@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
-import { runsDir } from '../paths.ts';
+import { runsDir } from '../platform/paths.ts';
 import { runWorkload, TestRequestError, type RunResult } from '../runs/runner.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import type { PromptProvider } from '../runs/prompt-items.ts';

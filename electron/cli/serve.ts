@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_BUNDLE, TOKENSCOPE_VERSION } from '../build-info.ts';
-import { tokenscopeHome } from '../paths.ts';
+import { CLI_BUNDLE, TOKENSCOPE_VERSION } from '../platform/build-info.ts';
+import { tokenscopeHome } from '../platform/paths.ts';
 import { startWebServer } from '../serve.ts';
 import { writeUnredacted } from './redact-output.ts';
 

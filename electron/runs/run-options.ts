@@ -2,7 +2,7 @@
  * What a load run is given (its workload, target, prompts, callbacks) and what it gives back, and
  * the run file's header made from it.
  */
-import { TOKENSCOPE_VERSION } from '../build-info.ts';
+import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { wallNow } from '../engine/clock.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { type ArrivalSpec } from '../../shared/runs/arrivals.ts';

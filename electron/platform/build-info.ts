@@ -14,7 +14,7 @@ export const CLI_BUNDLE = typeof __TOKENSCOPE_CLI_BUNDLE__ === 'boolean' && __TO
 
 function versionFromSource(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: string;
     };
     return pkg.version ?? 'unknown';

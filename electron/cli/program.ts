@@ -3,16 +3,16 @@
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
-import { TOKENSCOPE_VERSION } from './build-info.ts';
-import { ioThreads } from './cli/args.ts';
-import { addCompareCommand } from './cli/commands/compare.ts';
-import { addMetricsCommand } from './cli/commands/metrics.ts';
-import { addProbeCommand } from './cli/commands/probe.ts';
-import { addRunCommand } from './cli/commands/run.ts';
-import { addServeCommand } from './cli/commands/serve.ts';
-import { addSimCommand } from './cli/commands/sim.ts';
-import { installOutputRedaction, secretsOf } from './cli/redact-output.ts';
-import { MAX_IO_THREADS } from './engine/io/io-limits.ts';
+import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
+import { ioThreads } from './args.ts';
+import { addCompareCommand } from './commands/compare.ts';
+import { addMetricsCommand } from './commands/metrics.ts';
+import { addProbeCommand } from './commands/probe.ts';
+import { addRunCommand } from './commands/run.ts';
+import { addServeCommand } from './commands/serve.ts';
+import { addSimCommand } from './commands/sim.ts';
+import { installOutputRedaction, secretsOf } from './redact-output.ts';
+import { MAX_IO_THREADS } from '../engine/io/io-limits.ts';
 
 export function buildProgram(): Command {
   const program = new Command('tokenscope')
@@ -31,7 +31,7 @@ export function buildProgram(): Command {
     .hook('preAction', async (cmd) => {
       const n = cmd.opts<{ ioThreads?: number }>().ioThreads;
       // Loaded here, not at the top: `tokenscope --help` parses options and loads nothing else.
-      if (n !== undefined) (await import('./engine/io/io-engine.ts')).configureIo(n);
+      if (n !== undefined) (await import('../engine/io/io-engine.ts')).configureIo(n);
     });
 
   addProbeCommand(program);
