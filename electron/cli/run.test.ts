@@ -151,6 +151,7 @@ describe('tokenscope run (CLI)', () => {
     expect(r.stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
     expect(r.stdout).toBe('');
     expect(existsSync(out)).toBe(false);
+    expect(r.stderr).not.toContain('run file:'); // no path to a file that was never written
     // A passing one prints what it saw, before the run's progress.
     const ok = await cli([
       '--target',
@@ -166,6 +167,8 @@ describe('tokenscope run (CLI)', () => {
     ]).done;
     expect(ok.code).toBe(0);
     expect(ok.stderr).toMatch(/test request: ok · TTFT [\d.]+ ms · 2 tokens in [\d.]+ s/);
+    expect(ok.stderr).toContain(`run file: ${path.join(dir, 'tested.jsonl')}`);
+    expect(existsSync(path.join(dir, 'tested.jsonl'))).toBe(true);
   });
 
   it('prints the vLLM-style table; exit 1 when every request failed', async () => {

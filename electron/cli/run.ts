@@ -142,7 +142,7 @@ export async function runRunCommand(
   const stopCancelling = cancelOnSigint(ac);
   if (!o.quiet)
     process.stderr.write(
-      `run file: ${out}\ntarget: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
+      `target: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
     );
   let result: RunResult;
   try {
@@ -171,7 +171,11 @@ export async function runRunCommand(
             },
       outFile: out,
       signal: ac.signal,
-      onStarted: progress.onStarted,
+      onStarted: (header) => {
+        // Named once it exists: a test request that fails leaves no file behind to point at.
+        if (!o.quiet) process.stderr.write(`run file: ${out}\n`);
+        progress.onStarted(header);
+      },
       onProgress: progress.onProgress,
     });
   } catch (e) {
