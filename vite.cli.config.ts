@@ -1,7 +1,7 @@
 // The CLI as plain JavaScript: out/cli/tokenscope.js (the package's `bin`) with its worker threads
 // beside it, every dependency bundled in, so the same folder runs from an npm install (production
 // dependencies only) and from inside the desktop app (electron-builder.yml extraResources).
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
@@ -16,6 +16,15 @@ export default defineConfig({
     __TOKENSCOPE_CLI_BUNDLE__: 'true',
   },
   ssr: { noExternal: true, target: 'node' },
+  plugins: [
+    {
+      // The bin is run directly from a clone's node_modules/.bin link too, not only after npm's install.
+      name: 'tokenscope-executable-bin',
+      writeBundle(options) {
+        chmodSync(resolve(options.dir ?? 'out/cli', 'tokenscope.js'), 0o755);
+      },
+    },
+  ],
   build: {
     ssr: true,
     target: 'node20',
