@@ -260,7 +260,7 @@ export interface RequestBatch {
   t: Float64Array;
   tokens: Uint32Array;
   read: Uint32Array;
-  flags: Uint8Array;
+  flags: Uint16Array;
   size: Uint32Array;
   text: string[];
   raw: string[];

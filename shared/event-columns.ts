@@ -1,7 +1,7 @@
 /**
  * Columnar store of a request's events: typed arrays that grow by doubling. One row per
  * dispatched event. This is what the engine records, what crosses IPC in batches and what the
- * timeline draws from, so it stays compact: ~17 bytes a row plus the text deltas.
+ * timeline draws from, so it stays compact: ~18 bytes a row plus the text deltas.
  */
 export interface EventColumnsData {
   n: number;
@@ -12,14 +12,14 @@ export interface EventColumnsData {
   /** Index of the socket read that completed the event (0-based). */
   read: Uint32Array;
   /** EV_* bit flags. */
-  flags: Uint8Array;
+  flags: Uint16Array;
   /** Generated text delta of the event ('' when none). */
   text: string[];
   /** Size of the event's raw frame, bytes (UTF-16 length of the data for SSE; close enough for display). */
   size: Uint32Array;
 }
 
-type Typed = Float64Array | Uint32Array | Uint8Array;
+type Typed = Float64Array | Uint32Array | Uint16Array;
 
 function grown<T extends Typed>(a: T, cap: number, C: new (n: number) => T): T {
   const b = new C(cap);
@@ -49,7 +49,7 @@ export class EventColumns implements EventColumnsData {
   t: Float64Array;
   tokens: Uint32Array;
   read: Uint32Array;
-  flags: Uint8Array;
+  flags: Uint16Array;
   size: Uint32Array;
   text: string[] = [];
 
@@ -57,7 +57,7 @@ export class EventColumns implements EventColumnsData {
     this.t = new Float64Array(capacity);
     this.tokens = new Uint32Array(capacity);
     this.read = new Uint32Array(capacity);
-    this.flags = new Uint8Array(capacity);
+    this.flags = new Uint16Array(capacity);
     this.size = new Uint32Array(capacity);
   }
 
@@ -85,7 +85,7 @@ export class EventColumns implements EventColumnsData {
     this.t = grown(this.t, cap, Float64Array);
     this.tokens = grown(this.tokens, cap, Uint32Array);
     this.read = grown(this.read, cap, Uint32Array);
-    this.flags = grown(this.flags, cap, Uint8Array);
+    this.flags = grown(this.flags, cap, Uint16Array);
     this.size = grown(this.size, cap, Uint32Array);
   }
 

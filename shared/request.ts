@@ -49,6 +49,11 @@ export interface Usage {
   completionTokens: number | null;
   totalTokens: number | null;
   cachedTokens?: number | null;
+  /**
+   * Of completionTokens, the reasoning ones, when the server says (OpenAI-style
+   * `completion_tokens_details.reasoning_tokens`, Responses `output_tokens_details.reasoning_tokens`).
+   */
+  reasoningTokens?: number | null;
 }
 
 /** Bit flags of one event in the columnar record. */
@@ -65,6 +70,14 @@ export const EV_FINISH = 64; // carries a finish reason
  * token chunk (shared/runs/definitions.ts). Absent in files written before it existed.
  */
 export const EV_CHOICES = 128;
+/**
+ * A content event that carried reasoning (vLLM/SGLang `reasoning`/`reasoning_content`, Ollama
+ * `thinking`, Responses reasoning deltas, Anthropic `thinking_delta`) and no answer text or tool
+ * call: the reasoning phase. A content event without it is part of the answer (an event carrying
+ * both is the answer's first). Absent in files written before it existed: every content event
+ * there counts as answer. The first flag past 8 bits: the flags column is 16-bit.
+ */
+export const EV_REASONING = 256;
 
 /** Kind of source of the output token count (docs/ARCHITECTURE.md "tokens per event"). Never mixed silently. */
 export type TokenSource =

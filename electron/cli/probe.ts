@@ -1,6 +1,7 @@
 import type { ChatMessage, RequestSpec } from '../../shared/request.ts';
 import {
   EV_COALESCED,
+  EV_REASONING,
   EV_CONTENT,
   EV_ERROR,
   EV_TERMINAL,
@@ -9,7 +10,7 @@ import {
 } from '../../shared/request.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { DialectId } from '../../shared/dialects.ts';
-import { computeRequestStats } from '../../shared/stats/request-stats.ts';
+import { computeRequestStats, type RequestStats } from '../../shared/stats/request-stats.ts';
 import { summarize } from '../../shared/stats/summary.ts';
 import { fmtBytes, fmtMs, fmtNum, showText } from '../../shared/format.ts';
 import { fireRequest } from '../engine/client.ts';
@@ -229,6 +230,7 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
             : 'empty',
     );
   if ((f & EV_COALESCED) !== 0) tags.push('coalesced');
+  if ((f & EV_REASONING) !== 0) tags.push('reasoning');
   const tok = (f & EV_CONTENT) !== 0 ? `${e.tokens[i]}${(f & EV_TOKENS_EXACT) !== 0 ? '' : '~'} tok` : '';
   const text = e.text[i] ? showText(e.text[i]!) : '';
   let line = `${t.toFixed(2).padStart(10)} ms ${gap.padStart(9)}  ${tok.padEnd(7)} ${text} ${tags.length ? `[${tags.join(', ')}]` : ''}`;
@@ -247,6 +249,7 @@ export function summaryText(rec: RequestRecord): string {
     `phases        connected ${fmtMs(p.connectedMs)} · written ${fmtMs(p.requestWrittenMs)} · headers ${fmtMs(p.headersMs)} · first byte ${fmtMs(p.firstByteMs)} · end ${fmtMs(p.endMs)}`,
     `first event   ${fmtMs(s.firstEventMs)}`,
     `TTFT          ${fmtMs(s.ttftMs)}`,
+    ...reasoningLines(s),
     `ITL per chunk mean ${fmtMs(itl?.mean)} · p50 ${fmtMs(itl?.median)} · p99 ${fmtMs(itl?.p99)} · max ${fmtMs(itl?.max)}`,
     `ITL per token mean ${fmtMs(itlTok?.mean)} · p50 ${fmtMs(itlTok?.median)} · p99 ${fmtMs(itlTok?.p99)} · max ${fmtMs(itlTok?.max)}`,
     `TPOT          ${fmtMs(s.tpotMs)}`,
@@ -263,6 +266,18 @@ export function summaryText(rec: RequestRecord): string {
     if (rec.error.body && rec.error.kind === 'http')
       lines.push(`              body: ${rec.error.body.slice(0, 500)}`);
   }
+  if (rec.reasoning) lines.push('', `reasoning: ${rec.reasoning}`);
   if (rec.text) lines.push('', `text: ${rec.text}`);
   return lines.join('\n') + '\n';
+}
+
+/** Requests with reasoning: when it and the answer began, and the tokens of each (else nothing). */
+function reasoningLines(s: RequestStats): string[] {
+  if (s.reasoningTokens === null) return [];
+  const about = s.reasoningTokensExact ? '' : '~';
+  const how = s.reasoningTokensExact ? "the server's count" : "estimated with Tokenscope's tokenizer";
+  return [
+    `TTFAT         ${fmtMs(s.firstAnswerMs)} (first answer token; reasoning began at ${fmtMs(s.firstReasoningMs)})`,
+    `reasoning     ${about}${s.reasoningTokens} tokens · answer ${about}${s.answerTokens} tokens (${how})`,
+  ];
 }

@@ -19,6 +19,7 @@ export interface SimCliOptions {
   replayInterval: number;
   closeAfterStream?: boolean;
   closeAfterStreamMs: number;
+  reasoning: number;
   quiet?: boolean;
 }
 
@@ -41,6 +42,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     replay: o.replay ? { file: o.replay, intervalMs: o.replayInterval, timing: 'interval' } : null,
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
+    reasoningTokens: o.reasoning,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -66,6 +68,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       ...(sim.options.closeAfterStream
         ? [
             `  connections: closed ${sim.options.closeAfterStreamMs} ms after every streamed response, though keep-alive is advertised (as llama.cpp's server)`,
+          ]
+        : []),
+      ...(sim.options.reasoningTokens > 0
+        ? [
+            `  reasoning: ${sim.options.reasoningTokens} reasoning tokens before every answer (delta.reasoning, thinking, reasoning_text, thinking blocks)`,
           ]
         : []),
       `Try:  npx tokenscope probe ${sim.url}`,

@@ -10,6 +10,7 @@ import {
   EV_FINISH,
   EV_TERMINAL,
   EV_CHOICES,
+  EV_REASONING,
   EV_TOKENS_EXACT,
   EV_USAGE,
 } from '../../shared/request.ts';
@@ -200,6 +201,8 @@ export class StreamDecoder {
           flags |= EV_TOKENS_EXACT;
         } else tokens = 1;
         if (tokens === 0) tokens = 1; // content means at least one generated token
+        // The reasoning phase: reasoning and nothing of the answer (shared/request.ts EV_REASONING).
+        if (d.reasoning && !d.text && !d.toolCall) flags |= EV_REASONING;
         break;
       case 'error':
         flags |= EV_ERROR;

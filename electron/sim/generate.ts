@@ -190,7 +190,8 @@ function start(
   const genTokens = runaway
     ? Math.max(maxTokens, Math.min(fault.param ?? DEFAULT_RUNAWAY_TOKENS, o.kvCacheTokens - r.promptTokens))
     : maxTokens;
-  const plan = planOutput(textSeed, genTokens, r.minTokens, r.ignoreEos || runaway);
+  const reasoningTokens = r.reasoningTokens ?? o.reasoningTokens;
+  const plan = planOutput(textSeed, genTokens, r.minTokens, r.ignoreEos || runaway, reasoningTokens);
   const model =
     dialect === 'ollama-generate' || dialect === 'ollama-chat' ? (r.model ?? ollamaName(o.model)) : o.model;
   let session: StreamSession | null = null;
@@ -202,6 +203,7 @@ function start(
     maxTokens,
     seed: r.seed ?? textSeed,
     slot: ordinal % o.maxNumSeqs,
+    reasoningTokens,
     times: () => ({
       arrivalMs,
       admittedMs: session?.seq?.admittedMs ?? 0,
@@ -228,6 +230,7 @@ function start(
         minTokens: r.minTokens,
         ignoreEos: r.ignoreEos || runaway,
         textSeed,
+        reasoningTokens,
         arrivalMs,
         faultAt: faultTokenIndex(fault, plan.tokens),
       },

@@ -37,6 +37,7 @@ export class GroundTruthLog {
     bytes: number,
     kind: GroundTruthKind,
     arrivalMs?: number,
+    answer: { reasoningTokens: number; firstAnswer: boolean } = { reasoningTokens: 0, firstAnswer: false },
   ): void {
     if (!this.enabled) return;
     const rec: GroundTruthRecord = {
@@ -48,6 +49,8 @@ export class GroundTruthLog {
       bytes,
       kind,
       ...(arrivalMs !== undefined ? { arrivalMs } : {}),
+      ...(answer.reasoningTokens > 0 ? { reasoningTokens: answer.reasoningTokens } : {}),
+      ...(answer.firstAnswer ? { firstAnswer: true as const } : {}),
     };
     this.records.push(rec);
     if (!this.file) return;

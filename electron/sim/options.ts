@@ -57,6 +57,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
       : null,
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: num(o.closeAfterStreamMs, d.closeAfterStreamMs, 0, 60_000),
+    reasoningTokens: Math.floor(num(o.reasoningTokens, 0, 0, 1_000_000)),
     log: o.log ?? (() => {}),
   };
 }

@@ -30,6 +30,8 @@ export interface GenRequest {
   seed: number | null;
   /** Body field `sim_fault`. */
   fault: string | null;
+  /** Body field `sim_reasoning_tokens`: this request's reasoning mode (null: the sim's option). */
+  reasoningTokens: number | null;
 }
 
 export class RequestError extends Error {
@@ -102,6 +104,7 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
     details: false,
     seed: optInt(body, 'seed', Number.MIN_SAFE_INTEGER),
     fault: typeof body.sim_fault === 'string' ? body.sim_fault : null,
+    reasoningTokens: optInt(body, 'sim_reasoning_tokens', 0),
   };
   const so = isObj(body.stream_options) ? body.stream_options : {};
   const openaiUsage = {

@@ -34,6 +34,8 @@ export interface SeqSpec {
   ignoreEos: boolean;
   /** Seeds the request's text and EOS position. */
   textSeed: number;
+  /** Reasoning tokens before the answer: its natural EOS comes that much later. */
+  reasoningTokens?: number;
   /** performance.now() when the request arrived (server-side TTFT/queue/e2e start here). */
   arrivalMs: number;
   /** 1-based token index before which sink.onFault() is asked what to do; null: never. */
@@ -60,9 +62,10 @@ export function planOutput(
   maxTokens: number,
   minTokens: number,
   ignoreEos: boolean,
+  reasoningTokens = 0,
 ): OutputPlan {
   if (ignoreEos) return { tokens: maxTokens, finishReason: 'length' };
-  const eosAt = Math.max(new TextGenerator(textSeed).naturalLength, minTokens + 1);
+  const eosAt = Math.max(reasoningTokens + new TextGenerator(textSeed).naturalLength, minTokens + 1);
   return eosAt <= maxTokens
     ? { tokens: eosAt, finishReason: 'stop' }
     : { tokens: maxTokens, finishReason: 'length' };
@@ -86,7 +89,13 @@ export class Sequence {
     readonly sink: SeqSink,
   ) {
     this.text = new TextGenerator(spec.textSeed);
-    this.plan = planOutput(spec.textSeed, spec.maxTokens, spec.minTokens, spec.ignoreEos);
+    this.plan = planOutput(
+      spec.textSeed,
+      spec.maxTokens,
+      spec.minTokens,
+      spec.ignoreEos,
+      spec.reasoningTokens,
+    );
     this.faultAt = spec.faultAt;
   }
 

@@ -27,6 +27,7 @@ export class StreamSession implements SeqSink {
   private index = 0;
   private ended = false;
   private malformedBody = false;
+  private answerSeen = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -124,6 +125,9 @@ export class StreamSession implements SeqSink {
     // frames would leave together at its end. Real servers (uvicorn, aiohttp, llama.cpp) hand each
     // frame to the kernel as it is written: so does the simulator.
     this.res.socket?.uncork();
+    // The first write carrying a token of the answer (not of the reasoning).
+    const firstAnswer = !this.answerSeen && f.kind === 'chunk' && f.tokens > (f.reasoning ?? 0);
+    if (firstAnswer) this.answerSeen = true;
     this.deps.groundTruth.record(
       this.requestId,
       this.index++,
@@ -132,6 +136,7 @@ export class StreamSession implements SeqSink {
       Buffer.byteLength(f.data),
       f.kind,
       this.index === 1 ? this.deps.arrivalMs : undefined,
+      { reasoningTokens: f.reasoning ?? 0, firstAnswer },
     );
   }
 

@@ -54,6 +54,11 @@ export interface SimOptions {
   closeAfterStream?: boolean;
   /** How long after a stream's last byte its connection is closed (default 5 ms). */
   closeAfterStreamMs?: number;
+  /**
+   * Reasoning mode: every request reasons for this many tokens before its answer (default 0; per
+   * request, the body field `sim_reasoning_tokens` wins), streamed in each dialect's reasoning field.
+   */
+  reasoningTokens?: number;
   log?: (line: string) => void;
 }
 
@@ -77,6 +82,7 @@ export interface ResolvedSimOptions {
   replay: Required<ReplayOptions> | null;
   closeAfterStream: boolean;
   closeAfterStreamMs: number;
+  reasoningTokens: number;
   log: (line: string) => void;
 }
 
@@ -96,6 +102,10 @@ export interface GroundTruthRecord {
   tokens: number;
   bytes: number;
   kind: GroundTruthKind;
+  /** Of `tokens`, reasoning ones (reasoning mode); absent: none. */
+  reasoningTokens?: number;
+  /** The write that carried the request's first answer token (after any reasoning). */
+  firstAnswer?: true;
   /**
    * On a response's first write: performance.now() when its request had been read whole, so
    * tMs − arrivalMs is the server-side time to that write (a client's TTFT minus it is the client's

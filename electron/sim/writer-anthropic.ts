@@ -22,6 +22,9 @@ export function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_t
  * - errors: `event: error` with the overloaded error, spaced as the Anthropic docs show it, and
  *   nothing after it.
  * An EOS token with no text is carried by content_block_stop.
+ * Reasoning mode: block 0 is a thinking block (`thinking_delta`s, then the empty `signature_delta`
+ * vLLM sends, FORMATS.md §2.5, and its content_block_stop when the answer begins); the text is block
+ * 1. Anthropic's usage has no separate thinking count: output_tokens includes it.
  */
 export class AnthropicWriter extends WriterBase implements DialectWriter {
   readonly contentType = 'text/event-stream; charset=utf-8';
@@ -29,6 +32,17 @@ export class AnthropicWriter extends WriterBase implements DialectWriter {
   readonly extraHeaders = {};
   /** Tokens generated but not yet delivered by a frame (an EOS with no text). */
   private unsent = 0;
+  /** Reasoning mode, the thinking block is over and the text block open. */
+  private textOpen = false;
+
+  private get thinking(): boolean {
+    return this.ctx.reasoningTokens > 0;
+  }
+
+  /** The text block's index: 1 after a thinking block. */
+  private get textIndex(): number {
+    return this.thinking ? 1 : 0;
+  }
 
   private event(type: string, json: string, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
     return { data: `event: ${type}\ndata: ${json}\n\n`, tokens, kind };
@@ -53,24 +67,47 @@ export class AnthropicWriter extends WriterBase implements DialectWriter {
   }
 
   private textDelta(text: string): Obj {
-    return { index: 0, delta: { type: 'text_delta', text } };
+    return { index: this.textIndex, delta: { type: 'text_delta', text } };
+  }
+
+  /** Reasoning mode: close the thinking block and open the text block. */
+  private openText(): Frame[] {
+    this.textOpen = true;
+    return [
+      this.typed('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: '' } }),
+      this.typed('content_block_stop', { index: 0 }),
+      this.typed('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+    ];
   }
 
   override open(): Frame[] {
     return [
       // Nothing generated yet: output_tokens 0 (Anthropic's own placeholder is 1).
       this.typed('message_start', { message: this.message(null, [], 0) }),
-      this.typed('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+      this.typed('content_block_start', {
+        index: 0,
+        content_block: this.thinking
+          ? { type: 'thinking', thinking: '', signature: '' }
+          : { type: 'text', text: '' },
+      }),
       this.event('ping', '{"type": "ping"}'),
     ];
   }
 
   tokens(tokens: GenToken[], finish: FinishReason | null): Frame[] {
     const frames: Frame[] = [];
-    const before = this.text.length;
-    this.collect(tokens);
-    this.unsent += tokens.length;
-    const delta = this.text.slice(before);
+    const d = this.collectSplit(tokens);
+    if (d.reasoning !== '') {
+      const thinking = { index: 0, delta: { type: 'thinking_delta', thinking: d.reasoning } };
+      frames.push({
+        ...this.typed('content_block_delta', thinking, d.reasoningTokens),
+        reasoning: d.reasoningTokens,
+      });
+    } else this.unsent += d.reasoningTokens;
+    this.unsent += tokens.length - d.reasoningTokens;
+    const delta = d.answer;
+    if (this.thinking && !this.textOpen && (d.reasoningTokens < tokens.length || finish))
+      frames.push(...this.openText());
     if (delta !== '') {
       frames.push(this.typed('content_block_delta', this.textDelta(delta), this.unsent));
       this.unsent = 0;
@@ -83,7 +120,7 @@ export class AnthropicWriter extends WriterBase implements DialectWriter {
     const unsent = this.unsent;
     this.unsent = 0;
     return [
-      this.typed('content_block_stop', { index: 0 }, unsent),
+      this.typed('content_block_stop', { index: this.textIndex }, unsent),
       this.typed(
         'message_delta',
         {

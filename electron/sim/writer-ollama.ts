@@ -26,9 +26,13 @@ export class OllamaWriter extends WriterBase implements DialectWriter {
     return this.ctx.req.dialect === 'ollama-chat';
   }
 
-  private line(content: string, done: boolean): Record<string, unknown> {
+  /** A line; `thinking`: a thinking model's reasoning delta (corpus ollama-api-chat-thinking.ndjson). */
+  private line(content: string, done: boolean, thinking = ''): Record<string, unknown> {
     const head = { model: this.ctx.model, created_at: rfc3339Nano(wallNowMs()) };
-    const body = this.chat ? { message: { role: 'assistant', content } } : { response: content };
+    const think = thinking !== '' ? { thinking } : {};
+    const body = this.chat
+      ? { message: { role: 'assistant', content, ...think } }
+      : { response: content, ...think };
     return { ...head, ...body, done };
   }
 
@@ -36,12 +40,12 @@ export class OllamaWriter extends WriterBase implements DialectWriter {
     const frames: Frame[] = [];
     const visible = tokens.filter((t) => !t.special);
     if (visible.length > 0) {
-      const before = this.text.length;
-      this.collect(visible);
+      const d = this.collectSplit(visible);
       frames.push({
-        data: goJson(this.line(this.text.slice(before), false)) + '\n',
+        data: goJson(this.line(d.answer, false, d.reasoning)) + '\n',
         tokens: visible.length,
         kind: 'chunk',
+        reasoning: d.reasoningTokens,
       });
     }
     if (finish) {

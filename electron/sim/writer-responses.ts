@@ -9,6 +9,9 @@
  * - errors: `event: error` then `response.failed`.
  * response.completed is the terminator (kind 'done'); an EOS token with no text is carried by
  * output_text.done.
+ * Reasoning mode: a reasoning item first (output_index 0) streamed as `response.reasoning_text.delta`
+ * (vllm-responses-excerpt.sse), closed when the answer begins; the message is then output_index 1,
+ * and usage's `output_tokens_details.reasoning_tokens` counts the reasoning.
  */
 import { sortKeysDeep } from './json-style.ts';
 import type { GenToken } from './text.ts';
@@ -23,6 +26,13 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
   readonly extraHeaders = {};
   private seq = 0;
   private started = false;
+  /** Reasoning mode: the reasoning item was opened / closed. */
+  private reasoningOpen = false;
+
+  /** The message's output index: 1 after a reasoning item. */
+  private get msgIndex(): number {
+    return this.ctx.reasoningTokens > 0 ? 1 : 0;
+  }
 
   private get itemId(): string {
     return `msg_${this.ctx.requestId}`;
@@ -84,13 +94,46 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
     ];
   }
 
+  /** The reasoning item's events for this chunk: opened on the first, closed when the answer begins. */
+  private reasoningFrames(delta: string, reasoningTokens: number, answerBegins: boolean): Frame[] {
+    const frames: Frame[] = [];
+    const id = `rs_${this.ctx.requestId}`;
+    const item = (status: string): Obj => ({ content: [], id, status, summary: [], type: 'reasoning' });
+    if (reasoningTokens > 0 && !this.reasoningOpen) {
+      this.reasoningOpen = true;
+      frames.push(this.event('response.output_item.added', { output_index: 0, item: item('in_progress') }));
+    }
+    if (delta !== '') {
+      const f = { content_index: 0, delta, item_id: id, output_index: 0 };
+      frames.push({
+        ...this.event('response.reasoning_text.delta', f, reasoningTokens),
+        reasoning: reasoningTokens,
+      });
+    }
+    if (answerBegins && this.reasoningOpen) {
+      const text = this.reasoningText;
+      frames.push(
+        this.event('response.reasoning_text.done', { content_index: 0, item_id: id, output_index: 0, text }),
+      );
+      frames.push(this.event('response.output_item.done', { output_index: 0, item: item('completed') }));
+    }
+    return frames;
+  }
+
   tokens(tokens: GenToken[], finish: FinishReason | null): Frame[] {
     const frames: Frame[] = [];
-    const where = { item_id: this.itemId, output_index: 0, content_index: 0 };
-    if (!this.started) {
+    const where = { item_id: this.itemId, output_index: this.msgIndex, content_index: 0 };
+    const d = this.collectSplit(tokens);
+    // The answer begins with its first token, or at the end when the reasoning took every token.
+    const answerBegins = !this.started && (d.reasoningTokens < tokens.length || finish !== null);
+    frames.push(...this.reasoningFrames(d.reasoning, d.reasoningTokens, answerBegins));
+    if (!this.started && answerBegins) {
       this.started = true;
       frames.push(
-        this.event('response.output_item.added', { output_index: 0, item: this.item('in_progress') }),
+        this.event('response.output_item.added', {
+          output_index: this.msgIndex,
+          item: this.item('in_progress'),
+        }),
       );
       frames.push(
         this.event('response.content_part.added', {
@@ -99,12 +142,10 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
         }),
       );
     }
-    const before = this.text.length;
-    this.collect(tokens);
-    const delta = this.text.slice(before);
-    let unsent = tokens.length;
+    const delta = d.answer;
+    let unsent = tokens.length - d.reasoningTokens;
     if (delta !== '') {
-      frames.push(this.event('response.output_text.delta', { ...where, delta, logprobs: [] }, tokens.length));
+      frames.push(this.event('response.output_text.delta', { ...where, delta, logprobs: [] }, unsent));
       unsent = 0;
     }
     if (finish) frames.push(...this.closing(finish, unsent));
@@ -112,11 +153,11 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
   }
 
   private closing(finish: FinishReason, unsentTokens: number): Frame[] {
-    const where = { item_id: this.itemId, output_index: 0, content_index: 0 };
+    const where = { item_id: this.itemId, output_index: this.msgIndex, content_index: 0 };
     return [
       this.event('response.output_text.done', { ...where, text: this.text, logprobs: [] }, unsentTokens),
       this.event('response.content_part.done', { ...where, part: this.part() }),
-      this.event('response.output_item.done', { output_index: 0, item: this.item('completed') }),
+      this.event('response.output_item.done', { output_index: this.msgIndex, item: this.item('completed') }),
       this.event('response.completed', { response: this.final(finish) }, 0, 'done'),
     ];
   }
@@ -127,7 +168,7 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
       input_tokens: p,
       input_tokens_details: { cached_tokens: 0 },
       output_tokens: this.count,
-      output_tokens_details: { reasoning_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: this.reasoningCount },
       total_tokens: p + this.count,
     };
     const incomplete =

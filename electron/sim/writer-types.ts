@@ -13,6 +13,8 @@ export interface Frame {
   /** Generated tokens delivered by this write (the EOS token counts where usage counts it). */
   tokens: number;
   kind: GroundTruthKind;
+  /** Of `tokens`, those of the reasoning phase (reasoning mode); absent: none. */
+  reasoning?: number;
 }
 
 /** Server-side timestamps of the request (performance.now() ms); 0 until reached. */
@@ -35,6 +37,11 @@ export interface WriterContext {
   seed: number;
   /** llama.cpp slot id of the request. */
   slot: number;
+  /**
+   * Reasoning mode: the sequence's first this many tokens are reasoning, streamed in the dialect's
+   * own reasoning field by the dialects that have one (0: none; the others stream them as text).
+   */
+  reasoningTokens: number;
   times(): SeqTimes;
 }
 
@@ -81,6 +88,32 @@ export abstract class WriterBase {
       this.count++;
       this.ids.push(t.id);
     }
+  }
+
+  /** Reasoning text and tokens so far (reasoning mode, dialects with a reasoning field). */
+  reasoningText = '';
+  reasoningCount = 0;
+
+  /**
+   * `collect` for dialects with a reasoning field: the sequence's first `ctx.reasoningTokens`
+   * tokens go to the reasoning, the rest to the answer. This chunk's two deltas.
+   */
+  protected collectSplit(tokens: GenToken[]): { reasoning: string; answer: string; reasoningTokens: number } {
+    let reasoning = '';
+    let answer = '';
+    let n = 0;
+    for (const t of tokens) {
+      if (this.count < this.ctx.reasoningTokens) {
+        reasoning += t.text;
+        n++;
+      } else answer += t.text;
+      this.count++;
+      this.ids.push(t.id);
+    }
+    this.reasoningText += reasoning;
+    this.reasoningCount += n;
+    this.text += answer;
+    return { reasoning, answer, reasoningTokens: n };
   }
 
   /** vLLM's UsageInfo key order: prompt, total, completion (FORMATS.md §2.1). */

@@ -9,7 +9,10 @@
  *   before the first token's chunk (vLLM's chat_completion_stream_generator `first_iteration`);
  * - no `usage` key unless stream_options.include_usage: then one `choices:[]` usage chunk before
  *   [DONE]; with continuous_usage_stats too, cumulative usage in every chunk (role chunk: 0);
- * - mid-stream error: Python json.dumps `{"error": {...}}` then `data: [DONE]`.
+ * - mid-stream error: Python json.dumps `{"error": {...}}` then `data: [DONE]`;
+ * - reasoning mode: reasoning tokens in `delta.reasoning` (new vLLM builds; old ones wrote
+ *   `reasoning_content`: corpus SOURCES.md), and the usage's `completion_tokens_details.reasoning_tokens`
+ *   as OpenAI reports it.
  */
 import { pyDumps } from './json-style.ts';
 import type { GenToken } from './text.ts';
@@ -51,7 +54,12 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
       model: this.ctx.model,
       choices,
     };
-    if (usage) c.usage = this.usage();
+    if (usage) {
+      const u: Record<string, unknown> = this.usage();
+      if (this.ctx.reasoningTokens > 0)
+        u.completion_tokens_details = { reasoning_tokens: this.reasoningCount };
+      c.usage = u;
+    }
     return JSON.stringify(c);
   }
 
@@ -67,16 +75,17 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
       };
       frames.push({ data: sse(this.chunk([role], this.continuous)), tokens: 0, kind: 'chunk' });
     }
-    const before = this.text.length;
-    this.collect(tokens);
-    const choice: Record<string, unknown> = {
-      index: 0,
-      delta: { content: this.text.slice(before) },
-      logprobs: null,
-      finish_reason: finish,
-    };
+    const d = this.collectSplit(tokens);
+    const delta =
+      d.reasoningTokens === 0
+        ? { content: d.answer }
+        : d.reasoningTokens === tokens.length
+          ? { reasoning: d.reasoning }
+          : { reasoning: d.reasoning, content: d.answer };
+    const choice: Record<string, unknown> = { index: 0, delta, logprobs: null, finish_reason: finish };
     if (finish) choice.stop_reason = null;
-    frames.push({ data: sse(this.chunk([choice], this.continuous)), tokens: tokens.length, kind: 'chunk' });
+    const data = sse(this.chunk([choice], this.continuous));
+    frames.push({ data, tokens: tokens.length, kind: 'chunk', reasoning: d.reasoningTokens });
     if (finish) {
       if (this.ctx.req.includeUsage)
         frames.push({ data: sse(this.chunk([], true)), tokens: 0, kind: 'usage' });

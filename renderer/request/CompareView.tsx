@@ -96,6 +96,7 @@ export function CompareView() {
             { label: 'A', color: C.content, name: name(a) },
             { label: 'B', color: C.contentB, name: name(b) },
           ]}
+          reasoning={a.stats?.reasoningTokens != null || b.stats?.reasoningTokens != null}
         />
         <button type="button" className="btn small ghost" onClick={() => void setCompare(null)}>
           Close

@@ -80,7 +80,7 @@ describe('RawFrames', () => {
       t: Float64Array.from({ length: n }, (_, i) => i * 10),
       tokens: new Uint32Array(n).fill(1),
       read: Uint32Array.from({ length: n }, (_, i) => i),
-      flags: new Uint8Array(n).fill(EV_CONTENT),
+      flags: new Uint16Array(n).fill(EV_CONTENT),
       size: new Uint32Array(n).fill(20),
       text: Array.from({ length: n }, (_, i) => `t${i}`),
       raw: Array.from({ length: n }, () => '{}'),

@@ -42,7 +42,7 @@ export function RequestView() {
           <h3 title="Each mark is one streamed event at its arrival time (ms since the request started, before connect)">
             Token timeline
           </h3>
-          <TimelineLegend />
+          <TimelineLegend reasoning={stats?.reasoningTokens != null} />
         </header>
         <Timeline lanes={lanes} probe />
       </section>

@@ -13,10 +13,14 @@ import type { RecordDigest } from './record-view.ts';
 import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 
 const SRC = 'shared/stats/request-stats.ts';
+const RSRC = 'shared/stats/reasoning-stats.ts';
 
 export const DEFS = {
   firstEvent: `First event: arrival of the first event of any kind, incl. role-only or empty chunks (TTFB-like). ${SRC}`,
-  ttft: `TTFT: arrival of the first event carrying at least one generated token, ms since the request started (before connect). ${SRC}`,
+  ttft: `TTFT: arrival of the first event carrying at least one generated token of any kind — reasoning included, as vLLM's client counts it — ms since the request started (before connect). ${SRC}`,
+  firstReasoning: `First reasoning token: arrival of the first event carrying reasoning (thinking) and no answer. ${RSRC}`,
+  ttfat: `TTFAT, time to first answer token: arrival of the first event of the answer (text or tool call), after the reasoning (AIPerf's TTFO). ${RSRC}`,
+  reasoningTokens: `Reasoning and answer tokens: the server's reasoning_tokens when it reports them, else the server's per-event counts, else the output split in the ratio of Tokenscope's tokenizer counts of the two texts (estimated, ~). ${RSRC}`,
   tpot: `TPOT: (E2E − TTFT) / (output tokens − 1); 0 for single-token outputs (vLLM's definition). ${SRC}`,
   e2e: `E2E: end of stream − start (start is taken before connecting). ${SRC}`,
   itlChunk: `ITL per chunk: gaps between consecutive content events (vLLM bench serve's definition), coalesced gaps (two events of one socket read) left out. ${SRC}`,
@@ -125,6 +129,42 @@ function Phases({ phases: p }: { phases: RecordDigest['phases'] | undefined }) {
   );
 }
 
+/** Requests that reasoned: when the reasoning and the answer began. */
+function ReasoningTimes({ stats }: { stats: RequestStats }) {
+  return (
+    <>
+      <Row
+        label="First reasoning"
+        value={fmtMs(stats.firstReasoningMs)}
+        title={DEFS.firstReasoning}
+        testId="stats-first-reasoning"
+      />
+      <Row label="TTFAT" value={fmtMs(stats.firstAnswerMs)} title={DEFS.ttfat} testId="stats-ttfat" strong />
+    </>
+  );
+}
+
+/** Requests that reasoned: the output tokens split into reasoning and answer (~: estimated). */
+function ReasoningTokens({ stats }: { stats: RequestStats }) {
+  const about = stats.reasoningTokensExact ? '' : '~';
+  return (
+    <>
+      <Row
+        label="Reasoning tokens"
+        value={`${about}${stats.reasoningTokens}`}
+        title={DEFS.reasoningTokens}
+        testId="stats-reasoning-tokens"
+      />
+      <Row
+        label="Answer tokens"
+        value={`${about}${stats.answerTokens}`}
+        title={DEFS.reasoningTokens}
+        testId="stats-answer-tokens"
+      />
+    </>
+  );
+}
+
 export function StatsPanel({ stats, digest }: Props) {
   // Tokenscope's ITL: coalesced gaps left out (request-stats.ts).
   const chunk = useMemo(() => (stats ? summarize(stats.itlChunkMeasuredMs) : null), [stats]);
@@ -141,6 +181,7 @@ export function StatsPanel({ stats, digest }: Props) {
           title={DEFS.firstEvent}
           testId="stats-first-event"
         />
+        {stats && stats.reasoningTokens !== null && <ReasoningTimes stats={stats} />}
         <Row label="TPOT" value={fmtMs(stats?.tpotMs)} title={DEFS.tpot} testId="stats-tpot" strong />
         <Row label="E2E" value={fmtMs(stats?.e2eMs)} title={DEFS.e2e} testId="stats-e2e" strong />
         <Row label="Tokens/s" value={fmtNum(stats?.tokensPerSecond)} title={DEFS.tps} testId="stats-tps" />
@@ -170,6 +211,7 @@ export function StatsPanel({ stats, digest }: Props) {
           testId="stats-output-tokens"
           strong
         />
+        {stats && stats.reasoningTokens !== null && <ReasoningTokens stats={stats} />}
         <Row
           label="Token count"
           value={stats ? tokenSourceLabel(stats.tokenSource) : '—'}

@@ -11,7 +11,7 @@ function batch(from: number, times: number[], text?: string[]): Rows {
     t: Float64Array.from(times),
     tokens: Uint32Array.from(times.map(() => 1)),
     read: Uint32Array.from(times.map((_, i) => from + i)),
-    flags: Uint8Array.from(times.map(() => EV_CONTENT)),
+    flags: Uint16Array.from(times.map(() => EV_CONTENT)),
     size: Uint32Array.from(times.map(() => 40)),
     text: text ?? times.map((_, i) => `w${from + i} `),
     raw: times.map((_, i) => `{"i":${from + i}}`),
@@ -71,7 +71,7 @@ describe('LiveColumns', () => {
     c.append({
       ...b,
       t: [5, 6] as unknown as Float64Array,
-      flags: [EV_CONTENT, EV_TERMINAL] as unknown as Uint8Array,
+      flags: [EV_CONTENT, EV_TERMINAL] as unknown as Uint16Array,
     });
     expect(Array.from(c.t.subarray(0, 2))).toEqual([5, 6]);
     expect(c.flags[1]).toBe(EV_TERMINAL);
@@ -87,7 +87,7 @@ describe('LiveColumns', () => {
         t: Float64Array.from([1, 2, 3]),
         tokens: Uint32Array.from([1, 2, 0]),
         read: Uint32Array.from([0, 0, 1]),
-        flags: Uint8Array.from([1, 1, 32]),
+        flags: Uint16Array.from([1, 1, 32]),
         size: Uint32Array.from([9, 9, 6]),
         text: ['a', 'bc', ''],
       },

@@ -8,7 +8,7 @@ import { EventColumns, type EventColumnsData } from '../../shared/event-columns.
 
 type NumArray = ArrayLike<number>;
 
-function asTyped<T extends Float64Array | Uint32Array | Uint8Array>(
+function asTyped<T extends Float64Array | Uint32Array | Uint16Array>(
   v: NumArray | undefined,
   C: { new (n: number): T; from(a: NumArray): T },
 ): T {
@@ -50,7 +50,7 @@ export class LiveColumns extends EventColumns {
     this.t.set(asTyped(b.t, Float64Array).subarray(skip), at);
     this.tokens.set(asTyped(b.tokens, Uint32Array).subarray(skip), at);
     this.read.set(asTyped(b.read, Uint32Array).subarray(skip), at);
-    this.flags.set(asTyped(b.flags, Uint8Array).subarray(skip), at);
+    this.flags.set(asTyped(b.flags, Uint16Array).subarray(skip), at);
     this.size.set(asTyped(b.size, Uint32Array).subarray(skip), at);
     let delta = '';
     for (let i = skip; i < len; i++) {
@@ -72,7 +72,7 @@ export class LiveColumns extends EventColumns {
     this.t.set(asTyped(d.t, Float64Array).subarray(0, n));
     this.tokens.set(asTyped(d.tokens, Uint32Array).subarray(0, n));
     this.read.set(asTyped(d.read, Uint32Array).subarray(0, n));
-    this.flags.set(asTyped(d.flags, Uint8Array).subarray(0, n));
+    this.flags.set(asTyped(d.flags, Uint16Array).subarray(0, n));
     this.size.set(asTyped(d.size, Uint32Array).subarray(0, n));
     this.text = Array.from({ length: n }, (_, i) => d.text[i] ?? '');
     this.raw = Array.from({ length: n }, (_, i) => raw?.[i] ?? '');

@@ -44,6 +44,8 @@ export function laneBase(r: LiveRequest): LaneBase {
     flags: c.flags,
     firstEventMs: stats.firstEventMs,
     ttftMs: stats.ttftMs,
+    // A TTFAT marker only where there was reasoning: otherwise it is TTFT.
+    firstAnswerMs: stats.reasoningTokens !== null ? stats.firstAnswerMs : null,
     endMs: p.endMs,
     errorAtMs,
     cancelled: r.final?.error?.code === 'cancelled',

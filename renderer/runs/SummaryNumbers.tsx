@@ -43,6 +43,7 @@ function resultRows(s: RunSummary): Row[] {
     { label: 'Benchmark duration', value: f2(v.duration), unit: 's', testId: 'sum-duration' },
     { label: 'Total input tokens', value: int(v.total_input_tokens) },
     { label: 'Total generated tokens', value: int(v.total_output_tokens), testId: 'sum-output-tokens' },
+    ...reasoningRows(s),
     {
       label: 'Request throughput',
       value: f2(v.request_throughput),
@@ -82,6 +83,26 @@ function resultRows(s: RunSummary): Row[] {
     { label: 'Total token throughput', value: f2(v.total_token_throughput), unit: 'tok/s' },
   );
   return rows;
+}
+
+/** Runs with reasoning: where the generated tokens went (~: some splits estimated). Else none. */
+function reasoningRows(s: RunSummary): Row[] {
+  const r = s.reasoning;
+  if (!r) return [];
+  const about = r.estimatedRequests > 0 ? '~' : '';
+  const title =
+    r.estimatedRequests > 0
+      ? `${r.estimatedRequests} of ${r.requests} requests with reasoning gave no reasoning count: their split is estimated with Tokenscope's tokenizer`
+      : "The servers' reasoning token counts";
+  return [
+    {
+      label: 'Reasoning tokens',
+      value: about + int(r.reasoningTokens),
+      testId: 'sum-reasoning-tokens',
+      title,
+    },
+    { label: 'Answer tokens', value: about + int(r.answerTokens), testId: 'sum-answer-tokens', title },
+  ];
 }
 
 /** The goodput SLOs the run was held to ("TTFT ≤ 200 ms, E2E ≤ 2000 ms"), or '' without any. */

@@ -64,6 +64,8 @@ export const DIST_METRICS: MetricDef[] = [
 /** Rows of the final statistics table, in the summary's order. */
 export const STAT_ROWS: { id: StatMetric; name: string }[] = [
   { id: 'ttft', name: 'TTFT' },
+  // Runs with reasoning only (stats.ttfat is null otherwise, and the row is not drawn).
+  { id: 'ttfat', name: 'TTFAT (first answer)' },
   { id: 'tpot', name: 'TPOT' },
   { id: 'itl', name: 'ITL per chunk' },
   { id: 'itl_per_token', name: 'ITL per token' },

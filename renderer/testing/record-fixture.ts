@@ -45,7 +45,7 @@ export function handMadeRecord(patch: Partial<RequestRecord> = {}): RequestRecor
       t: Float64Array.from(t),
       tokens: Uint32Array.from(tokens),
       read: Uint32Array.from([0, 1, 2, 3, 3, 3, 3]),
-      flags: Uint8Array.from(flags),
+      flags: Uint16Array.from(flags),
       size: Uint32Array.from(raw.map((r) => r.length)),
       text,
     },

@@ -6,7 +6,15 @@ import type { RequestOutcome } from './run-types.ts';
 
 /** The per-request values a statistic pools (one list per request, as the summary takes them). */
 export type SampleMetric =
-  'ttft' | 'tpot' | 'itl' | 'itl_every_gap' | 'itl_per_token' | 'itl_per_token_every_gap' | 'e2el' | 'failed';
+  | 'ttft'
+  | 'ttfat'
+  | 'tpot'
+  | 'itl'
+  | 'itl_every_gap'
+  | 'itl_per_token'
+  | 'itl_per_token_every_gap'
+  | 'e2el'
+  | 'failed';
 
 /** A statistic: the mean, or a percentile (numpy linear) of the pooled values. */
 export type SampleStat = 'mean' | 50 | 90 | 99;
@@ -27,6 +35,11 @@ export function valuesOf(o: RequestOutcome, m: SampleMetric): readonly number[] 
   switch (m) {
     case 'ttft':
       return o.ttftMs === null ? null : [o.ttftMs];
+    case 'ttfat': {
+      // As summary.ts pools it: a request that did not reason has its answer's first token at TTFT.
+      const t = o.reasoningTokens !== undefined ? (o.ttfatMs ?? null) : o.ttftMs;
+      return t === null ? null : [t];
+    }
     case 'tpot':
       return o.outputTokens > 1 && o.tpotMs !== null ? [o.tpotMs] : null;
     case 'e2el':

@@ -153,10 +153,28 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ),
   sensitive(vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput')),
   ...latencyRows('ttft', 'TTFT'),
+  // Runs with reasoning only (stats.ttfat is null without it, so the rows are left out).
+  ...latencyRows('ttfat', 'Time to first answer token'),
   ...latencyRows('tpot', 'TPOT'),
   ...latencyRows('itl', 'ITL per chunk'),
   ...latencyRows('itl_per_token', 'ITL per token'),
   ...latencyRows('e2el', 'E2E latency'),
+  // Where the output went (runs with reasoning only: `reasoning` is absent without it).
+  {
+    id: 'reasoning-tokens',
+    label: 'Reasoning tokens',
+    unit: 'count',
+    better: null,
+    get: (s) => num(s.reasoning?.reasoningTokens),
+    group: 'Reasoning',
+  },
+  {
+    id: 'answer-tokens',
+    label: 'Answer tokens',
+    unit: 'count',
+    better: null,
+    get: (s) => num(s.reasoning?.answerTokens),
+  },
   // What the servers' own metrics said over each run (runs that watched them).
   { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
   serverRow('ttft', 'p99', 'Server TTFT p99'),

@@ -27,7 +27,7 @@ export function recordOfLine(line: RunRequestLine): RequestRecord {
       t: Float64Array.from(line.events.t),
       tokens: Uint32Array.from(line.events.tok),
       read: new Uint32Array(n),
-      flags: Uint8Array.from(line.events.f),
+      flags: Uint16Array.from(line.events.f),
       text: new Array<string>(n).fill(''),
       size: new Uint32Array(n),
     },
@@ -44,8 +44,13 @@ export function recordOfLine(line: RunRequestLine): RequestRecord {
   };
 }
 
+/** The line's stats; its reasoning/answer split as the line kept it (the text is not in the line). */
 export function statsOfLine(line: RunRequestLine): RequestStats {
-  return computeRequestStats(recordOfLine(line));
+  const known =
+    line.reasoningTokens !== undefined
+      ? { reasoningTokens: line.reasoningTokens, exact: line.reasoningTokensExact ?? false }
+      : undefined;
+  return computeRequestStats(recordOfLine(line), known);
 }
 
 /**
@@ -68,6 +73,14 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     coalescedGaps: stats.coalescedGaps,
     contentEvents: contentEventsOf(line),
     outputTokens: stats.outputTokens,
+    ...(stats.reasoningTokens !== null
+      ? {
+          ttfatMs: stats.firstAnswerMs,
+          reasoningTokens: stats.reasoningTokens,
+          answerTokens: stats.answerTokens ?? 0,
+          reasoningTokensExact: stats.reasoningTokensExact,
+        }
+      : {}),
     inputTokens: line.inputTokens,
     tokenSource: stats.tokenSource,
     inputTokensSource: line.inputTokensSource,

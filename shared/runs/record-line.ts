@@ -99,5 +99,10 @@ export function recordToLineWithStats(
   line.e2eMs = s.e2eMs;
   line.outputTokens = s.outputTokens;
   line.tokenSource = s.tokenSource;
+  if (s.reasoningTokens !== null) {
+    line.reasoningTokens = s.reasoningTokens;
+    line.reasoningTokensExact = s.reasoningTokensExact;
+    line.ttfatMs = s.firstAnswerMs;
+  }
   return { line, stats: s };
 }

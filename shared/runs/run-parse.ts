@@ -80,7 +80,7 @@ const RequestSchema = z.object({
     .object({
       t: z.array(ms),
       tok: z.array(z.number().int().min(0)),
-      f: z.array(z.number().int().min(0).max(255)),
+      f: z.array(z.number().int().min(0).max(0xffff)),
     })
     .refine((e) => e.t.length === e.tok.length && e.t.length === e.f.length, {
       message: 'event columns differ in length',
@@ -92,6 +92,7 @@ const RequestSchema = z.object({
       completionTokens: numN,
       totalTokens: numN,
       cachedTokens: numN.optional(),
+      reasoningTokens: numN.optional(),
     }),
   ),
   tokenSource: z.enum(['per-event', 'usage-total', 'estimated']),
@@ -113,6 +114,9 @@ const RequestSchema = z.object({
   tpotMs: msN,
   e2eMs: msN,
   outputTokens: z.number().min(0),
+  reasoningTokens: z.number().int().min(0).optional(),
+  reasoningTokensExact: z.boolean().optional(),
+  ttfatMs: msN.optional(),
   text: z.string().optional(),
 });
 

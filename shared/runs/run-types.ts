@@ -126,6 +126,16 @@ export interface RunRequestLine {
   tpotMs: number | null;
   e2eMs: number | null;
   outputTokens: number;
+  /**
+   * Requests with reasoning only (absent otherwise, and in files written before): of outputTokens,
+   * the reasoning ones — the server's, or estimated from the live record's text
+   * (shared/stats/reasoning-stats.ts), which the line does not keep — and whether they were exact.
+   * A reader takes the split from here; the times (TTFAT) it recomputes from the EV_REASONING flags.
+   */
+  reasoningTokens?: number;
+  reasoningTokensExact?: boolean;
+  /** Convenience copy: time to first answer token (requests with reasoning only). */
+  ttfatMs?: number | null;
   /** Full text, only when the workload asked for it (saveText). */
   text?: string;
 }
@@ -166,6 +176,14 @@ export interface RequestOutcome {
    */
   contentEvents?: { t: readonly number[]; tok: readonly number[] };
   outputTokens: number;
+  /**
+   * Time to first answer token (shared/stats/reasoning-stats.ts), and the reasoning/answer split:
+   * present only for requests that reasoned (absent: no reasoning, or unknown — imports).
+   */
+  ttfatMs?: number | null;
+  reasoningTokens?: number;
+  answerTokens?: number;
+  reasoningTokensExact?: boolean;
   inputTokens: number | null;
   tokenSource: TokenSource | null;
   inputTokensSource: 'usage' | 'estimated' | null;
@@ -173,6 +191,15 @@ export interface RequestOutcome {
   errorCode: ErrorCode | null;
   /** The error's message (a sample is kept per kind in the summary). */
   errorMessage?: string | null;
+}
+
+export interface ReasoningTotals {
+  /** Successful requests that reasoned. */
+  requests: number;
+  reasoningTokens: number;
+  answerTokens: number;
+  /** Of `requests`, those whose split was estimated (the server gave no reasoning count). */
+  estimatedRequests: number;
 }
 
 /** mean/median/std/percentiles; min/max/count null when an import reported only aggregates. */
@@ -217,6 +244,8 @@ export const STAT_METRICS = [
   'itl_per_token',
   'client_queue_time',
   'first_event',
+  /** Time to first answer token (reasoning models); null for runs without reasoning, absent in older files. */
+  'ttfat',
 ] as const;
 export type StatMetric = (typeof STAT_METRICS)[number];
 
@@ -286,6 +315,11 @@ export interface RunSummary {
     /** Whether some of failedInput is the workload's estimate (a failed stream rarely has usage). */
     failedInputEstimated?: boolean;
   };
+  /**
+   * The successful requests' reasoning and answer tokens (shared/stats/reasoning-stats.ts): present
+   * only when one of them reasoned. answerTokens = total_output_tokens − reasoningTokens.
+   */
+  reasoning?: ReasoningTotals;
   /** Failed requests by `kind/code`. */
   errors: Record<string, number>;
   /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */

@@ -154,6 +154,9 @@ export const RunSummarySchema = z.object({
     failedInput: nonNeg.optional(),
     failedInputEstimated: z.boolean().optional(),
   }),
+  reasoning: z
+    .object({ requests: count, reasoningTokens: count, answerTokens: count, estimatedRequests: count })
+    .optional(),
   errorSamples: z.record(z.string(), z.string()).optional(),
   errors: z.record(z.string(), count),
   coalesced: z

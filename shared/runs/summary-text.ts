@@ -86,6 +86,25 @@ function coalescedSection(s: RunSummary): string[] {
   return L;
 }
 
+/** Runs with reasoning: the answer's first token and where the output tokens went; else nothing. */
+function reasoningSection(s: RunSummary): string[] {
+  const r = s.reasoning;
+  if (!r) return [];
+  const about = r.estimatedRequests > 0 ? '~' : '';
+  return [
+    ...ownSection(s.stats.ttfat ?? null, 'TTFAT', 'Time to First Answer Token'),
+    center('Reasoning', 50, '-'),
+    row('Requests with reasoning:', String(r.requests)),
+    row('Reasoning tokens:', `${about}${r.reasoningTokens}`),
+    row('Answer tokens:', `${about}${r.answerTokens}`),
+    ...(r.estimatedRequests > 0
+      ? [
+          `note: split estimated with Tokenscope's tokenizer in ${r.estimatedRequests} requests (no server count)`,
+        ]
+      : []),
+  ];
+}
+
 /** A client token count with the failed requests' share (the server's counters include them). */
 function withFailed(ok: number, failed: number | undefined, estimated = false): string {
   const about = estimated ? '~' : '';
@@ -165,6 +184,7 @@ export function summaryText(s: RunSummary): string {
   for (const [m, name, header] of SECTIONS) L.push(...vllmSection(v, m, name, header));
 
   // Tokenscope's own, after vLLM's block.
+  L.push(...reasoningSection(s));
   L.push(...coalescedSection(s));
   // Per token from estimated counts (no per-event counts from the server): said in the heading.
   const estimated = s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0;
@@ -271,7 +291,16 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
   if (s.coalesced) own('itl_excl_coalesced', s.stats.itl);
   own('client_queue_time', s.stats.client_queue_time);
   own('first_event', s.stats.first_event);
+  own('ttfat', s.stats.ttfat ?? null);
   Object.assign(out, {
+    ...(s.reasoning
+      ? {
+          total_reasoning_tokens: s.reasoning.reasoningTokens,
+          total_answer_tokens: s.reasoning.answerTokens,
+          reasoning_requests: s.reasoning.requests,
+          reasoning_estimated_requests: s.reasoning.estimatedRequests,
+        }
+      : {}),
     ...(s.coalesced
       ? {
           coalesced_gaps: s.coalesced.gaps,

@@ -34,6 +34,7 @@ import {
   VLLM_PERCENTILES,
   type CoalescedGaps,
   type MetricStats,
+  type ReasoningTotals,
   type RequestOutcome,
   type RunSummary,
   type StatMetric,
@@ -173,6 +174,9 @@ interface Pools {
   e2els: number[];
   queues: number[];
   firsts: number[];
+  /** TTFAT per request (its TTFT where it did not reason); empty when none reasoned. */
+  ttfats: number[];
+  reasoning: ReasoningTotals | null;
   outputSource: Record<TokenSource, number>;
   inUsage: number;
   inEst: number;
@@ -246,6 +250,31 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     outputSource,
     inUsage,
     inEst,
+    ...reasoningPools(ok, totalOut),
+  };
+}
+
+/** TTFAT and the reasoning/answer totals, when any successful request reasoned (else nothing new). */
+function reasoningPools(
+  ok: readonly RequestOutcome[],
+  totalOut: number,
+): { ttfats: number[]; reasoning: ReasoningTotals | null } {
+  if (!ok.some((o) => o.reasoningTokens !== undefined)) return { ttfats: [], reasoning: null };
+  const ttfats: number[] = [];
+  let requests = 0;
+  let reasoningTokens = 0;
+  let estimatedRequests = 0;
+  for (const o of ok) {
+    const t = o.reasoningTokens !== undefined ? (o.ttfatMs ?? null) : o.ttftMs;
+    if (t !== null) ttfats.push(t);
+    if (o.reasoningTokens === undefined) continue;
+    requests++;
+    reasoningTokens += o.reasoningTokens;
+    if (!o.reasoningTokensExact) estimatedRequests++;
+  }
+  return {
+    ttfats,
+    reasoning: { requests, reasoningTokens, answerTokens: totalOut - reasoningTokens, estimatedRequests },
   };
 }
 
@@ -259,6 +288,7 @@ function statsOfPools(p: Pools): Record<StatMetric, MetricStats | null> {
     itl_per_token: p.anyTokenItl ? ownItl(p.itlTok, p.itlTokAll) : null,
     client_queue_time: toMetricStats(summarize(p.queues)),
     first_event: toMetricStats(summarize(p.firsts)),
+    ttfat: p.reasoning ? toMetricStats(summarize(p.ttfats)) : null,
   };
 }
 
@@ -336,6 +366,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedInput,
       failedInputEstimated,
     },
+    ...(p.reasoning ? { reasoning: p.reasoning } : {}),
     errors,
     ...(Object.keys(errorSamples).length ? { errorSamples } : {}),
     coalesced: p.coalescedKnown ? coalescedOf(p.coalescedGaps, p.knownGaps) : null,

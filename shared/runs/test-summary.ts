@@ -46,6 +46,7 @@ export function summary(p: {
       itl_per_token: null,
       client_queue_time: null,
       first_event: null,
+      ttfat: null,
     },
   } as unknown as RunSummary;
 }

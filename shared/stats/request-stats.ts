@@ -1,9 +1,13 @@
 /**
  * Per-request measurements, one source of truth (docs/ARCHITECTURE.md "Measurement definitions").
  *
- * - TTFT: arrival of the first event carrying at least one generated token. An event with only a
- *   role or empty text does not count; its time is kept as `firstEventMs`, so a server that
- *   sends an early empty chunk is visible rather than hidden.
+ * - TTFT: arrival of the first event carrying at least one generated token — of any kind, reasoning
+ *   included: reasoning tokens are generated tokens, and vLLM's client (the first chunk with
+ *   `choices`, whatever its delta carries) and AIPerf (first content response, text or reasoning)
+ *   count them so (test-corpus/METRIC-DEFINITIONS.md §4.1). An event with only a role or empty text
+ *   does not count; its time is kept as `firstEventMs`, so a server that sends an early empty chunk
+ *   is visible rather than hidden. The answer's first token (TTFAT) and the reasoning/answer token
+ *   split are in reasoning-stats.ts.
  * - ITL per chunk: gaps between consecutive content events — vLLM `bench serve`'s definition
  *   (benchmarks/backend_request_func.py appends `timestamp - most_recent_timestamp` per chunk).
  * - ITL per token: each gap divided by the tokens of the later event, counted once per token —
@@ -32,13 +36,23 @@
  */
 import { EV_CONTENT, EV_COALESCED, EV_TOKENS_EXACT, type TokenSource } from '../request.ts';
 import type { RequestRecord } from '../record.ts';
+import { reasoningSplit, type KnownReasoningTokens } from './reasoning-stats.ts';
 
 export interface RequestStats {
   /** First event of any kind (TTFB-like, includes role-only/empty chunks). */
   firstEventMs: number | null;
   ttftMs: number | null;
+  /** First reasoning token (reasoning-stats.ts); null without reasoning. */
+  firstReasoningMs: number | null;
+  /** Time to first answer token, TTFAT (reasoning-stats.ts): = TTFT without reasoning. */
+  firstAnswerMs: number | null;
   e2eMs: number | null;
   outputTokens: number;
+  /** Of outputTokens, the reasoning ones and the answer's; null when the request had no reasoning. */
+  reasoningTokens: number | null;
+  answerTokens: number | null;
+  /** The reasoning/answer split is the server's (else estimated with the shared tokenizer). */
+  reasoningTokensExact: boolean;
   tokenSource: TokenSource;
   /** True when the output token count came from the server (per event or final usage). */
   tokensExact: boolean;
@@ -69,7 +83,8 @@ export interface RequestStats {
   maxGapMs: number | null;
 }
 
-export function computeRequestStats(r: RequestRecord): RequestStats {
+/** `known`: a reasoning/answer split kept already (a run-file line's; reasoning-stats.ts). */
+export function computeRequestStats(r: RequestRecord, known?: KnownReasoningTokens): RequestStats {
   const scan = scanEvents(r.events);
   const { firstEventMs, ttftMs, contentEvents, itlChunk, coalescedGaps } = scan;
   const { tokenSource, outputTokens } = outputTokensOf(scan, r.usage?.completionTokens ?? null);
@@ -87,12 +102,18 @@ export function computeRequestStats(r: RequestRecord): RequestStats {
     tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
   let maxGap: number | null = null;
   for (const g of itlChunk) if (maxGap === null || g > maxGap) maxGap = g;
+  const split = reasoningSplit(r, outputTokens, tokenSource !== 'estimated', known);
 
   return {
     firstEventMs,
     ttftMs,
+    firstReasoningMs: split.firstReasoningMs,
+    firstAnswerMs: split.firstAnswerMs,
     e2eMs,
     outputTokens,
+    reasoningTokens: split.reasoningTokens,
+    answerTokens: split.answerTokens,
+    reasoningTokensExact: split.reasoningTokensExact,
     tokenSource,
     tokensExact: tokenSource !== 'estimated',
     contentEvents,

@@ -35,7 +35,7 @@ export function recordOf(
       n,
       t: Float64Array.from(rows.map((r) => r[0])),
       tokens: Uint32Array.from(rows.map((r) => r[1])),
-      flags: Uint8Array.from(rows.map((r) => r[2])),
+      flags: Uint16Array.from(rows.map((r) => r[2])),
       read: Uint32Array.from(rows.map((r) => r[3])),
       text: rows.map(() => ''),
       size: new Uint32Array(n),

@@ -57,6 +57,12 @@ export function addSimCommand(program: Command): void {
       num('--close-after-stream-ms'),
       5,
     )
+    .option(
+      '--reasoning <n>',
+      "reasoning mode: every request reasons for n tokens before its answer, in its dialect's reasoning field (per request: body field sim_reasoning_tokens)",
+      int('--reasoning'),
+      0,
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');

@@ -43,7 +43,13 @@ export function openAiUsage(u: unknown): Usage | null {
   if (prompt === null && completion === null && totalTokens === null) return null;
   if (!prompt && !completion && !totalTokens) return null; // zeros: a placeholder, not a count
   const details = isObj(u.prompt_tokens_details) ? count(u.prompt_tokens_details.cached_tokens) : null;
-  return usageOf(prompt, completion, totalTokens, details);
+  const usage = usageOf(prompt, completion, totalTokens, details);
+  // vLLM, SGLang and OpenAI report reasoning tokens inside completion_tokens when they report them.
+  const reasoning = isObj(u.completion_tokens_details)
+    ? count(u.completion_tokens_details.reasoning_tokens)
+    : null;
+  if (reasoning !== null) usage.reasoningTokens = reasoning;
+  return usage;
 }
 
 /** A real finish reason, or null (`null` and TGI's `""` both mean "not finished"). */

@@ -28,7 +28,14 @@ describe('openai-responses replays the corpus', () => {
     ]);
     expect(r.terminalAt).toBe(r.events.length - 1);
     expect(r.finishReason).toBe('stop');
-    expect(r.usage).toEqual({ promptTokens: 10, completionTokens: 16, totalTokens: 26, cachedTokens: 0 });
+    // output_tokens_details.reasoning_tokens: 0 in the corpus, kept as the server said.
+    expect(r.usage).toEqual({
+      promptTokens: 10,
+      completionTokens: 16,
+      totalTokens: 26,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    });
     expect(r.errors).toEqual([]);
   });
 

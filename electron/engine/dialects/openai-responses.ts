@@ -28,7 +28,10 @@ function responseUsage(r: Obj) {
   const u = r.usage;
   if (!isObj(u)) return undefined;
   const cached = isObj(u.input_tokens_details) ? count(u.input_tokens_details.cached_tokens) : null;
-  return usageOf(count(u.input_tokens), count(u.output_tokens), count(u.total_tokens), cached);
+  const usage = usageOf(count(u.input_tokens), count(u.output_tokens), count(u.total_tokens), cached);
+  const reasoning = isObj(u.output_tokens_details) ? count(u.output_tokens_details.reasoning_tokens) : null;
+  if (reasoning !== null) usage.reasoningTokens = reasoning;
+  return usage;
 }
 
 /**

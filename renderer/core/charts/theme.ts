@@ -10,6 +10,8 @@ export const C = {
   content: '#5b9dff',
   contentB: '#f07cc0',
   coalesced: '#ffb020',
+  /** A content event of the reasoning phase (EV_REASONING): reasoning, no answer yet. */
+  reasoning: '#9ad45a',
   empty: '#8b95a7',
   usage: '#b48cff',
   terminal: '#3ecf8e',
@@ -17,6 +19,8 @@ export const C = {
   /** A request the user cancelled: neutral, not a failure. */
   cancelled: '#9aa4b2',
   ttft: '#22d3ee',
+  /** Time to first answer token (requests with reasoning). */
+  ttfat: '#f5d547',
   firstEvent: '#c0c7d2',
   end: '#6b7587',
   stall: 'rgba(255, 92, 92, 0.13)',

@@ -1,11 +1,16 @@
-/** The timeline's legend, in the DOM (crisp text, selectable), with the same colours as the canvas. */
+/**
+ * The timeline's legend, in the DOM (crisp text, selectable), with the same colours as the canvas.
+ * A request that reasoned adds the reasoning colour (its answer keeps the content colour) and TTFAT.
+ */
 import { C } from '../../core/charts/theme.ts';
 
 interface Props {
   lanes?: { label: string; color: string; name: string }[];
+  /** Some request shown reasoned before answering (EV_REASONING events). */
+  reasoning?: boolean;
 }
 
-export function TimelineLegend({ lanes }: Props) {
+export function TimelineLegend({ lanes, reasoning = false }: Props) {
   return (
     <ul className="legend" aria-label="Timeline legend">
       {lanes && lanes.length > 1 ? (
@@ -16,7 +21,16 @@ export function TimelineLegend({ lanes }: Props) {
         ))
       ) : (
         <li title="An event carrying generated tokens; bar height is proportional to its tokens">
-          <i className="sw bar" style={{ background: C.content }} /> content (height ∝ tokens)
+          <i className="sw bar" style={{ background: C.content }} /> {reasoning ? 'answer' : 'content'}{' '}
+          (height ∝ tokens)
+        </li>
+      )}
+      {reasoning && (
+        <li
+          title="An event of the reasoning phase: reasoning (thinking) tokens and no answer text yet"
+          data-testid="legend-reasoning"
+        >
+          <i className="sw bar" style={{ background: C.reasoning }} /> reasoning
         </li>
       )}
       <li title="Shared its socket read with other events: its time is that read's time">
@@ -46,6 +60,11 @@ export function TimelineLegend({ lanes }: Props) {
       <li title="Arrival of the first event carrying a generated token">
         <i className="sw vline" style={{ borderColor: C.ttft }} /> TTFT
       </li>
+      {reasoning && (
+        <li title="Time to first answer token: the first event of the answer, after the reasoning">
+          <i className="sw vline" style={{ borderColor: C.ttfat }} /> TTFAT
+        </li>
+      )}
     </ul>
   );
 }

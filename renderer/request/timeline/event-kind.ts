@@ -4,6 +4,7 @@ import {
   EV_CONTENT,
   EV_ERROR,
   EV_FINISH,
+  EV_REASONING,
   EV_TERMINAL,
   EV_TOKENS_EXACT,
   EV_USAGE,
@@ -35,6 +36,7 @@ export function flagNames(flags: number): string[] {
   if (flags & EV_TERMINAL) out.push('end');
   if (flags & EV_ERROR) out.push('error');
   if (flags & EV_COALESCED) out.push('coalesced');
+  if (flags & EV_REASONING) out.push('reasoning');
   return out;
 }
 

@@ -6,7 +6,7 @@ function cols(times: number[], flags?: number[]) {
   return {
     n: times.length,
     t: Float64Array.from(times),
-    flags: Uint8Array.from(flags ?? times.map(() => EV_CONTENT)),
+    flags: Uint16Array.from(flags ?? times.map(() => EV_CONTENT)),
   };
 }
 

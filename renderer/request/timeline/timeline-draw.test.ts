@@ -34,7 +34,7 @@ function lane(times: number[], flags: number[], tokens?: number[]): LaneModel {
     n: times.length,
     t: Float64Array.from(times),
     tokens: Uint32Array.from(tokens ?? flags.map((f) => (f & EV_CONTENT ? 1 : 0))),
-    flags: Uint8Array.from(flags),
+    flags: Uint16Array.from(flags),
     firstEventMs: times[0] ?? null,
     ttftMs: times[flags.findIndex((f) => f & EV_CONTENT)] ?? null,
     endMs: times.at(-1) ?? null,

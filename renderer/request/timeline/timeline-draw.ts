@@ -3,7 +3,7 @@
  * Marks are decimated per pixel column (the tallest bar of a column wins, as uPlot does), so
  * the cost is bounded by the visible events and the width, not by the zoom level.
  */
-import { EV_COALESCED, EV_CONTENT } from '../../../shared/request.ts';
+import { EV_COALESCED, EV_CONTENT, EV_REASONING } from '../../../shared/request.ts';
 import { visibleRange } from './hit-test.ts';
 import { metaKind, type MetaKind } from './event-kind.ts';
 import { glyph, line, marker } from './timeline-marks.ts';
@@ -22,6 +22,8 @@ export interface LaneModel {
   flags: ArrayLike<number>;
   firstEventMs: number | null;
   ttftMs: number | null;
+  /** Time to first answer token, when the request reasoned first (else null: no marker). */
+  firstAnswerMs?: number | null;
   endMs: number | null;
   errorAtMs: number | null;
   /** The user cancelled it: the end marker is neutral, not an error's red. */
@@ -192,6 +194,7 @@ function drawMarkers({ ctx, layout, r, lane, x }: LaneDraw): void {
   if (lane.endMs !== null) mark(lane.endMs, C.end, 'end', 1, [2, 3]);
   if (lane.firstEventMs !== null) mark(lane.firstEventMs, C.firstEvent, 'first event', 1, [4, 3]);
   if (lane.ttftMs !== null) mark(lane.ttftMs, C.ttft, 'TTFT', 2, []);
+  if (lane.firstAnswerMs != null) mark(lane.firstAnswerMs, C.ttfat, 'TTFAT', 1, []);
   if (lane.errorAtMs !== null)
     mark(
       lane.errorAtMs,
@@ -222,16 +225,20 @@ function drawHover({ ctx, r, lane, x, hoverIndex }: LaneDraw): void {
   ctx.lineWidth = 1;
 }
 
-/** Content events [s, e) as bars, one per pixel column (the tallest wins; coalesced if any was). */
+/**
+ * Content events [s, e) as bars, one per pixel column (the tallest wins; coalesced if any was, else
+ * answer if any was — a column of reasoning events only is drawn in the reasoning colour).
+ */
 function drawBars({ ctx, layout, r, lane, x }: LaneDraw, s: number, e: number): void {
   const plotW = layout.right - layout.left;
   const w = Math.min(6, Math.max(1, (plotW / Math.max(1, e - s)) * 0.6));
   let curPx = NaN;
   let curH = 0;
   let curCoal = false;
+  let curReasoning = true;
   const flush = (): void => {
     if (Number.isNaN(curPx) || curH <= 0) return;
-    ctx.fillStyle = curCoal ? C.coalesced : lane.color;
+    ctx.fillStyle = curCoal ? C.coalesced : curReasoning ? C.reasoning : lane.color;
     ctx.fillRect(curPx - w / 2, r.baseline - curH, w, curH);
   };
   for (let i = s; i < e; i++) {
@@ -244,9 +251,11 @@ function drawBars({ ctx, layout, r, lane, x }: LaneDraw, s: number, e: number): 
       curPx = px;
       curH = h;
       curCoal = (f & EV_COALESCED) !== 0;
+      curReasoning = (f & EV_REASONING) !== 0;
     } else {
       curH = Math.max(curH, h);
       curCoal ||= (f & EV_COALESCED) !== 0;
+      curReasoning &&= (f & EV_REASONING) !== 0;
     }
   }
   flush();

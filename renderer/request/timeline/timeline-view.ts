@@ -34,7 +34,7 @@ const EMPTY: LaneBase = {
   n: 0,
   t: new Float64Array(0),
   tokens: new Uint32Array(0),
-  flags: new Uint8Array(0),
+  flags: new Uint16Array(0),
   firstEventMs: null,
   ttftMs: null,
   endMs: null,
