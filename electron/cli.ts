@@ -1,5 +1,5 @@
 /**
- * `tokenscope` — the headless entry point: probe, sim, run, compare, metrics, serve. Each command's
+ * `tokenscope` — the headless entry point: probe, sim, run, compare, report, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
@@ -8,6 +8,7 @@ import { ioThreads } from './cli/args.ts';
 import { addCompareCommand } from './cli/commands/compare.ts';
 import { addMetricsCommand } from './cli/commands/metrics.ts';
 import { addProbeCommand } from './cli/commands/probe.ts';
+import { addReportCommand } from './cli/commands/report.ts';
 import { addRunCommand } from './cli/commands/run.ts';
 import { addServeCommand } from './cli/commands/serve.ts';
 import { addSimCommand } from './cli/commands/sim.ts';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   addSimCommand(program);
   addRunCommand(program);
   addCompareCommand(program);
+  addReportCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
   return program;
