@@ -5,13 +5,16 @@
  * column), so the report's comparison is the one `compare` prints. Exit codes as `compare`'s:
  * 0 written, 2 bad arguments or an unreadable file, 1 the file could not be written.
  */
+import { spawnSync } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import type { LoadedRun } from '../../shared/runs/compare-runs.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { makeReport } from '../runs/report-file.ts';
+import { CLI_BUNDLE } from '../build-info.ts';
+import { makeReport, reportTemplatePath } from '../runs/report-file.ts';
 import { loadRunOrPool } from './compare-load.ts';
 
 export interface ReportCliOptions {
@@ -57,6 +60,25 @@ export function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
   };
 }
 
+/** From a clone, the report page is built on first use (as `serve` builds the UI); a bundle ships it. */
+function ensureTemplate(): void {
+  if (CLI_BUNDLE || reportTemplatePath()) return;
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  process.stderr.write('Building the report page (vite.report.config.ts)…\n');
+  spawnSync(
+    process.execPath,
+    [
+      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '-c',
+      'vite.report.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+}
+
 export async function runReport(
   files: string[],
   o: ReportCliOptions,
@@ -80,6 +102,7 @@ export async function runReport(
     return fail(
       `a report compares at most ${MAX_COMPARED} runs (or pools of repeats), got ${columns.length}`,
     );
+  ensureTemplate();
   // Each run's own section: a pooled column's repeats one by one.
   const parts = columns.flatMap((c) => c.parts ?? [c]);
   const sizes = await Promise.all(
