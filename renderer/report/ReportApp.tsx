@@ -47,6 +47,11 @@ export function ReportApp({ data }: { data: ReportData }) {
 function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
   const derived = useMemo(() => deriveReportRun(r), [r]);
   const d = useMemo(() => detailOf(r), [r]);
+  // One run's CDFs: named as its section is (its letter, or "this run"), not as a comparison column.
+  const cdfs = useMemo(
+    () => r.cdfs.map((c) => ({ ...c, series: c.series.map((x) => ({ ...x, name: letter ?? 'this run' })) })),
+    [r, letter],
+  );
   const e = r.entry;
   const s = r.summary;
   const lanes = r.lanes;
@@ -78,7 +83,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
           number and chart above and below is from all of them.
         </p>
       )}
-      <CompareCdfs cdfs={r.cdfs} />
+      <CompareCdfs cdfs={cdfs} />
       <RunHistograms s={s} hist={derived.hist} />
       <RunText s={s} />
     </div>
