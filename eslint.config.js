@@ -34,7 +34,8 @@ const RENDERER_LAYERS = [
   ['renderer/targets/'],
   ['renderer/request/'],
   ['renderer/metrics/', 'renderer/runs/'],
-  ['renderer/shell/', 'renderer/main.tsx'],
+  // The app's shell and the report page (renderer/report/): two entry points over the same features.
+  ['renderer/shell/', 'renderer/main.tsx', 'renderer/report/'],
 ];
 
 const nodeBuiltins = [

@@ -91,7 +91,14 @@ afterAll(async () => {
 describe('the packed package, installed globally into an empty prefix', () => {
   it('holds the built CLI, the UI, README and LICENSE, and no sources or dependencies', () => {
     const files = packed.files.map((f) => f.path);
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'out/cli/tokenscope.js', 'out/cli/io-worker.js'])
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'out/cli/tokenscope.js',
+      'out/cli/io-worker.js',
+      'out/report/template.html',
+    ])
       expect(files).toContain(f);
     expect(files.some((f) => /^out\/renderer\/assets\/.*\.js$/.test(f))).toBe(true);
     // npm always packs the file `main` names (the desktop app's entry), alone; nothing else of it.
@@ -114,7 +121,7 @@ describe('the packed package, installed globally into an empty prefix', () => {
     expect(bad.stderr).toMatch(/concurrency/);
   });
 
-  it('sim, probe, run, metrics and compare work from the install', async () => {
+  it('sim, probe, run, metrics, compare and report work from the install', async () => {
     const out = await tsServer(['sim', '--port', '0', '--quiet', '--decode-step-ms', '2'], /listening on/);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? '';
     expect(url).not.toBe('');
@@ -158,6 +165,17 @@ describe('the packed package, installed globally into an empty prefix', () => {
     const compare = ts(['compare', ...runs, '--json']);
     expect(compare.code, compare.stderr).toBe(0);
     expect((JSON.parse(compare.stdout) as { runs: unknown[] }).runs).toHaveLength(2);
+
+    // The report page ships beside the CLI (out/report/): the installed CLI fills it.
+    const reportFile = path.join(tmp, 'report.html');
+    const report = ts(['report', ...runs, '-o', reportFile]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/2 runs and their comparison/);
+    const html = fs.readFileSync(reportFile, 'utf8');
+    expect(html).toMatch(
+      /<script type="application\/json" id="tokenscope-report">\s*\{"format":"tokenscope-report"/,
+    );
+    expect(html).not.toContain('__TOKENSCOPE_REPORT_DATA__');
   });
 
   it('serve opens the UI it ships (Chromium on the printed address)', async () => {

@@ -235,4 +235,17 @@ describe('web mode: HTTP API', () => {
     const bad = await request('GET', '/api/export?key=../../etc/passwd&format=raw', authed());
     expect(bad.status).toBe(400);
   });
+
+  it('a report of unknown, foreign or no runs is a Result; its route needs the token', async () => {
+    const none = await request('GET', '/api/report', authed());
+    expect(none.status).toBe(400);
+    expect((JSON.parse(none.body) as Result<never>).ok).toBe(false);
+    const unknown = await request('GET', '/api/report?key=nope.jsonl', authed());
+    expect(unknown.status).toBe(404);
+    const foreign = await request('GET', '/api/report?key=../../etc/passwd', authed());
+    expect(foreign.status).toBe(400);
+    const defs = await request('GET', '/api/report?key=nope.jsonl&definitions=mine', authed());
+    expect(defs.status).toBe(400);
+    expect((await request('GET', '/api/report?key=nope.jsonl', local())).status).toBe(401);
+  });
 });

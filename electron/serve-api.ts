@@ -11,6 +11,7 @@
  * | GET  /api/session                  | 204 with a good token, 401 without one, 403 a wrong one  |
  * | POST /api/import?filename=NAME     | the import's Result as JSON; 413 past the size limit     |
  * | GET  /api/export?key=KEY&format=F  | the file (Content-Disposition: attachment) or a Result   |
+ * | GET  /api/report?key=K1&key=K2…    | the HTML report of those runs (attachment) or a Result   |
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -84,6 +85,10 @@ export function handleApi(
     void exportRoute(res, query, core, headers);
     return true;
   }
+  if (route === 'GET /api/report') {
+    void reportRoute(res, query, core, headers);
+    return true;
+  }
   if (route === 'POST /api/import') {
     if (!sameOrigin(req)) {
       sendJson(
@@ -114,7 +119,29 @@ async function exportRoute(
     sendJson(res, r.error.code === 'not-found' ? 404 : 400, r, headers);
     return;
   }
-  const e = r.value as RunExport;
+  sendExport(res, r.value as RunExport, headers);
+}
+
+/** The report of `key`s (`definitions` optional): arguments checked by the contract's schema. */
+async function reportRoute(
+  res: http.ServerResponse,
+  query: URLSearchParams,
+  core: Core,
+  headers: Headers,
+): Promise<void> {
+  const r = await dispatch(core.handlers, 'exportReport', [
+    query.getAll('key'),
+    query.get('definitions') ?? undefined,
+  ]);
+  if (!r.ok) {
+    sendJson(res, r.error.code === 'not-found' ? 404 : 400, r, headers);
+    return;
+  }
+  sendExport(res, r.value as RunExport, headers);
+}
+
+/** A file to save: its bytes with its type and name. */
+function sendExport(res: http.ServerResponse, e: RunExport, headers: Headers): void {
   const body = Buffer.from(e.content, 'utf8');
   // RFC 6266: an ASCII fallback plus the exact name, percent-encoded.
   const ascii = e.filename.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -22,6 +22,7 @@ export const METHOD_NAMES = [
   'renameRun',
   'deleteRun',
   'exportRun',
+  'exportReport',
   'importRun',
   'revealRun',
 ] as const;

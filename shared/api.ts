@@ -11,7 +11,8 @@ import { DIALECT_IDS } from './dialects.ts';
 import type { Result as BaseResult } from './result.ts';
 import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
-import { ExportFormat, ImportRunInput, runKey, StartRunInput } from './runs-api.ts';
+import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
+import { DEFINITION_IDS } from './runs/run-types.ts';
 
 export type { ApiError, ApiErrorKind } from './result.ts';
 /** A method's answer: its value, or an ApiError (shared/result.ts). */
@@ -178,6 +179,11 @@ export const API_METHODS = {
   renameRun: z.tuple([runKey, z.string().min(1).max(200)]),
   deleteRun: z.tuple([runKey]),
   exportRun: z.tuple([runKey, ExportFormat]),
+  /**
+   * One self-contained HTML report of runs (several: with their comparison, repeats pooled), under
+   * the definitions given (default: the comparison's own choice). Web mode downloads it over HTTP.
+   */
+  exportReport: z.tuple([ReportKeys, z.enum(DEFINITION_IDS).optional()]),
   importRun: z.tuple([ImportRunInput]),
   /** Show the run file (or the runs folder) in the system's file manager; web mode answers with the path. */
   revealRun: z.tuple([runKey.optional()]),
@@ -237,6 +243,7 @@ export interface ApiResults {
   renameRun: true;
   deleteRun: true;
   exportRun: import('./runs-api.ts').RunExport;
+  exportReport: import('./runs-api.ts').RunExport;
   importRun: { keys: string[]; warnings: string[] };
   revealRun: { path: string; revealed: boolean };
 }

@@ -42,6 +42,9 @@ export type StartRunInput = z.infer<typeof StartRunInput>;
 export const ExportFormat = z.enum(['vllm', 'vllm-detailed', 'csv', 'raw']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
+/** The runs of a report: one, or up to 16 compared (repeats of one workload pool into one column). */
+export const ReportKeys = z.array(runKey).min(1).max(16);
+
 export const ImportRunInput = z.object({
   filename: z.string().min(1).max(255),
   /** The file's text (a vLLM result JSON, several of them one per line, or SGLang JSONL). */

@@ -85,6 +85,7 @@ export function createHandlers(s: Services): ApiHandlers {
     renameRun: (key, name) => runCall(async () => (await s.runs.rename(key, name), true as const)),
     deleteRun: (key) => runCall(async () => (await s.runs.delete(key), true as const)),
     exportRun: (key, format) => runCall(() => s.runs.export(key, format)),
+    exportReport: (keys, defs) => runCall(() => s.runs.report(keys, defs)),
     importRun: (input) => runCall(() => s.runs.import(input.filename, input.content)),
     revealRun: (key) => runCall(() => s.runs.reveal(key)),
     curlFor: async (input) => {

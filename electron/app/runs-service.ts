@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
+import type { DefinitionsId } from '../../shared/runs/definitions.ts';
 import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import type { RunDetail, RunExport, RunList, StartRunInput } from '../../shared/runs-api.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
@@ -261,6 +262,10 @@ export class RunService {
 
   export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
     return this.library.export(key, format);
+  }
+
+  report(keys: readonly string[], definitions?: DefinitionsId): Promise<RunExport> {
+    return this.library.report(keys, definitions);
   }
 
   import(filename: string, content: string): Promise<{ keys: string[]; warnings: string[] }> {

@@ -6,63 +6,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import { poolRuns } from '../../shared/runs/pooled.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { comparisonDefinitions, rederiveRun, type Rederived } from '../../shared/runs/rederive.ts';
+import { rederiveRun } from '../../shared/runs/rederive.ts';
+import { poolLoaded, type LoadedRun } from '../../shared/runs/compare-runs.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
-import type { RequestOutcome, RunHeader, RunSummary } from '../../shared/runs/run-types.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/vllm-format.ts';
 
-/**
- * The definitions a comparison uses, and the runs under them: natives re-derived from their events,
- * imports as their tool measured them — or why the runs cannot be compared like with like.
- */
-export function resolveDefinitions(
-  runs: readonly LoadedRun[],
-  asked: DefinitionsId | undefined,
-): { definitions: DefinitionsId; runs: LoadedRun[]; defaulted: boolean } | string {
-  const fixed = runs.map((r) => (r.rederive ? null : (r.summary.definitions ?? 'tokenscope')));
-  const c = comparisonDefinitions(fixed, asked);
-  if (typeof c === 'string') return c;
-  const d = c.definitions;
-  const out = runs.map((r) => {
-    if (!r.rederive) return r;
-    if ((r.summary.definitions ?? 'tokenscope') === d && d === 'tokenscope')
-      return { ...r, rederivedAs: null };
-    const x = r.rederive(d);
-    return {
-      ...r,
-      summary: x.summary,
-      outcomes: x.outcomes,
-      strata: x.strata ?? r.strata ?? null,
-      rederivedAs: d,
-    };
-  });
-  return { definitions: d, runs: out, defaulted: c.defaulted };
-}
-
-export interface LoadedRun {
-  file: string;
-  label: string;
-  model: string | null;
-  url: string | null;
-  header: RunHeader | null;
-  summary: RunSummary;
-  /** Measured requests (intervals); null for an aggregate-only import. */
-  outcomes: readonly RequestOutcome[] | null;
-  /** Said beside the run: its numbers were recomputed (no summary line, or a damaged one). */
-  note?: string | null;
-  /** Pooled repeats: requests per repeat (the intervals resample within each). */
-  strata?: number[] | null;
-  /**
-   * The run under another preset's per-request rules, from its events (native runs and their
-   * pools); absent for imports, whose numbers were made by their tool's client.
-   */
-  rederive?: (d: DefinitionsId) => Rederived;
-  /** Set when the shown numbers were re-derived under other definitions than the stored ones. */
-  rederivedAs?: DefinitionsId | null;
-}
+export { resolveDefinitions, type LoadedRun } from '../../shared/runs/compare-runs.ts';
 
 /**
  * A compared run: one file, or repeats joined with `+` (`a.r1.jsonl+a.r2.jsonl`) pooled into one
@@ -74,33 +25,8 @@ export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> 
   const loaded = await Promise.all(parts.map((f) => loadRun(f)));
   const bad = loaded.find((x): x is string => typeof x === 'string');
   if (bad) return bad;
-  const runs = loaded as LoadedRun[];
-  const noReq = runs.find((r) => !r.outcomes);
-  if (noReq) return `${noReq.file}: no per-request data to pool (a result with aggregates only)`;
-  const pooled = poolRuns(runs.map((r) => ({ header: r.header, summary: r.summary, outcomes: r.outcomes! })));
-  const first = runs[0]!;
-  const canRederive = runs.every((r) => r.rederive);
-  const rederive = canRederive
-    ? (d: DefinitionsId): Rederived => {
-        const parts = runs.map((r) => ({ header: r.header, ...r.rederive!(d) }));
-        return poolRuns(parts);
-      }
-    : undefined;
-  const notes = runs.filter((r) => r.note).map((r) => `${path.basename(r.file)}: ${r.note}`);
-  return [
-    {
-      file: parts.join(' + '),
-      label: `${first.label.replace(/ · repeat \d+\/\d+$/, '')} (${runs.length} repeats pooled)`,
-      model: first.model,
-      url: first.url,
-      header: first.header,
-      summary: pooled.summary,
-      outcomes: pooled.outcomes,
-      strata: pooled.strata,
-      note: notes.length ? notes.join('; ') : null,
-      ...(rederive ? { rederive } : {}),
-    },
-  ];
+  const pooled = poolLoaded(loaded as LoadedRun[], parts.join(' + '));
+  return typeof pooled === 'string' ? pooled : [pooled];
 }
 
 async function exists(f: string): Promise<boolean> {
@@ -171,6 +97,8 @@ export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
           .map((l) => outcomeOfLine(l)),
         note,
         rederive: (d: DefinitionsId) => rederiveRun(h, r.value.requests, r.value.summary, d),
+        lines: r.value.requests,
+        problems: r.value.problems,
       },
     ];
   }

@@ -1,5 +1,5 @@
 /**
- * `tokenscope` — the headless entry point: probe, sim, run, compare, metrics, serve. Each command's
+ * `tokenscope` — the headless entry point: probe, sim, run, compare, report, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
@@ -8,6 +8,7 @@ import { ioThreads } from './args.ts';
 import { addCompareCommand } from './commands/compare.ts';
 import { addMetricsCommand } from './commands/metrics.ts';
 import { addProbeCommand } from './commands/probe.ts';
+import { addReportCommand } from './commands/report.ts';
 import { addRunCommand } from './commands/run.ts';
 import { addServeCommand } from './commands/serve.ts';
 import { addSimCommand } from './commands/sim.ts';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   addSimCommand(program);
   addRunCommand(program);
   addCompareCommand(program);
+  addReportCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
   return program;

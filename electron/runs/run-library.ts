@@ -1,6 +1,6 @@
 /**
  * The runs folder as a library: list it (run files and imported results, each by key), open a run,
- * rename, delete, export (vLLM JSON, CSV, the raw file), import vLLM/SGLang results (kept as their
+ * rename, delete, export (vLLM JSON, CSV, the raw file, an HTML report: report-file.ts), import vLLM/SGLang results (kept as their
  * original bytes under `imported/`, parsed once per file version: imported-runs.ts), reveal a path.
  *
  * Runs are addressed by key (a file name in the folder), never by path: `resolveKey` refuses
@@ -20,6 +20,10 @@ import {
 import { ImportedRuns } from './imported-runs.ts';
 import { readRunFile } from './run-file.ts';
 import { exportDetail } from './run-export.ts';
+import { makeReport } from './report-file.ts';
+import { detailColumns } from '../../shared/report/report-data.ts';
+import { MAX_COMPARED } from '../../shared/runs/compare.ts';
+import type { DefinitionsId } from '../../shared/runs/definitions.ts';
 import { resolveRunKey, RunError, runFileError } from './run-keys.ts';
 
 function entryOfNative(e: RunListEntry, dir: string): RunEntry {
@@ -174,6 +178,25 @@ export class RunLibrary {
     }
     if (imported) throw new RunError('an imported result exports only as its original file (raw)');
     return exportDetail(await this.open(key), format, fileBase);
+  }
+
+  /**
+   * One self-contained HTML report of these runs (several: their comparison too, repeats of one
+   * workload pooled as the app's comparison pools them), under the definitions given.
+   */
+  async report(keys: readonly string[], definitions?: DefinitionsId): Promise<RunExport> {
+    const details = await Promise.all(keys.map((k) => this.open(k)));
+    const compare = details.length > 1 ? detailColumns(details) : null;
+    if (typeof compare === 'string') throw new RunError(compare);
+    if (compare && compare.length > MAX_COMPARED)
+      throw new RunError(`a report compares at most ${MAX_COMPARED} runs (or groups of repeats)`);
+    const r = await makeReport({ runs: details, compare, definitions });
+    if (!r.ok) throw new RunError(r.error.message, r.error.kind === 'client' ? 'client' : 'io');
+    const base =
+      keys.length === 1
+        ? path.basename(this.resolveKey(keys[0]!).file).replace(/\.(jsonl|json)$/, '')
+        : 'comparison';
+    return { filename: `${base}-report.html`, mime: 'text/html', content: r.value };
   }
 
   /** Import a result given as text (Electron hands the file's text over IPC). */

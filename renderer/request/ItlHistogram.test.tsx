@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { binValues } from '../core/charts/histogram-bins.ts';
+import { binValues } from '../../shared/charts/histogram-bins.ts';
 import { binData, ItlHistogram } from './ItlHistogram.tsx';
 
 afterEach(cleanup);

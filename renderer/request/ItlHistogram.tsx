@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { summarize } from '../../shared/stats/summary.ts';
-import { binValues, type Bin } from '../core/charts/histogram-bins.ts';
+import { binValues, type Bin } from '../../shared/charts/histogram-bins.ts';
 import { C } from '../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../core/charts/ticks.ts';
 

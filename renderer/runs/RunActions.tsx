@@ -4,7 +4,8 @@
  */
 import { useState } from 'react';
 import type { ExportFormat, RunDetail, RunEntry } from '../../shared/runs-api.ts';
-import { deleteRun, exportRun, renameRun, revealRun } from './run-actions.ts';
+import { deleteRun, renameRun, revealRun } from './run-actions.ts';
+import { exportReport, exportRun } from './run-exports.ts';
 
 const EXPORTS: { id: ExportFormat; label: string; native: boolean }[] = [
   { id: 'vllm', label: 'vLLM result JSON', native: true },
@@ -40,6 +41,15 @@ export function RunActions({ d }: { d: RunDetail }) {
         onClick={() => void exportRun(e.key, format)}
       >
         Export
+      </button>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="run-report"
+        onClick={() => void exportReport([e.key])}
+        title="One self-contained HTML file (numbers, charts, swimlane) that opens in any browser, offline"
+      >
+        Export report
       </button>
       <button
         type="button"

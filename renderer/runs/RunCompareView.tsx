@@ -8,7 +8,8 @@
 import { fmtDateTime } from '../core/format-date.ts';
 import type { RunDetail, RunEntry } from '../../shared/runs-api.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { download, showNewRun, toggleCompare } from './run-actions.ts';
+import { showNewRun, toggleCompare } from './run-actions.ts';
+import { download, exportReport } from './run-exports.ts';
 import { compareCsv, compareMarkdown } from '../../shared/runs/compare-export.ts';
 import { RUN_COLORS } from './run-compare.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
@@ -49,6 +50,7 @@ export function RunCompareView() {
               ? {
                   markdown: () => compareMarkdown(labels, rows, diffs, banner, under?.line ?? null),
                   csv: () => compareCsv(labels, rows, under?.definitions ?? 'tokenscope'),
+                  report: () => void exportReport(compared.keys, under?.definitions ?? undefined),
                 }
               : null
           }
@@ -112,7 +114,7 @@ function CompareHead({
 }: {
   title: string;
   /** The table as Markdown and as CSV, made when asked for; null until the runs are read. */
-  exports: { markdown: () => string; csv: () => string } | null;
+  exports: { markdown: () => string; csv: () => string; report: () => void } | null;
 }) {
   return (
     <header className="card-head">
@@ -147,6 +149,15 @@ function CompareHead({
             }
           >
             CSV
+          </button>
+          <button
+            type="button"
+            className="btn tiny"
+            data-testid="compare-report"
+            title="One self-contained HTML file: this comparison and each run's numbers, charts and swimlane; opens in any browser, offline"
+            onClick={exports.report}
+          >
+            Export report
           </button>
         </>
       )}
@@ -282,7 +293,7 @@ function CompareDefinitions({
 }
 
 /** Each latency metric's distribution per run, as overlaid CDFs. */
-function CompareCdfs({ cdfs }: { cdfs: Comparison['cdfs'] }) {
+export function CompareCdfs({ cdfs }: { cdfs: Comparison['cdfs'] }) {
   return (
     <div className="run-grid2">
       {cdfs.map(({ id, metric, name, series }) => {

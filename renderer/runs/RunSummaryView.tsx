@@ -10,7 +10,7 @@ import type { RunDetail } from '../../shared/runs-api.ts';
 import type { RunSummary } from '../../shared/runs/run-types.ts';
 import { summaryText } from '../../shared/runs/summary-text.ts';
 import { DIST_METRICS } from './metric-defs.ts';
-import { deriveRun } from './run-detail.ts';
+import { deriveRun, type DerivedRun } from './run-detail.ts';
 import { histogramData, metricValues } from './run-series.ts';
 import { DEFINITIONS, type DefinitionsId } from '../../shared/runs/definitions.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
@@ -63,8 +63,6 @@ function useRunUnder(d: RunDetail) {
   const pick = (defs: DefinitionsId) => setPicked({ key: e.key, defs });
   return { stored, canRederive, defs, pick, rederived: rd !== null, derived, s: rd?.summary ?? d.summary };
 }
-
-type Derived = ReturnType<typeof useRunUnder>['derived'];
 
 export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
   const { stored, canRederive, defs, pick, rederived, derived, s } = useRunUnder(d);
@@ -141,7 +139,7 @@ function RunDefinitions({
 }
 
 /** Where the run was measured, and what reading its file found wrong. */
-function RunFileNotes({ d }: { d: RunDetail }) {
+export function RunFileNotes({ d }: { d: RunDetail }) {
   const e = d.entry;
   return (
     <>
@@ -173,7 +171,15 @@ function RunFileNotes({ d }: { d: RunDetail }) {
 }
 
 /** Throughput and concurrency over time and the whole-run swimlane, from the run's request lines. */
-function RunTimeline({ derived, imported, width }: { derived: Derived; imported: boolean; width?: number }) {
+export function RunTimeline({
+  derived,
+  imported,
+  width,
+}: {
+  derived: Pick<DerivedRun, 'lanes' | 'throughput' | 'concurrency' | 'xMax'>;
+  imported: boolean;
+  width?: number;
+}) {
   if (!derived.lanes)
     return (
       <p className="muted caption">
@@ -208,7 +214,15 @@ function RunTimeline({ derived, imported, width }: { derived: Derived; imported:
 }
 
 /** A histogram per latency metric from its exact values (none for a metric without any). */
-function RunHistograms({ s, hist, width }: { s: RunSummary; hist: Derived['hist']; width?: number }) {
+export function RunHistograms({
+  s,
+  hist,
+  width,
+}: {
+  s: RunSummary;
+  hist: DerivedRun['hist'];
+  width?: number;
+}) {
   return (
     <div className="run-grid3">
       {DIST_METRICS.map((m) =>
@@ -238,7 +252,7 @@ function RunHistograms({ s, hist, width }: { s: RunSummary; hist: Derived['hist'
 }
 
 /** The summary as `vllm bench serve` prints it, with a copy button. */
-function RunText({ s }: { s: RunSummary }) {
+export function RunText({ s }: { s: RunSummary }) {
   const text = useMemo(() => summaryText(s), [s]);
   const [copied, setCopied] = useState(false);
   return (

@@ -13,6 +13,7 @@
  */
 import type { RunLaneBatch } from '../../shared/runs-api.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
+import type { ReportLanes } from '../../shared/report/report-types.ts';
 
 export const LANE_RUNNING = 0;
 export const LANE_OK = 1;
@@ -256,6 +257,30 @@ export class LaneStore {
       this.finishLane(i, l.status === 'ok', end, l.ttftMs, err);
       this.outTokens[i] = Math.max(this.outTokens[i]!, l.outputTokens);
     }
+    this.changed();
+  }
+
+  /**
+   * A report's lanes (shared/report/report-lanes.ts): the same requests in the same order as
+   * loadLines, token ticks maybe thinned, so the tokens per second come with them, exact.
+   */
+  loadReport(runId: string, r: ReportLanes): void {
+    this.reset(runId);
+    let k = 0;
+    for (let i = 0; i < r.id.length; i++) {
+      const lane = this.addLane(r.id[i]!, r.seq[i]!, r.arrivedMs[i]!, r.startedMs[i]!);
+      this.beginChunk();
+      const n = r.tickCount[i]!;
+      this.addEvents(lane, r.tickT.slice(k, k + n), r.tickTok.slice(k, k + n), r.startedMs[i]!);
+      k += n;
+      this.finishLane(lane, r.ok[i] === 1, r.startedMs[i]! + r.endAfterMs[i]!, r.ttftMs[i]!, null);
+      this.outTokens[lane] = Math.max(this.outTokens[lane]!, r.outTokens[i]!);
+    }
+    for (const [lane, text] of r.errors) this.errors.set(lane, text);
+    this.tokPerS = grow(this.tokPerS, r.tokPerS.length);
+    this.tokPerS.fill(0);
+    this.tokPerS.set(r.tokPerS);
+    this.buckets = Math.max(this.buckets, r.tokPerS.length);
     this.changed();
   }
 }

@@ -2,10 +2,11 @@
  * What the user does with runs: start, cancel, open, rename, delete, export, import, reveal.
  * Results go to the run store; nothing throws (the API returns Result values).
  */
-import type { ExportFormat, RunExport, RunFinished } from '../../shared/runs-api.ts';
+import type { RunFinished } from '../../shared/runs-api.ts';
 import type { Result } from '../../shared/api.ts';
 import { api, getWebApi } from '../core/api.ts';
-import { saveBlob, type ImportOutcome } from '../core/transport/web-api.ts';
+import type { ImportOutcome } from '../core/transport/web-api.ts';
+import { download } from './run-exports.ts';
 import { useAppStore, pickTarget } from '../core/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
 import { MAX_COMPARED } from './run-compare.ts';
@@ -275,36 +276,6 @@ export async function deleteRun(key: string): Promise<boolean> {
       ...(s.view.kind === 'compare' ? { view: { kind: 'new' } } : {}),
     });
   await refreshRuns();
-  return true;
-}
-
-/** Save text as a file the browser downloads (web mode and Electron alike). */
-export function download(e: RunExport): void {
-  saveBlob(new Blob([e.content], { type: e.mime }), e.filename);
-}
-
-/** In web mode the file comes over HTTP (an export can be far larger than a socket message). */
-export async function exportRun(key: string, format: ExportFormat): Promise<boolean> {
-  const web = getWebApi();
-  let filename: string;
-  if (web) {
-    const r = await web.exportFile(key, format);
-    if (!r.ok) {
-      setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
-      return false;
-    }
-    saveBlob(r.value.blob, r.value.filename);
-    filename = r.value.filename;
-  } else {
-    const r = await api.exportRun(key, format);
-    if (!r.ok) {
-      setRunsMessage({ tone: 'error', text: `Export failed: ${r.error.message}` });
-      return false;
-    }
-    download(r.value);
-    filename = r.value.filename;
-  }
-  setRunsMessage({ tone: 'info', text: `Exported ${filename}` });
   return true;
 }
 

@@ -16,23 +16,8 @@ export {
   type Verdict,
 } from '../../shared/runs/compare.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../shared/runs/compare-intervals.ts';
+export { cdfFromValues } from '../../shared/runs/distributions.ts';
 export { COMPARE_ROWS, type CompareRowDef } from '../../shared/runs/compare-rows.ts';
-
-/**
- * An empirical CDF of `values` (ms): x = value, y = percentile (0–100], at most `maxPoints`
- * points, always keeping the minimum and the maximum (a tail is what a comparison is about).
- */
-export function cdfFromValues(values: readonly number[], maxPoints = 200): { v: number; p: number }[] {
-  const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  const n = xs.length;
-  if (n === 0) return [];
-  const out: { v: number; p: number }[] = [];
-  const step = Math.max(1, Math.ceil(n / maxPoints));
-  for (let i = step - 1; i < n; i += step) out.push({ v: xs[i]!, p: ((i + 1) / n) * 100 });
-  if (out[0]!.v !== xs[0]) out.unshift({ v: xs[0]!, p: (1 / n) * 100 });
-  if (out[out.length - 1]!.p !== 100) out.push({ v: xs[n - 1]!, p: 100 });
-  return out;
-}
 
 /**
  * The x axis of overlaid CDFs: from the smallest to the largest value of any run, widened to

@@ -2,10 +2,16 @@
  * Derived data of the run dashboard and summary, as pure functions (tested apart from the views):
  * throughput and concurrency over time, distributions per metric, CDF points.
  */
-import { binValues, type Bin } from '../core/charts/histogram-bins.ts';
-import type { RequestOutcome } from '../../shared/runs/run-types.ts';
 import type { LiveStat, RunProgress } from '../../shared/runs/progress-types.ts';
 import type { LaneStore } from './lane-store.ts';
+
+// The distributions are computed in shared/ (the report builder makes them in the core too).
+export {
+  histogramData,
+  metricValues,
+  type DistMetric,
+  type HistDatum,
+} from '../../shared/runs/distributions.ts';
 
 /** One point of a time series: t in seconds since the measured run began. */
 export interface TimePoint {
@@ -90,64 +96,6 @@ export function sampleOf(p: RunProgress): ProgressSample | null {
 export function cdfPoints(stat: LiveStat | null): { v: number; p: number }[] {
   if (!stat) return [];
   return stat.cdf.filter(([p, v]) => Number.isFinite(p) && Number.isFinite(v)).map(([p, v]) => ({ v, p }));
-}
-
-export type DistMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
-
-/**
- * The values a metric's distribution is drawn from, pooled as the summary's `stats` pool them
- * (successful requests only; ITL without the coalesced gaps where the outcome knows them).
- */
-export function metricValues(outcomes: readonly RequestOutcome[], m: DistMetric): number[] {
-  const out: number[] = [];
-  for (const o of outcomes) {
-    if (!o.ok) continue;
-    switch (m) {
-      case 'ttft':
-        if (o.ttftMs !== null) out.push(o.ttftMs);
-        break;
-      case 'tpot':
-        if (o.tpotMs !== null && o.outputTokens > 1) out.push(o.tpotMs);
-        break;
-      case 'itl':
-        for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) out.push(g);
-        break;
-      case 'itl_per_token':
-        for (const g of o.itlTokenMeasuredMs ?? o.itlTokenMs ?? []) out.push(g);
-        break;
-      case 'e2el':
-        if (o.e2eMs !== null) out.push(o.e2eMs);
-        break;
-      case 'client_queue_time':
-        if (o.queueMs !== null) out.push(o.queueMs);
-        break;
-    }
-  }
-  return out;
-}
-
-export interface HistDatum {
-  /** Bin centre (ms), the x of the bar. */
-  x: number;
-  x0: number;
-  x1: number;
-  count: number;
-  overflow: boolean;
-}
-
-export function histogramData(values: readonly number[], target = 30): HistDatum[] {
-  const bins: Bin[] = binValues(values, { target });
-  return bins.map((b) => {
-    const w = bins[0] ? bins[0].x1 - bins[0].x0 : 1;
-    const x1 = b.overflow ? b.x0 + w : b.x1;
-    return {
-      x: (b.x0 + x1) / 2,
-      x0: b.x0,
-      x1: b.overflow ? Infinity : b.x1,
-      count: b.count,
-      overflow: b.overflow,
-    };
-  });
 }
 
 /** Duration in ms → "1:05" style ETA ("12 s", "3 min 05 s"). */

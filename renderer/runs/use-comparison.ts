@@ -7,12 +7,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../shared/runs-api.ts';
 import type { RequestOutcome, RunSummary } from '../../shared/runs/run-types.ts';
+
+export { CDFS } from '../../shared/runs/distributions.ts';
 import {
-  cdfFromValues,
   compareIntervalsAsync,
   compareRows,
   failureBanner,
-  RUN_COLORS,
   workloadDifferences,
   type CompareIntervals,
 } from './run-compare.ts';
@@ -26,17 +26,10 @@ import {
   definitionsLine,
   rederiveRun,
 } from '../../shared/runs/rederive.ts';
-import { metricValues, type DistMetric } from './run-series.ts';
+import { cdfsOf } from '../../shared/runs/distributions.ts';
 import { useRunsStore } from './run-store.ts';
 
 export const LETTERS = ['A', 'B', 'C', 'D'];
-
-export const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
-  { id: 'ttft', name: 'TTFT' },
-  { id: 'tpot', name: 'TPOT' },
-  { id: 'itl_per_token', name: 'ITL per token', fallback: 'itl' },
-  { id: 'e2el', name: 'E2E latency' },
-];
 
 /** Consecutive runs of one repeat group are one column; every other run its own. */
 function repeatColumns(details: readonly RunDetail[]): RunDetail[][] {
@@ -139,32 +132,6 @@ function useIntervals({
     return () => ctl.abort();
   }, [ready, columns, outcomes, summaries, under]);
   return { intervals, ci: intervals.of === outcomes ? intervals.ci : null };
-}
-
-/**
- * Each metric's CDF per column, from its values pooled and sorted (ITL per chunk where a run has no
- * per-token gaps).
- */
-function cdfsOf(outcomes: readonly (readonly RequestOutcome[])[], summaries: readonly RunSummary[]) {
-  return CDFS.map((c) => {
-    let values = outcomes.map((o) => metricValues(o, c.id));
-    let metric = c.id;
-    let name = c.name;
-    if (c.fallback && values.some((v) => v.length === 0)) {
-      metric = c.fallback;
-      name = 'ITL per chunk';
-      values = outcomes.map((o) => metricValues(o, metric));
-    }
-    const series = values.map((v, i) => ({
-      name: LETTERS[i]!,
-      color: RUN_COLORS[i]!,
-      points: cdfFromValues(v),
-    }));
-    const est =
-      metric === 'itl_per_token' &&
-      summaries.some((x) => x.tokens.outputSource.estimated > 0 || x.tokens.outputSource['usage-total'] > 0);
-    return { id: c.id, metric, name: est ? `${name} (estimated counts)` : name, series };
-  });
 }
 
 export function useComparison() {

@@ -60,9 +60,22 @@ export class WebApi {
   }
 
   async exportFile(key: string, format: ExportFormat): Promise<Result<{ filename: string; blob: Blob }>> {
+    return this.fetchFile(`/api/export?key=${encodeURIComponent(key)}&format=${encodeURIComponent(format)}`);
+  }
+
+  /** The HTML report of runs (several: with their comparison), as the core makes it. */
+  async exportReport(
+    keys: readonly string[],
+    definitions?: string,
+  ): Promise<Result<{ filename: string; blob: Blob }>> {
+    const q = keys.map((k) => `key=${encodeURIComponent(k)}`);
+    if (definitions) q.push(`definitions=${encodeURIComponent(definitions)}`);
+    return this.fetchFile(`/api/report?${q.join('&')}`);
+  }
+
+  private async fetchFile(route: string): Promise<Result<{ filename: string; blob: Blob }>> {
     try {
-      const q = `key=${encodeURIComponent(key)}&format=${encodeURIComponent(format)}`;
-      const r = await this.fetchFn(`${this.base}/api/export?${q}`, { headers: this.auth() });
+      const r = await this.fetchFn(`${this.base}${route}`, { headers: this.auth() });
       if (!r.ok) return await resultOf<never>(r);
       const blob = await r.blob();
       return {

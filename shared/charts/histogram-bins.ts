@@ -2,9 +2,10 @@
  * Binning for the ITL histogram: equal-width bins on a nice step (so bin edges read as round
  * milliseconds), every bin from the first to the last drawn (empty ones too: a gap in the
  * distribution is information). One extreme stall would squeeze everything else into one bar,
- * so values far beyond the p99 go into one overflow bin that says so.
+ * so values far beyond the p99 go into one overflow bin that says so. In shared/: the app's charts
+ * and the core's report builder (shared/report/) bin alike.
  */
-import { niceStep } from './ticks.ts';
+import { niceStep } from './nice-step.ts';
 
 export interface Bin {
   /** Inclusive lower edge. */

@@ -1,0 +1,78 @@
+/**
+ * A report's comparison: which run is which, the workload differences, the failure banner, the
+ * numbers side by side with their 95 % intervals (the app's CompareTable, rows computed by the
+ * app's compareRows from the summaries and intervals the core worked out), spreads and CDFs.
+ */
+import { useMemo } from 'react';
+import type { ReportComparison, ReportRun } from '../../shared/report/report-types.ts';
+import { LETTERS } from '../../shared/runs/compare-export.ts';
+import { fmtDateTime } from '../core/format-date.ts';
+import { CompareTable, SpreadSection } from '../runs/CompareTable.tsx';
+import { compareRows, failureBanner, RUN_COLORS, workloadDifferences } from '../runs/run-compare.ts';
+import { CompareCdfs } from '../runs/RunCompareView.tsx';
+
+/** The rows, banner and workload differences, as the app's comparison view derives them. */
+export function comparisonView(c: ReportComparison) {
+  const rows = compareRows(c.summaries, c.intervals ? new Map(c.intervals) : null);
+  return {
+    rows,
+    banner: failureBanner(c.summaries, rows),
+    anyUnreliable: rows.some((r) => r.unreliable.some(Boolean)),
+    diffs: workloadDifferences(c.headers.map((header, i) => ({ header, summary: c.summaries[i]! }))),
+  };
+}
+
+export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly ReportRun[] }) {
+  const { rows, banner, anyUnreliable, diffs } = useMemo(() => comparisonView(c), [c]);
+  return (
+    <div className="run-compare" data-testid="report-compare">
+      <section className="card">
+        <header className="card-head">
+          <h2>Comparing {c.labels.length} runs</h2>
+          <span className="muted">
+            each against A · green better, red worse, grey within 1 % or not distinguishable from noise ·
+            [low, high]: 95 % interval of the change
+          </span>
+        </header>
+        <ol className="compare-legend">
+          {c.labels.map((l, i) => {
+            const when = c.headers[i]?.startedAtWall ?? runs[i]?.entry.startedAtWall;
+            return (
+              <li key={i} data-testid="report-compare-run">
+                <i className="sw" style={{ background: RUN_COLORS[i] }} />
+                <b>{LETTERS[i]}</b> <span className="run-name">{l.label}</span>
+                <span className="mono muted">
+                  {l.model} · {l.url}
+                </span>
+                {when !== undefined && Number.isFinite(when) && (
+                  <span className="muted">{fmtDateTime(when)}</span>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+        {diffs.length > 0 && (
+          <p className="banner warn" data-testid="compare-workload-diff">
+            The workloads differ: {diffs.join(' · ')}. Differences below mix the servers’ and the workloads’
+            effects.
+          </p>
+        )}
+        <p className="muted caption">{c.definitionsLine}</p>
+        {c.clients && <p className="caption muted wrap">{c.clients}</p>}
+        {banner && (
+          <p className={`banner ${anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">
+            {banner}
+          </p>
+        )}
+        <p className="muted caption">
+          {c.intervals
+            ? 'Intervals: requests resampled with replacement (a request’s gaps stay together), 1,000 replicates, seeded — the same runs always give the same intervals.'
+            : 'No intervals were computed for this report.'}
+        </p>
+      </section>
+      <CompareTable labels={c.labels} rows={rows} anyUnreliable={anyUnreliable} />
+      {c.spreads.some(Boolean) && <SpreadSection spreads={c.spreads} />}
+      <CompareCdfs cdfs={c.cdfs} />
+    </div>
+  );
+}
