@@ -1,11 +1,12 @@
 /**
- * `tokenscope` — the headless entry point: probe, sim, run, compare, metrics, serve. Each command's
+ * `tokenscope` — the headless entry point: probe, sim, run, compare, merge, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
 import { TOKENSCOPE_VERSION } from './build-info.ts';
 import { ioThreads } from './cli/args.ts';
 import { addCompareCommand } from './cli/commands/compare.ts';
+import { addMergeCommand } from './cli/commands/merge.ts';
 import { addMetricsCommand } from './cli/commands/metrics.ts';
 import { addProbeCommand } from './cli/commands/probe.ts';
 import { addRunCommand } from './cli/commands/run.ts';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   addSimCommand(program);
   addRunCommand(program);
   addCompareCommand(program);
+  addMergeCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
   return program;

@@ -25,7 +25,7 @@ import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
 import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { rateOf, type Workload } from '../../shared/runs/workload.ts';
-import { ownsRequest, warmupIndex } from '../../shared/runs/shard.ts';
+import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard.ts';
 import { fireRequest } from '../engine/client.ts';
 import { now } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
@@ -359,7 +359,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: this.total,
+      total: shareOf(this.o.shard, this.total),
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,

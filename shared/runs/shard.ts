@@ -91,6 +91,12 @@ export function ownsRequest(shard: ShardSpec | null | undefined, i: number): boo
   return !shard || i % shard.of === shard.index;
 }
 
+/** How many of `n` requests a shard sends (n without a shard; null stays null: a duration run). */
+export function shareOf(shard: ShardSpec | null | undefined, n: number | null): number | null {
+  if (!shard || n === null) return n;
+  return Math.max(0, Math.ceil((n - shard.index) / shard.of));
+}
+
 /** The global index of a shard's k-th warm-up request (k without a shard). */
 export function warmupIndex(shard: ShardSpec | null | undefined, k: number): number {
   return shard ? k * shard.of + shard.index : k;
