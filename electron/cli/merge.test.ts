@@ -38,7 +38,7 @@ const input = (seed: number): WorkloadInput => ({
   prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 8, max: 24 }, outputLen: 4 },
 });
 
-/** Shard `index` of `of`, run now (starting 300 ms ahead), as a parsed file. */
+/** Shard `index` of `of`, run now (starting 1.5 s ahead), as a parsed file. */
 async function shard(index: number, of: number, startAt: number, seed = 5): Promise<ShardFile> {
   const w = workload(input(seed));
   const prompts = await loadPrompts(w.prompts, w.seed, process.cwd());
@@ -61,7 +61,7 @@ let good: ShardFile[];
 let startAt: number;
 beforeAll(async () => {
   sim = await startSim({ port: 0, decodeStepMs: 2, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
-  startAt = localMs() + 300;
+  startAt = localMs() + 1500;
   good = await Promise.all([0, 1, 2].map((i) => shard(i, 3, startAt)));
 });
 afterAll(() => sim.close());
@@ -99,7 +99,7 @@ describe('merge', () => {
   });
 
   it('refuses shards of another workload, a shard twice, a shard missing, and a file that is no shard', async () => {
-    const other = await shard(1, 3, startAt + 400, 6);
+    const other = await shard(1, 3, localMs() + 1000, 6);
     const e1 = errorsOf([good[0]!, other, good[2]!]);
     expect(e1.some((e) => /ran another workload/.test(e))).toBe(true);
     expect(e1.some((e) => /started at/.test(e))).toBe(true);

@@ -93,7 +93,6 @@ function shardFlags(f: ShardFile, boundMs: number): string[] {
       flags.push(`clock offset uncertain: ± ${c.uncertaintyMs.toFixed(3)} ms > ${boundMs} ms`);
     if (Math.abs(c.offsetMs) > boundMs)
       flags.push(`clock off by ${c.offsetMs.toFixed(3)} ms > ${boundMs} ms (corrected at the start)`);
-    if (c.note) flags.push(`clock: ${c.note}`);
   }
   if (run.header.clockZeroWall === undefined) flags.push('no clockZeroWall in its header: not aligned');
   return flags;
