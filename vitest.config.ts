@@ -7,6 +7,7 @@ export default defineConfig({
       'shared/**/*.test.ts',
       'renderer/**/*.test.{ts,tsx}',
       'bin/**/*.test.ts',
+      'deploy/**/*.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,11 +1,12 @@
 /**
- * `tokenscope` — the headless entry point: probe, sim, run, compare, report, metrics, serve. Each command's
+ * `tokenscope` — the headless entry point: probe, sim, run, compare, report, merge, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
 import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { ioThreads } from './args.ts';
 import { addCompareCommand } from './commands/compare.ts';
+import { addMergeCommand } from './commands/merge.ts';
 import { addMetricsCommand } from './commands/metrics.ts';
 import { addProbeCommand } from './commands/probe.ts';
 import { addReportCommand } from './commands/report.ts';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   addRunCommand(program);
   addCompareCommand(program);
   addReportCommand(program);
+  addMergeCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
   return program;

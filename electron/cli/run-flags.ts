@@ -46,6 +46,12 @@ export interface RunCliOptions {
   repeat?: number;
   /** Internal: which repeat this run is (written into the header). */
   repeatOf?: RunRepeat;
+  /** One shard of a run from several machines: I/N, 0-based (run-shard.ts). */
+  shard?: string;
+  /** When the measured part starts, on the reference clock (epoch ms or ISO-8601 with a zone). */
+  startAt?: string;
+  /** Whose HTTP Date is the reference clock (default: the target's origin). */
+  clockUrl?: string;
 }
 
 export type Obj = Record<string, unknown>;

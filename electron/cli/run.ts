@@ -14,7 +14,8 @@ import path from 'node:path';
 import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../platform/paths.ts';
-import { runWorkload, TestRequestError, type RunResult } from '../runs/runner.ts';
+import { runWorkload, StartMissedError, TestRequestError, type RunResult } from '../runs/runner.ts';
+import { planLine, planShard } from './run-shard.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import type { PromptProvider } from '../runs/prompt-items.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
@@ -59,6 +60,10 @@ export async function runRunTargets(
   const repeats = o.repeat ?? 1;
   if (!(Number.isInteger(repeats) && repeats >= 1 && repeats <= MAX_REPEATS))
     return err(`--repeat must be a whole number from 1 to ${MAX_REPEATS}`);
+  if ((o.shard !== undefined || o.startAt !== undefined) && (targets.length > 1 || repeats > 1))
+    return err(
+      '--shard and --start-at run one workload on one target: not with several --target or --repeat',
+    );
   if (targets.length <= 1 && repeats === 1)
     return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
   if (targets.length > MAX_COMPARED)
@@ -133,6 +138,9 @@ export async function runRunCommand(
   const ready = await readyToRun(workloadFile, o);
   if (typeof ready === 'string') return err(ready);
   const { w, target, apiKey, headers, model, prompts } = ready;
+  const plan = await planShard(o, { w, targetUrl: target.url, model, prompts });
+  if (typeof plan === 'string') return err(plan);
+  if (plan && !o.quiet) process.stderr.write(planLine(plan) + '\n');
   const runId = randomUUID();
   // Default: the app's runs folder, so the run shows up in the app's history.
   const out = o.out ?? path.join(runsDir(), defaultRunFileName(Date.now(), runId));
@@ -159,6 +167,7 @@ export async function runRunCommand(
       prompts,
       runId,
       ...(o.repeatOf ? { repeat: o.repeatOf } : {}),
+      ...(plan ? { shard: plan.shard, startAtLocalMs: plan.startAtLocalMs } : {}),
       // The server's own /metrics through the run (summary.server), with the request's headers and key.
       serverMetrics:
         o.serverMetrics === false
@@ -179,6 +188,7 @@ export async function runRunCommand(
       onProgress: progress.onProgress,
     });
   } catch (e) {
+    if (e instanceof StartMissedError) return err(e.message, 1);
     if (e instanceof TestRequestError)
       return err(
         `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,

@@ -2,6 +2,7 @@
  * A request the runner is about to send — where it stands in the run and what it sends — and the
  * run-file line it becomes once it has ended (runner.ts sends it, run-tally.ts counts it).
  */
+import { hash32 } from '../../shared/prng.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
@@ -45,6 +46,7 @@ export function dispatchLine(
   });
   // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
   if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - d.origin);
+  line.promptHash = promptHash(d.item);
   const cn = rec.connection;
   if (cn) {
     line.connection = {
@@ -54,4 +56,10 @@ export function dispatchLine(
     };
   }
   return { line, stats };
+}
+
+/** What the request sent, as 8 hex digits: the same request in another run (a shard's, a repeat's). */
+export function promptHash(item: PromptItem): string {
+  const what = item.messages !== undefined ? JSON.stringify(item.messages) : (item.prompt ?? '');
+  return hash32(what).toString(16).padStart(8, '0');
 }

@@ -15,6 +15,7 @@ import {
   type RunSummary,
 } from '../../shared/runs/run-types.ts';
 import type { RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
+import type { RunShardInfo } from '../../shared/runs/shard.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
 import type { PromptProvider } from './prompt-items.ts';
 import { publicTarget, type RunTargetSpec } from './request-spec.ts';
@@ -30,6 +31,14 @@ export interface RunOptions {
   runId?: string;
   /** One of N repeats of this workload (written into the header). */
   repeat?: RunRepeat;
+  /** One shard of the workload (`--shard I/N`): sends request i when i mod N = I (written into the header). */
+  shard?: RunShardInfo;
+  /**
+   * Start the measured part at this instant of this machine's clock (performance.timeOrigin-based
+   * epoch ms; --start-at moved by the clock offset), waiting for it; StartMissedError when it has
+   * passed by more than a small tolerance.
+   */
+  startAtLocalMs?: number;
   signal?: AbortSignal;
   tokenscopeVersion?: string;
   /** How often onProgress fires (default 250 ms), plus once at the end. */
@@ -95,5 +104,14 @@ export function runHeaderOf(o: RunOptions, runId: string): RunHeader {
     startedAtWall: wall,
     startedAt: new Date(wall).toISOString(),
     ...(o.repeat ? { repeat: o.repeat } : {}),
+    ...(o.shard ? { shard: o.shard } : {}),
   };
+}
+/** The run was to start at a set time (--start-at) and got there too late (warm-up ran long). */
+export class StartMissedError extends Error {
+  constructor(readonly lateMs: number) {
+    super(
+      `the start time passed ${(lateMs / 1000).toFixed(3)} s before the run was ready (test request and warm-up took longer): give a later --start-at`,
+    );
+  }
 }

@@ -25,6 +25,7 @@ import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
 import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
 import { rateOf, type Workload } from '../../shared/runs/workload.ts';
+import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard.ts';
 import { fireRequest } from '../engine/client.ts';
 import { now } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
@@ -35,13 +36,19 @@ import { RunFileWriter } from './run-file.ts';
 import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
-import { sleepUntil, Slots } from './slots.ts';
+import { sleepUntil, Slots, waitForStart } from './slots.ts';
 import { FinishQueue } from './finish-queue.ts';
 import { sendTestRequest, TestRequestError } from './test-request.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
-export { arrivalSpecOf, tokenscopeVersion, type RunOptions, type RunResult } from './run-options.ts';
+export {
+  arrivalSpecOf,
+  StartMissedError,
+  tokenscopeVersion,
+  type RunOptions,
+  type RunResult,
+} from './run-options.ts';
 import { arrivalSpecOf, runHeaderOf, type RunOptions, type RunResult } from './run-options.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */
@@ -186,11 +193,13 @@ class RunSession {
     const ws = new Slots(this.C);
     this.signal.addEventListener('abort', () => ws.cancelAll(), { once: true });
     const tw = now();
-    const prepared = Array.from({ length: this.w.warmup }, (_, k) => this.prepare(k, 'warmup'));
+    // A shard's warm-up requests are numbered k·N + I: distinct across shards, so they merge.
+    const seqs = Array.from({ length: this.w.warmup }, (_, k) => warmupIndex(this.o.shard, k));
+    const prepared = seqs.map((seq) => this.prepare(seq, 'warmup'));
     await Promise.all(
       prepared.map((p, k) =>
         this.fire({
-          seq: k,
+          seq: seqs[k]!,
           warmup: true,
           scheduledMs: null,
           arrivedMs: 0,
@@ -220,20 +229,22 @@ class RunSession {
       await this.watch.scrapeNow();
       this.watch.start();
     }
+    const t0 = (this.t0 = await this.clockZero());
     this.monitor = new SelfCheckMonitor(this.engine);
-    const t0 = (this.t0 = now());
     this.header.clockZeroWall = performance.timeOrigin + t0;
     await this.writer?.start(this.header);
     this.emit();
     for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
+      // Every request of the global schedule is planned (the stream advances), a shard sends its own.
+      const planned = closedLoop ? 0 : times ? times[i]! : stream!.next().value;
+      if (!closedLoop && durationMs !== null && planned >= durationMs) break;
+      if (!ownsRequest(this.o.shard, i)) continue;
       const prepared = this.prepare(i, 'main');
-      let at: number;
+      let at = planned;
       if (closedLoop) {
         if (!(await slots.acquire())) break;
         at = now() - t0;
       } else {
-        at = times ? times[i]! : stream!.next().value;
-        if (durationMs !== null && at >= durationMs) break;
         await sleepUntil(t0 + at, signal);
         if (signal.aborted) break;
       }
@@ -260,6 +271,15 @@ class RunSession {
     if (!signal.aborted) this.phase = 'draining';
     await Promise.all(tasks);
     return (now() - t0) / 1000;
+  }
+
+  /** The run clock's zero (slots.ts `waitForStart`); a missed --start-at discards the file. */
+  private async clockZero(): Promise<number> {
+    const z = await waitForStart(this.o.startAtLocalMs, this.signal);
+    if (typeof z === 'number') return z;
+    this.discarded = true;
+    await this.writer?.discard().catch(() => undefined);
+    throw z;
   }
 
   /** Sends one request when it gets a slot, and queues its bookkeeping when it ends. */
@@ -339,7 +359,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: this.total,
+      total: shareOf(this.o.shard, this.total),
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,

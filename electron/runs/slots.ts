@@ -4,6 +4,8 @@
  * would see. And the arrival clock's sleep, which never wakes early.
  */
 import { now } from '../engine/clock.ts';
+import { START_AT_TOLERANCE_MS } from '../../shared/runs/shard.ts';
+import { StartMissedError } from './run-options.ts';
 
 export class Slots {
   private active = 0;
@@ -63,4 +65,22 @@ export async function sleepUntil(target: number, signal?: AbortSignal): Promise<
       signal?.addEventListener('abort', done, { once: true });
     });
   }
+}
+
+/**
+ * The run clock's zero: now, or the instant `startAtLocalMs` (--start-at on this machine's clock,
+ * performance.timeOrigin-based epoch ms), slept until. The zero is that planned instant, not the
+ * wake-up: a late wake shows as schedule lag of the first arrivals, never as a shifted clock. An
+ * instant already past by more than the tolerance comes back as StartMissedError.
+ */
+export async function waitForStart(
+  startAtLocalMs: number | undefined,
+  signal: AbortSignal,
+): Promise<number | StartMissedError> {
+  if (startAtLocalMs === undefined) return now();
+  const t0 = startAtLocalMs - performance.timeOrigin;
+  const late = now() - t0;
+  if (late > START_AT_TOLERANCE_MS) return new StartMissedError(late);
+  await sleepUntil(t0, signal);
+  return t0;
 }

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../result.ts';
 import { RUN_FILE_FORMAT, type RunHeader, type RunRequestLine, type RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { RunSummarySchema } from './summary-schema.ts';
+import { MergeInfoSchema, ShardInfoSchema } from './shard-schema.ts';
 import { WorkloadSchema } from './workload.ts';
 
 const nul = <T extends z.ZodType>(t: T) => t.nullable();
@@ -49,6 +50,8 @@ const HeaderSchema = z.object({
       outputTokens: z.number().int().min(0),
     })
     .optional(),
+  shard: ShardInfoSchema.optional(),
+  merged: MergeInfoSchema.optional(),
 });
 
 const RequestSchema = z.object({
@@ -118,6 +121,8 @@ const RequestSchema = z.object({
   reasoningTokensExact: z.boolean().optional(),
   ttfatMs: msN.optional(),
   text: z.string().optional(),
+  promptHash: z.string().optional(),
+  shard: z.number().int().min(0).optional(),
 });
 
 export interface ParsedRun {

@@ -14,6 +14,7 @@ import type { Phases, TokenSource, Usage } from '../request.ts';
 import type { Slo, Workload } from './workload.ts';
 import type { SelfCheck } from './self-check-types.ts';
 import type { ServerSideSummary } from './server-side-types.ts';
+import type { RunMergeInfo, RunShardInfo } from './shard.ts';
 
 /** The definition presets (shared/runs/definitions.ts): whose per-request rules made a summary. */
 export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
@@ -60,6 +61,10 @@ export interface RunHeader {
   repeat?: RunRepeat;
   /** The test request sent before the clock started (workload.testRequest), when it passed. */
   testRequest?: RunTestRequest;
+  /** One shard of a workload run from several machines (`run --shard I/N`, shared/runs/shard.ts). */
+  shard?: RunShardInfo;
+  /** The shards this run was merged from (`tokenscope merge`), with what was flagged. */
+  merged?: RunMergeInfo;
 }
 
 /** What the test request saw (not part of the run's numbers). */
@@ -138,6 +143,10 @@ export interface RunRequestLine {
   ttfatMs?: number | null;
   /** Full text, only when the workload asked for it (saveText). */
   text?: string;
+  /** hash32 of what was sent (prompt or messages), 8 hex digits: the same request in another run. */
+  promptHash?: string;
+  /** In a merged run: the shard that sent it. */
+  shard?: number;
 }
 
 export interface RunSummaryLine {
