@@ -65,7 +65,7 @@ describe('tokenscope report', () => {
     const out = path.join(dir, 'one.html');
     const r = await runCli(['report', a, '-o', out], 60_000);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Wrote .*one\.html \(1 run, \d+ KB\)/);
+    expect(r.stdout).toMatch(/^Wrote .*one\.html \(1 run, [\d.]+ (KB|MB)\)/);
     const html = readFileSync(out, 'utf8');
     const size = Buffer.byteLength(html);
     expect(size).toBeLessThan(2_000_000);
