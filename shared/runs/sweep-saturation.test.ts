@@ -54,6 +54,19 @@ describe('over-saturation', () => {
     expect(v.overSaturated).toBe(false);
   });
 
+  it('a calm step filling up from nothing (outstanding 0 → ~2, TTFT settling) is not', () => {
+    // Seen on the simulator at 40 % of its capacity before the first window was dropped.
+    const m = new SaturationMonitor({ minMs: 1000 });
+    const rng = new Rng(3, 'fill');
+    feed(
+      m,
+      3000,
+      (t) => (t < 400 ? 10 : 12) + rng.next() * 6,
+      (t) => (t < 300 ? t / 150 : 1 + Math.floor(rng.next() * 3)),
+    );
+    expect(m.check(3000).overSaturated).toBe(false);
+  });
+
   it('no verdict before minMs', () => {
     const m = new SaturationMonitor({ minMs: 5000 });
     feed(
