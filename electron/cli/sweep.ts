@@ -111,10 +111,15 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
   const plan = planOf(o);
   if (typeof plan === 'string') return err(plan);
   const { concurrency: _c, rate: _r, ...rest } = o;
-  const ready = await readyToRun(workloadFile, {
-    ...rest,
-    ...(plan.cap !== undefined ? { concurrency: plan.cap } : {}),
-  });
+  // The workload is checked at a placeholder load (each step sets its own, checked again by runSweep).
+  const p = plan.plan;
+  const probe =
+    p.kind === 'concurrency'
+      ? { concurrency: p.loads[0] }
+      : p.kind === 'slo-search' && p.search === 'concurrency'
+        ? { concurrency: 1 }
+        : { rate: '1', ...(plan.cap !== undefined ? { concurrency: plan.cap } : {}) };
+  const ready = await readyToRun(workloadFile, { ...rest, ...probe });
   if (typeof ready === 'string') return err(ready);
   const { w, target, apiKey, headers, model, prompts } = ready;
   const out = o.out ?? path.join(runsDir(), sweepName());
@@ -129,7 +134,6 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
     process.stderr.write(
       `target: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\nsweep file: ${out}\n`,
     );
-  say(stepHeader() + '\n');
   try {
     const r = await runSweep({
       workload: w,
@@ -158,6 +162,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
             },
       signal: ac.signal,
       onStepStart: (i, load, role) => {
+        if (i === 0) say(stepHeader() + '\n');
         if (!o.quiet && !o.json)
           process.stderr.write(
             `step ${i + 1}: ${loadText(load)}${role === 'step' || role === 'search' ? '' : ` (${role})`}\n`,

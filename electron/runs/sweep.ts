@@ -30,7 +30,7 @@ import type { Workload } from '../../shared/runs/workload.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
 import type { PromptProvider } from './prompt-items.ts';
 import { publicTarget, type RunTargetSpec } from './request-spec.ts';
-import { runStep, saturationRecord, type StepRun } from './sweep-step-run.ts';
+import { runStep, saturationRecord, StepWorkloadError, workloadAt, type StepRun } from './sweep-step-run.ts';
 
 export type SweepPlan =
   | { kind: 'concurrency'; loads: number[] }
@@ -87,8 +87,11 @@ class Sweep {
 
   constructor(private readonly o: SweepOptions) {
     this.dir = path.dirname(o.outFile);
-    const { target: _t, ...workload } = o.workload;
     const p = o.plan;
+    // Each step sets its own rate (and concurrency, when that is what is swept): not kept here.
+    const { target: _t, rate: _r, ...workload } = o.workload;
+    const byConcurrency = p.kind === 'concurrency' || (p.kind === 'slo-search' && p.search === 'concurrency');
+    if (byConcurrency) delete (workload as Partial<typeof workload>).maxConcurrency;
     this.file = {
       format: SWEEP_FILE_FORMAT,
       version: SWEEP_FILE_VERSION,
@@ -243,7 +246,30 @@ async function runSearch(s: Sweep, p: Extract<SweepPlan, { kind: 'slo-search' }>
   await s.save();
 }
 
+/** The loads a plan is known to run before it starts (checked first: no bad step after ten minutes). */
+function loadsKnown(p: SweepPlan): SweepLoad[] {
+  if (p.kind === 'concurrency') return p.loads.map((value) => ({ kind: 'concurrency', value }));
+  if (p.kind === 'rate') return p.loads.map((value) => ({ kind: 'rate', value }));
+  if (p.kind === 'rate-auto')
+    return [
+      { kind: 'concurrency', value: 1 },
+      { kind: 'rate', value: 'inf' },
+      { kind: 'rate', value: 1 },
+    ];
+  return p.search === 'rate'
+    ? [
+        { kind: 'rate', value: 'inf' },
+        { kind: 'rate', value: 1 },
+      ]
+    : [{ kind: 'concurrency', value: 1 }];
+}
+
+/** Runs the sweep; StepWorkloadError before any step when the workload cannot run at one of its loads. */
 export async function runSweep(o: SweepOptions): Promise<SweepResult> {
+  for (const l of loadsKnown(o.plan)) {
+    const w = workloadAt(o.workload, l, false);
+    if (typeof w === 'string') throw new StepWorkloadError(w);
+  }
   const s = new Sweep(o);
   await s.save();
   const p = o.plan;

@@ -101,7 +101,7 @@ export const SweepFileSchema = z.object({
   name: z.string().nullable(),
   createdAt: z.string(),
   target: z.object({ url: z.string(), dialect: z.string(), model: z.string() }),
-  /** The workload every step ran, before its load was set (no target, no secrets). */
+  /** The workload every step ran, without its target and the load each step sets (rate; concurrency when swept). */
   workload: z.record(z.string(), z.unknown()),
   plan: z.object({
     kind: z.enum(['concurrency', 'rate', 'rate-auto', 'slo-search']),
