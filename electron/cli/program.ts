@@ -1,5 +1,5 @@
 /**
- * `tokenscope` — the headless entry point: probe, sim, run, compare, report, merge, metrics, serve. Each command's
+ * `tokenscope` — the headless entry point: probe, sim, run, sweep, compare, report, merge, metrics, serve. Each command's
  * options live in cli/commands/, its work in cli/<command>.ts: a thin shell over the same core the app uses.
  */
 import { Command, CommanderError } from 'commander';
@@ -13,6 +13,7 @@ import { addReportCommand } from './commands/report.ts';
 import { addRunCommand } from './commands/run.ts';
 import { addServeCommand } from './commands/serve.ts';
 import { addSimCommand } from './commands/sim.ts';
+import { addSweepCommand } from './commands/sweep.ts';
 import { installOutputRedaction, secretsOf } from './redact-output.ts';
 import { MAX_IO_THREADS } from '../engine/io/io-limits.ts';
 
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   addProbeCommand(program);
   addSimCommand(program);
   addRunCommand(program);
+  addSweepCommand(program);
   addCompareCommand(program);
   addReportCommand(program);
   addMergeCommand(program);

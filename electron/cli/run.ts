@@ -204,7 +204,7 @@ export async function runRunCommand(
 }
 
 /** A run ready to go: its workload and target, the key and headers it sends, its model and prompts. */
-interface ReadyRun {
+export interface ReadyRun {
   w: Workload;
   target: NonNullable<Workload['target']>;
   apiKey: string | undefined;
@@ -215,7 +215,10 @@ interface ReadyRun {
 }
 
 /** The workload file with the flags over it, checked, and its model and prompts found; or what is wrong. */
-async function readyToRun(workloadFile: string | undefined, o: RunCliOptions): Promise<ReadyRun | string> {
+export async function readyToRun(
+  workloadFile: string | undefined,
+  o: RunCliOptions,
+): Promise<ReadyRun | string> {
   let raw: Obj = {};
   let baseDir = process.cwd();
   if (workloadFile) {

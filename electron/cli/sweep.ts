@@ -1,0 +1,193 @@
+/**
+ * `tokenscope sweep [WORKLOAD]` — the workload at a series of loads (electron/runs/sweep.ts): its
+ * plan from the flags, a table row per step as it completes (stdout), progress on stderr, then the
+ * knee and the SLO answer; or the sweep file as one JSON object with --json.
+ *
+ * Exit codes: 0 ok (an SLO search that found nothing passing is still a result) · 1 the first step
+ * failed every request, or the sweep file could not be written · 2 bad flags or workload ·
+ * 130 cancelled.
+ */
+import path from 'node:path';
+import { runsDir } from '../platform/paths.ts';
+import { parseSlo } from '../../shared/runs/sweep-slo.ts';
+import { stepHeader, stepRow, sweepFooter, loadText } from '../../shared/runs/sweep-text.ts';
+import { runSweep, type SweepPlan } from '../runs/sweep.ts';
+import { StepWorkloadError } from '../runs/sweep-step-run.ts';
+import { TestRequestError } from '../runs/runner.ts';
+import { readyToRun } from './run.ts';
+import type { RunCliOptions } from './run-flags.ts';
+import { progressWriter } from './run-report.ts';
+
+export type SweepCliOptions = Omit<RunCliOptions, 'concurrency' | 'rate' | 'repeat' | 'shard' | 'startAt'> & {
+  concurrency?: string;
+  rate?: string;
+  steps?: number;
+  slo?: string;
+  search?: 'rate' | 'concurrency';
+  maxSteps?: number;
+  precision?: number;
+  maxRuns?: number;
+  /** Commander's --no-stop-over-saturated. */
+  stopOverSaturated?: boolean;
+  saturationMin?: number;
+};
+
+function listOf(flag: string, v: string, allowInf: boolean): (number | 'inf')[] | string {
+  const out: (number | 'inf')[] = [];
+  for (const part of v.split(',').map((s) => s.trim())) {
+    if (allowInf && /^inf(inity)?$/i.test(part)) out.push('inf');
+    else if (part !== '' && Number.isFinite(Number(part)) && Number(part) > 0) out.push(Number(part));
+    else return `${flag}: "${part}" is not ${allowInf ? 'a rate above 0 or inf' : 'a whole number above 0'}`;
+  }
+  return [...new Set(out)];
+}
+
+/** The sweep's plan and the concurrency cap of every step, from the flags; or what is wrong. */
+export function planOf(o: SweepCliOptions): { plan: SweepPlan; cap: number | undefined } | string {
+  const modes = [
+    o.slo !== undefined,
+    o.rate !== undefined,
+    o.concurrency !== undefined && o.rate === undefined && o.slo === undefined,
+  ];
+  if (o.slo !== undefined && o.rate !== undefined) return '--slo searches the load itself: not with --rate';
+  if (!modes.some(Boolean)) return 'give --concurrency LIST, --rate LIST|auto, or --slo TERMS';
+  let cap: number | undefined;
+  if (o.concurrency !== undefined && (o.rate !== undefined || o.slo !== undefined)) {
+    cap = Number(o.concurrency);
+    if (!Number.isInteger(cap) || cap < 1)
+      return '--concurrency with --rate or --slo is one whole number: the cap of every step';
+    if (o.slo !== undefined && o.search === 'concurrency')
+      return '--search concurrency sets the concurrency itself: leave --concurrency out';
+  }
+  if (o.slo !== undefined) {
+    const t = parseSlo(o.slo);
+    if (!t.ok) return `--slo ${t.error}`;
+    const maxSteps = o.maxSteps ?? 8;
+    const precision = o.precision ?? 0.05;
+    const maxRuns = o.maxRuns ?? 2;
+    if (maxSteps < 2) return '--max-steps must be at least 2';
+    if (!(precision > 0 && precision < 1)) return '--precision must be between 0 and 1';
+    if (maxRuns < 1) return '--max-runs must be at least 1';
+    return {
+      plan: {
+        kind: 'slo-search',
+        terms: t.value,
+        termsText: o.slo,
+        search: o.search ?? 'rate',
+        maxSteps,
+        precision,
+        maxRuns,
+      },
+      cap,
+    };
+  }
+  if (o.rate !== undefined) {
+    if (o.rate.trim().toLowerCase() === 'auto') {
+      const k = o.steps ?? 5;
+      if (k < 1 || k > 50) return '--steps must be from 1 to 50';
+      return { plan: { kind: 'rate-auto', steps: k }, cap };
+    }
+    const l = listOf('--rate', o.rate, true);
+    return typeof l === 'string' ? l : { plan: { kind: 'rate', loads: l }, cap };
+  }
+  const l = listOf('--concurrency', o.concurrency!, false);
+  if (typeof l === 'string') return l;
+  if (l.some((x) => x === 'inf' || !Number.isInteger(x))) return '--concurrency: whole numbers above 0';
+  return { plan: { kind: 'concurrency', loads: l as number[] }, cap: undefined };
+}
+
+function sweepName(): string {
+  const d = new Date();
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return `sweep-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}.json`;
+}
+
+export async function runSweepCommand(workloadFile: string | undefined, o: SweepCliOptions): Promise<number> {
+  const err = (msg: string, code = 2): number => {
+    if (o.json) process.stdout.write(JSON.stringify({ error: msg }) + '\n');
+    else process.stderr.write(`error: ${msg}\n`);
+    return code;
+  };
+  const plan = planOf(o);
+  if (typeof plan === 'string') return err(plan);
+  const { concurrency: _c, rate: _r, ...rest } = o;
+  // The workload is checked at a placeholder load (each step sets its own, checked again by runSweep).
+  const p = plan.plan;
+  const probe =
+    p.kind === 'concurrency'
+      ? { concurrency: p.loads[0] }
+      : p.kind === 'slo-search' && p.search === 'concurrency'
+        ? { concurrency: 1 }
+        : { rate: '1', ...(plan.cap !== undefined ? { concurrency: plan.cap } : {}) };
+  const ready = await readyToRun(workloadFile, { ...rest, ...probe });
+  if (typeof ready === 'string') return err(ready);
+  const { w, target, apiKey, headers, model, prompts } = ready;
+  const out = o.out ?? path.join(runsDir(), sweepName());
+  const progress = progressWriter({ quiet: o.quiet || o.json });
+  const ac = new AbortController();
+  const onSig = (): void => ac.abort();
+  process.on('SIGINT', onSig);
+  const say = (s: string): void => {
+    if (!o.json) process.stdout.write(s);
+  };
+  if (!o.quiet && !o.json)
+    process.stderr.write(
+      `target: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\nsweep file: ${out}\n`,
+    );
+  try {
+    const r = await runSweep({
+      workload: w,
+      target: {
+        url: target.url,
+        dialect: target.dialect,
+        model,
+        headers,
+        apiKey,
+        insecureTls: target.insecureTls,
+      },
+      prompts,
+      plan: plan.plan,
+      outFile: out,
+      name: o.name ?? null,
+      stopOverSaturated: o.stopOverSaturated !== false,
+      saturation: o.saturationMin !== undefined ? { minMs: o.saturationMin * 1000 } : undefined,
+      serverMetrics:
+        o.serverMetrics === false
+          ? null
+          : {
+              url: target.url,
+              metricsPath: o.metricsUrl,
+              headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+              insecureTls: target.insecureTls,
+            },
+      signal: ac.signal,
+      onStepStart: (i, load, role) => {
+        if (i === 0) say(stepHeader() + '\n');
+        if (!o.quiet && !o.json)
+          process.stderr.write(
+            `step ${i + 1}: ${loadText(load)}${role === 'step' || role === 'search' ? '' : ` (${role})`}\n`,
+          );
+      },
+      onProgress: progress.onProgress,
+      onStep: (s) => {
+        progress.end();
+        say(stepRow(s) + '\n');
+      },
+    });
+    progress.end();
+    if (o.json) process.stdout.write(JSON.stringify({ sweep_file: r.path, ...r.file }) + '\n');
+    else say('\n' + sweepFooter(r.file) + `Sweep file: ${r.path}\n`);
+    if (r.cancelled) return 130;
+    return r.file.steps[0] && r.file.steps[0].numbers.completed === 0 ? 1 : 0;
+  } catch (e) {
+    if (e instanceof StepWorkloadError) return err(e.message);
+    if (e instanceof TestRequestError)
+      return err(
+        `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,
+        1,
+      );
+    return err(`sweep failed: ${(e as Error).message}`, 1);
+  } finally {
+    process.removeListener('SIGINT', onSig);
+  }
+}
