@@ -163,7 +163,7 @@ describe('a trace replay workload', () => {
     if (r.ok) return;
     expect(r.error.map((e) => e.path).sort()).toEqual(['arrival', 'prompts.endS', 'rate']);
     expect(r.error.find((e) => e.path === 'rate')!.message).toBe(
-      'a trace replay takes its arrival times from the trace (use prompts.speedup)',
+      'a trace replay takes its arrival times from the trace (speed it up with prompts.speedup, --speedup)',
     );
     expect(parseWorkload({ prompts: { ...trace, speedup: 0 } }).ok).toBe(false);
   });

@@ -256,7 +256,8 @@ function traceRules(
   w: Pick<Workload, 'rate' | 'arrival' | 'rampUp' | 'burstiness'>,
   ctx: z.RefinementCtx,
 ): void {
-  const msg = 'a trace replay takes its arrival times from the trace (use prompts.speedup)';
+  const msg =
+    'a trace replay takes its arrival times from the trace (speed it up with prompts.speedup, --speedup)';
   if (w.rate !== 'inf') ctx.addIssue({ code: 'custom', path: ['rate'], message: msg });
   if (w.arrival !== undefined) ctx.addIssue({ code: 'custom', path: ['arrival'], message: msg });
   if (w.rampUp) ctx.addIssue({ code: 'custom', path: ['rampUp'], message: msg });
