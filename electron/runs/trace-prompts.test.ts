@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWorkload, type PromptSource } from '../../shared/runs/workload.ts';
@@ -7,6 +7,7 @@ import { CORPUS_DIR } from '../testing/corpus.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { PromptFileError } from './prompt-files.ts';
 import { loadPrompts } from './prompts.ts';
+import { workloadHash } from './workload-hash.ts';
 
 const TRACES = path.join(CORPUS_DIR, 'traces');
 type TraceSource = Extract<PromptSource, { type: 'trace' }>;
@@ -96,5 +97,23 @@ describe('trace prompts', () => {
     expect((err as Error).message).toBe(
       `${file}: line 2: not-json (not JSON); line 3: bad-field (input_length: expected 0–1048576 tokens)`,
     );
+  });
+});
+
+describe("a trace replay's workload hash (shards must agree on it)", () => {
+  const hashOf = async (file: string, speedup: number): Promise<string> => {
+    const r = parseWorkload({ prompts: { type: 'trace', path: file, speedup } });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const prompts = await loadPrompts(r.value.prompts, 0, '/');
+    return workloadHash(r.value, { model: 'm', dialect: 'openai-chat' }, prompts);
+  };
+  it('is the same for the same trace in another folder, and differs with the speedup', async () => {
+    const dir = tmpDir('tokenscope-trace-hash-');
+    const src = path.join(TRACES, 'mooncake-readme-sample.jsonl');
+    mkdirSync(path.join(dir, 'b'));
+    copyFileSync(src, path.join(dir, 'b', 'mooncake-readme-sample.jsonl'));
+    const a = await hashOf(src, 10);
+    expect(await hashOf(path.join(dir, 'b', 'mooncake-readme-sample.jsonl'), 10)).toBe(a);
+    expect(await hashOf(src, 20)).not.toBe(a);
   });
 });
