@@ -2,6 +2,7 @@
  * `tokenscope run`'s flags (RunCliOptions) and how they lay over a workload file's JSON before it
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
+import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/run-types.ts';
 
@@ -52,6 +53,16 @@ export interface RunCliOptions {
   startAt?: string;
   /** Whose HTTP Date is the reference clock (default: the target's origin). */
   clockUrl?: string;
+  /** Replay this trace (Mooncake JSONL or BurstGPT CSV) instead of the workload's prompts and arrivals. */
+  trace?: string;
+  traceFormat?: string;
+  /** The trace's gaps divided by this. */
+  speedup?: number;
+  /** START-END seconds of trace time. */
+  window?: string;
+  blockTokens?: number;
+  /** Flag the replay when its lag p99 exceeds this (ms). */
+  maxLag?: number;
 }
 
 export type Obj = Record<string, unknown>;
@@ -78,7 +89,9 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
     };
   if (o.requests !== undefined) w.requests = o.requests;
   if (o.duration !== undefined) w.durationS = o.duration;
-  if (w.requests === undefined && w.durationS === undefined) w.requests = 100;
+  const traced = traceOverrides(w, o);
+  if (typeof traced === 'string') return { raw: w, error: traced };
+  if (w.requests === undefined && w.durationS === undefined && !traced) w.requests = 100;
   if (o.concurrency !== undefined) w.maxConcurrency = o.concurrency;
   if (o.rate !== undefined) {
     const r = /^inf(inity)?$/i.test(o.rate.trim()) ? 'inf' : Number(o.rate);
@@ -112,6 +125,11 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   const p = obj(w.prompts);
   const type = p.type ?? 'synthetic';
   if (o.inputLen !== undefined || o.outputLen !== undefined) {
+    if (type === 'trace')
+      return {
+        raw: w,
+        error: `--input-len and --output-len: a trace sets every request's lengths (sampling.maxTokens caps the outputs)`,
+      };
     if (type === 'synthetic') {
       w.prompts = {
         ...p,
@@ -129,6 +147,35 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
     }
   }
   return { raw: w };
+}
+
+/**
+ * --trace and its options over the workload's prompts (a trace path from the command line is
+ * relative to the current folder). True when the run replays a trace; a message when a flag is wrong.
+ */
+function traceOverrides(w: Obj, o: RunCliOptions): boolean | string {
+  const given = o.traceFormat ?? o.speedup ?? o.window ?? o.blockTokens ?? o.maxLag;
+  if (o.trace !== undefined) w.prompts = { type: 'trace', path: path.resolve(o.trace) };
+  const p = obj(w.prompts);
+  if (p.type !== 'trace') {
+    if (given !== undefined)
+      return '--speedup, --window, --trace-format, --block-tokens and --max-lag go with --trace FILE';
+    return false;
+  }
+  const q: Obj = { ...p };
+  if (o.traceFormat !== undefined) q.format = o.traceFormat;
+  if (o.speedup !== undefined) q.speedup = o.speedup;
+  if (o.blockTokens !== undefined) q.blockTokens = o.blockTokens;
+  if (o.maxLag !== undefined) q.maxLagMs = o.maxLag;
+  if (o.window !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)?\s*-\s*(\d+(?:\.\d+)?)?\s*$/.exec(o.window);
+    if (!m || (m[1] === undefined && m[2] === undefined))
+      return `--window must be START-END in seconds of trace time (either side may be left out), got "${o.window}"`;
+    if (m[1] !== undefined) q.startS = Number(m[1]);
+    if (m[2] !== undefined) q.endS = Number(m[2]);
+  }
+  w.prompts = q;
+  return true;
 }
 
 export function parseHeaders(list: string[]): Record<string, string> | string {

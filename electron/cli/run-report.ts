@@ -7,6 +7,7 @@ import { progressLine, testRequestLine } from '../../shared/runs/progress-text.t
 import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
 import type { RunHeader } from '../../shared/runs/run-types.ts';
+import { replayWarning } from '../../shared/runs/replay-lag.ts';
 import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
 import type { RunResult } from '../runs/runner.ts';
 import { loadRun, type LoadedRun } from './compare.ts';
@@ -58,6 +59,8 @@ export function reportResult(result: RunResult, o: RunCliOptions): number {
   if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
   if (s.selfCheck?.flagged && !o.quiet)
     process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);
+  const lagWarning = replayWarning(s.replay);
+  if (lagWarning && !o.quiet) process.stderr.write(`warning: ${lagWarning}\n`);
   if (result.cancelled) return 130;
   if (s.vllm.completed === 0) {
     if (!o.json)

@@ -46,6 +46,8 @@ export function dispatchLine(
   });
   // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
   if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - d.origin);
+  // Schedule lag: actual send − planned send (a concurrency limit's queue time is part of it).
+  if (line.sentMs !== undefined && d.scheduledMs !== null) line.lagMs = ms3(line.sentMs - d.scheduledMs);
   line.promptHash = promptHash(d.item);
   const cn = rec.connection;
   if (cn) {

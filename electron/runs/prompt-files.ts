@@ -23,7 +23,7 @@ import { describeDist, sampleLength, type PromptItem, type PromptProvider } from
 
 export class PromptFileError extends Error {}
 
-async function readText(file: string): Promise<string> {
+export async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (e) {

@@ -12,28 +12,11 @@ import { Rng } from '../../shared/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
 import { countTextTokens } from '../../shared/tokenizer.ts';
 import { loadJsonlPrompts, loadShareGpt } from './prompt-files.ts';
-import { describeDist, sampleLength, type PromptProvider } from './prompt-items.ts';
+import { describeDist, sampleLength, syntheticText, type PromptProvider } from './prompt-items.ts';
+import { loadTracePrompts } from './trace-prompts.ts';
 
 export type { PromptItem, PromptProvider, PromptStream } from './prompt-items.ts';
-
-// Short, common English words: one token each (with their leading space) in the usual BPE
-// vocabularies, so N words ≈ N prompt tokens on real servers too.
-const WORDS = (
-  'the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were ' +
-  'we when your can said there use an each which she do how their if will up other about out many then them these so some her would ' +
-  'make like him into time has look two more write go see number no way could people my than first water been call who oil its now ' +
-  'find long down day did get come made may part over new sound take only little work know place year live me back give most very ' +
-  'after thing our just name good sentence man think say great where help through much before line right too mean old any same tell ' +
-  'boy follow came want show also around form three small set put end does another well large must big even such because turn here ' +
-  'why ask went men read need land home us move try kind hand picture again change off play spell air away animal house'
-).split(' ');
-
-/** Deterministic text of about `tokens` tokens: words drawn from `rng`. */
-export function syntheticText(tokens: number, rng: Rng): string {
-  const out: string[] = [];
-  for (let i = 0; i < tokens; i++) out.push(WORDS[rng.int(WORDS.length)]!);
-  return out.join(' ');
-}
+export { syntheticText } from './prompt-items.ts';
 
 function syntheticProvider(src: Extract<PromptSource, { type: 'synthetic' }>, seed: number): PromptProvider {
   const prefix = src.prefix ? src.prefix + '\n' : '';
@@ -61,5 +44,7 @@ export async function loadPrompts(src: PromptSource, seed: number, baseDir: stri
       return loadShareGpt(src, seed, baseDir);
     case 'jsonl':
       return loadJsonlPrompts(src, seed, baseDir);
+    case 'trace':
+      return loadTracePrompts(src, seed, baseDir);
   }
 }

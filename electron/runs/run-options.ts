@@ -85,6 +85,16 @@ export function arrivalSpecOf(w: Workload): ArrivalSpec {
   };
 }
 
+/**
+ * Measured requests to send: the workload's count; a trace replay sends its rows, at most that
+ * many (null: a duration run with no count).
+ */
+export function totalOf(w: Workload, prompts: PromptProvider): number | null {
+  const n = prompts.schedule?.length;
+  if (n === undefined) return w.requests ?? null;
+  return Math.min(n, w.requests ?? n);
+}
+
 /** The run file's header as the run opens (clockZeroWall and testRequest are added later). */
 export function runHeaderOf(o: RunOptions, runId: string): RunHeader {
   const w = o.workload;

@@ -38,6 +38,7 @@ import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots, waitForStart } from './slots.ts';
 import { FinishQueue } from './finish-queue.ts';
+import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError } from './test-request.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
@@ -49,7 +50,7 @@ export {
   type RunOptions,
   type RunResult,
 } from './run-options.ts';
-import { arrivalSpecOf, runHeaderOf, type RunOptions, type RunResult } from './run-options.ts';
+import { arrivalSpecOf, runHeaderOf, totalOf, type RunOptions, type RunResult } from './run-options.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */
 class RunSession {
@@ -101,7 +102,7 @@ class RunSession {
     this.onDone = this.safe(o.onRequestDone);
     this.onProgress = this.safe(o.onProgress);
     this.phase = w.testRequest ? 'test' : w.warmup > 0 ? 'warmup' : 'running';
-    this.total = w.requests ?? null;
+    this.total = totalOf(w, o.prompts);
     this.durationMs = w.durationS !== undefined ? w.durationS * 1000 : null;
   }
 
@@ -138,10 +139,7 @@ class RunSession {
     );
   }
 
-  /**
-   * Prompts are built before their arrival time, so building one never delays a dispatch or shows
-   * up as queue time.
-   */
+  /** An item and its request: main ones are built ahead of their arrival (lookahead.ts). */
   private prepare(seq: number, stream: 'main' | 'warmup' | 'test'): { item: PromptItem; spec: RequestSpec } {
     const item = this.o.prompts.at(seq, stream);
     return { item, spec: buildSpec(this.w, this.o.target, item, this.o.prompts.force) };
@@ -221,7 +219,10 @@ class RunSession {
     // Duration run at rate "inf": a closed loop — the next request arrives when a slot frees.
     const closedLoop = total === null && rateOf(w) === Infinity;
     const spec = arrivalSpecOf(w);
-    const times = total !== null ? arrivalTimes(spec, total) : null; // computed before the clock starts
+    // Computed before the clock starts; a trace replay's are the trace's.
+    const times =
+      this.o.prompts.schedule?.subarray(0, total ?? undefined) ??
+      (total !== null ? arrivalTimes(spec, total) : null);
     const stream = times ? null : arrivalStream(spec);
     if (times && times.length > 0) this.lastArrivalMs = times[times.length - 1]!;
     if (this.watch) {
@@ -229,6 +230,8 @@ class RunSession {
       await this.watch.scrapeNow();
       this.watch.start();
     }
+    const ahead = new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
+    ahead.fillUntil(prefillDeadline(this.o.startAtLocalMs, now()), now);
     const t0 = (this.t0 = await this.clockZero());
     this.monitor = new SelfCheckMonitor(this.engine);
     this.header.clockZeroWall = performance.timeOrigin + t0;
@@ -239,12 +242,13 @@ class RunSession {
       const planned = closedLoop ? 0 : times ? times[i]! : stream!.next().value;
       if (!closedLoop && durationMs !== null && planned >= durationMs) break;
       if (!ownsRequest(this.o.shard, i)) continue;
-      const prepared = this.prepare(i, 'main');
+      const prepared = ahead.take(i);
       let at = planned;
       if (closedLoop) {
         if (!(await slots.acquire())) break;
         at = now() - t0;
       } else {
+        ahead.fillUntil(t0 + at - 2, now); // the idle time before it: the next prompts
         await sleepUntil(t0 + at, signal);
         if (signal.aborted) break;
       }

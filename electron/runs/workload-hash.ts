@@ -3,9 +3,10 @@
  * hashes differ): the workload with defaults filled (without its target and name, which may differ
  * per machine), the model and dialect, the prompt source, the first prompts and planned arrivals
  * as this build makes them (a shard on another Tokenscope version that would plan differently does
- * not merge silently).
+ * not merge silently). A trace replay hashes its file's name, not its path, and the trace's times.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { arrivalTimes } from '../../shared/runs/arrivals.ts';
 import type { Workload } from '../../shared/runs/workload.ts';
 import { promptHash } from './dispatch.ts';
@@ -35,10 +36,16 @@ export function workloadHash(
 ): string {
   const { target: _target, name: _name, ...rest } = w;
   const n = Math.min(SAMPLED, w.requests ?? SAMPLED);
-  const schedule =
-    w.rate === 'inf' ? [] : Array.from(arrivalTimes(arrivalSpecOf(w), w.requests ?? n).slice(0, n));
+  // A trace's times are the trace's; its path may differ per machine (its rows are hashed below).
+  const planned =
+    prompts.schedule ?? (w.rate === 'inf' ? null : arrivalTimes(arrivalSpecOf(w), w.requests ?? n));
+  const schedule = planned ? Array.from(planned.slice(0, n)) : [];
+  const workload =
+    rest.prompts.type === 'trace'
+      ? { ...rest, prompts: { ...rest.prompts, path: path.basename(rest.prompts.path) } }
+      : rest;
   const doc = {
-    workload: rest,
+    workload,
     model: target.model,
     dialect: target.dialect,
     prompts: {

@@ -81,3 +81,38 @@ describe('client self-check in the run summary', () => {
     expect(t).toMatch(/^Timing trustworthy: +NO — I\/O thread loop delay p99 7\.3 ms > 5 ms$/m);
   });
 });
+
+describe('a trace replay in the run summary', () => {
+  const replay = {
+    speedup: 10,
+    requests: 14,
+    lagP50Ms: 8.82,
+    lagP99Ms: 20.07,
+    lagMaxMs: 20.33,
+    boundMs: 10,
+    flagged: true,
+  };
+  it('shows the lag p50 / p99 / max and says when the replay fell behind its trace', () => {
+    render(<SummaryNumbers s={{ ...withSelf(threaded), replay }} />);
+    expect(screen.getByTestId('sum-replay').textContent!.replace(/\s+/g, ' ')).toBe(
+      'Trace replay ×10: lag p50 / p99 / max8.82 / 20.07 / 20.33 ms',
+    );
+    expect(screen.getByTestId('sum-selfcheck').textContent).toContain(
+      'Replay fell behind its trace: lag p99 20.07 ms > 10 ms',
+    );
+    expect(summaryText({ ...withSelf(threaded), replay })).toContain(
+      'Schedule lag p50 / p99 / max (ms):       8.82 / 20.07 / 20.33',
+    );
+  });
+
+  it('is absent for a run that replays no trace, and unflagged within its bound', () => {
+    render(<SummaryNumbers s={withSelf(threaded)} />);
+    expect(screen.queryByTestId('sum-replay')).toBeNull();
+    cleanup();
+    render(
+      <SummaryNumbers s={{ ...withSelf(threaded), replay: { ...replay, lagP99Ms: 4, flagged: false } }} />,
+    );
+    expect(screen.getByTestId('sum-replay')).not.toBeNull();
+    expect(screen.getByTestId('sum-selfcheck').textContent).not.toContain('fell behind');
+  });
+});

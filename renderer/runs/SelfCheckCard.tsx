@@ -1,9 +1,11 @@
 /**
  * The run summary's client self-check: how the client fared while it measured (the stream-I/O
- * thread's loop delay, stalls, GC and busy share; the main thread; CPU; the connections).
+ * thread's loop delay, stalls, GC and busy share; the main thread; CPU; a trace replay's lag; the
+ * connections).
  */
 import type { RunSummary } from '../../shared/runs/run-types.ts';
 import type { IoSelfCheck } from '../../shared/runs/self-check-types.ts';
+import type { ReplaySummary } from '../../shared/runs/replay-lag.ts';
 import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 import { f2 } from './summary-format.ts';
 
@@ -42,6 +44,7 @@ export function SelfCheckCard({ s }: { s: RunSummary }) {
               {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
             </dd>
           </div>
+          {s.replay && <ReplayRows r={s.replay} />}
           {s.coalesced && (
             <div className="sum-row" title={COALESCED_DEF}>
               <dt>Coalesced ITL gaps</dt>
@@ -67,6 +70,29 @@ export function SelfCheckCard({ s }: { s: RunSummary }) {
         <p className="muted sum-none">{s.imported ? 'not in the imported data' : 'not recorded'}</p>
       )}
     </section>
+  );
+}
+
+/** A trace replay: how late requests left against the trace (replay-lag.ts), and its verdict. */
+function ReplayRows({ r }: { r: ReplaySummary }) {
+  return (
+    <>
+      <div
+        className="sum-row"
+        data-testid="sum-replay"
+        title="Actual send − the trace's planned send (divided by the speedup), per request; queue time for a concurrency slot counts in it"
+      >
+        <dt>Trace replay ×{r.speedup}: lag p50 / p99 / max</dt>
+        <dd>
+          {f2(r.lagP50Ms)} / {f2(r.lagP99Ms)} / {f2(r.lagMaxMs)} <span className="unit">ms</span>
+        </dd>
+      </div>
+      {r.flagged && (
+        <p className="field-error">
+          Replay fell behind its trace: lag p99 {f2(r.lagP99Ms)} ms &gt; {r.boundMs} ms
+        </p>
+      )}
+    </>
   );
 }
 

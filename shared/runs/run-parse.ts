@@ -64,6 +64,7 @@ const RequestSchema = z.object({
   startedMs: z.number(),
   queueMs: ms,
   sentMs: z.number().optional(),
+  lagMs: z.number().optional(),
   connection: z
     .object({ reused: z.boolean(), retried: z.boolean(), retryReason: z.string().optional() })
     .optional(),

@@ -12,6 +12,7 @@ import type { DialectId } from '../dialects.ts';
 import type { ErrorCode, ErrorKind } from '../errors.ts';
 import type { Phases, TokenSource, Usage } from '../request.ts';
 import type { Slo, Workload } from './workload.ts';
+import type { ReplaySummary } from './replay-lag.ts';
 import type { SelfCheck } from './self-check-types.ts';
 import type { ServerSideSummary } from './server-side-types.ts';
 import type { RunMergeInfo, RunShardInfo } from './shard.ts';
@@ -106,6 +107,11 @@ export interface RunRequestLine {
    * times; warm-up lines: on the warm-up's clock). Absent in older files.
    */
   sentMs?: number;
+  /**
+   * Schedule lag: sentMs − scheduledMs, how late it left against its plan (queue time for a
+   * concurrency slot included). Absent for warm-up lines and in older files.
+   */
+  lagMs?: number;
   /** Its connection: reused from the pool, and whether it was retried after a closed reused one. */
   connection?: { reused: boolean; retried: boolean; retryReason?: string };
   /** Prompt tokens: the server's usage when it reported them, else the workload's estimate. */
@@ -344,6 +350,8 @@ export interface RunSummary {
   slo: Slo | null;
   goodRequests: number | null;
   selfCheck: SelfCheck | null;
+  /** A trace replay's schedule lag (shared/runs/replay-lag.ts); absent for other runs and older files. */
+  replay?: ReplaySummary | null;
   /**
    * What the server's own metrics said over the measured run (its /metrics, or a Prometheus that
    * scrapes it), when the run watched them; absent for imports and runs that did not.

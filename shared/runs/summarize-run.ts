@@ -8,6 +8,7 @@ import type { SelfCheck } from './self-check-types.ts';
 import { computeRunSummary } from './summary.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from './workload.ts';
+import { replaySummaryOf } from './replay-lag.ts';
 
 export interface SummarizeRunOptions {
   /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
@@ -41,7 +42,7 @@ export function summarizeRunLines(
     for (const l of measured) end = Math.max(end, finishedMs(l));
     durationS = end / 1000;
   }
-  return computeRunSummary({
+  const summary = computeRunSummary({
     outcomes: kept.map((l) =>
       o.definitions && o.definitions !== 'tokenscope'
         ? outcomeUnder(l, o.definitions, header.target.dialect)
@@ -57,4 +58,7 @@ export function summarizeRunLines(
     warmupRequests: lines.length - measured.length,
     selfCheck: o.selfCheck ?? null,
   });
+  const replay = replaySummaryOf(header.workload, lines);
+  if (replay) summary.replay = replay;
+  return summary;
 }

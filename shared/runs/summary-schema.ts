@@ -168,6 +168,18 @@ export const RunSummarySchema = z.object({
   slo: Slo.nullable(),
   goodRequests: count.nullable(),
   selfCheck: SelfCheckSchema,
+  replay: z
+    .object({
+      speedup: num,
+      requests: count,
+      lagP50Ms: z.number(),
+      lagP99Ms: z.number(),
+      lagMaxMs: z.number(),
+      boundMs: num,
+      flagged: z.boolean(),
+    })
+    .nullable()
+    .optional(),
   server: ServerSchema.optional(),
   importInfo: z
     .object({

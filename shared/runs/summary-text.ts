@@ -8,6 +8,20 @@ import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
+import type { ReplaySummary } from './replay-lag.ts';
+
+/** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
+function replaySection(r: ReplaySummary): string[] {
+  return [
+    center('Trace Replay', 50, '-'),
+    row('Speedup:', `×${r.speedup}`),
+    row('Schedule lag p50 / p99 / max (ms):', `${f2(r.lagP50Ms)} / ${f2(r.lagP99Ms)} / ${f2(r.lagMaxMs)}`),
+    row(
+      'Replay on schedule:',
+      r.flagged ? `NO — lag p99 > ${r.boundMs} ms` : `yes (lag p99 ≤ ${r.boundMs} ms)`,
+    ),
+  ];
+}
 
 /** Python's `"{s:{c}^{n}}".format(...)`: centred, the extra fill char on the right. */
 function center(s: string, n = 50, c = '='): string {
@@ -221,6 +235,7 @@ export function summaryText(s: RunSummary): string {
   }
   if (s.cancelledRequests > 0) L.push(row('Cancelled (not counted):', String(s.cancelledRequests)));
   if (s.warmupRequests > 0) L.push(row('Warm-up requests (not counted):', String(s.warmupRequests)));
+  if (s.replay) L.push(...replaySection(s.replay));
   if (s.selfCheck) {
     const c = s.selfCheck;
     L.push(center('Client Self-check', 50, '-'));
@@ -319,6 +334,19 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     partial: s.partial,
     cancelled: s.cancelled,
     self_check: s.selfCheck,
+    ...(s.replay
+      ? {
+          replay: {
+            speedup: s.replay.speedup,
+            requests: s.replay.requests,
+            lag_p50_ms: s.replay.lagP50Ms,
+            lag_p99_ms: s.replay.lagP99Ms,
+            lag_max_ms: s.replay.lagMaxMs,
+            lag_bound_ms: s.replay.boundMs,
+            flagged: s.replay.flagged,
+          },
+        }
+      : {}),
     server: s.server ?? null,
     source: s.source,
     definitions: s.definitions ?? 'tokenscope',

@@ -135,3 +135,36 @@ describe('workload bounds (a typo is a message, not an out-of-memory abort)', ()
     expect(none.ok && none.value.idleTimeoutMs).toBe(0);
   });
 });
+
+describe('a trace replay workload', () => {
+  const trace = { type: 'trace', path: 'conv.jsonl' } as const;
+  it('needs no request count (the trace has it) and fills its defaults', () => {
+    const r = parseWorkload({ prompts: trace });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.prompts).toEqual({
+      type: 'trace',
+      path: 'conv.jsonl',
+      format: 'auto',
+      speedup: 1,
+      blockTokens: 512,
+      maxLagMs: 10,
+      force: 'ignore_eos',
+    });
+    expect(r.value.requests).toBeUndefined();
+  });
+
+  it('refuses arrival settings of its own, and a window that ends before it starts', () => {
+    const r = parseWorkload({
+      rate: 5,
+      arrival: 'constant',
+      prompts: { ...trace, startS: 10, endS: 5 },
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.map((e) => e.path).sort()).toEqual(['arrival', 'prompts.endS', 'rate']);
+    expect(r.error.find((e) => e.path === 'rate')!.message).toBe(
+      'a trace replay takes its arrival times from the trace (speed it up with prompts.speedup, --speedup)',
+    );
+    expect(parseWorkload({ prompts: { ...trace, speedup: 0 } }).ok).toBe(false);
+  });
+});

@@ -94,6 +94,29 @@ export const PromptSource = z.discriminatedUnion('type', [
       force: ForceOutput.default('none'),
     })
     .strict(),
+  z
+    .object({
+      type: z.literal('trace'),
+      /** A Mooncake JSONL or BurstGPT CSV trace (shared/runs/trace-parse.ts); relative to the workload file. */
+      path: z.string().min(1),
+      format: z.enum(['auto', 'mooncake', 'burstgpt']).default('auto'),
+      /** The trace's gaps are divided by this: 2 replays it twice as fast. */
+      speedup: z.number().positive().max(1_000_000).default(1),
+      /** Replay only the rows whose trace time (s, the trace's own clock) is in [startS, endS). */
+      startS: z.number().min(0).optional(),
+      endS: z.number().positive().optional(),
+      /** Tokens per hash id (Mooncake's traces: 512). */
+      blockTokens: int1.max(65_536).default(512),
+      /** Flag the replay when its send lag p99 (actual − planned send) exceeds this, ms. */
+      maxLagMs: z.number().min(0).max(L.timerMs).default(10),
+      /** The trace's output lengths are what the server produced: forced by default. */
+      force: ForceOutput.default('ignore_eos'),
+    })
+    .strict()
+    .refine((t) => t.startS === undefined || t.endS === undefined || t.startS < t.endS, {
+      message: 'startS must be < endS',
+      path: ['endS'],
+    }),
 ]);
 export type PromptSource = z.output<typeof PromptSource>;
 
@@ -201,7 +224,8 @@ export const WorkloadSchema = z
   })
   .strict()
   .superRefine((w, ctx) => {
-    if (w.requests === undefined && w.durationS === undefined)
+    if (w.prompts.type === 'trace') traceRules(w, ctx);
+    else if (w.requests === undefined && w.durationS === undefined)
       ctx.addIssue({ code: 'custom', path: ['requests'], message: 'set requests, durationS or both' });
     if (w.arrival === 'poisson' && w.burstiness !== 1)
       ctx.addIssue({
@@ -215,7 +239,8 @@ export const WorkloadSchema = z
       w.durationS !== undefined &&
       w.requests === undefined &&
       w.rate === 'inf' &&
-      w.maxConcurrency === null
+      w.maxConcurrency === null &&
+      w.prompts.type !== 'trace'
     )
       ctx.addIssue({
         code: 'custom',
@@ -225,6 +250,19 @@ export const WorkloadSchema = z
   });
 
 export type Workload = z.output<typeof WorkloadSchema>;
+
+/** A trace sets the arrival times: no rate, process or ramp of its own (`requests` limits it). */
+function traceRules(
+  w: Pick<Workload, 'rate' | 'arrival' | 'rampUp' | 'burstiness'>,
+  ctx: z.RefinementCtx,
+): void {
+  const msg =
+    'a trace replay takes its arrival times from the trace (speed it up with prompts.speedup, --speedup)';
+  if (w.rate !== 'inf') ctx.addIssue({ code: 'custom', path: ['rate'], message: msg });
+  if (w.arrival !== undefined) ctx.addIssue({ code: 'custom', path: ['arrival'], message: msg });
+  if (w.rampUp) ctx.addIssue({ code: 'custom', path: ['rampUp'], message: msg });
+  if (w.burstiness !== 1) ctx.addIssue({ code: 'custom', path: ['burstiness'], message: msg });
+}
 export type WorkloadInput = z.input<typeof WorkloadSchema>;
 
 export interface WorkloadIssue {

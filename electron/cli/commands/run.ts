@@ -5,7 +5,7 @@ import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { collectUrl } from '../url-arg.ts';
 export function addRunCommand(program: Command): void {
-  program
+  const run = program
     .command('run')
     .description(
       'A load run, as `vllm bench serve`: workload file and/or flags; writes a run file, prints the summary.',
@@ -26,7 +26,7 @@ export function addRunCommand(program: Command): void {
     )
     .option(
       '-n, --requests <n>',
-      'number of measured requests (default 100 when no --duration)',
+      'number of measured requests (default 100 when no --duration; with --trace, the whole trace)',
       int('--requests'),
     )
     .option(
@@ -106,7 +106,8 @@ export function addRunCommand(program: Command): void {
     .option(
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
-    )
+    );
+  addTraceOptions(run)
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(
@@ -118,5 +119,34 @@ export function addRunCommand(program: Command): void {
         const { runRunTargets } = await import('../run.ts');
         process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
       },
+    );
+}
+
+/** Replaying a trace instead of synthetic arrivals (shared/runs/trace-parse.ts, runs/trace-prompts.ts). */
+function addTraceOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--trace <file>',
+      'replay a timestamped trace instead of synthetic arrivals: Mooncake JSONL (timestamp ms, input_length, output_length, hash_ids) or BurstGPT CSV; -n limits it',
+    )
+    .option('--trace-format <f>', 'auto (default), mooncake or burstgpt')
+    .option(
+      '--speedup <x>',
+      'replay the trace X times faster (its gaps divided by X; default 1)',
+      num('--speedup'),
+    )
+    .option(
+      '--window <start-end>',
+      "replay only the trace's requests from START to END seconds of trace time (e.g. 3600-7200, 60-)",
+    )
+    .option(
+      '--block-tokens <n>',
+      'prompt tokens per hash id (default 512, as in Mooncake)',
+      int('--block-tokens'),
+    )
+    .option(
+      '--max-lag <ms>',
+      'flag the replay when its schedule lag p99 (actual − planned send) exceeds this (default 10)',
+      num('--max-lag'),
     );
 }

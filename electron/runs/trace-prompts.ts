@@ -1,0 +1,113 @@
+/**
+ * The trace prompt source: a Mooncake or BurstGPT trace (shared/runs/trace-parse.ts) read into
+ * prompts and planned send times. Prompt text is synthetic but shaped like the trace's: each block
+ * id stands for a deterministic text of exactly `blockTokens` tokens (seeded by the workload's seed
+ * and the id; the shared tokenizer, shared/tokenizer.ts, counts one token per word), so two requests
+ * whose hash ids share their first k ids share their first k × blockTokens prompt tokens — the
+ * server's prefix cache sees the trace's reuse. A last, partial block is the start of its block's
+ * text; rows without hash ids (BurstGPT) get text of their own.
+ *
+ * Warm-up and test requests take the lengths of trace rows with text no trace row uses, so they
+ * never put one of the trace's prefixes in the cache before the measured part.
+ */
+import path from 'node:path';
+import { Rng } from '../../shared/prng.ts';
+import {
+  describeTraceIssues,
+  parseTrace,
+  traceSchedule,
+  type TraceRow,
+} from '../../shared/runs/trace-parse.ts';
+import { WORKLOAD_LIMITS, type PromptSource } from '../../shared/runs/workload.ts';
+import { PromptFileError, readText } from './prompt-files.ts';
+import { syntheticText, type PromptItem, type PromptProvider } from './prompt-items.ts';
+
+type TraceSource = Extract<PromptSource, { type: 'trace' }>;
+
+/** Block texts by id: the shared first blocks of a trace are built once. */
+const BLOCK_CACHE_MAX = 4096;
+
+export class TraceText {
+  private readonly blocks = new Map<number, string>();
+  constructor(
+    private readonly seed: number,
+    private readonly blockTokens: number,
+  ) {}
+
+  /** The text of block `id`, cut to its first `tokens` tokens (a partial last block). */
+  block(id: number, tokens = this.blockTokens): string {
+    let full = this.blocks.get(id);
+    if (full === undefined) {
+      if (this.blocks.size >= BLOCK_CACHE_MAX) this.blocks.clear();
+      full = syntheticText(this.blockTokens, new Rng(this.seed, `trace:block:${id}`));
+      this.blocks.set(id, full);
+    }
+    if (tokens >= this.blockTokens) return full;
+    // Every word is one token, one space apart: the first `tokens` words.
+    let at = -1;
+    for (let k = 0; k < tokens; k++) at = full.indexOf(' ', at + 1);
+    return at < 0 ? full : full.slice(0, at);
+  }
+
+  /** A row's prompt: its blocks' texts in order, one space apart (the space is the next word's). */
+  prompt(row: TraceRow, salt: string): string {
+    if (!row.hashIds) return syntheticText(row.inputTokens, new Rng(this.seed, salt));
+    const B = this.blockTokens;
+    const last = row.hashIds.length - 1;
+    return row.hashIds.map((id, k) => this.block(id, k < last ? B : row.inputTokens - last * B)).join(' ');
+  }
+}
+
+const FORMAT_NAME = { mooncake: 'Mooncake', burstgpt: 'BurstGPT' } as const;
+
+function fmtS(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`;
+}
+
+export async function loadTracePrompts(
+  src: TraceSource,
+  seed: number,
+  baseDir: string,
+): Promise<PromptProvider> {
+  const file = path.resolve(baseDir, src.path);
+  const parsed = parseTrace(await readText(file), src.format, {
+    blockTokens: src.blockTokens,
+    startS: src.startS,
+    endS: src.endS,
+    maxTokens: WORKLOAD_LIMITS.tokens,
+  });
+  if (!parsed.ok) throw new PromptFileError(`${file}: ${describeTraceIssues(parsed.error)}`);
+  const { rows, skipped, outside, format } = parsed.value;
+  const schedule = traceSchedule(rows, src.speedup);
+  const text = new TraceText(seed, src.blockTokens);
+  const span = schedule.length > 0 ? rows[rows.length - 1]!.atMs - rows[0]!.atMs : 0;
+  const notes = [
+    skipped > 0 ? `${skipped} failed skipped` : null,
+    outside > 0 ? `${outside} outside the window` : null,
+  ].filter(Boolean);
+  const description =
+    `trace ${path.basename(file)} (${FORMAT_NAME[format]}, ${rows.length} requests over ${fmtS(span)}` +
+    `${src.speedup !== 1 ? `, ×${src.speedup} → ${fmtS(span / src.speedup)}` : ''}` +
+    `${notes.length ? `; ${notes.join(', ')}` : ''})`;
+  // The text has exactly the row's tokens (one per word, trace-prompts.test.ts counts them).
+  const item = (row: TraceRow, prompt: string): PromptItem => ({
+    prompt,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+  });
+  return {
+    description,
+    size: rows.length,
+    force: src.force,
+    schedule,
+    at(i, stream = 'main') {
+      if (stream === 'main') {
+        const row = rows[i % rows.length]!;
+        return item(row, text.prompt(row, `trace:row:${row.line}`));
+      }
+      // Lengths of a trace row, text of its own (no block id, so no cached prefix).
+      const row = rows[new Rng(seed, `${stream}:pick:${i}`).int(rows.length)]!;
+      return item(row, text.prompt({ ...row, hashIds: null }, `trace:${stream}:${i}`));
+    },
+  };
+}
