@@ -60,6 +60,8 @@ export default defineConfig({
   root: resolve(import.meta.dirname, 'renderer/report'),
   base: './',
   plugins: [inlineAll()],
+  // React's production build whatever NODE_ENV the caller has (vitest sets `test`).
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir: resolve(import.meta.dirname, 'out/report'),
     emptyOutDir: true,

@@ -75,7 +75,12 @@ function ensureTemplate(): void {
       '--logLevel',
       'warn',
     ],
-    { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] },
+    // NODE_ENV from the caller (vitest sets `test`) would bundle React's development build.
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
   );
 }
 

@@ -43,6 +43,8 @@ export function ensureRendererBuilt(force = false): string {
       {
         cwd: repoRoot,
         stdio: ['ignore', 'inherit', 'inherit'],
+        // NODE_ENV from the caller (vitest sets `test`) would bundle React's development build.
+        env: { ...process.env, NODE_ENV: 'production' },
       },
     );
     if (r.status !== 0) throw new Error('the UI build failed');
