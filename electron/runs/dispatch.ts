@@ -25,6 +25,8 @@ export interface Dispatch {
   origin: number;
   item: PromptItem;
   spec: RequestSpec;
+  /** A turn of a multi-turn conversation (workload sessions): which conversation, which turn (1-based). */
+  session?: { index: number; turn: number };
 }
 
 /** A finished request's line, with its statistics computed once (reused for the live numbers). */
@@ -47,6 +49,10 @@ export function dispatchLine(
   // The run clock of this line (warm-up lines: the warm-up's), so a line says when it was sent.
   if (rec.startMono !== undefined) line.sentMs = ms3(rec.startMono - d.origin);
   line.promptHash = promptHash(d.item);
+  if (d.session) {
+    line.session = d.session.index;
+    line.turn = d.session.turn;
+  }
   const cn = rec.connection;
   if (cn) {
     line.connection = {

@@ -147,6 +147,9 @@ export interface RunRequestLine {
   promptHash?: string;
   /** In a merged run: the shard that sent it. */
   shard?: number;
+  /** Multi-turn runs (workload sessions): the conversation's index and this request's turn in it (1-based). */
+  session?: number;
+  turn?: number;
 }
 
 export interface RunSummaryLine {
