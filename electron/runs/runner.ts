@@ -358,7 +358,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: shareOf(this.o.shard, this.total),
+      total: this.w.sessions ? null : shareOf(this.o.shard, this.total), // sessions: requests = conversations × turns, not known ahead
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,
