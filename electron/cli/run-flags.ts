@@ -17,6 +17,12 @@ export interface RunCliOptions {
   burstiness?: number;
   inputLen?: string;
   outputLen?: string;
+  /** Multi-turn sessions: turns per conversation, N or MIN-MAX. */
+  turns?: string;
+  /** Think time between turns: MS, MIN-MAX (uniform) or exp:MEAN. */
+  thinkTime?: string;
+  /** Multi-turn sessions: the first user message's tokens, N or MIN-MAX. */
+  firstInputLen?: string;
   seed?: number;
   duration?: number;
   warmup?: number;
@@ -75,6 +81,16 @@ export function parseLen(v: string): unknown {
   return m[2] === undefined ? Number(m[1]) : { type: 'uniform', min: Number(m[1]), max: Number(m[2]) };
 }
 
+/** "500" → fixed, "200-800" → uniform, "exp:1000" → exponential with that mean (ms). */
+export function parseThinkTime(v: string): unknown {
+  const t = v.trim();
+  const e = /^exp:(\d+(?:\.\d+)?)$/.exec(t);
+  if (e) return { type: 'exponential', meanMs: Number(e[1]) };
+  const m = /^(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?$/.exec(t);
+  if (!m) return t; // let the schema report it
+  return m[2] === undefined ? Number(m[1]) : { type: 'uniform', minMs: Number(m[1]), maxMs: Number(m[2]) };
+}
+
 /** The workload file's JSON with the flags laid over it (validated afterwards, once). */
 export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: string } {
   const w: Obj = { ...raw };
@@ -114,6 +130,13 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.saveText) w.saveText = true;
   if (o.connection !== undefined) w.connection = o.connection;
   if (o.timeout !== undefined) w.timeoutMs = o.timeout;
+  if (o.turns !== undefined || o.thinkTime !== undefined || o.firstInputLen !== undefined)
+    w.sessions = {
+      ...obj(w.sessions),
+      ...(o.firstInputLen !== undefined ? { firstInputLen: parseLen(o.firstInputLen) } : {}),
+      ...(o.turns !== undefined ? { turns: parseLen(o.turns) } : {}),
+      ...(o.thinkTime !== undefined ? { thinkTimeMs: parseThinkTime(o.thinkTime) } : {}),
+    };
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {

@@ -20,6 +20,8 @@ export interface SimCliOptions {
   closeAfterStream?: boolean;
   closeAfterStreamMs: number;
   reasoning: number;
+  /** commander's `--no-prefix-caching`: false when given. */
+  prefixCaching: boolean;
   quiet?: boolean;
 }
 
@@ -43,6 +45,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
+    prefixCaching: o.prefixCaching,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -75,6 +78,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
             `  reasoning: ${sim.options.reasoningTokens} reasoning tokens before every answer (delta.reasoning, thinking, reasoning_text, thinking blocks)`,
           ]
         : []),
+      `  prefix cache: ${sim.options.prefixCaching ? `on (${Math.floor(sim.options.kvCacheTokens / 16)} blocks of 16 tokens)` : 'off'}`,
       `Try:  npx tokenscope probe ${sim.url}`,
       'Ctrl-C to stop.',
       '',

@@ -25,6 +25,8 @@ export interface Dispatch {
   origin: number;
   item: PromptItem;
   spec: RequestSpec;
+  /** A turn of a multi-turn conversation (workload sessions): which conversation, which turn (1-based). */
+  session?: { index: number; turn: number };
 }
 
 /** A finished request's line, with its statistics computed once (reused for the live numbers). */
@@ -49,6 +51,10 @@ export function dispatchLine(
   // Schedule lag: actual send − planned send (a concurrency limit's queue time is part of it).
   if (line.sentMs !== undefined && d.scheduledMs !== null) line.lagMs = ms3(line.sentMs - d.scheduledMs);
   line.promptHash = promptHash(d.item);
+  if (d.session) {
+    line.session = d.session.index;
+    line.turn = d.session.turn;
+  }
   const cn = rec.connection;
   if (cn) {
     line.connection = {

@@ -46,7 +46,7 @@ export async function prepareRun(
     model = r.value.models[0]!;
   }
   try {
-    return { model, prompts: await loadPrompts(w.prompts, w.seed, baseDir) };
+    return { model, prompts: await loadPrompts(w.prompts, w.seed, baseDir, w.sessions) };
   } catch (e) {
     if (e instanceof PromptFileError) throw new PrepareError(`prompts: ${e.message}`);
     throw e;

@@ -10,6 +10,9 @@
  * When more requests are asked than valid pairs exist, vLLM oversamples at random; we cycle
  * through the shuffled list again (deterministic, and every prompt is used before any repeats).
  *
+ * Conversations (multi-turn sessions): every human turn of an entry, in order (see
+ * `loadShareGptConversations`).
+ *
  * JSONL: one item per line — a JSON string, {"prompt": "…"} or {"messages": [{role, content}…]},
  * optionally with "output_len" (or "max_tokens"). Bad lines fail the load with their numbers.
  */
@@ -20,6 +23,7 @@ import { Rng } from '../../shared/prng.ts';
 import type { PromptSource } from '../../shared/runs/workload.ts';
 import { countChatTokens, countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './prompt-items.ts';
+import { turnItem, type ConversationProvider, type PlannedTurn } from './conversation.ts';
 
 export class PromptFileError extends Error {}
 
@@ -59,12 +63,11 @@ function turnText(t: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-export async function loadShareGpt(
-  src: Extract<PromptSource, { type: 'sharegpt' }>,
+/** The file's entries with a conversation of ≥ 2 turns, shuffled with the seed (vLLM's order). */
+async function shareGptEntries(
+  file: string,
   seed: number,
-  baseDir: string,
-): Promise<PromptProvider> {
-  const file = path.resolve(baseDir, src.path);
+): Promise<{ entries: { conversations: unknown[] }[]; total: number }> {
   let data: unknown;
   try {
     data = JSON.parse(await readText(file));
@@ -79,6 +82,16 @@ export async function loadShareGpt(
     return Array.isArray(c) && c.length >= 2;
   });
   new Rng(seed, 'sharegpt').shuffle(entries);
+  return { entries, total: data.length };
+}
+
+export async function loadShareGpt(
+  src: Extract<PromptSource, { type: 'sharegpt' }>,
+  seed: number,
+  baseDir: string,
+): Promise<PromptProvider> {
+  const file = path.resolve(baseDir, src.path);
+  const { entries, total } = await shareGptEntries(file, seed);
   const valid: PromptItem[] = [];
   for (const e of entries) {
     const prompt = turnText(e.conversations[0]);
@@ -95,12 +108,66 @@ export async function loadShareGpt(
       `${file}: no usable conversation (need ≥ 2 turns, prompt 4–1024 tokens, total ≤ 2048)`,
     );
   return listProvider(
-    `ShareGPT ${path.basename(file)} (${valid.length} usable of ${data.length})`,
+    `ShareGPT ${path.basename(file)} (${valid.length} usable of ${total})`,
     valid.length,
     src.force,
     (k) => valid[k]!,
     seed,
   );
+}
+
+/** Who spoke a ShareGPT turn: "human"/"user" are the user's; "gpt"/"assistant"/"chatgpt"/"bard" the model's. */
+function isHuman(t: unknown): boolean {
+  const o = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
+  const who = o.from ?? o.role;
+  return who === 'human' || who === 'user';
+}
+
+/** A conversation stops growing past this many estimated tokens (users' and answers'): real servers' contexts end. */
+export const CONVERSATION_TOKEN_CAP = 16_384;
+
+/**
+ * Whole ShareGPT conversations for multi-turn sessions: each human turn in order (at most
+ * `maxTurns`), its output length the next model turn's tokens (or the fixed outputLen).
+ * Conversations without a human turn followed by an answer are skipped.
+ */
+export async function loadShareGptConversations(
+  src: Extract<PromptSource, { type: 'sharegpt' }>,
+  maxTurns: number,
+  seed: number,
+  baseDir: string,
+): Promise<ConversationProvider> {
+  const file = path.resolve(baseDir, src.path);
+  const { entries, total } = await shareGptEntries(file, seed);
+  const convs: PlannedTurn[][] = [];
+  for (const e of entries) {
+    const turns: PlannedTurn[] = [];
+    let used = 0;
+    const c = e.conversations;
+    for (let k = 0; k + 1 < c.length && turns.length < maxTurns; k++) {
+      const user = turnText(c[k]);
+      const reply = turnText(c[k + 1]);
+      if (!isHuman(c[k]) || isHuman(c[k + 1]) || user === null || reply === null || user.trim() === '')
+        continue;
+      const out = src.outputLen ?? Math.max(1, countTextTokens(reply));
+      used += countTextTokens(user) + out;
+      if (used > CONVERSATION_TOKEN_CAP && turns.length > 0) break;
+      turns.push({ user, outputTokens: out });
+      k++; // past the reply
+    }
+    if (turns.length > 0) convs.push(turns);
+  }
+  if (convs.length === 0)
+    throw new PromptFileError(`${file}: no conversation with a human turn and an answer`);
+  const first = (k: number): PromptItem => turnItem([], convs[k]![0]!);
+  const base = listProvider(
+    `ShareGPT ${path.basename(file)} (${convs.length} conversations of ${total})`,
+    convs.length,
+    src.force,
+    first,
+    seed,
+  );
+  return { ...base, conversation: (i) => convs[i % convs.length]! };
 }
 
 const Message = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });

@@ -9,9 +9,10 @@
  * reports prompt tokens.
  */
 import { Rng } from '../../shared/prng.ts';
-import type { PromptSource } from '../../shared/runs/workload.ts';
+import type { PromptSource, Sessions } from '../../shared/runs/workload.ts';
+import { maxTurnsOf, syntheticConversations } from './conversation.ts';
 import { countTextTokens } from '../../shared/tokenizer.ts';
-import { loadJsonlPrompts, loadShareGpt } from './prompt-files.ts';
+import { loadJsonlPrompts, loadShareGpt, loadShareGptConversations } from './prompt-files.ts';
 import { describeDist, sampleLength, syntheticText, type PromptProvider } from './prompt-items.ts';
 import { loadTracePrompts } from './trace-prompts.ts';
 
@@ -35,8 +36,21 @@ function syntheticProvider(src: Extract<PromptSource, { type: 'synthetic' }>, se
   };
 }
 
-/** Loads a workload's prompt source; file paths resolve against `baseDir` (the workload file's folder). */
-export async function loadPrompts(src: PromptSource, seed: number, baseDir: string): Promise<PromptProvider> {
+/**
+ * Loads a workload's prompt source; file paths resolve against `baseDir` (the workload file's
+ * folder). With `sessions`, a provider of whole conversations (conversation.ts).
+ */
+export async function loadPrompts(
+  src: PromptSource,
+  seed: number,
+  baseDir: string,
+  sessions?: Sessions,
+): Promise<PromptProvider> {
+  if (sessions) {
+    if (src.type === 'synthetic')
+      return syntheticConversations(syntheticProvider(src, seed), src, sessions, seed, syntheticText);
+    if (src.type === 'sharegpt') return loadShareGptConversations(src, maxTurnsOf(sessions), seed, baseDir);
+  }
   switch (src.type) {
     case 'synthetic':
       return syntheticProvider(src, seed);

@@ -20,7 +20,6 @@ import { setMaxListeners } from 'node:events';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { arrivalStream, arrivalTimes } from '../../shared/runs/arrivals.ts';
-import { recordToLineWithStats } from '../../shared/runs/record-line.ts';
 import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
 import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
@@ -38,8 +37,10 @@ import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots, waitForStart } from './slots.ts';
 import { FinishQueue } from './finish-queue.ts';
+import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
-import { sendTestRequest, TestRequestError } from './test-request.ts';
+import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
+import { conversationTask } from './session-loop.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
@@ -125,18 +126,9 @@ class RunSession {
     return s;
   }
 
-  /** A UI callback that throws must not stop a run or lose its data: keep the error, go on. */
+  /** A UI callback that throws must not stop a run or lose its data (callback-guard.ts). */
   private safe<A extends unknown[]>(fn: ((...a: A) => void) | undefined): ((...a: A) => void) | undefined {
-    return (
-      fn &&
-      ((...a: A): void => {
-        try {
-          fn(...a);
-        } catch (e) {
-          if (this.callbackErrors.length < 5) this.callbackErrors.push((e as Error).message);
-        }
-      })
-    );
+    return guardCallback(fn, this.callbackErrors);
   }
 
   /** An item and its request: main ones are built ahead of their arrival (lookahead.ts). */
@@ -166,23 +158,7 @@ class RunSession {
       await this.writer?.discard().catch(() => undefined);
       throw new TestRequestError(err, t.attempts);
     }
-    if (t.cancelled) return;
-    const { line } = recordToLineWithStats(t.rec, {
-      seq: 0,
-      warmup: true,
-      scheduledMs: null,
-      arrivedMs: 0,
-      startedMs: 0,
-      inputTokensEstimate: item.inputTokens,
-      expectedOutputTokens: spec.params?.maxTokens ?? null,
-      saveText: false,
-    });
-    this.header.testRequest = {
-      attempts: t.attempts,
-      ttftMs: line.ttftMs,
-      e2eMs: line.e2eMs,
-      outputTokens: line.outputTokens,
-    };
+    if (!t.cancelled) this.header.testRequest = testRequestSummary(t, item.inputTokens, spec);
   }
 
   /** Warm-up: like vLLM, at max concurrency with no rate, before the clock starts. */
@@ -215,7 +191,7 @@ class RunSession {
     const { w, signal, total, durationMs } = this;
     const slots = new Slots(this.C);
     signal.addEventListener('abort', () => slots.cancelAll(), { once: true });
-    const tasks: Promise<void>[] = [];
+    const tasks: Promise<unknown>[] = [];
     // Duration run at rate "inf": a closed loop — the next request arrives when a slot frees.
     const closedLoop = total === null && rateOf(w) === Infinity;
     const spec = arrivalSpecOf(w);
@@ -230,8 +206,11 @@ class RunSession {
       await this.watch.scrapeNow();
       this.watch.start();
     }
-    const ahead = new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
-    ahead.fillUntil(prefillDeadline(this.o.startAtLocalMs, now()), now);
+    // Prompts built ahead of their send time; a conversation builds each turn's from the answers.
+    const ahead = w.sessions
+      ? null
+      : new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
+    ahead?.fillUntil(prefillDeadline(this.o.startAtLocalMs, now()), now);
     const t0 = (this.t0 = await this.clockZero());
     this.monitor = new SelfCheckMonitor(this.engine);
     this.header.clockZeroWall = performance.timeOrigin + t0;
@@ -242,13 +221,13 @@ class RunSession {
       const planned = closedLoop ? 0 : times ? times[i]! : stream!.next().value;
       if (!closedLoop && durationMs !== null && planned >= durationMs) break;
       if (!ownsRequest(this.o.shard, i)) continue;
-      const prepared = ahead.take(i);
+      const prepared = ahead ? ahead.take(i) : null;
       let at = planned;
       if (closedLoop) {
         if (!(await slots.acquire())) break;
         at = now() - t0;
       } else {
-        ahead.fillUntil(t0 + at - 2, now); // the idle time before it: the next prompts
+        ahead?.fillUntil(t0 + at - 2, now); // the idle time before it: the next prompts
         await sleepUntil(t0 + at, signal);
         if (signal.aborted) break;
       }
@@ -259,6 +238,18 @@ class RunSession {
       }
       this.monitor.recordLag(arrivedMs - at);
       this.tally.arrived();
+      if (!prepared) {
+        const deps = {
+          ...this.o,
+          durationMs,
+          signal,
+          t0,
+          arrived: () => this.tally.arrived(),
+          fire: (d: Dispatch) => this.fire(d),
+        };
+        tasks.push(conversationTask(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
+        continue;
+      }
       tasks.push(
         this.fire({
           seq: i,
@@ -286,16 +277,18 @@ class RunSession {
     throw z;
   }
 
-  /** Sends one request when it gets a slot, and queues its bookkeeping when it ends. */
-  private async fire(d: Dispatch): Promise<void> {
+  /** Sends one request when it gets a slot, and queues its bookkeeping when it ends; its record (null: never sent). */
+  private async fire(d: Dispatch): Promise<RequestRecord | null> {
     const { signal } = this;
-    if (!d.haveSlot && !(await d.slots.acquire())) return; // cancelled while queued: never sent
+    if (!d.haveSlot && !(await d.slots.acquire())) return null; // cancelled while queued: never sent
     if (signal.aborted) {
       d.slots.release(); // got a slot just as the run was cancelled: do not send it
-      return;
+      return null;
     }
     const startedMs = now() - d.origin;
-    const id = `${d.warmup ? 'w' : 'r'}${String(d.seq).padStart(5, '0')}`;
+    const id = d.session
+      ? `s${String(d.session.index).padStart(5, '0')}t${String(d.session.turn).padStart(2, '0')}`
+      : `${d.warmup ? 'w' : 'r'}${String(d.seq).padStart(5, '0')}`;
     this.tally.sent(d.warmup);
     this.onStart?.({
       id,
@@ -317,6 +310,7 @@ class RunSession {
     this.tally.ended(rec);
     d.slots.release();
     this.finishQueue.push(() => this.record(d, rec, startedMs));
+    return rec;
   }
 
   /** A finished request's line, statistics and counters (in the finish queue's slices). */
@@ -363,7 +357,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: shareOf(this.o.shard, this.total),
+      total: this.w.sessions ? null : shareOf(this.o.shard, this.total), // sessions: requests = conversations × turns, not known ahead
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,

@@ -13,6 +13,8 @@
 import type { RequestError } from '../../shared/errors.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
+import { recordToLineWithStats } from '../../shared/runs/record-line.ts';
+import type { RunTestRequest } from '../../shared/runs/run-types.ts';
 import { fireRequest } from '../engine/client.ts';
 import { sleepUntil } from './slots.ts';
 import { now } from '../engine/clock.ts';
@@ -51,6 +53,25 @@ function pauseAfter(e: RequestError): number {
   if (Number.isFinite(ra) && ra >= 0)
     return Math.min(RETRY_AFTER_MAX_MS, Math.max(RETRY_PAUSE_MS, ra * 1000));
   return RETRY_PAUSE_MS;
+}
+
+/** What the run header keeps of a passed test request (its numbers, computed as any line's). */
+export function testRequestSummary(
+  t: TestRequestOutcome,
+  inputTokens: number,
+  spec: RequestSpec,
+): RunTestRequest {
+  const { line } = recordToLineWithStats(t.rec, {
+    seq: 0,
+    warmup: true,
+    scheduledMs: null,
+    arrivedMs: 0,
+    startedMs: 0,
+    inputTokensEstimate: inputTokens,
+    expectedOutputTokens: spec.params?.maxTokens ?? null,
+    saveText: false,
+  });
+  return { attempts: t.attempts, ttftMs: line.ttftMs, e2eMs: line.e2eMs, outputTokens: line.outputTokens };
 }
 
 export async function sendTestRequest(

@@ -27,6 +27,7 @@ import { ollamaName } from './info.ts';
 import { hash32, type Rng } from '../../shared/prng.ts';
 import { parseRequest, RequestError, type GenRequest } from './request.ts';
 import { planOutput, type Scheduler } from './scheduler.ts';
+import { blockKeys } from './prefix-cache.ts';
 import { StreamSession } from './stream.ts';
 import type { ResolvedSimOptions } from './types.ts';
 import { sse } from './writer-types.ts';
@@ -233,6 +234,9 @@ function start(
         reasoningTokens,
         arrivalMs,
         faultAt: faultTokenIndex(fault, plan.tokens),
+        prefixKeys: core.scheduler.prefixCache
+          ? blockKeys(r.messages ? { messages: r.messages } : { text: r.promptText })
+          : undefined,
       },
       s,
     );

@@ -17,6 +17,8 @@ import type { EndReason } from './types.ts';
 interface SeqView {
   spec: { promptTokens: number; maxTokens: number; arrivalMs: number };
   generated: number;
+  /** Prompt tokens the prefix cache held (absent: none). */
+  cachedTokens?: number;
   lastTokenMs: number;
   admittedMs: number;
   firstTokenMs: number;
@@ -64,6 +66,7 @@ export class SimMetrics {
   constructor(
     private readonly model: string,
     private readonly kvCacheTokens: number,
+    private readonly prefixCaching = true,
   ) {
     this.labels = { engine: '0', model_name: model };
     this.h = this.freshHistograms();
@@ -153,8 +156,9 @@ export class SimMetrics {
   /** The request's prompt was scheduled for prefill. */
   admitted(seq: SeqView, _now: number): void {
     this.promptTokens += seq.spec.promptTokens;
-    // Prefix caching is "on" but nothing is shared between requests: queries count, hits stay 0.
+    // vLLM counts both in tokens: every prompt token queried, the cached ones hit (prefix-cache.ts).
     this.prefixQueries += seq.spec.promptTokens;
+    this.prefixHits += seq.cachedTokens ?? 0;
   }
 
   /** One step's scheduled tokens (prefill + one per decoding sequence). */
@@ -262,7 +266,7 @@ export class SimMetrics {
         labels: {
           block_size: String(KV_BLOCK_TOKENS),
           cache_dtype: 'auto',
-          enable_prefix_caching: 'True',
+          enable_prefix_caching: this.prefixCaching ? 'True' : 'False',
           engine: '0',
           gpu_memory_utilization: '0.9',
           num_gpu_blocks: String(blocks),

@@ -16,6 +16,8 @@ export interface GenRequest {
   model: string | null;
   /** Prompt text (messages joined), used to seed the generated text. */
   promptText: string;
+  /** The chat messages as sent (chat dialects), or null (a raw prompt): the prefix cache's input. */
+  messages: ChatMessageLike[] | null;
   promptTokens: number;
   /** null: the request set none (the sim's defaultMaxTokens applies). */
   maxTokens: number | null;
@@ -85,7 +87,7 @@ function limit(v: number | null): number | null {
 }
 
 /** What every dialect's request carries the same way; each dialect's parser adds the rest. */
-type Common = Omit<GenRequest, 'promptText' | 'promptTokens' | 'maxTokens' | 'stream'>;
+type Common = Omit<GenRequest, 'promptText' | 'messages' | 'promptTokens' | 'maxTokens' | 'stream'>;
 
 /** The usage fields of an OpenAI-style `stream_options`. */
 type OpenAiUsage = Pick<GenRequest, 'includeUsage' | 'continuousUsage'>;
@@ -129,6 +131,7 @@ function openaiChat(body: Obj, base: Common, openaiUsage: OpenAiUsage): GenReque
     ...base,
     ...openaiUsage,
     promptText,
+    messages,
     promptTokens: countChatTokens(messages),
     maxTokens,
     stream: optBool(body, 'stream', false),
@@ -146,6 +149,7 @@ function openaiCompletions(body: Obj, base: Common, openaiUsage: OpenAiUsage): G
     ...base,
     ...openaiUsage,
     promptText: p,
+    messages: null,
     promptTokens: countPromptTokens(p),
     maxTokens: optInt(body, 'max_tokens', 1),
     stream: optBool(body, 'stream', false),
@@ -164,6 +168,7 @@ function openaiResponses(body: Obj, base: Common): GenRequest {
   return {
     ...base,
     promptText,
+    messages,
     promptTokens: countChatTokens(messages),
     maxTokens: optInt(body, 'max_output_tokens', 1),
     stream: optBool(body, 'stream', false),
@@ -183,6 +188,7 @@ function anthropicMessages(body: Obj, base: Common): GenRequest {
   return {
     ...base,
     promptText: messages.map((m) => m.content).join('\n'),
+    messages,
     promptTokens: countChatTokens(messages),
     maxTokens,
     stream: optBool(body, 'stream', false),
@@ -195,6 +201,7 @@ function tgi(body: Obj, base: Common): GenRequest {
   return {
     ...base,
     promptText: body.inputs,
+    messages: null,
     promptTokens: countPromptTokens(body.inputs),
     maxTokens: optInt(params, 'max_new_tokens', 1),
     stream: true,
@@ -210,6 +217,7 @@ function llamacpp(body: Obj, base: Common): GenRequest {
   return {
     ...base,
     promptText: p,
+    messages: null,
     promptTokens: countPromptTokens(p),
     maxTokens: n,
     stream: optBool(body, 'stream', false),
@@ -226,6 +234,7 @@ function ollama(body: Obj, base: Common, _usage: OpenAiUsage, dialect: DialectId
   return {
     ...base,
     promptText,
+    messages,
     promptTokens: countChatTokens(messages),
     maxTokens: limit(optInt(options, 'num_predict', -2)),
     stream: optBool(body, 'stream', true),

@@ -4,7 +4,7 @@
  * - one engine loop; each step first admits waiting requests (FCFS) while the running batch has
  *   fewer than maxNumSeqs sequences and the KV budget holds the request's prompt + max tokens;
  * - step time = decodeStepMs + decodeStepPerSeqMs x batch size + prefillMsPerToken x prompt
- *   tokens admitted in this step, times (1 +- jitter) from a seeded PRNG;
+ *   tokens admitted in this step that the prefix cache did not hold (prefix-cache.ts), times (1 +- jitter) from a seeded PRNG;
  * - at the end of a step every running sequence gets one token; a newly admitted one gets its
  *   first token from the step that prefilled it (so TTFT = queue wait + one step incl. prefill);
  * - a sequence emits a chunk on its first token, then every streamInterval tokens, and at its
@@ -18,6 +18,7 @@
  * duration) measured with performance.now(), so setTimeout's lateness does not accumulate.
  */
 import { KV_BLOCK_TOKENS } from './types.ts';
+import { PrefixCache } from './prefix-cache.ts';
 import { Rng } from '../../shared/prng.ts';
 import { eosToken, TextGenerator, type GenToken } from './text.ts';
 import type { SimMetrics } from './metrics.ts';
@@ -40,6 +41,8 @@ export interface SeqSpec {
   arrivalMs: number;
   /** 1-based token index before which sink.onFault() is asked what to do; null: never. */
   faultAt: number | null;
+  /** The prompt's block keys for the prefix cache (prefix-cache.ts); absent: nothing cached. */
+  prefixKeys?: readonly string[];
 }
 
 export type FaultAction =
@@ -80,6 +83,8 @@ export class Sequence {
   firstTokenMs = 0;
   lastTokenMs = 0;
   pausedUntil = 0;
+  /** Prompt tokens found in the prefix cache at admission: not prefilled again. */
+  cachedTokens = 0;
   faultAt: number | null;
   readonly plan: OutputPlan;
   private readonly text: TextGenerator;
@@ -119,6 +124,8 @@ export class Scheduler {
   private reserved = 0;
   private closed = false;
   private readonly jitterRng: Rng;
+  /** null: prefix caching off (`--no-prefix-caching`). */
+  readonly prefixCache: PrefixCache | null;
   steps = 0;
 
   constructor(
@@ -126,6 +133,9 @@ export class Scheduler {
     private readonly metrics: SimMetrics,
   ) {
     this.jitterRng = new Rng(opts.seed, 'jitter');
+    this.prefixCache = opts.prefixCaching
+      ? new PrefixCache(Math.floor(opts.kvCacheTokens / KV_BLOCK_TOKENS))
+      : null;
   }
 
   /** Whether a request can ever be admitted (vLLM rejects prompt + max_tokens > max_model_len). */
@@ -219,7 +229,9 @@ export class Scheduler {
       head.admittedMs = now;
       this.reserved += head.reservedTokens;
       this.running.push(head);
-      prefillTokens += head.spec.promptTokens;
+      const keys = head.spec.prefixKeys;
+      head.cachedTokens = this.prefixCache && keys ? this.prefixCache.admit(keys, head.spec.promptTokens) : 0;
+      prefillTokens += head.spec.promptTokens - head.cachedTokens; // cached blocks are not computed again
       this.metrics.admitted(head, now);
     }
     if (this.running.length === 0) return; // idle until the next submit

@@ -44,7 +44,7 @@ export class SimHttpServer implements SimServer {
   private closing: Promise<void> | null = null;
 
   constructor(readonly options: ResolvedSimOptions) {
-    this.metrics = new SimMetrics(options.model, options.kvCacheTokens);
+    this.metrics = new SimMetrics(options.model, options.kvCacheTokens, options.prefixCaching);
     this.core = {
       opts: options,
       scheduler: new Scheduler(options, this.metrics),
@@ -92,6 +92,8 @@ export class SimHttpServer implements SimServer {
       requests: this.requests,
       finished: { ...this.metrics.finishedBy },
       promptTokens: this.metrics.promptTokens,
+      prefixCacheQueries: this.metrics.prefixQueries,
+      prefixCacheHits: this.metrics.prefixHits,
       generationTokens: this.metrics.generationTokens,
       activeStreams: this.core.sessions.size,
     };

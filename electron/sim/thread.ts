@@ -68,6 +68,8 @@ const SCALARS = [
   'requests',
   'promptTokens',
   'generationTokens',
+  'prefixCacheQueries',
+  'prefixCacheHits',
   'activeStreams',
 ] as const satisfies readonly (keyof SimState)[];
 const STATE_NUMBERS = SCALARS.length + END_REASONS.length;

@@ -59,6 +59,11 @@ export interface SimOptions {
    * request, the body field `sim_reasoning_tokens` wins), streamed in each dialect's reasoning field.
    */
   reasoningTokens?: number;
+  /**
+   * Automatic prefix caching, as vLLM's (default on): prompts' 16-token blocks are remembered (an
+   * LRU as large as the KV cache) and a prompt's cached leading blocks are not prefilled again.
+   */
+  prefixCaching?: boolean;
   log?: (line: string) => void;
 }
 
@@ -83,6 +88,7 @@ export interface ResolvedSimOptions {
   closeAfterStream: boolean;
   closeAfterStreamMs: number;
   reasoningTokens: number;
+  prefixCaching: boolean;
   log: (line: string) => void;
 }
 
@@ -130,6 +136,9 @@ export interface SimState {
   finished: Record<EndReason, number>;
   promptTokens: number;
   generationTokens: number;
+  /** vllm:prefix_cache_queries / _hits: prompt tokens looked up, and found cached. */
+  prefixCacheQueries: number;
+  prefixCacheHits: number;
   /** Open HTTP responses that are still streaming. */
   activeStreams: number;
 }

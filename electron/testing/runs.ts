@@ -28,7 +28,7 @@ export async function runAgainst(
   const r = await runWorkload({
     workload: w,
     target: { url: typeof sim === 'string' ? sim : sim.url, dialect: 'openai-chat', model: 'tokenscope-sim' },
-    prompts: await loadPrompts(w.prompts, w.seed, process.cwd()),
+    prompts: await loadPrompts(w.prompts, w.seed, process.cwd(), w.sessions),
     progressIntervalMs: 50,
     onProgress: (p) => progress.push(p),
     ...over,

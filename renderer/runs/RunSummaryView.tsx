@@ -23,6 +23,7 @@ import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { ServerSideCard } from './ServerSideCard.tsx';
 import { SwimLegend } from './LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
+import { ByTurnTable } from './ByTurnTable.tsx';
 import { Swimlane } from './Swimlane.tsx';
 
 export function RunSummaryView() {
@@ -91,6 +92,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
+      <ByTurnTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       <RunTimeline derived={derived} imported={e.imported} width={width} />
       <RunHistograms s={s} hist={derived.hist} width={width} />

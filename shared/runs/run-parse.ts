@@ -124,6 +124,8 @@ const RequestSchema = z.object({
   text: z.string().optional(),
   promptHash: z.string().optional(),
   shard: z.number().int().min(0).optional(),
+  session: z.number().int().min(0).optional(),
+  turn: z.number().int().min(1).optional(),
 });
 
 export interface ParsedRun {

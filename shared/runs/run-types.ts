@@ -153,6 +153,9 @@ export interface RunRequestLine {
   promptHash?: string;
   /** In a merged run: the shard that sent it. */
   shard?: number;
+  /** Multi-turn runs (workload sessions): the conversation's index and this request's turn in it (1-based). */
+  session?: number;
+  turn?: number;
 }
 
 export interface RunSummaryLine {
@@ -288,6 +291,19 @@ export interface VllmMetrics {
   [statKey: string]: number | null;
 }
 
+/** A multi-turn run's requests of one turn (shared/runs/by-turn.ts). */
+export interface TurnRow {
+  /** 1-based; with andLater, this turn and every later one. */
+  turn: number;
+  andLater: boolean;
+  requests: number;
+  failed: number;
+  /** Mean prompt tokens of its successful requests (the conversation so far grows them). */
+  meanInputTokens: number | null;
+  ttft: MetricStats | null;
+  e2e: MetricStats | null;
+}
+
 export interface RunSummary {
   /** 'tokenscope' for native runs; imports say where they came from. */
   source: 'tokenscope' | 'vllm' | 'sglang';
@@ -335,6 +351,8 @@ export interface RunSummary {
    * only when one of them reasoned. answerTokens = total_output_tokens − reasoningTokens.
    */
   reasoning?: ReasoningTotals;
+  /** Multi-turn runs: TTFT and E2E by turn (absent in single-request runs). */
+  byTurn?: TurnRow[];
   /** Failed requests by `kind/code`. */
   errors: Record<string, number>;
   /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */

@@ -6,6 +6,7 @@ import { finishedMs, isCancelledLine, outcomeOfLine } from './outcome.ts';
 import type { RunHeader, RunRequestLine, RunSummary } from './run-types.ts';
 import type { SelfCheck } from './self-check-types.ts';
 import { computeRunSummary } from './summary.ts';
+import { byTurnOf } from './by-turn.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from './workload.ts';
 import { replaySummaryOf } from './replay-lag.ts';
@@ -42,12 +43,17 @@ export function summarizeRunLines(
     for (const l of measured) end = Math.max(end, finishedMs(l));
     durationS = end / 1000;
   }
+  const outcomes = kept.map((l) =>
+    o.definitions && o.definitions !== 'tokenscope'
+      ? outcomeUnder(l, o.definitions, header.target.dialect)
+      : outcomeOfLine(l),
+  );
+  const byTurn = byTurnOf(
+    outcomes,
+    kept.map((l) => l.turn),
+  );
   const summary = computeRunSummary({
-    outcomes: kept.map((l) =>
-      o.definitions && o.definitions !== 'tokenscope'
-        ? outcomeUnder(l, o.definitions, header.target.dialect)
-        : outcomeOfLine(l),
-    ),
+    outcomes,
     definitions: o.definitions ?? 'tokenscope',
     durationS,
     slo: header.workload.slo ?? null,
@@ -60,5 +66,5 @@ export function summarizeRunLines(
   });
   const replay = replaySummaryOf(header.workload, lines);
   if (replay) summary.replay = replay;
-  return summary;
+  return byTurn ? { ...summary, byTurn } : summary;
 }

@@ -157,6 +157,19 @@ export const RunSummarySchema = z.object({
   reasoning: z
     .object({ requests: count, reasoningTokens: count, answerTokens: count, estimatedRequests: count })
     .optional(),
+  byTurn: z
+    .array(
+      z.object({
+        turn: z.number().int().min(1),
+        andLater: z.boolean(),
+        requests: count,
+        failed: count,
+        meanInputTokens: z.number().nullable(),
+        ttft: MetricStatsSchema.nullable(),
+        e2e: MetricStatsSchema.nullable(),
+      }),
+    )
+    .optional(),
   errorSamples: z.record(z.string(), z.string()).optional(),
   errors: z.record(z.string(), count),
   coalesced: z

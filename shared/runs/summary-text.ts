@@ -6,6 +6,7 @@ import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './run-
 import { serverGapReason } from './server-side-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
+import { turnLabel } from './by-turn.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './run-types.ts';
 import type { ReplaySummary } from './replay-lag.ts';
@@ -119,6 +120,25 @@ function reasoningSection(s: RunSummary): string[] {
   ];
 }
 
+/** Multi-turn runs: one line per turn (TTFT median and P99, E2E median), else nothing. */
+function byTurnSection(s: RunSummary): string[] {
+  if (!s.byTurn) return [];
+  return [
+    center('By Turn (multi-turn sessions)', 50, '-'),
+    'Turn  Reqs  Input tok  TTFT med  TTFT P99   E2E med',
+    ...s.byTurn.map((r) =>
+      [
+        turnLabel(r).padEnd(4),
+        String(r.requests).padStart(5),
+        (r.meanInputTokens === null ? '—' : r.meanInputTokens.toFixed(0)).padStart(10),
+        f2(r.ttft?.median).padStart(9),
+        f2(r.ttft?.p99).padStart(9),
+        f2(r.e2e?.median).padStart(9),
+      ].join(' '),
+    ),
+  ];
+}
+
 /** A client token count with the failed requests' share (the server's counters include them). */
 function withFailed(ok: number, failed: number | undefined, estimated = false): string {
   const about = estimated ? '~' : '';
@@ -199,6 +219,7 @@ export function summaryText(s: RunSummary): string {
 
   // Tokenscope's own, after vLLM's block.
   L.push(...reasoningSection(s));
+  L.push(...byTurnSection(s));
   L.push(...coalescedSection(s));
   // Per token from estimated counts (no per-event counts from the server): said in the heading.
   const estimated = s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0;
@@ -321,6 +342,22 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
           coalesced_gaps: s.coalesced.gaps,
           total_gaps: s.coalesced.totalGaps,
           coalesced_gap_share: s.coalesced.share,
+        }
+      : {}),
+    ...(s.byTurn
+      ? {
+          by_turn: s.byTurn.map((r) => ({
+            turn: turnLabel(r),
+            requests: r.requests,
+            failed: r.failed,
+            mean_input_tokens: r.meanInputTokens,
+            mean_ttft_ms: r.ttft?.mean ?? null,
+            median_ttft_ms: r.ttft?.median ?? null,
+            p99_ttft_ms: r.ttft?.p99 ?? null,
+            mean_e2el_ms: r.e2e?.mean ?? null,
+            median_e2el_ms: r.e2e?.median ?? null,
+            p99_e2el_ms: r.e2e?.p99 ?? null,
+          })),
         }
       : {}),
     output_token_source: s.tokens.outputSource,

@@ -26,6 +26,8 @@ export const WORKLOAD_LIMITS = {
   warmup: 100_000,
   /** Seconds (a week). */
   durationS: 7 * 24 * 3600,
+  /** Turns of one multi-turn conversation. */
+  turns: 1000,
   /** A Node timer holds at most 2^31 − 1 ms (about 24.8 days). */
   timerMs: 2 ** 31 - 1,
 } as const;
@@ -119,6 +121,60 @@ export const PromptSource = z.discriminatedUnion('type', [
     }),
 ]);
 export type PromptSource = z.output<typeof PromptSource>;
+
+/** Think time between a turn's answer and the next turn, ms. A bare number means fixed. */
+export const ThinkTime = z.preprocess(
+  (v) => (typeof v === 'number' ? { type: 'fixed', ms: v } : v),
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('fixed'), ms: z.number().min(0).max(L.timerMs) }).strict(),
+    z
+      .object({
+        type: z.literal('uniform'),
+        minMs: z.number().min(0).max(L.timerMs),
+        maxMs: z.number().min(0).max(L.timerMs),
+      })
+      .strict()
+      .refine((d) => d.minMs <= d.maxMs, { message: 'minMs must be ≤ maxMs', path: ['maxMs'] }),
+    /** Memoryless pauses (a user who may answer at once or after a while), mean `meanMs`. */
+    z.object({ type: z.literal('exponential'), meanMs: z.number().min(0).max(L.timerMs) }).strict(),
+  ]),
+);
+export type ThinkTime = z.output<typeof ThinkTime>;
+
+const turnCount = int1.max(L.turns, `at most ${L.turns} turns`);
+
+/**
+ * Multi-turn sessions (README "Multi-turn sessions"): each of `requests` is a conversation, not a
+ * request. Turn k sends turns 1..k−1 (user messages and the answers actually streamed) plus a new
+ * user message, `thinkTimeMs` after turn k−1's answer ended. `maxConcurrency` counts conversations
+ * in flight (one holds its slot through its think times), `rate` is conversations started per
+ * second. Synthetic prompts: `turns` per conversation, inputLen/outputLen per turn (firstInputLen
+ * for turn 1 when set); a ShareGPT
+ * file: each conversation's human turns (at most `turns`' largest value).
+ */
+export const Sessions = z
+  .object({
+    turns: z
+      .preprocess(
+        (v) => (typeof v === 'number' ? { type: 'fixed', value: v } : v),
+        z.discriminatedUnion('type', [
+          z.object({ type: z.literal('fixed'), value: turnCount }).strict(),
+          z
+            .object({ type: z.literal('uniform'), min: turnCount, max: turnCount })
+            .strict()
+            .refine((d) => d.min <= d.max, { message: 'min must be ≤ max', path: ['max'] }),
+        ]),
+      )
+      .default({ type: 'fixed', value: 4 }),
+    thinkTimeMs: ThinkTime.default({ type: 'fixed', ms: 0 }),
+    /**
+     * Synthetic prompts: the first user message's length (a pasted document, a long question),
+     * where later turns use inputLen; default inputLen for every turn.
+     */
+    firstInputLen: LengthDist.optional(),
+  })
+  .strict();
+export type Sessions = z.output<typeof Sessions>;
 
 const SECRET_MESSAGE =
   "API keys are not stored in workload files: use --api-key, TOKENSCOPE_API_KEY or the app's key store.";
@@ -221,9 +277,18 @@ export const WorkloadSchema = z
     slo: Slo.optional(),
     /** Keep every response's text in the run file (large). */
     saveText: z.boolean().default(false),
+    /** Multi-turn conversations instead of single requests (see `Sessions`). */
+    sessions: Sessions.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
+    if (w.sessions && (w.prompts.type === 'jsonl' || w.prompts.type === 'trace'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sessions'],
+        message:
+          'sessions take synthetic prompts or a ShareGPT file (whole conversations), not JSONL or a trace',
+      });
     if (w.prompts.type === 'trace') traceRules(w, ctx);
     else if (w.requests === undefined && w.durationS === undefined)
       ctx.addIssue({ code: 'custom', path: ['requests'], message: 'set requests, durationS or both' });

@@ -4,6 +4,23 @@ import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { collectUrl } from '../url-arg.ts';
+/** Multi-turn sessions (workload `sessions`; README "Multi-turn sessions"). */
+function addSessionOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--turns <n>',
+      'multi-turn sessions: turns per conversation, N or MIN-MAX; then -n counts conversations, -c conversations in flight, --rate conversations per second',
+    )
+    .option(
+      '--think-time <ms>',
+      'multi-turn sessions: pause after an answer before the next turn: MS, MIN-MAX (uniform) or exp:MEAN (default 0)',
+    )
+    .option(
+      '--first-input-len <n>',
+      "multi-turn sessions: the first user message's tokens, N or MIN-MAX (later turns: --input-len)",
+    );
+}
+
 export function addRunCommand(program: Command): void {
   const run = program
     .command('run')
@@ -107,7 +124,7 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addTraceOptions(run)
+  addSessionOptions(addTraceOptions(run))
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

@@ -63,6 +63,10 @@ export function addSimCommand(program: Command): void {
       int('--reasoning'),
       0,
     )
+    .option(
+      '--no-prefix-caching',
+      'turn off the prefix cache (default on, as vLLM: cached leading 16-token blocks of a prompt are not prefilled again)',
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');
