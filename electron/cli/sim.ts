@@ -20,6 +20,8 @@ export interface SimCliOptions {
   closeAfterStream?: boolean;
   closeAfterStreamMs: number;
   reasoning: number;
+  gpus: number;
+  gpuEnergyCounter: boolean;
   quiet?: boolean;
 }
 
@@ -43,6 +45,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
+    gpus: o.gpus,
+    gpuEnergyCounter: o.gpuEnergyCounter,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -65,6 +69,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...(sim.options.gpus > 0
+        ? [
+            `  GPUs:     ${sim.url}/gpu-metrics  (${sim.options.gpus} synthetic GPU${sim.options.gpus > 1 ? 's' : ''}, dcgm-exporter format${sim.options.gpuEnergyCounter ? '' : ', no energy counter'})`,
+          ]
+        : []),
       ...(sim.options.closeAfterStream
         ? [
             `  connections: closed ${sim.options.closeAfterStreamMs} ms after every streamed response, though keep-alive is advertised (as llama.cpp's server)`,

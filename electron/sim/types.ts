@@ -59,6 +59,10 @@ export interface SimOptions {
    * request, the body field `sim_reasoning_tokens` wins), streamed in each dialect's reasoning field.
    */
   reasoningTokens?: number;
+  /** GPUs of the synthetic dcgm-exporter at `/gpu-metrics` (default 1; 0: no such route). */
+  gpus?: number;
+  /** false: its GPUs publish no energy counter (only power), as some exporters' counter sets. */
+  gpuEnergyCounter?: boolean;
   log?: (line: string) => void;
 }
 
@@ -83,6 +87,8 @@ export interface ResolvedSimOptions {
   closeAfterStream: boolean;
   closeAfterStreamMs: number;
   reasoningTokens: number;
+  gpus: number;
+  gpuEnergyCounter: boolean;
   log: (line: string) => void;
 }
 
@@ -132,6 +138,8 @@ export interface SimState {
   generationTokens: number;
   /** Open HTTP responses that are still streaming. */
   activeStreams: number;
+  /** Joules every synthetic GPU has drawn since start (null without GPUs). */
+  gpuEnergyJ: number | null;
 }
 
 export interface SimServer {

@@ -63,6 +63,13 @@ export function addSimCommand(program: Command): void {
       int('--reasoning'),
       0,
     )
+    .option(
+      '--gpus <n>',
+      'GPUs of the synthetic dcgm-exporter at /gpu-metrics (0: none); their power and energy follow the batch',
+      int('--gpus'),
+      1,
+    )
+    .option('--no-gpu-energy-counter', 'its GPUs publish power only, no energy counter')
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');
