@@ -3,7 +3,7 @@
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
 import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './run-types.ts';
-import { serverGapReason } from './server-side-types.ts';
+import { serverGapReason, type ServerSideSummary } from './server-side-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { DEFINITIONS } from './definitions.ts';
@@ -144,8 +144,34 @@ function serverSection(s: RunSummary): string[] {
     row('Peak KV-cache usage (%):', sv.peak.kvCacheUsage === null ? '-' : f2(sv.peak.kvCacheUsage * 100)),
     row('Preemptions:', String(sv.delta.preemptions ?? '-')),
   );
+  L.push(...energyLines(sv));
   if (sv.failures > 0) L.push(row('Failed scrapes:', `${sv.failures} (${sv.lastError ?? ''})`));
   return L;
+}
+
+const ENERGY_METHOD = {
+  counter: 'energy counter',
+  'integrated-power': 'power integrated over scrapes, no energy counter',
+  mixed: 'energy counters, power integrated where a GPU had none',
+} as const;
+
+/** GPU energy over the run (the target's dcgm-exporter), when it listed telemetry endpoints. */
+function energyLines(sv: ServerSideSummary): string[] {
+  if (sv.energy === undefined) return [];
+  const e = sv.energy;
+  const failed = (sv.telemetry ?? []).filter((t) => t.error !== null);
+  if (e === null)
+    return [
+      row('GPU energy:', failed.length ? `- (${failed[0]!.url}: ${failed[0]!.error})` : '- (no GPU data)'),
+    ];
+  return [
+    row(
+      `GPU energy (J, ${e.gpus} GPU${e.gpus === 1 ? '' : 's'}):`,
+      `${f2(e.joules)} (${ENERGY_METHOD[e.method]})`,
+    ),
+    row('Energy per output token (J):', e.joulesPerToken === null ? '-' : e.joulesPerToken.toFixed(4)),
+    row('Mean GPU power (W):', f2(e.meanPowerW)),
+  ];
 }
 
 /** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
