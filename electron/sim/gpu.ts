@@ -35,9 +35,13 @@ export class SimGpus {
     this.joules = Array.from({ length: opts.gpus }, () => 0);
   }
 
-  /** Each GPU's power at an occupancy (0–1): the higher-indexed ones a little cooler. */
+  /**
+   * Each GPU's power at an occupancy (0–1). Tensor-parallel ranks do the same work, but boards
+   * differ: the higher-indexed ones idle a little higher and draw less under load, so one line
+   * per GPU stays visible.
+   */
   powerW(gpu: number, occupancy = this.occupancy): number {
-    return IDLE_W + (MAX_W - IDLE_W) * occupancy * (1 - 0.04 * gpu);
+    return IDLE_W + 4 * gpu + (MAX_W - IDLE_W) * occupancy * (1 - 0.08 * gpu);
   }
 
   private integrate(nowMs: number): void {
@@ -66,8 +70,10 @@ export class SimGpus {
       out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
       for (let i = 0; i < this.opts.gpus; i++) out.push(`${name}${labels(i)} ${value(i)}`);
     };
-    const util = this.occupancy > 0 ? Math.min(100, Math.round(35 + 65 * this.occupancy)) : 0;
-    const used = Math.round(FB_BASE_MIB + FB_KV_MIB * this.kvUsage);
+    const util = (i: number) =>
+      this.occupancy > 0 ? Math.min(100, Math.round(35 + 65 * this.occupancy - 4 * i)) : 0;
+    // Rank 0 holds a little more (the sampler, the embedding's extra rows).
+    const used = (i: number) => Math.round(FB_BASE_MIB - 1400 * i + FB_KV_MIB * this.kvUsage);
     family('DCGM_FI_DEV_SM_CLOCK', 'gauge', 'SM clock frequency (in MHz).', () =>
       this.occupancy > 0 ? '1980' : '345',
     );
@@ -82,11 +88,11 @@ export class SimGpus {
         'Total energy consumption since boot (in mJ).',
         (i) => String(Math.floor(this.joules[i]! * 1000)),
       );
-    family('DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', () => String(util));
-    family('DCGM_FI_DEV_FB_FREE', 'gauge', 'Framebuffer memory free (in MiB).', () =>
-      String(FB_TOTAL_MIB - used),
+    family('DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', (i) => String(util(i)));
+    family('DCGM_FI_DEV_FB_FREE', 'gauge', 'Framebuffer memory free (in MiB).', (i) =>
+      String(FB_TOTAL_MIB - used(i)),
     );
-    family('DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', () => String(used));
+    family('DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', (i) => String(used(i)));
     family(
       'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE',
       'gauge',

@@ -117,7 +117,10 @@ export function GpuCards({ targetId, domain, chartWidth }: Props) {
   ];
   return (
     <section className="gpu-cards" data-testid="gpu-cards">
-      <h3 className="gpu-cards-title">GPUs{data.gpus[0]?.model ? ` — ${data.gpus[0].model}` : ''}</h3>
+      <h3 className="gpu-cards-title">
+        GPU telemetry
+        {data.gpus.length > 0 ? ` — ${data.gpus.length} × ${data.gpus[0]!.model ?? 'GPU'}` : ''}
+      </h3>
       {data.gpus.length > 0 && (
         <div className="mgrid">
           {specs.map((s) => (
