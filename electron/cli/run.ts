@@ -68,10 +68,10 @@ export async function runRunTargets(
     return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
   if (targets.length > MAX_COMPARED)
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
-  if (targets.length > 1 && (o.metricsUrl !== undefined || o.telemetryUrl !== undefined))
-    return err(
-      '--metrics-url and --telemetry-url name one server: give them with a single --target, or leave them out',
-    );
+  if (targets.length > 1 && o.metricsUrl !== undefined)
+    return err('--metrics-url names one server: give it with a single --target, or leave it out');
+  if (targets.length > 1 && o.telemetryUrl !== undefined)
+    return err("--telemetry-url names one server's GPUs: give it with a single --target");
   // Every target is checked before the first run starts: not a bad URL found after ten minutes.
   const bad = targets.find((u) => {
     try {
