@@ -83,6 +83,11 @@ export const TargetInput = z
      */
     keepApiKey: z.boolean().optional(),
     metricsUrl: z.string().url().max(2048).optional(),
+    /**
+     * More metrics endpoints beside the server's, scraped on the same clock: GPU telemetry
+     * (NVIDIA dcgm-exporter, `:9400/metrics`) and host telemetry (node_exporter, `:9100/metrics`).
+     */
+    telemetryUrls: z.array(z.string().url().max(2048)).max(8).optional(),
     /** Read server metrics from this Prometheus server instead of the target's /metrics. */
     prometheusUrl: z.string().url().max(2048).optional(),
     /** With prometheusUrl: the label selector of this target's servers (`{job="vllm"}`). */
@@ -112,6 +117,7 @@ export interface TargetView {
   secretHeaderNames?: string[];
   hasApiKey: boolean;
   metricsUrl?: string;
+  telemetryUrls?: string[];
   prometheusUrl?: string;
   prometheusSelector?: string;
   metricsIntervalMs?: number;

@@ -6,6 +6,16 @@
 import type { Concepts } from './metrics/concepts.ts';
 import type { ProfileId } from './metrics/profile-types.ts';
 import type { HistogramBucket, MetricType } from './metrics/prom-types.ts';
+import type { TelemetryReading } from './metrics/telemetry.ts';
+
+/** One telemetry endpoint (dcgm-exporter, node_exporter) read on the server scrape's tick. */
+export interface TelemetryScrape extends TelemetryReading {
+  url: string;
+  /** performance.now() of its response (the core's clock). */
+  monoMs: number;
+  /** Why this endpoint gave nothing this time (null when it answered). */
+  error: string | null;
+}
 
 export interface ExplorerSeries {
   /** Family name + formatted labels: the series' identity across scrapes. */
@@ -43,6 +53,8 @@ export interface MetricsScrape {
   explorer: ExplorerSeries[];
   explorerTruncated: boolean;
   help: Record<string, string>;
+  /** The target's telemetry endpoints, read on this scrape's tick (absent when it lists none). */
+  telemetry?: TelemetryScrape[];
 }
 
 export interface MetricsState {

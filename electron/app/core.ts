@@ -48,7 +48,14 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   if (o.startSimulator !== false) {
     try {
       // In its own thread: the simulator's work must never delay this thread's timestamps.
-      sim = await startSimThread({ port: o.simPort ?? 0, host: '127.0.0.1', jitter: 0.1, streamInterval: 1 });
+      // Two synthetic GPUs (its /gpu-metrics): the demo's GPU panels show one line each.
+      sim = await startSimThread({
+        port: o.simPort ?? 0,
+        host: '127.0.0.1',
+        jitter: 0.1,
+        streamInterval: 1,
+        gpus: 2,
+      });
       targets.simUrl = sim.url;
     } catch (e) {
       o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);

@@ -38,6 +38,32 @@ describe('metrics service', () => {
     expect(a!.families).toBeGreaterThan(5);
   });
 
+  it("reads the target's telemetry endpoints on the server scrape's tick, a failing one said", async () => {
+    const builtin = await core.handlers.listTargets();
+    const simTarget = builtin.ok ? builtin.value.find((t) => t.id === SIM_TARGET_ID) : undefined;
+    const gpuUrl = simTarget?.telemetryUrls?.[0] ?? '';
+    expect(gpuUrl).toMatch(/\/gpu-metrics$/);
+    const saved = await core.handlers.saveTarget({
+      name: 'with gpus',
+      baseUrl: simTarget!.baseUrl,
+      dialect: 'openai-chat',
+      telemetryUrls: [gpuUrl, 'http://127.0.0.1:9/metrics'],
+    });
+    const id = saved.ok ? saved.value.id : '';
+    await core.handlers.watchMetrics([id]);
+    const mine = () => scrapesOf(events).filter((s) => s.targetId === id);
+    await until(() => mine().length >= 1);
+    const t = mine()[0]!.telemetry!;
+    expect(t.map((x) => x.url)).toEqual([gpuUrl, 'http://127.0.0.1:9/metrics']);
+    expect(t[0]!.exporter).toBe('dcgm');
+    expect(t[0]!.error).toBeNull();
+    expect(t[0]!.gpus.length).toBeGreaterThanOrEqual(1);
+    expect(t[0]!.gpus[0]!.powerW).toBeGreaterThan(0);
+    expect(t[1]!.gpus).toEqual([]);
+    expect(t[1]!.error).not.toBeNull();
+    await core.handlers.watchMetrics([]);
+  });
+
   it('reports a failing target as state with backoff, and stops when unwatched', async () => {
     const saved = await core.handlers.saveTarget({
       name: 'down',

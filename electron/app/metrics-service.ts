@@ -4,10 +4,16 @@
  * the explorer. Failures are sent as state (with backoff), never hidden.
  */
 import { createHash } from 'node:crypto';
-import type { MetricsScrape, MetricsState, ExplorerSeries } from '../../shared/metrics-api.ts';
+import type {
+  MetricsScrape,
+  MetricsState,
+  ExplorerSeries,
+  TelemetryScrape,
+} from '../../shared/metrics-api.ts';
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
+import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 
 const EXPLORER_MAX = 5000;
@@ -19,6 +25,8 @@ export type MetricsEmit = {
 
 interface Watched {
   scraper: Scraper;
+  /** The target's telemetry endpoints, read on each server scrape's tick (null: none listed). */
+  telemetry: TelemetrySet | null;
   prev: ConceptSnapshot | null;
   /** What the scraper was built from (URLs, headers, key, TLS): an edited target restarts it. */
   config: string;
@@ -30,6 +38,7 @@ function configOf(t: ResolvedTarget): string {
   const raw = JSON.stringify([
     t.baseUrl,
     t.metricsUrl ?? null,
+    t.telemetryUrls ?? [],
     headers,
     t.apiKey ?? null,
     t.insecureTls,
@@ -125,6 +134,7 @@ export class MetricsService {
     for (const [id, w] of this.watched) {
       if (!want.has(id)) {
         w.scraper.stop();
+        w.telemetry?.stop();
         this.watched.delete(id);
       }
     }
@@ -137,6 +147,7 @@ export class MetricsService {
         // Edited (URL, metrics URL, headers, key) or deleted since: that scraper is stale. A
         // deleted target's stop is reported; an edited one's new scraper reports its own state.
         running.scraper.stop();
+        running.telemetry?.stop();
         this.watched.delete(id);
       }
       if (!t) continue;
@@ -167,7 +178,10 @@ export class MetricsService {
         });
         continue;
       }
-      this.watched.set(id, { scraper, prev: null, config: configOf(t) });
+      const telemetry = t.telemetryUrls?.length
+        ? new TelemetrySet(t.telemetryUrls, { insecureTls: t.insecureTls, timeoutMs: t.metricsTimeoutMs })
+        : null;
+      this.watched.set(id, { scraper, telemetry, prev: null, config: configOf(t) });
       scraper.start();
     }
     return [...this.watched.keys()].map((id) => this.stateOf(id, this.watched.get(id)!.scraper.state));
@@ -179,7 +193,10 @@ export class MetricsService {
   }
 
   dispose(): void {
-    for (const w of this.watched.values()) w.scraper.stop();
+    for (const w of this.watched.values()) {
+      w.scraper.stop();
+      w.telemetry?.stop();
+    }
     this.watched.clear();
   }
 
@@ -209,6 +226,15 @@ export class MetricsService {
   private onScrape(id: string, r: ScrapeResult): void {
     const w = this.watched.get(id);
     if (!w) return;
+    if (w.telemetry === null) return this.send(id, w, r, undefined);
+    // The telemetry endpoints on the same tick: the server's scrape waits for them (bounded by
+    // their timeout) and both travel in one message, dated by the server's scrape.
+    void w.telemetry.scrapeAll().then((telemetry) => {
+      if (this.watched.get(id) === w) this.send(id, w, r, telemetry);
+    });
+  }
+
+  private send(id: string, w: Watched, r: ScrapeResult, telemetry: TelemetryScrape[] | undefined): void {
     const concepts = extractConcepts(r.parsed, r.profile);
     const snap: ConceptSnapshot = { tMs: r.monoMs, concepts };
     const rates = w.prev ? conceptRates(w.prev, snap) : null;
@@ -239,6 +265,7 @@ export class MetricsService {
       explorer: ex.series,
       explorerTruncated: ex.truncated,
       help: ex.help,
+      ...(telemetry ? { telemetry } : {}),
     });
   }
 }

@@ -186,6 +186,7 @@ export class RunService {
       runId,
       ...(input.repeat ? { repeat: input.repeat } : {}),
       serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
+      telemetryUrls: input.serverMetrics === false ? [] : (t.telemetryUrls ?? []),
       outFile: path.join(this.dir, l.fileName),
       name: input.name || w.name || null,
       signal: l.ac.signal,

@@ -32,6 +32,7 @@ const StoredTarget = z.object({
   /** Secret header values, each as SecretBox output (never in clear on disk). */
   secretHeadersEnc: z.record(z.string(), z.string()).optional(),
   metricsUrl: z.string().optional(),
+  telemetryUrls: z.array(z.string()).optional(),
   prometheusUrl: z.string().optional(),
   prometheusSelector: z.string().optional(),
   metricsIntervalMs: z.number().optional(),
@@ -55,6 +56,8 @@ export interface ResolvedTarget {
   secretHeaderNames?: string[];
   apiKey?: string;
   metricsUrl?: string;
+  /** Telemetry exporters beside the server (dcgm-exporter, node_exporter), scraped on its clock. */
+  telemetryUrls?: string[];
   /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
   prometheusUrl?: string;
   prometheusSelector?: string;
@@ -109,6 +112,7 @@ export class TargetStore {
         hasApiKey: false,
         builtin: true,
         defaultModel: 'tokenscope-sim',
+        telemetryUrls: [`${this.simUrl}/gpu-metrics`],
       });
     for (const t of this.targets) out.push(this.view(t));
     return out;
@@ -125,6 +129,7 @@ export class TargetStore {
       secretHeaderNames: Object.keys(this.secretHeadersOf(t)).sort(),
       hasApiKey: Boolean(t.apiKeyEnc) || this.memKeys.has(t.id),
       metricsUrl: t.metricsUrl,
+      telemetryUrls: t.telemetryUrls,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,
@@ -176,6 +181,7 @@ export class TargetStore {
       defaultModel: input.defaultModel,
       headers: Object.keys(plain).length ? plain : undefined,
       metricsUrl: input.metricsUrl,
+      telemetryUrls: input.telemetryUrls?.length ? input.telemetryUrls : undefined,
       prometheusUrl: input.prometheusUrl,
       prometheusSelector: input.prometheusUrl !== undefined ? input.prometheusSelector : undefined,
       metricsIntervalMs: input.metricsIntervalMs,
@@ -227,6 +233,7 @@ export class TargetStore {
         headers: {},
         insecureTls: false,
         defaultModel: 'tokenscope-sim',
+        telemetryUrls: [`${this.simUrl}/gpu-metrics`],
       };
     }
     const t = this.targets.find((x) => x.id === id);
@@ -243,6 +250,7 @@ export class TargetStore {
       secretHeaderNames: Object.keys(this.secretHeadersOf(t)),
       apiKey,
       metricsUrl: t.metricsUrl,
+      telemetryUrls: t.telemetryUrls,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,

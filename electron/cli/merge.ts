@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { mergeShards, type ShardFile } from '../../shared/runs/merge-shards.ts';
 import { DEFAULT_CLOCK_BOUND_MS } from '../../shared/runs/shard.ts';
-import { summaryJson, summaryText } from '../../shared/runs/summary-text.ts';
+import { summaryJson } from '../../shared/runs/summary-json.ts';
+import { summaryText } from '../../shared/runs/summary-text.ts';
 import { readRunFile, RunFileWriter } from '../runs/run-file.ts';
 
 export interface MergeCliOptions {

@@ -49,6 +49,8 @@ export interface RunCliOptions {
   serverMetrics?: boolean;
   /** Where the server's metrics are when not at <base>/metrics. */
   metricsUrl?: string;
+  /** Telemetry endpoints beside the server (dcgm-exporter, node_exporter): GPU energy per token. */
+  telemetryUrl?: string[];
   /** Run the workload this many times on each target, then pool the repeats (default 1). */
   repeat?: number;
   /** Internal: which repeat this run is (written into the header). */

@@ -70,6 +70,8 @@ export async function runRunTargets(
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
   if (targets.length > 1 && o.metricsUrl !== undefined)
     return err('--metrics-url names one server: give it with a single --target, or leave it out');
+  if (targets.length > 1 && o.telemetryUrl !== undefined)
+    return err("--telemetry-url names one server's GPUs: give it with a single --target");
   // Every target is checked before the first run starts: not a bad URL found after ten minutes.
   const bad = targets.find((u) => {
     try {
@@ -178,6 +180,7 @@ export async function runRunCommand(
               headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
               insecureTls: target.insecureTls,
             },
+      telemetryUrls: o.serverMetrics === false ? [] : (o.telemetryUrl ?? []),
       outFile: out,
       signal: ac.signal,
       onStarted: (header) => {

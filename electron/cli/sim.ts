@@ -22,6 +22,8 @@ export interface SimCliOptions {
   reasoning: number;
   /** commander's `--no-prefix-caching`: false when given. */
   prefixCaching: boolean;
+  gpus: number;
+  gpuEnergyCounter: boolean;
   quiet?: boolean;
 }
 
@@ -46,6 +48,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
     prefixCaching: o.prefixCaching,
+    gpus: o.gpus,
+    gpuEnergyCounter: o.gpuEnergyCounter,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -68,6 +72,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...(sim.options.gpus > 0
+        ? [
+            `  GPUs:     ${sim.url}/gpu-metrics  (${sim.options.gpus} synthetic GPU${sim.options.gpus > 1 ? 's' : ''}, dcgm-exporter format${sim.options.gpuEnergyCounter ? '' : ', no energy counter'})`,
+          ]
+        : []),
       ...(sim.options.closeAfterStream
         ? [
             `  connections: closed ${sim.options.closeAfterStreamMs} ms after every streamed response, though keep-alive is advertised (as llama.cpp's server)`,

@@ -55,6 +55,8 @@ export interface RunOptions {
    * scrape before the clock starts, one a second, a last one after; summed up in summary.server.
    */
   serverMetrics?: ScrapeTarget | null;
+  /** The target's telemetry endpoints (dcgm-exporter): GPU energy and joules per output token. */
+  telemetryUrls?: readonly string[];
 }
 
 export interface RunResult {

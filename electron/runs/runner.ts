@@ -114,7 +114,7 @@ class RunSession {
     let watch: ServerWatch | null = null;
     if (o.serverMetrics) {
       try {
-        watch = new ServerWatch({ timeoutMs: 2000, ...o.serverMetrics }, o.target.model);
+        watch = new ServerWatch({ timeoutMs: 2000, ...o.serverMetrics }, o.target.model, o.telemetryUrls);
       } catch {
         watch = null; // a metrics URL that can never work: the run goes on without server numbers
       }
@@ -333,7 +333,7 @@ class RunSession {
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const summary = summarizeRunLines(this.header, this.lines, { durationS, cancelled, selfCheck });
-    if (this.watch) summary.server = await this.watch.finish(this.t0);
+    if (this.watch) summary.server = await this.watch.finish(this.t0, summary.vllm.total_output_tokens);
     let fileError: string | null = null;
     try {
       await this.writer?.finish(summary);

@@ -23,7 +23,9 @@ import {
   type HistogramData,
   type Point,
 } from '../../shared/metrics/prom-math.ts';
+import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/energy.ts';
 import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
+import { TelemetrySet } from '../metrics/telemetry-set.ts';
 
 const MAX_SERIES = 2000;
 
@@ -83,12 +85,23 @@ export class ServerWatch {
   private readonly snaps: Snap[] = [];
   private profile = { id: 'unknown', label: 'Unknown server' };
   private lastError: string | null = null;
+  /** Telemetry endpoints (GPU energy), read on each server scrape's tick. */
+  private readonly telemetry: TelemetrySet | null;
+  private readonly telemetryUrls: readonly string[];
+  private readonly telemetryErrors = new Map<string, string>();
+  private readonly ticks: GpuTick[] = [];
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly target: ScrapeTarget,
     /** Filter concepts on this model (servers that label series by model). */
     private readonly model: string | null,
+    telemetryUrls: readonly string[] = [],
   ) {
+    this.telemetryUrls = [...telemetryUrls];
+    this.telemetry = telemetryUrls.length
+      ? new TelemetrySet(telemetryUrls, { insecureTls: target.insecureTls, timeoutMs: target.timeoutMs })
+      : null;
     this.scraper = new Scraper(
       { intervalMs: 1000, ...target },
       {
@@ -105,12 +118,37 @@ export class ServerWatch {
     this.profile = { id: r.profile.id, label: r.profile.label };
     const concepts = extractConcepts(r.parsed, r.profile, this.model ? { model: this.model } : {});
     this.snaps.push({ monoMs: r.monoMs, concepts });
+    if (this.telemetry === null) return;
+    const p = this.telemetry.scrapeAll().then((rs) => {
+      for (const t of rs) {
+        if (t.error !== null) this.telemetryErrors.set(t.url, t.error);
+        if (t.gpus.length > 0) this.ticks.push({ t: t.monoMs, gpus: t.gpus });
+      }
+    });
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  /** GPU energy over the window: from the last telemetry tick at or before t0 to the last one. */
+  private energy(t0: number, outputTokens: number | undefined) {
+    if (this.telemetry === null) return {};
+    const ticks = [...this.ticks].sort((a, b) => a.t - b.t);
+    let from = 0;
+    for (let i = 0; i < ticks.length; i++) if (ticks[i]!.t <= t0) from = i;
+    const e = energyOverWindow(ticks.slice(from), t0);
+    return {
+      // Joules per output token: every GPU's energy over the window / the run's output tokens.
+      energy: e !== null && outputTokens !== undefined ? perToken(e, outputTokens) : e,
+      telemetry: this.telemetryUrls.map((url) => ({ url, error: this.telemetryErrors.get(url) ?? null })),
+    };
   }
 
   /** One scrape now (the baseline before the clock starts, and the last after the run). */
   async scrapeNow(): Promise<void> {
     const r = await this.scraper.scrapeOnce();
     if (r !== null && !('parsed' in r)) this.lastError = r.message;
+    // Its telemetry too (started on the scrape's tick): the baseline is taken before the clock starts.
+    await Promise.all([...this.pending]);
   }
 
   start(): void {
@@ -118,9 +156,10 @@ export class ServerWatch {
   }
 
   /** Stops the periodic scrapes, takes the last one, and sums up against the run's clock (t0). */
-  async finish(t0: number): Promise<ServerSideSummary> {
+  async finish(t0: number, outputTokens?: number): Promise<ServerSideSummary> {
     this.scraper.stop();
     await this.scrapeNow();
+    this.telemetry?.stop();
     const snaps = [...this.snaps].sort((a, b) => a.monoMs - b.monoMs);
     // The window: the last scrape at or before the clock started (else the first), to the last.
     let from = 0;
@@ -172,11 +211,13 @@ export class ServerWatch {
       e2e: two ? histStats(inWindow, (c) => c.e2eHistogram) : null,
       itl: two ? histStats(inWindow, (c) => c.itlHistogram) : null,
       series,
+      ...this.energy(t0, outputTokens),
     };
   }
 
   /** Stops everything without a summary (the run failed before it began). */
   stop(): void {
     this.scraper.stop();
+    this.telemetry?.stop();
   }
 }

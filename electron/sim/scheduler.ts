@@ -21,6 +21,7 @@ import { KV_BLOCK_TOKENS } from './types.ts';
 import { PrefixCache } from './prefix-cache.ts';
 import { Rng } from '../../shared/prng.ts';
 import { eosToken, TextGenerator, type GenToken } from './text.ts';
+import type { SimGpus } from './gpu.ts';
 import type { SimMetrics } from './metrics.ts';
 import type { EndReason, FinishReason, ResolvedSimOptions } from './types.ts';
 
@@ -131,6 +132,8 @@ export class Scheduler {
   constructor(
     private readonly opts: ResolvedSimOptions,
     private readonly metrics: SimMetrics,
+    /** The synthetic GPUs, told each step's occupancy (their power and energy follow it). */
+    private readonly gpus: SimGpus | null = null,
   ) {
     this.jitterRng = new Rng(opts.seed, 'jitter');
     this.prefixCache = opts.prefixCaching
@@ -234,13 +237,17 @@ export class Scheduler {
       prefillTokens += head.spec.promptTokens - head.cachedTokens; // cached blocks are not computed again
       this.metrics.admitted(head, now);
     }
-    if (this.running.length === 0) return; // idle until the next submit
+    if (this.running.length === 0) {
+      this.gpus?.load(0, 0, now);
+      return; // idle until the next submit
+    }
     const batch = this.running.filter((s) => s.pausedUntil <= now);
     const o = this.opts;
     let duration = o.decodeStepMs + o.decodeStepPerSeqMs * batch.length + o.prefillMsPerToken * prefillTokens;
     if (o.jitter > 0) duration *= 1 + o.jitter * (2 * this.jitterRng.next() - 1);
     duration = Math.max(0.1, duration);
     const decoding = batch.filter((s) => s.generated > 0).length;
+    this.gpus?.load(batch.length / o.maxNumSeqs, this.kvUsage(), now);
     this.metrics.iteration(prefillTokens + decoding);
     this.inflight = batch;
     this.targetMs += duration;

@@ -10,6 +10,7 @@ import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
 import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
 import { GroundTruthLog } from './ground-truth.ts';
 import { infoResponse } from './info.ts';
+import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
 import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
@@ -36,6 +37,8 @@ export class SimHttpServer implements SimServer {
   port = 0;
   private readonly server: Server;
   private readonly metrics: SimMetrics;
+  /** The synthetic GPU exporter (`/gpu-metrics`), null with `gpus: 0`. */
+  readonly gpus: SimGpus | null;
   private readonly core: SimCore;
   private readonly sockets = new Set<Socket>();
   private readonly replayBody: ReplayBody | null;
@@ -45,9 +48,11 @@ export class SimHttpServer implements SimServer {
 
   constructor(readonly options: ResolvedSimOptions) {
     this.metrics = new SimMetrics(options.model, options.kvCacheTokens, options.prefixCaching);
+    this.gpus =
+      options.gpus > 0 ? new SimGpus({ gpus: options.gpus, energyCounter: options.gpuEnergyCounter }) : null;
     this.core = {
       opts: options,
-      scheduler: new Scheduler(options, this.metrics),
+      scheduler: new Scheduler(options, this.metrics, this.gpus),
       groundTruth: new GroundTruthLog(options.groundTruth, options.log),
       ids: new Rng(options.seed, 'request-ids'),
       faultRng: new Rng(options.seed, 'faults'),
@@ -96,6 +101,7 @@ export class SimHttpServer implements SimServer {
       prefixCacheHits: this.metrics.prefixHits,
       generationTokens: this.metrics.generationTokens,
       activeStreams: this.core.sessions.size,
+      gpuEnergyJ: this.gpus?.energyJ() ?? null,
     };
   }
 
@@ -165,6 +171,10 @@ export class SimHttpServer implements SimServer {
       });
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
       return void res.end(body);
+    }
+    if (path === '/gpu-metrics' && this.gpus) {
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+      return void res.end(this.gpus.render());
     }
     const info = infoResponse(path, this.options, this.startedSec);
     if (!info)

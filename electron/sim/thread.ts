@@ -72,7 +72,9 @@ const SCALARS = [
   'prefixCacheHits',
   'activeStreams',
 ] as const satisfies readonly (keyof SimState)[];
-const STATE_NUMBERS = SCALARS.length + END_REASONS.length;
+/** After the scalars and the end reasons: the GPUs' joules, NaN for none. */
+const STATE_NUMBERS = SCALARS.length + END_REASONS.length + 1;
+const ENERGY_AT = SCALARS.length + END_REASONS.length;
 
 export function sharedStateBuffer(): SharedArrayBuffer {
   return new SharedArrayBuffer(8 + STATE_NUMBERS * 8);
@@ -92,6 +94,7 @@ export class SharedState {
     Atomics.add(this.seq, 0, 1);
     SCALARS.forEach((k, i) => (this.nums[i] = s[k]));
     END_REASONS.forEach((r, i) => (this.nums[SCALARS.length + i] = s.finished[r]));
+    this.nums[ENERGY_AT] = s.gpuEnergyJ ?? NaN;
     Atomics.add(this.seq, 0, 1);
   }
 
@@ -103,11 +106,15 @@ export class SharedState {
       v = Array.from(this.nums);
       if (before % 2 === 0 && Atomics.load(this.seq, 0) === before) break;
     }
-    const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<SimState, 'finished'>;
+    const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
+      SimState,
+      'finished' | 'gpuEnergyJ'
+    >;
+    const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
       END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
     ) as SimState['finished'];
-    return { ...s, finished };
+    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy };
   }
 }
 

@@ -64,6 +64,10 @@ export interface SimOptions {
    * LRU as large as the KV cache) and a prompt's cached leading blocks are not prefilled again.
    */
   prefixCaching?: boolean;
+  /** GPUs of the synthetic dcgm-exporter at `/gpu-metrics` (default 1; 0: no such route). */
+  gpus?: number;
+  /** false: its GPUs publish no energy counter (only power), as some exporters' counter sets. */
+  gpuEnergyCounter?: boolean;
   log?: (line: string) => void;
 }
 
@@ -89,6 +93,8 @@ export interface ResolvedSimOptions {
   closeAfterStreamMs: number;
   reasoningTokens: number;
   prefixCaching: boolean;
+  gpus: number;
+  gpuEnergyCounter: boolean;
   log: (line: string) => void;
 }
 
@@ -141,6 +147,8 @@ export interface SimState {
   prefixCacheHits: number;
   /** Open HTTP responses that are still streaming. */
   activeStreams: number;
+  /** Joules every synthetic GPU has drawn since start (null without GPUs). */
+  gpuEnergyJ: number | null;
 }
 
 export interface SimServer {

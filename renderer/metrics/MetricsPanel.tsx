@@ -20,6 +20,7 @@ import { useAppStore, useSelectedTarget } from '../core/app-store.ts';
 import { useRequestStore } from '../request/request-store.ts';
 import { ClientVsServer } from './ClientVsServer.tsx';
 import { MetricExplorer } from './MetricExplorer.tsx';
+import { GpuCards } from './GpuCards.tsx';
 import { MetricsCharts } from './MetricsCharts.tsx';
 import { MetricsStatus } from './MetricsStatus.tsx';
 import { MetricsToolbar } from './MetricsToolbar.tsx';
@@ -193,6 +194,7 @@ function TargetMetrics({
         chartWidth={chartWidth}
         sharedPeaks={sharedPeaks}
       />
+      <GpuCards targetId={id} domain={domain} chartWidth={chartWidth} />
       <ClientVsServer
         comparison={comparison}
         hasTtft={points.some((p) => p.concepts.ttftHistogram !== null)}

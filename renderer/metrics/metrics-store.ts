@@ -8,6 +8,7 @@ import type { MetricsScrape } from '../../shared/metrics-api.ts';
 import type { Concepts } from '../../shared/metrics/concepts.ts';
 import { histogramDelta, mergeHistograms, type HistogramData } from '../../shared/metrics/prom-math.ts';
 import type { ProfileId } from '../../shared/metrics/profile-types.ts';
+import type { GpuReading } from '../../shared/metrics/telemetry.ts';
 import { Ring } from './ring.ts';
 import { SeriesStore } from './series-store.ts';
 
@@ -31,6 +32,12 @@ export interface ScrapeMeta {
   explorerTruncated: boolean;
 }
 
+/** The GPUs of a target's telemetry endpoints at one scrape tick (same time as its ScrapePoint). */
+export interface GpuPoint {
+  t: number;
+  gpus: GpuReading[];
+}
+
 /** Accumulated since the first scrape of the session: every consecutive delta, reset-aware. */
 export interface Totals {
   ttft: HistogramData | null;
@@ -39,6 +46,10 @@ export interface Totals {
 
 export class TargetMetrics {
   readonly scrapes: Ring<ScrapePoint>;
+  /** Telemetry ticks with GPUs (dcgm-exporter endpoints of the target), same capacity. */
+  readonly gpus: Ring<GpuPoint>;
+  /** Telemetry endpoints that failed at the last tick, with why. */
+  telemetryErrors: { url: string; error: string }[] = [];
   readonly series: SeriesStore;
   help: Record<string, string> = {};
   first: ScrapePoint | null = null;
@@ -52,6 +63,7 @@ export class TargetMetrics {
     maxSeries = MAX_SERIES,
   ) {
     this.scrapes = new Ring(capacity);
+    this.gpus = new Ring(capacity);
     this.series = new SeriesStore(capacity, maxSeries);
   }
 
@@ -62,6 +74,11 @@ export class TargetMetrics {
     if (prev) this.accumulate(prev.concepts, point.concepts);
     this.first ??= point;
     this.scrapes.push(point);
+    if (s.telemetry) {
+      const gpus = s.telemetry.flatMap((x) => x.gpus);
+      if (gpus.length > 0) this.gpus.push({ t: s.wallMs, gpus });
+      this.telemetryErrors = s.telemetry.flatMap((x) => (x.error ? [{ url: x.url, error: x.error }] : []));
+    }
     // Only what the explorer needs is copied into typed arrays; the scrape object is not kept.
     this.series.ingest(s.wallMs, s.explorer);
     this.help = s.help;

@@ -174,6 +174,40 @@ export function AuthFields({
   );
 }
 
+/** The telemetry exporters beside the server (GPU: dcgm-exporter; host: node_exporter). */
+function TelemetryField({
+  form,
+  set,
+  errors,
+}: {
+  form: TargetForm;
+  set: (patch: Partial<TargetForm>) => void;
+  errors: TargetErrors;
+}) {
+  return (
+    <>
+      <label htmlFor="te-telemetry">GPU / host telemetry</label>
+      <textarea
+        id="te-telemetry"
+        className="mono"
+        rows={2}
+        value={form.telemetryUrls}
+        onChange={(e) => set({ telemetryUrls: e.target.value })}
+        placeholder={
+          'http://gpu-box:9400/metrics  (dcgm-exporter)\nhttp://gpu-box:9100/metrics  (node_exporter)'
+        }
+        spellCheck={false}
+        data-testid="target-telemetry-urls"
+      />
+      {errors.telemetryUrls && <p className="field-error">{errors.telemetryUrls}</p>}
+      <p className="field-hint wrap">
+        One URL a line, scraped with the server’s metrics: GPU utilization, memory, power and energy per token
+        (dcgm-exporter), host CPU and memory (node_exporter).
+      </p>
+    </>
+  );
+}
+
 /** Where the server's metrics come from (its /metrics or a Prometheus) and how often. */
 export function MetricsFields({
   form,
@@ -254,6 +288,7 @@ export function MetricsFields({
             </p>
           </>
         )}
+        <TelemetryField form={form} set={set} errors={errors} />
         <div className="field-pair metrics-cadence">
           <div className="field">
             <label htmlFor="te-interval">

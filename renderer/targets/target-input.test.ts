@@ -8,6 +8,29 @@ describe('buildTargetInput', () => {
     expect(!r.ok && Object.keys(r.error).sort()).toEqual(['baseUrl', 'metricsUrl', 'name']);
   });
 
+  it('telemetry endpoints: one URL a line, blanks dropped, a bad one named, round-tripped', () => {
+    const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
+    const r = buildTargetInput({
+      ...base,
+      telemetryUrls: ' http://gpu:9400/metrics \n\nhttp://gpu:9100/metrics\n',
+    });
+    expect(r.ok && r.value.telemetryUrls).toEqual(['http://gpu:9400/metrics', 'http://gpu:9100/metrics']);
+    const none = buildTargetInput({ ...base, telemetryUrls: '  \n' });
+    expect(none.ok && 'telemetryUrls' in none.value).toBe(false);
+    const bad = buildTargetInput({ ...base, telemetryUrls: 'http://gpu:9400/metrics\ngpu:9100' });
+    expect(!bad.ok && bad.error.telemetryUrls).toBe('Not an http:// or https:// URL: gpu:9100');
+    const f = formFromTarget({
+      id: 't',
+      name: 'n',
+      baseUrl: 'http://h:1',
+      dialect: 'openai-chat',
+      hasApiKey: false,
+      builtin: false,
+      telemetryUrls: ['http://h:9400/metrics', 'http://h:9100/metrics'],
+    });
+    expect(f.telemetryUrls).toBe('http://h:9400/metrics\nhttp://h:9100/metrics');
+  });
+
   it('keeps the stored key unless a new one is typed or clearing is asked', () => {
     const base = { ...NEW_TARGET, name: 'box', baseUrl: 'http://gpu:8000' };
     const keep = buildTargetInput(base);

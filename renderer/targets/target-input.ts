@@ -20,6 +20,8 @@ export interface TargetForm {
    */
   keepSecretsOnMove: boolean | null;
   metricsUrl: string;
+  /** Telemetry endpoints (dcgm-exporter, node_exporter), one URL a line, as typed. */
+  telemetryUrls: string;
   /** Where server metrics come from: the server's own /metrics, or a Prometheus server. */
   metricsSource: 'scrape' | 'prometheus';
   prometheusUrl: string;
@@ -41,6 +43,7 @@ export const NEW_TARGET: TargetForm = {
   clearKey: false,
   keepSecretsOnMove: null,
   metricsUrl: '',
+  telemetryUrls: '',
   metricsSource: 'scrape',
   prometheusUrl: '',
   prometheusSelector: '',
@@ -64,6 +67,7 @@ export function formFromTarget(t: TargetView): TargetForm {
     clearKey: false,
     keepSecretsOnMove: null,
     metricsUrl: t.metricsUrl ?? '',
+    telemetryUrls: (t.telemetryUrls ?? []).join('\n'),
     metricsSource: t.prometheusUrl ? 'prometheus' : 'scrape',
     prometheusUrl: t.prometheusUrl ?? '',
     prometheusSelector: t.prometheusSelector ?? '',
@@ -95,6 +99,7 @@ export type TargetErrors = Partial<
     | 'name'
     | 'baseUrl'
     | 'metricsUrl'
+    | 'telemetryUrls'
     | 'prometheusUrl'
     | 'prometheusSelector'
     | 'metricsInterval'
@@ -104,6 +109,14 @@ export type TargetErrors = Partial<
     string
   >
 >;
+
+/** The telemetry endpoints typed, one a line (blank lines dropped). */
+export function telemetryList(text: string): string[] {
+  return text
+    .split(/\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
 
 /** scheme://host:port, '' when not a URL. */
 export function originOf(u: string): string {
@@ -134,6 +147,10 @@ export function buildTargetInput(
   if (!httpUrl(f.baseUrl.trim())) errors.baseUrl = 'An http:// or https:// URL, e.g. http://gpu-box:8000';
   if (f.metricsUrl.trim() && !httpUrl(f.metricsUrl.trim()))
     errors.metricsUrl = 'An http:// or https:// URL, or empty.';
+  const telemetry = telemetryList(f.telemetryUrls);
+  const badTelemetry = telemetry.find((u) => !httpUrl(u));
+  if (badTelemetry !== undefined) errors.telemetryUrls = `Not an http:// or https:// URL: ${badTelemetry}`;
+  else if (telemetry.length > 8) errors.telemetryUrls = 'At most 8 telemetry endpoints.';
   const prom = f.metricsSource === 'prometheus';
   if (prom && !httpUrl(f.prometheusUrl.trim()))
     errors.prometheusUrl = 'The Prometheus server: an http:// or https:// URL, e.g. http://prometheus:9090';
@@ -166,6 +183,7 @@ export function buildTargetInput(
   if (f.apiKey !== '') input.apiKey = f.apiKey;
   else if (f.clearKey) input.apiKey = '';
   if (f.metricsUrl.trim()) input.metricsUrl = f.metricsUrl.trim();
+  if (telemetry.length > 0) input.telemetryUrls = telemetry;
   if (intervalMs !== null && intervalMs !== 1000) input.metricsIntervalMs = intervalMs;
   if (typeof timeoutMs === 'number') input.metricsTimeoutMs = timeoutMs;
   if (prom) {

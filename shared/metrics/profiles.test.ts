@@ -28,6 +28,10 @@ const EXPECTED: Record<string, ProfileId> = {
   'triton.prom': 'triton',
   'vllm-v0.prom': 'vllm-v0',
   'vllm-v1.prom': 'vllm-v1',
+  // Telemetry exporters, not servers (their profiles: telemetry.ts).
+  'dcgm-exporter.prom': 'unknown',
+  'dcgm-exporter-readme.prom': 'unknown',
+  'node-exporter.prom': 'unknown',
 };
 
 describe('profile detection', () => {

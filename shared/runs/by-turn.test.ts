@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { BY_TURN_CAP, byTurnOf } from './by-turn.ts';
 import type { RequestOutcome, RunSummary } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
-import { summaryJson, summaryText } from './summary-text.ts';
+import { summaryJson } from './summary-json.ts';
+import { summaryText } from './summary-text.ts';
 import { RunSummarySchema } from './summary-schema.ts';
 
 const base: RequestOutcome = {

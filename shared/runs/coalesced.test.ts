@@ -12,7 +12,8 @@ import type { RunHeader, RunRequestLine } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { compareRows } from './compare.ts';
 import { computeRunSummary, vllmStatKeys } from './summary.ts';
-import { summaryJson, summaryText } from './summary-text.ts';
+import { summaryJson } from './summary-json.ts';
+import { summaryText } from './summary-text.ts';
 import { importVllmText, toVllmResult } from './vllm-format.ts';
 import { parseWorkload } from './workload.ts';
 

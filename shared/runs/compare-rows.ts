@@ -10,7 +10,7 @@ import { statsOf } from './stats-of.ts';
 export interface CompareRowDef {
   id: string;
   label: string;
-  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%';
+  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%' | 'J' | 'W';
   /**
    * How a run differs from the baseline: relative ((X − A)/A, the default) or absolute in the
    * row's unit (a failure rate: percentage points).
@@ -197,6 +197,22 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     unit: 'count',
     better: 'lower',
     get: (s) => num(s.server?.delta.preemptions),
+  },
+  // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
+  {
+    id: 'gpu-j-per-token',
+    label: 'Energy per output token',
+    unit: 'J',
+    better: 'lower',
+    group: 'GPU',
+    get: (s) => num(s.server?.energy?.joulesPerToken),
+  },
+  {
+    id: 'gpu-mean-power',
+    label: 'Mean GPU power',
+    unit: 'W',
+    better: null,
+    get: (s) => num(s.server?.energy?.meanPowerW),
   },
 ];
 

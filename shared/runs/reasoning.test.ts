@@ -11,7 +11,8 @@ import { recordToLine } from './record-line.ts';
 import type { RunHeader, RunRequestLine } from './run-types.ts';
 import { parseRunText } from './run-parse.ts';
 import { compareRows } from './compare.ts';
-import { summaryJson, summaryText } from './summary-text.ts';
+import { summaryJson } from './summary-json.ts';
+import { summaryText } from './summary-text.ts';
 import { parseWorkload } from './workload.ts';
 
 const R = EV_REASONING;

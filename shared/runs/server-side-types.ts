@@ -3,6 +3,8 @@
  * the `server` part of a run's summary (run-types.ts RunSummary).
  */
 
+import type { EnergySummary } from './energy.ts';
+
 /** A server histogram's observations over the run (delta of its buckets), in ms. */
 export interface ServerHistogramStats {
   count: number;
@@ -59,4 +61,11 @@ export interface ServerSideSummary {
   itl: ServerHistogramStats | null;
   /** Gauges over the run, about one point a second (thinned to at most 2,000 points). */
   series: ServerSample[];
+  /**
+   * GPU energy over the run from the target's telemetry endpoints (dcgm-exporter), with joules per
+   * output token; null when they gave no two readings; absent when the target lists none.
+   */
+  energy?: EnergySummary | null;
+  /** The telemetry endpoints read, and the last failure of each that failed. */
+  telemetry?: { url: string; error: string | null }[];
 }

@@ -97,6 +97,21 @@ const ServerSchema = z
     e2e: HistStats,
     itl: HistStats,
     series: z.array(z.object({ t: num, running: numN, waiting: numN, kvCacheUsage: numN })),
+    energy: z
+      .object({
+        method: z.enum(['counter', 'integrated-power', 'mixed']),
+        joules: num,
+        gpus: count,
+        windowMs: z.object({ fromMs: num, toMs: num }),
+        meanPowerW: numN,
+        outputTokens: numN,
+        joulesPerToken: numN,
+        peakUtilPct: numN,
+        peakFbUsedMiB: numN,
+      })
+      .nullable()
+      .optional(),
+    telemetry: z.array(z.object({ url: z.string(), error: z.string().nullable() })).optional(),
   })
   .nullable();
 

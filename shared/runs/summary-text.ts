@@ -3,7 +3,7 @@
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
 import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './run-types.ts';
-import { serverGapReason } from './server-side-types.ts';
+import { serverGapReason, type ServerSideSummary } from './server-side-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { turnLabel } from './by-turn.ts';
@@ -178,8 +178,34 @@ function serverSection(s: RunSummary): string[] {
     row('Peak KV-cache usage (%):', sv.peak.kvCacheUsage === null ? '-' : f2(sv.peak.kvCacheUsage * 100)),
     row('Preemptions:', String(sv.delta.preemptions ?? '-')),
   );
+  L.push(...energyLines(sv));
   if (sv.failures > 0) L.push(row('Failed scrapes:', `${sv.failures} (${sv.lastError ?? ''})`));
   return L;
+}
+
+const ENERGY_METHOD = {
+  counter: 'energy counter',
+  'integrated-power': 'power integrated over scrapes, no energy counter',
+  mixed: 'energy counters, power integrated where a GPU had none',
+} as const;
+
+/** GPU energy over the run (the target's dcgm-exporter), when it listed telemetry endpoints. */
+function energyLines(sv: ServerSideSummary): string[] {
+  if (sv.energy === undefined) return [];
+  const e = sv.energy;
+  const failed = (sv.telemetry ?? []).filter((t) => t.error !== null);
+  if (e === null)
+    return [
+      row('GPU energy:', failed.length ? `- (${failed[0]!.url}: ${failed[0]!.error})` : '- (no GPU data)'),
+    ];
+  return [
+    row(
+      `GPU energy (J, ${e.gpus} GPU${e.gpus === 1 ? '' : 's'}):`,
+      `${f2(e.joules)} (${ENERGY_METHOD[e.method]})`,
+    ),
+    row('Energy per output token (J):', e.joulesPerToken === null ? '-' : e.joulesPerToken.toFixed(4)),
+    row('Mean GPU power (W):', f2(e.meanPowerW)),
+  ];
 }
 
 /** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
@@ -301,93 +327,4 @@ export function summaryText(s: RunSummary): string {
   }
   L.push('='.repeat(50));
   return L.map((l) => l.trimEnd()).join('\n') + '\n';
-}
-
-/**
- * The summary as one flat JSON object: vLLM's keys and values (`completed`, `mean_ttft_ms`,
- * `p99.9_itl_ms`, …) first, then Tokenscope's own under names in the same style.
- */
-export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...s.vllm };
-  const own = (metric: string, m: MetricStats | null): void => {
-    if (!m) return;
-    Object.assign(out, {
-      [`mean_${metric}_ms`]: m.mean,
-      [`median_${metric}_ms`]: m.median,
-      [`std_${metric}_ms`]: m.std,
-      [`p90_${metric}_ms`]: m.p90,
-      [`p95_${metric}_ms`]: m.p95,
-      [`p99_${metric}_ms`]: m.p99,
-      [`p99.9_${metric}_ms`]: m.p999,
-      [`max_${metric}_ms`]: m.max,
-    });
-  };
-  own('itl_per_token', s.stats.itl_per_token);
-  // Tokenscope's ITL per chunk (coalesced gaps left out), beside vLLM's `…_itl_ms` (every gap).
-  if (s.coalesced) own('itl_excl_coalesced', s.stats.itl);
-  own('client_queue_time', s.stats.client_queue_time);
-  own('first_event', s.stats.first_event);
-  own('ttfat', s.stats.ttfat ?? null);
-  Object.assign(out, {
-    ...(s.reasoning
-      ? {
-          total_reasoning_tokens: s.reasoning.reasoningTokens,
-          total_answer_tokens: s.reasoning.answerTokens,
-          reasoning_requests: s.reasoning.requests,
-          reasoning_estimated_requests: s.reasoning.estimatedRequests,
-        }
-      : {}),
-    ...(s.coalesced
-      ? {
-          coalesced_gaps: s.coalesced.gaps,
-          total_gaps: s.coalesced.totalGaps,
-          coalesced_gap_share: s.coalesced.share,
-        }
-      : {}),
-    ...(s.byTurn
-      ? {
-          by_turn: s.byTurn.map((r) => ({
-            turn: turnLabel(r),
-            requests: r.requests,
-            failed: r.failed,
-            mean_input_tokens: r.meanInputTokens,
-            mean_ttft_ms: r.ttft?.mean ?? null,
-            median_ttft_ms: r.ttft?.median ?? null,
-            p99_ttft_ms: r.ttft?.p99 ?? null,
-            mean_e2el_ms: r.e2e?.mean ?? null,
-            median_e2el_ms: r.e2e?.median ?? null,
-            p99_e2el_ms: r.e2e?.p99 ?? null,
-          })),
-        }
-      : {}),
-    output_token_source: s.tokens.outputSource,
-    input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
-    errors: s.errors,
-    error_samples: s.errorSamples ?? {},
-    slo: s.slo,
-    good_requests: s.goodRequests,
-    warmup_requests: s.warmupRequests,
-    cancelled_requests: s.cancelledRequests,
-    partial: s.partial,
-    cancelled: s.cancelled,
-    self_check: s.selfCheck,
-    ...(s.replay
-      ? {
-          replay: {
-            speedup: s.replay.speedup,
-            requests: s.replay.requests,
-            lag_p50_ms: s.replay.lagP50Ms,
-            lag_p99_ms: s.replay.lagP99Ms,
-            lag_max_ms: s.replay.lagMaxMs,
-            lag_bound_ms: s.replay.boundMs,
-            flagged: s.replay.flagged,
-          },
-        }
-      : {}),
-    server: s.server ?? null,
-    source: s.source,
-    definitions: s.definitions ?? 'tokenscope',
-    ...extra,
-  });
-  return out;
 }

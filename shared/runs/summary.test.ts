@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RequestOutcome } from './run-types.ts';
 import { computeRunSummary } from './summary.ts';
 import { maxChunksPerSecond, peakConcurrency } from './peaks.ts';
-import { summaryJson, summaryText } from './summary-text.ts';
+import { summaryJson } from './summary-json.ts';
+import { summaryText } from './summary-text.ts';
 
 const base: RequestOutcome = {
   ok: true,

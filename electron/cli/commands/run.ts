@@ -100,6 +100,7 @@ export function addRunCommand(program: Command): void {
       '--metrics-url <url>',
       "the server's metrics URL when not <target>/metrics (Triton: :8002/metrics)",
     )
+    .option('--telemetry-url <url>', 'dcgm-exporter beside the server: J/output token', collectUrl)
     .option('--timeout <ms>', 'whole-request timeout in ms (default 300000)', int('--timeout'))
     .option(
       '--idle-timeout <ms>',

@@ -67,6 +67,13 @@ export function addSimCommand(program: Command): void {
       '--no-prefix-caching',
       'turn off the prefix cache (default on, as vLLM: cached leading 16-token blocks of a prompt are not prefilled again)',
     )
+    .option(
+      '--gpus <n>',
+      'GPUs of the synthetic dcgm-exporter at /gpu-metrics (0: none); their power and energy follow the batch',
+      int('--gpus'),
+      1,
+    )
+    .option('--no-gpu-energy-counter', 'its GPUs publish power only, no energy counter')
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');
