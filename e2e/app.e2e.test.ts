@@ -175,6 +175,8 @@ describe('stream debugger in Chromium', () => {
       name: 'slow sim',
       baseUrl: slow.url,
       dialect: 'openai-chat',
+      // Its GPUs too (the simulator's dcgm-exporter), as the built-in target lists its own.
+      telemetryUrls: [`${slow.url}/gpu-metrics`],
     });
     if (!saved.ok) throw new Error(saved.error.message);
     await page
