@@ -1,12 +1,15 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
+import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 
 // GPU telemetry in the server metrics tab, end to end: web mode's embedded simulator serves two
 // synthetic GPUs (/gpu-metrics, dcgm-exporter format) listed as its target's telemetry; a few
-// streams load its batch, and the GPU cards show one line per GPU rising with it. Waits on the
-// charts' own attributes, never on sleeps.
+// streams load its batch, and the GPU cards show one line per GPU rising with it; a load run's
+// summary shows the energy of both GPUs per output token. Waits on the app's own attributes and
+// text, never on sleeps.
 let page: Page;
 const consoleErrors: string[] = [];
 let app: OpenApp | undefined;
@@ -91,6 +94,51 @@ describe('GPU panels in Chromium', () => {
     await page.getByTestId('gpu-cards').scrollIntoViewIfNeeded();
     await shot(page, 'gpu-panels');
     await page.getByTestId('gpu-cards').screenshot({ path: 'test-artifacts/gpu-cards.png' });
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it("a load run's summary: the two GPUs' energy, per output token, by their energy counters", async () => {
+    await page.getByTestId('runs-tab').click();
+    await simModelReady(page, '.run-form');
+    await setField('run-requests', '40');
+    await setField('run-concurrency', '8');
+    await setField('outputLen-value', '64');
+    await setField('run-name', 'e2e energy run');
+    await page.getByTestId('run-start').click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-summary-name"]')?.textContent === 'e2e energy run',
+      undefined,
+      { timeout: 30_000 },
+    );
+    const energy = page.getByTestId('sum-energy');
+    await energy.waitFor();
+    const outTokens = Number((await page.getByTestId('sum-output-tokens').textContent())!.replace(/,/g, ''));
+    expect(outTokens).toBe(40 * 64);
+    const perToken = (await page.getByTestId('sum-energy-per-token').textContent()) ?? '';
+    const pt = /^([\d.]+) J over ([\d,]+) tokens$/.exec(perToken);
+    expect(pt, perToken).not.toBeNull();
+    expect(Number(pt![2]!.replace(/,/g, ''))).toBe(outTokens);
+    const total = (await page.getByTestId('sum-energy-total').textContent()) ?? '';
+    const tm = /^([\d,.]+) (k?J) · 2 GPUs$/.exec(total);
+    expect(tm, total).not.toBeNull();
+    const joules = Number(tm![1]!.replace(/,/g, '')) * (tm![2] === 'kJ' ? 1000 : 1);
+    // Per token is the total over the tokens (both shown to three figures).
+    expect(Number(pt![1]) / (joules / outTokens)).toBeCloseTo(1, 1);
+    // Two GPUs together draw at least their idle power (72 W + 76 W) and at most their limits.
+    const watts = Number(
+      /^([\d.]+) W/.exec((await page.getByTestId('sum-energy-power').textContent()) ?? '')?.[1],
+    );
+    expect(watts).toBeGreaterThan(148);
+    expect(watts).toBeLessThan(2000);
+    expect(await page.getByTestId('sum-energy-method').textContent()).toBe('energy counter');
+    expect((await page.getByTestId('sum-server').textContent()) ?? '').not.toMatch(/NaN|undefined|Infinity/);
+    await page.setViewportSize({ width: 1440, height: 1400 });
+    await page.getByTestId('sum-server').scrollIntoViewIfNeeded();
+    const file = 'test-artifacts/run-energy.png';
+    await page.getByTestId('sum-server').screenshot({ path: file });
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1).
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(file, path.join(repoRoot, 'docs/run-energy.png'));
+    await page.setViewportSize({ width: 1440, height: 900 });
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import { compareRows } from '../../shared/runs/compare.ts';
 import { deriveRun } from '../runs/run-detail.ts';
 import { RunDetailView } from '../runs/RunSummaryView.tsx';
 import { runDetail } from '../testing/run-fixture.ts';
+import { energyOf, serverWithEnergy } from '../testing/server-fixture.ts';
 import { comparisonView } from './ReportCompare.tsx';
 import { ReportApp } from './ReportApp.tsx';
 import { deriveReportRun, readReportData } from './report-view.ts';
@@ -78,6 +79,17 @@ describe('the report against the app', () => {
     expect(appStats).toContain('12.35');
     expect(within(rep.container).getByTestId('report-run-name').textContent).toBe('fixture run');
     expect(rep.container.textContent).not.toMatch(/NaN|undefined/);
+  });
+
+  it("shows the run's GPU energy as the app does, through the page and back", () => {
+    const d = runDetail(12);
+    d.summary = { ...d.summary, server: serverWithEnergy(energyOf(90, 300, 'counter')) };
+    const data = build([d]);
+    const app = render(<RunDetailView detail={d} width={360} />);
+    const appEnergy = within(app.container).getByTestId('sum-energy').textContent;
+    expect(appEnergy).toMatch(/^Energy per output token0\.3 J over 300 tokensGPU energy90 J · 2 GPUs/);
+    const rep = render(<ReportApp data={data} />);
+    expect(within(rep.container).getByTestId('sum-energy').textContent).toBe(appEnergy);
   });
 
   it("computes the comparison's rows and intervals as the app's comparison view does", async () => {

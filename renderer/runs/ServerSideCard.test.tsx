@@ -3,33 +3,13 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerSideSummary } from '../../shared/runs/server-side-types.ts';
 import { runDetail } from '../testing/run-fixture.ts';
+import { energyOf, serverSide, serverWithEnergy } from '../testing/server-fixture.ts';
+import { fmtJoules } from './EnergyNumbers.tsx';
 import { clientTokens, fmtServerQuantile, mergeSteps, ServerSideCard } from './ServerSideCard.tsx';
 
 afterEach(cleanup);
 
-const server: ServerSideSummary = {
-  source: 'scrape',
-  url: 'http://127.0.0.1:8000/metrics',
-  selector: null,
-  profile: 'vllm-v1',
-  profileName: 'vLLM (V1 engine)',
-  model: 'tokenscope-sim',
-  scrapes: 3,
-  failures: 0,
-  lastError: null,
-  window: { fromMs: -5, toMs: 520 },
-  peak: { running: 2, waiting: 1, kvCacheUsage: 0.0123 },
-  delta: { generationTokens: 16, promptTokens: 40, preemptions: 0 },
-  ttft: { count: 4, mean: 11, p50: 10, p90: 14, p99: 15 },
-  queueTime: { count: 4, mean: 1, p50: 0.5, p90: 2, p99: 3 },
-  e2e: { count: 4, mean: 60, p50: 55, p90: 70, p99: 75 },
-  itl: null,
-  series: [
-    { t: -5, running: 0, waiting: 0, kvCacheUsage: 0 },
-    { t: 250, running: 2, waiting: 1, kvCacheUsage: 0.01 },
-    { t: 520, running: 0, waiting: 0, kvCacheUsage: 0 },
-  ],
-};
+const server: ServerSideSummary = serverSide;
 
 describe('mergeSteps', () => {
   it('carries each step function forward to the other’s points, in seconds, inside the run', () => {
@@ -113,9 +93,83 @@ describe('ServerSideCard', () => {
     );
   });
 
+  it("GPU energy under the server's numbers: per output token, in all, mean power, GPUs, method", () => {
+    const d = runDetail(5);
+    const sv = serverWithEnergy(energyOf(130, 400, 'mixed'));
+    render(<ServerSideCard s={{ ...d.summary, server: sv }} clientInFlight={[]} xMax={1} width={600} />);
+    expect(screen.getByTestId('sum-energy-per-token').textContent).toBe('0.325 J over 400 tokens');
+    expect(screen.getByTestId('sum-energy-total').textContent).toBe('130 J · 2 GPUs');
+    expect(screen.getByTestId('sum-energy-power').textContent).toBe('260 W all GPUs together');
+    expect(screen.getByTestId('sum-energy-method').textContent).toBe(
+      'energy counters, power integrated where a GPU had none',
+    );
+    expect(screen.getByTestId('sum-energy').getAttribute('title')).toMatch(
+      /from -0\.0 s to 0\.5 s of the run/,
+    );
+    // Beside the server's own numbers, in the same card.
+    expect(screen.getByTestId('sum-server').contains(screen.getByTestId('sum-energy'))).toBe(true);
+    expect(screen.getByTestId('sum-server').textContent).not.toMatch(/NaN|undefined|Infinity/);
+  });
+
+  it('one GPU with only power: said so; no tokens: no per-token figure', () => {
+    const d = runDetail(5);
+    const e = { ...energyOf(50, 100, 'integrated-power'), gpus: 1, outputTokens: null, joulesPerToken: null };
+    render(
+      <ServerSideCard
+        s={{ ...d.summary, server: serverWithEnergy(e) }}
+        clientInFlight={[]}
+        xMax={1}
+        width={600}
+      />,
+    );
+    expect(screen.getByTestId('sum-energy-per-token').textContent).toBe('—');
+    expect(screen.getByTestId('sum-energy-total').textContent).toBe('50 J · 1 GPU');
+    expect(screen.getByTestId('sum-energy-method').textContent).toBe(
+      'power integrated over scrapes, no energy counter',
+    );
+  });
+
+  it('telemetry that failed says why; a target without telemetry shows no energy at all', () => {
+    const d = runDetail(5);
+    const failed = serverWithEnergy(null, 'HTTP 404 Not Found');
+    const { unmount } = render(
+      <ServerSideCard s={{ ...d.summary, server: failed }} clientInFlight={[]} xMax={1} width={600} />,
+    );
+    expect(screen.getByTestId('sum-energy-none').textContent).toBe(
+      'No GPU energy for this run: http://127.0.0.1:9400/metrics: HTTP 404 Not Found.',
+    );
+    expect(screen.queryByTestId('sum-energy')).toBeNull();
+    unmount();
+    render(<ServerSideCard s={{ ...d.summary, server }} clientInFlight={[]} xMax={1} width={600} />);
+    expect(screen.queryByTestId('sum-energy')).toBeNull();
+    expect(screen.queryByTestId('sum-energy-none')).toBeNull();
+  });
+
+  it("a server without metrics still shows its GPUs' energy (telemetry is read apart)", () => {
+    const d = runDetail(5);
+    const none = { ...serverWithEnergy(energyOf(10, 20)), scrapes: 0, failures: 3, window: null, series: [] };
+    render(<ServerSideCard s={{ ...d.summary, server: none }} clientInFlight={[]} xMax={1} width={600} />);
+    expect(screen.getByTestId('sum-server-none')).toBeTruthy();
+    expect(screen.getByTestId('sum-energy-per-token').textContent).toBe('0.5 J over 20 tokens');
+  });
+
   it('runs without server data (imports, older files) show no card', () => {
     const d = runDetail(5);
     const { container } = render(<ServerSideCard s={d.summary} clientInFlight={[]} xMax={1} width={600} />);
     expect(container.textContent).toBe('');
+  });
+});
+
+describe('fmtJoules', () => {
+  it('three figures, kJ and MJ past ten thousand joules', () => {
+    expect(fmtJoules(0.35214)).toBe('0.352 J');
+    expect(fmtJoules(0.0042)).toBe('0.0042 J');
+    expect(fmtJoules(41.66)).toBe('41.7 J');
+    expect(fmtJoules(1234.5)).toBe('1,235 J');
+    expect(fmtJoules(12_345)).toBe('12.3 kJ');
+    expect(fmtJoules(4_560_000)).toBe('4.56 MJ');
+    expect(fmtJoules(0)).toBe('0 J');
+    expect(fmtJoules(null)).toBe('—');
+    expect(fmtJoules(Number.NaN)).toBe('—');
   });
 });

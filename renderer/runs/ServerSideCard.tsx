@@ -16,6 +16,7 @@ import { fmtBucket, fmtCompact, fmtLatency } from '../core/format.ts';
 import type { TimePoint } from './run-series.ts';
 import { statsOf } from './run-detail.ts';
 import { SeriesChart } from './RunCharts.tsx';
+import { EnergyNumbers } from './EnergyNumbers.tsx';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -134,6 +135,7 @@ export function ServerSideCard({
           No server metrics for this run: {serverGapReason(sv)}. The client’s numbers above stand on their
           own.
         </p>
+        <EnergyNumbers sv={sv} />
       </section>
     );
   return (
@@ -151,7 +153,10 @@ export function ServerSideCard({
       </header>
       <div className="sum-side">
         <ServerLatencyTable s={s} sv={sv} />
-        <ServerNumbers s={s} sv={sv} />
+        <div>
+          <ServerNumbers s={s} sv={sv} />
+          <EnergyNumbers sv={sv} />
+        </div>
       </div>
       <p className="caption">
         The server’s counters count every client’s traffic in the window, so they can exceed this run’s own.

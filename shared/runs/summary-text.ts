@@ -183,7 +183,8 @@ function serverSection(s: RunSummary): string[] {
   return L;
 }
 
-const ENERGY_METHOD = {
+/** How the joules were had, in words (the text summary and the app's run view). */
+export const ENERGY_METHOD = {
   counter: 'energy counter',
   'integrated-power': 'power integrated over scrapes, no energy counter',
   mixed: 'energy counters, power integrated where a GPU had none',
