@@ -4,6 +4,7 @@
  * order, the sweep file listed and opened, a run refused while a sweep holds the server, bad plans
  * and keys refused.
  */
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/api.ts';
 import type { SweepFile } from '../../shared/runs/sweep-file.ts';
@@ -51,7 +52,7 @@ const workload = {
 };
 
 beforeAll(async () => {
-  ({ core, events } = await testCore({ runsDir: tmpDir('tokenscope-app-sweeps-') }));
+  ({ core, events } = await testCore({ runsDir: path.join(tmpDir('tokenscope-app-sweeps-'), 'not-yet') }));
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
  * numbers, an over-saturation stop, SLO verdicts and the end. Lists and opens sweep files too.
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep-file.ts';
@@ -56,6 +56,8 @@ export class SweepService {
     const ready = await this.runs.prepare(runInput);
     if (this.active || this.runs.running) throw new RunError('a run started meanwhile', 'busy');
     const sweepId = randomUUID();
+    // The runs folder appears with its first run: a sweep may come first.
+    await mkdir(this.runs.dir, { recursive: true });
     let key = sweepFileName(new Date());
     if ((await this.keys()).has(key)) key = key.replace(/\.json$/, `-${sweepId.slice(0, 6)}.json`);
     const ac = new AbortController();

@@ -18,10 +18,9 @@ import {
   YAxis,
 } from 'recharts';
 import { C } from '../core/charts/theme.ts';
-import { niceTicks } from '../core/charts/ticks.ts';
 import { fmtTick } from '../core/format.ts';
 import type { ChartData } from './sweep-chart-data.ts';
-import { axisRange, logTicks } from './sweep-axes.ts';
+import { axisRange, coverTicks, logTicks } from './sweep-axes.ts';
 
 const TICK = { fill: C.tick, fontSize: 11 };
 const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
@@ -41,8 +40,8 @@ export interface SweepChartProps {
 
 function Chart({ data, logY, running, width, height }: SweepChartProps & { height: number }) {
   const r = axisRange(data, running?.x ?? null);
-  const xt = niceTicks(r.x0, r.x1, width && width < 420 ? 4 : 6);
-  const yt = logY ? logTicks(r.y0, r.y1) : niceTicks(0, r.y1, 5).values;
+  const xt = coverTicks(r.x0, r.x1, width && width < 420 ? 4 : 6);
+  const yt = logY ? logTicks(r.y0, r.y1) : coverTicks(0, r.y1, 5);
   const yDomain: [number, number] = logY ? [yt[0]!, yt[yt.length - 1]!] : [0, yt[yt.length - 1] ?? r.y1];
   return (
     <ScatterChart width={width} height={height} margin={{ top: 14, right: 18, bottom: 6, left: 4 }}>
@@ -51,8 +50,8 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
         type="number"
         dataKey="x"
         name={data.xLabel}
-        domain={[xt.values[0] ?? r.x0, xt.values[xt.values.length - 1] ?? r.x1]}
-        ticks={xt.values}
+        domain={[xt[0] ?? r.x0, xt[xt.length - 1] ?? r.x1]}
+        ticks={xt}
         allowDataOverflow
         tickFormatter={(v: number) => fmtTick(v, r.x1)}
         stroke={C.axis}

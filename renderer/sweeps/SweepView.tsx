@@ -76,7 +76,7 @@ function StepsTable({ source, live }: { source: SweepSource; live: LiveSweep | n
     );
   const footer = isLive && !live!.finished ? '' : sweepFooter(file);
   return (
-    <section className="card" data-testid="sweep-steps">
+    <section className="card" data-testid="sweep-table">
       <header className="card-head">
         <h3>Steps · {source.label}</h3>
       </header>

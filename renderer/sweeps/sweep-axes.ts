@@ -2,6 +2,7 @@
  * The ranges and log ticks of a sweep chart: every point, mark, limit and band in view, a little
  * headroom; log ticks at 1, 2, 5 per decade (latency spans decades past the knee).
  */
+import { niceTicks } from '../core/charts/ticks.ts';
 import type { ChartData } from './sweep-chart-data.ts';
 
 export interface AxisRange {
@@ -44,4 +45,12 @@ export function logTicks(lo: number, hi: number): number[] {
   let end = start;
   while (end < all.length - 1 && all[end]! < b) end++;
   return all.slice(start, end + 1);
+}
+
+/** Nice ticks from min that reach max (niceTicks stops at the last tick inside the range). */
+export function coverTicks(min: number, max: number, target: number): number[] {
+  const t = niceTicks(min, max, target);
+  const last = t.values[t.values.length - 1];
+  if (last !== undefined && last < max) t.values.push(Number((last + t.step).toFixed(t.decimals)));
+  return t.values;
 }

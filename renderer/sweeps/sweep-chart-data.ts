@@ -150,6 +150,8 @@ export function goodputChart(sources: readonly SweepSource[]): ChartData {
   };
   sources.forEach((s, i) => {
     const curves = sweepCurves(s.file);
+    // A concurrency sweep has no place on a rate axis (and back): only the first sweep's kind is drawn.
+    if (curves.loadKind !== kind) return;
     const prefix = sources.length > 1 ? `${s.label} · ` : '';
     for (const c of curves.goodput) {
       if (c.points.length === 0) continue;
