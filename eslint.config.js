@@ -34,6 +34,8 @@ const RENDERER_LAYERS = [
   ['renderer/targets/'],
   ['renderer/request/'],
   ['renderer/metrics/', 'renderer/runs/'],
+  // Load sweeps: the Runs tab's Sweep mode, over the run form (renderer/runs/).
+  ['renderer/sweeps/'],
   // The app's shell and the report page (renderer/report/): two entry points over the same features.
   ['renderer/shell/', 'renderer/main.tsx', 'renderer/report/'],
 ];

@@ -7,6 +7,7 @@ import './request/request.css';
 import './shell/modal-and-tabs.css';
 import './metrics/metrics.css';
 import './runs/runs.css';
+import './sweeps/sweeps.css';
 import './metrics/side-by-side.css';
 import './core/late.css';
 

@@ -25,6 +25,10 @@ export const METHOD_NAMES = [
   'exportReport',
   'importRun',
   'revealRun',
+  'startSweep',
+  'cancelSweep',
+  'listSweeps',
+  'openSweep',
 ] as const;
 
 export const EVENT_NAMES = [
@@ -39,6 +43,7 @@ export const EVENT_NAMES = [
   'onRunLanes',
   'onRunFinished',
   'onRunsChanged',
+  'onSweepProgress',
 ] as const;
 
 export type MethodName = (typeof METHOD_NAMES)[number];

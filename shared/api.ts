@@ -13,6 +13,7 @@ import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './ap
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
 import { DEFINITION_IDS } from './runs/run-types.ts';
+import { StartSweepInput, sweepKey } from './sweeps-api.ts';
 
 export type { ApiError, ApiErrorKind } from './result.ts';
 /** A method's answer: its value, or an ApiError (shared/result.ts). */
@@ -193,6 +194,14 @@ export const API_METHODS = {
   importRun: z.tuple([ImportRunInput]),
   /** Show the run file (or the runs folder) in the system's file manager; web mode answers with the path. */
   revealRun: z.tuple([runKey.optional()]),
+  /**
+   * A load sweep (shared/sweeps-api.ts): the workload at a series of loads, one at a time, never
+   * beside a run; onSweepProgress reports each step. Its sweep file and step runs go in the runs folder.
+   */
+  startSweep: z.tuple([StartSweepInput]),
+  cancelSweep: z.tuple([id]),
+  listSweeps: z.tuple([]),
+  openSweep: z.tuple([sweepKey]),
 } as const satisfies Record<MethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof API_METHODS;
@@ -252,6 +261,10 @@ export interface ApiResults {
   exportReport: import('./runs-api.ts').RunExport;
   importRun: { keys: string[]; warnings: string[] };
   revealRun: { path: string; revealed: boolean };
+  startSweep: { sweepId: string; key: string };
+  cancelSweep: { cancelled: boolean };
+  listSweeps: import('./sweeps-api.ts').SweepList;
+  openSweep: import('./runs/sweep-file.ts').SweepFile;
 }
 
 export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
@@ -295,6 +308,7 @@ export interface ApiEvents {
   onRunLanes: import('./runs-api.ts').RunLaneBatch;
   onRunFinished: import('./runs-api.ts').RunFinished;
   onRunsChanged: import('./runs-api.ts').RunList;
+  onSweepProgress: import('./sweeps-api.ts').SweepEvent;
 }
 
 export type ApiEvent = keyof ApiEvents;

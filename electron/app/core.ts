@@ -12,6 +12,7 @@ import { createHandlers } from './handlers.ts';
 import { RequestService } from './requests-service.ts';
 import { MetricsService } from './metrics-service.ts';
 import { RunService } from './runs-service.ts';
+import { SweepService } from './sweep-service.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets-service.ts';
 
@@ -37,6 +38,7 @@ export interface Core {
   targets: TargetStore;
   requests: RequestService;
   runs: RunService;
+  sweeps: SweepService;
   sim: SimServer | null;
   close(): Promise<void>;
 }
@@ -71,10 +73,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     (o.userDataDir
       ? path.join(o.userDataDir, 'runs')
       : path.join(os.tmpdir(), `tokenscope-runs-${process.pid}`));
+  let sweeps: SweepService | null = null;
   const runs = new RunService(runsDir, o.emit, (id) => targets.resolve(id), {
     version: o.version,
     reveal: o.reveal,
+    busy: () => sweeps?.busyText() ?? null,
   });
+  sweeps = new SweepService(runs, o.emit);
   const info = (): AppInfo => ({
     version: o.version,
     mode: o.mode,
@@ -87,6 +92,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     requests,
     metrics,
     runs,
+    sweeps,
     onTargetsChanged: () => {
       o.emit('onTargetsChanged', targets.list());
       metrics.refresh(); // an edited key or header takes effect now, not at the next watch
@@ -97,8 +103,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     targets,
     requests,
     runs,
+    sweeps,
     sim,
     async close() {
+      await sweeps.dispose();
       await runs.dispose();
       requests.dispose();
       metrics.dispose();

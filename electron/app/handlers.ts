@@ -11,6 +11,7 @@ import type { TargetStore } from './targets-service.ts';
 import type { MetricsService } from './metrics-service.ts';
 import { curlCommand } from './curl.ts';
 import { RunError, type RunService } from './runs-service.ts';
+import type { SweepService } from './sweep-service.ts';
 
 export interface Services {
   info: () => AppInfo;
@@ -18,6 +19,7 @@ export interface Services {
   requests: RequestService;
   metrics: MetricsService;
   runs: RunService;
+  sweeps: SweepService;
   onTargetsChanged: () => void;
 }
 
@@ -88,6 +90,10 @@ export function createHandlers(s: Services): ApiHandlers {
     exportReport: (keys, defs) => runCall(() => s.runs.report(keys, defs)),
     importRun: (input) => runCall(() => s.runs.import(input.filename, input.content)),
     revealRun: (key) => runCall(() => s.runs.reveal(key)),
+    startSweep: (input) => runCall(() => s.sweeps.start(input)),
+    cancelSweep: async (id) => ok({ cancelled: s.sweeps.cancel(id) }),
+    listSweeps: () => runCall(() => s.sweeps.list()),
+    openSweep: (key) => runCall(() => s.sweeps.open(key)),
     curlFor: async (input) => {
       const t = s.targets.resolve(input.targetId);
       if (!t) return err('client', `No target ${input.targetId}.`);

@@ -39,7 +39,7 @@ interface Active {
 }
 
 /** A run the form asked for, checked and resolved (RunService.prepare). */
-interface Prepared {
+export interface Prepared {
   t: ResolvedTarget;
   w: Workload;
   dialect: DialectId;
@@ -71,6 +71,8 @@ export class RunService {
       version: string;
       reveal?: (p: string) => boolean;
       progressIntervalMs?: number;
+      /** Something else holds the server (a sweep): why no run can start now, or null. */
+      busy?: () => string | null;
     } = { version: 'unknown' },
   ) {
     this.library = new RunLibrary(dir, {
@@ -90,6 +92,8 @@ export class RunService {
         `a run is already going (${this.active.key}); cancel it or wait for it to finish`,
         'busy',
       );
+    const other = this.opts.busy?.();
+    if (other) throw new RunError(other, 'busy');
     const ready = await this.prepare(input);
     if (this.active) throw new RunError('a run started meanwhile', 'busy');
     const runId = randomUUID();
@@ -104,8 +108,11 @@ export class RunService {
     return { runId, key };
   }
 
-  /** The form's run, checked and resolved: its target, workload, dialect, model and prompts. */
-  private async prepare(input: StartRunInput): Promise<Prepared> {
+  /**
+   * The form's run, checked and resolved: its target, workload, dialect, model and prompts (a
+   * sweep's too: app/sweep-service.ts).
+   */
+  async prepare(input: Omit<StartRunInput, 'repeat'>): Promise<Prepared> {
     const t = this.resolveTarget(input.targetId);
     if (!t) throw new RunError(`No target ${input.targetId}.`, 'not-found');
     const { target: _ignored, ...raw } = input.workload;

@@ -9,98 +9,23 @@
  */
 import path from 'node:path';
 import { runsDir } from '../platform/paths.ts';
-import { parseSlo } from '../../shared/runs/sweep-slo.ts';
 import { stepHeader, stepRow, sweepFooter, loadText } from '../../shared/runs/sweep-text.ts';
-import { runSweep, type SweepPlan } from '../runs/sweep.ts';
+import { runSweep } from '../runs/sweep.ts';
+import { planOf, sweepFileName, type SweepPlanFlags } from '../runs/sweep-plan.ts';
 import { StepWorkloadError } from '../runs/sweep-step-run.ts';
 import { TestRequestError } from '../runs/runner.ts';
 import { readyToRun } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';
 import { progressWriter } from './run-report.ts';
 
-export type SweepCliOptions = Omit<RunCliOptions, 'concurrency' | 'rate' | 'repeat' | 'shard' | 'startAt'> & {
-  concurrency?: string;
-  rate?: string;
-  steps?: number;
-  slo?: string;
-  search?: 'rate' | 'concurrency';
-  maxSteps?: number;
-  precision?: number;
-  maxRuns?: number;
-  /** Commander's --no-stop-over-saturated. */
-  stopOverSaturated?: boolean;
-  saturationMin?: number;
-};
+export { planOf };
 
-function listOf(flag: string, v: string, allowInf: boolean): (number | 'inf')[] | string {
-  const out: (number | 'inf')[] = [];
-  for (const part of v.split(',').map((s) => s.trim())) {
-    if (allowInf && /^inf(inity)?$/i.test(part)) out.push('inf');
-    else if (part !== '' && Number.isFinite(Number(part)) && Number(part) > 0) out.push(Number(part));
-    else return `${flag}: "${part}" is not ${allowInf ? 'a rate above 0 or inf' : 'a whole number above 0'}`;
-  }
-  return [...new Set(out)];
-}
-
-/** The sweep's plan and the concurrency cap of every step, from the flags; or what is wrong. */
-export function planOf(o: SweepCliOptions): { plan: SweepPlan; cap: number | undefined } | string {
-  const modes = [
-    o.slo !== undefined,
-    o.rate !== undefined,
-    o.concurrency !== undefined && o.rate === undefined && o.slo === undefined,
-  ];
-  if (o.slo !== undefined && o.rate !== undefined) return '--slo searches the load itself: not with --rate';
-  if (!modes.some(Boolean)) return 'give --concurrency LIST, --rate LIST|auto, or --slo TERMS';
-  let cap: number | undefined;
-  if (o.concurrency !== undefined && (o.rate !== undefined || o.slo !== undefined)) {
-    cap = Number(o.concurrency);
-    if (!Number.isInteger(cap) || cap < 1)
-      return '--concurrency with --rate or --slo is one whole number: the cap of every step';
-    if (o.slo !== undefined && o.search === 'concurrency')
-      return '--search concurrency sets the concurrency itself: leave --concurrency out';
-  }
-  if (o.slo !== undefined) {
-    const t = parseSlo(o.slo);
-    if (!t.ok) return `--slo ${t.error}`;
-    const maxSteps = o.maxSteps ?? 8;
-    const precision = o.precision ?? 0.05;
-    const maxRuns = o.maxRuns ?? 2;
-    if (maxSteps < 2) return '--max-steps must be at least 2';
-    if (!(precision > 0 && precision < 1)) return '--precision must be between 0 and 1';
-    if (maxRuns < 1) return '--max-runs must be at least 1';
-    return {
-      plan: {
-        kind: 'slo-search',
-        terms: t.value,
-        termsText: o.slo,
-        search: o.search ?? 'rate',
-        maxSteps,
-        precision,
-        maxRuns,
-      },
-      cap,
-    };
-  }
-  if (o.rate !== undefined) {
-    if (o.rate.trim().toLowerCase() === 'auto') {
-      const k = o.steps ?? 5;
-      if (k < 1 || k > 50) return '--steps must be from 1 to 50';
-      return { plan: { kind: 'rate-auto', steps: k }, cap };
-    }
-    const l = listOf('--rate', o.rate, true);
-    return typeof l === 'string' ? l : { plan: { kind: 'rate', loads: l }, cap };
-  }
-  const l = listOf('--concurrency', o.concurrency!, false);
-  if (typeof l === 'string') return l;
-  if (l.some((x) => x === 'inf' || !Number.isInteger(x))) return '--concurrency: whole numbers above 0';
-  return { plan: { kind: 'concurrency', loads: l as number[] }, cap: undefined };
-}
-
-function sweepName(): string {
-  const d = new Date();
-  const p = (n: number): string => String(n).padStart(2, '0');
-  return `sweep-${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}.json`;
-}
+export type SweepCliOptions = Omit<RunCliOptions, 'concurrency' | 'rate' | 'repeat' | 'shard' | 'startAt'> &
+  SweepPlanFlags & {
+    /** Commander's --no-stop-over-saturated. */
+    stopOverSaturated?: boolean;
+    saturationMin?: number;
+  };
 
 export async function runSweepCommand(workloadFile: string | undefined, o: SweepCliOptions): Promise<number> {
   const err = (msg: string, code = 2): number => {
@@ -122,7 +47,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
   const ready = await readyToRun(workloadFile, { ...rest, ...probe });
   if (typeof ready === 'string') return err(ready);
   const { w, target, apiKey, headers, model, prompts } = ready;
-  const out = o.out ?? path.join(runsDir(), sweepName());
+  const out = o.out ?? path.join(runsDir(), sweepFileName(new Date()));
   const progress = progressWriter({ quiet: o.quiet || o.json });
   const ac = new AbortController();
   const onSig = (): void => ac.abort();

@@ -4,7 +4,7 @@
  * file for `tokenscope run`. Errors (ours before sending, the core's after) are listed with their
  * paths and mark their fields.
  */
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { pickTarget, useAppStore } from '../core/app-store.ts';
 import { alsoTargets, loadWorkloadFile, saveWorkloadFile, startRun } from './run-actions.ts';
 import { useRunsStore, type RunsState } from './run-store.ts';
@@ -91,7 +91,13 @@ function useFormTarget(): TargetView | null {
   return targets.find((t) => t.id === own) ?? pickTarget(targets, selected);
 }
 
-export function WorkloadForm() {
+/**
+ * `sweep`: the form as the Sweep mode's workload (shell of renderer/sweeps/): its own title, its
+ * start fields instead of the run's, Enter starts the sweep.
+ */
+export function WorkloadForm({
+  sweep,
+}: { sweep?: { title: string; start: ReactNode; onSubmit: () => void } } = {}) {
   const d = useRunsStore((s) => s.draft);
   const starting = useRunsStore((s) => s.starting);
   const issues = useRunsStore((s) => s.startIssues);
@@ -106,9 +112,9 @@ export function WorkloadForm() {
   const errors = useFieldErrors();
   const fileRef = useRef<HTMLInputElement>(null);
   return (
-    <section className="card run-form" aria-label="New run">
+    <section className="card run-form" aria-label={sweep?.title ?? 'New run'}>
       <header className="card-head">
-        <h3>New run</h3>
+        <h3>{sweep?.title ?? 'New run'}</h3>
         <span className="spacer" />
         <button
           type="button"
@@ -143,7 +149,8 @@ export function WorkloadForm() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void startRun();
+          if (sweep) sweep.onSubmit();
+          else void startRun();
         }}
       >
         <TargetFields
@@ -158,15 +165,19 @@ export function WorkloadForm() {
         <ArrivalFields d={d} errors={errors} />
         <PromptFields d={d} errors={errors} />
         <SloFields errors={errors} />
-        <StartFields
-          starting={starting}
-          issues={issues}
-          going={going}
-          repeats={repeats}
-          sequence={sequence}
-          target={target}
-          also={also}
-        />
+        {sweep ? (
+          sweep.start
+        ) : (
+          <StartFields
+            starting={starting}
+            issues={issues}
+            going={going}
+            repeats={repeats}
+            sequence={sequence}
+            target={target}
+            also={also}
+          />
+        )}
       </form>
     </section>
   );

@@ -17,8 +17,8 @@ import { TargetEditor } from '../targets/TargetEditor.tsx';
 import { switchTarget } from '../request/composer-store.ts';
 import { MainTabs } from './MainTabs.tsx';
 import { MetricsPanel } from '../metrics/MetricsPanel.tsx';
-import { RunsSidebar } from '../runs/RunsSidebar.tsx';
-import { RunsView } from '../runs/RunsView.tsx';
+import { RunsTabSidebar } from '../sweeps/SweepSidebar.tsx';
+import { RunsTabMain } from '../sweeps/RunsTabMain.tsx';
 
 export function App() {
   useEffect(() => startController(), []);
@@ -46,7 +46,7 @@ export function App() {
       <div className="body">
         <aside className="sidebar">
           {tab === 'runs' ? (
-            <RunsSidebar />
+            <RunsTabSidebar />
           ) : (
             <>
               <ErrorBoundary name="Composer">
@@ -65,7 +65,7 @@ export function App() {
               <MetricsPanel />
             </ErrorBoundary>
           ) : tab === 'runs' ? (
-            <RunsView />
+            <RunsTabMain />
           ) : (
             <ErrorBoundary name="Request">
               <RequestView />

@@ -13,13 +13,15 @@ import {
 } from '../request/controller.ts';
 import { openRun, refreshRuns, sequenceRunFinished } from '../runs/run-actions.ts';
 import { subscribeRunEvents } from '../runs/run-events.ts';
+import { refreshSweeps } from '../sweeps/sweep-actions.ts';
+import { subscribeSweepEvents } from '../sweeps/sweep-events.ts';
 
 async function refreshLists(): Promise<void> {
   const [info, targets] = await Promise.all([api.getAppInfo(), api.listTargets()]);
   if (info.ok) useAppStore.setState({ info: info.value });
   if (targets.ok) setTargets(targets.value);
   else setNotice({ tone: 'error', text: `Could not list targets: ${targets.error.message}` });
-  await Promise.all([refreshRequestHistory(), refreshRuns()]);
+  await Promise.all([refreshRequestHistory(), refreshRuns(), refreshSweeps()]);
 }
 
 /** Subscribe to the core, say ready, load the lists. Returns the teardown. */
@@ -32,6 +34,7 @@ export function startController(): () => void {
       (key) => void openRun(key, true),
       (f) => void sequenceRunFinished(f),
     ),
+    ...subscribeSweepEvents(() => void refreshSweeps()),
   ];
   const t = getTransport();
   let reconnects = t.connection().reconnects;

@@ -1,0 +1,123 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
+import { startSim, type SimServer } from '../electron/sim/index.ts';
+
+// The Runs tab's Sweep mode end to end: web mode, Debian's Chromium. Two servers (simulators with
+// 4 and 8 sequences a batch, 10-ms decode steps: the built-in one batches 256 and never queues 24
+// requests), each swept with rate auto (a baseline, a ceiling, 2 rates between; 24 requests a
+// step). The curves are drawn while a step runs and at the end, with the knee the ceiling's
+// queueing makes; then the two sweep files are overlaid. Waits on the app's own attributes.
+let page: Page;
+const consoleErrors: string[] = [];
+let app: OpenApp | undefined;
+const sims: SimServer[] = [];
+
+async function fill(testId: string, value: string): Promise<void> {
+  const el = page.getByTestId(testId);
+  const summary = el.locator('xpath=ancestor::details[not(@open)]/summary');
+  if ((await summary.count()) > 0) await summary.first().click();
+  await el.fill(value);
+}
+
+async function addServer(name: string, maxNumSeqs: number): Promise<string> {
+  const sim = await startSim({ port: 0, maxNumSeqs, decodeStepMs: 10, seed: maxNumSeqs });
+  sims.push(sim);
+  const saved = await app!.server.core.handlers.saveTarget({
+    name,
+    baseUrl: sim.url,
+    dialect: 'openai-chat',
+  });
+  if (!saved.ok) throw new Error(saved.error.message);
+  return saved.value.id;
+}
+
+async function startOn(targetId: string, name: string): Promise<void> {
+  await page.getByTestId('run-target').selectOption(targetId);
+  await simModelReady(page, '.run-form');
+  await fill('run-name', name);
+  await page.getByTestId('sweep-start').click();
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="sweep-status"]')?.textContent?.includes(n) === true,
+    name,
+  );
+}
+
+async function finished(): Promise<void> {
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="sweep-status"]')?.getAttribute('data-finished') === 'true',
+    undefined,
+    { timeout: 90_000 },
+  );
+}
+
+beforeAll(async () => {
+  app = await openApp(consoleErrors);
+  page = app.page;
+  await page.getByTestId('runs-tab').click();
+  await page.getByTestId('mode-sweep').click();
+  await simModelReady(page, '.run-form');
+});
+
+afterAll(async () => {
+  await closeApp(app);
+  for (const s of sims) await s.close();
+});
+
+describe('load sweeps in Chromium', () => {
+  it('runs an auto sweep: a step in progress over the finished ones, then the curves and the knee', async () => {
+    const small = await addServer('sim 4 seqs', 4);
+    await fill('run-requests', '24');
+    await fill('run-concurrency', '64');
+    await fill('inputLen-value', '32');
+    await fill('outputLen-value', '8');
+    await page.getByTestId('sweep-kind').selectOption('auto');
+    await fill('sweep-steps', '2');
+    await startOn(small, 'sim 4 seqs');
+    // Live: a later step runs while the earlier ones are drawn.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="sweep-running"]') !== null &&
+        document.querySelectorAll('[data-testid="sweep-chart-latency"] .recharts-scatter-symbol').length > 0,
+      undefined,
+      { timeout: 60_000 },
+    );
+    expect(await page.getByTestId('sweep-running').textContent()).toMatch(/Step [2-4] running/);
+    await finished();
+    const table = await page.getByTestId('sweep-table').textContent();
+    expect(table).toContain('baseline');
+    expect(table).toContain('ceiling');
+    // Four steps, each a point on p50 and p99.
+    const lat = page.getByTestId('sweep-chart-latency');
+    expect(await lat.locator('.recharts-scatter-symbol').count()).toBeGreaterThanOrEqual(8);
+    expect(await lat.textContent()).toContain('TTFT (ms)');
+    // At the ceiling 24 requests wait for 4 places: p99 TTFT far past double the baseline's, a knee.
+    expect(await lat.locator('.sweep-knee').count()).toBe(1);
+    expect(await page.getByTestId('sweep-footer').textContent()).toContain('Knee (p99 TTFT vs output tok/s)');
+    await shot(page, 'sweep-finished');
+  }, 150_000);
+
+  it('overlays the sweep files of two servers, each its own colour and legend entry', async () => {
+    const big = await addServer('sim 8 seqs', 8);
+    await startOn(big, 'sim 8 seqs');
+    await finished();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="sweep-list-item"]').length === 2,
+    );
+    // The first sweep, from the runs folder's list, drawn with the one just finished.
+    await page.locator('[data-testid="sweep-list-item"]', { hasText: 'sim 4 seqs' }).click();
+    await page.getByTestId('sweep-opened').waitFor();
+    const lat = page.getByTestId('sweep-chart-latency');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="sweep-chart-latency"]')
+          ?.textContent?.includes('sim 4 seqs · TTFT p99') === true,
+    );
+    expect(await lat.textContent()).toContain('sim 8 seqs · TTFT p99');
+    expect(await lat.locator('.sweep-knee').count()).toBeGreaterThanOrEqual(1);
+    await shot(page, 'sweep-overlay');
+    expect(consoleErrors).toEqual([]);
+  }, 150_000);
+});

@@ -1,0 +1,103 @@
+/**
+ * The sweep's curves, for one sweep or several overlaid: a latency metric (TTFT, ITL, TPOT, E2E;
+ * p50 and p99) against output tokens/s with the knee, tokens/s per user against total tokens/s,
+ * and requests/s and goodput against the offered load with the SLO's answer.
+ */
+import { useMemo, useState } from 'react';
+import type { SweepLoad } from '../../shared/runs/sweep-file.ts';
+import { loadText } from '../../shared/runs/sweep-text.ts';
+import {
+  goodputChart,
+  LATENCY_METRICS,
+  latencyChart,
+  perUserChart,
+  type LatencyMetric,
+  type SweepSource,
+} from './sweep-chart-data.ts';
+import { SweepChart } from './SweepChart.tsx';
+
+export interface SweepChartsProps {
+  sources: SweepSource[];
+  /** The step running now (live sweep): its load marks the load chart. */
+  running?: { index: number; load: SweepLoad; fraction: number } | null;
+  width?: number;
+}
+
+export function SweepCharts({ sources, running, width }: SweepChartsProps) {
+  const [metric, setMetric] = useState<LatencyMetric>('ttft');
+  const lat = useMemo(() => latencyChart(sources, metric), [sources, metric]);
+  const user = useMemo(() => perUserChart(sources), [sources]);
+  const good = useMemo(() => goodputChart(sources), [sources]);
+  const runX =
+    running &&
+    running.load.value !== 'inf' &&
+    (good.xLabel === 'concurrency') === (running.load.kind === 'concurrency')
+      ? {
+          x: running.load.value,
+          label: `step ${running.index + 1} running (${Math.round(running.fraction * 100)} %)`,
+        }
+      : null;
+  const half = width ? Math.floor((width - 16) / 2) : undefined;
+  return (
+    <div className="sweep-charts">
+      <section className="card sweep-card">
+        <header className="card-head">
+          <h3>Latency vs throughput</h3>
+          <span className="spacer" />
+          <div className="seg" role="radiogroup" aria-label="Latency metric">
+            {LATENCY_METRICS.map((m) => (
+              <button
+                key={m.id}
+                type="button"
+                role="radio"
+                aria-checked={metric === m.id}
+                className={metric === m.id ? 'on' : ''}
+                data-testid={`sweep-metric-${m.id}`}
+                onClick={() => setMetric(m.id)}
+              >
+                {m.label}
+              </button>
+            ))}
+          </div>
+        </header>
+        <p className="muted sweep-hint">
+          p99 solid, p50 dashed; each point a step, in order of load; log scale.
+        </p>
+        <SweepChart
+          data={lat}
+          logY
+          testId="sweep-chart-latency"
+          title={`${metric} p50 and p99 against output tokens per second`}
+          width={width}
+          height={300}
+        />
+      </section>
+      <div className="sweep-row">
+        <section className="card sweep-card">
+          <header className="card-head">
+            <h3>Per-user speed vs total throughput</h3>
+          </header>
+          <SweepChart
+            data={user}
+            testId="sweep-chart-per-user"
+            title="tokens per second per user against total output tokens per second"
+            width={half}
+          />
+        </section>
+        <section className="card sweep-card">
+          <header className="card-head">
+            <h3>Throughput and goodput vs load</h3>
+            {running && <span className="muted">now: {loadText(running.load)}</span>}
+          </header>
+          <SweepChart
+            data={good}
+            running={runX}
+            testId="sweep-chart-goodput"
+            title="requests per second and goodput against the offered load"
+            width={half}
+          />
+        </section>
+      </div>
+    </div>
+  );
+}
