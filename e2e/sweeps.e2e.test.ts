@@ -68,6 +68,10 @@ afterAll(async () => {
 describe('load sweeps in Chromium', () => {
   it('runs an auto sweep: a step in progress over the finished ones, then the curves and the knee', async () => {
     const small = await addServer('sim 4 seqs', 4);
+    // A sweep runs one target, once: the run form's other targets and repeat count are not offered.
+    await page.getByTestId('run-target').waitFor();
+    expect(await page.getByTestId('run-repeats').count()).toBe(0);
+    expect(await page.getByTestId('run-also-targets').count()).toBe(0);
     await fill('run-requests', '24');
     await fill('run-concurrency', '64');
     await fill('inputLen-value', '32');

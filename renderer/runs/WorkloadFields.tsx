@@ -16,6 +16,7 @@ export function TargetFields({
   target,
   also,
   others,
+  single = false,
 }: {
   targets: TargetView[];
   alsoIds: string[];
@@ -23,6 +24,8 @@ export function TargetFields({
   target: TargetView | null;
   also: TargetView[];
   others: TargetView[];
+  /** One target, once (a sweep's steps are its repeats): no other targets, no repeat count. */
+  single?: boolean;
 }) {
   return (
     <>
@@ -45,7 +48,7 @@ export function TargetFields({
           ))}
         </select>
       </Field>
-      {others.length > 0 && (
+      {!single && others.length > 0 && (
         <details className="sub also-targets" open={also.length > 0 || undefined}>
           <summary>
             Also run on other targets{also.length > 0 ? ` (${also.length})` : ''}, then compare
@@ -86,29 +89,31 @@ export function TargetFields({
           </ul>
         </details>
       )}
-      <Field
-        label="Repeat"
-        hint={
-          repeats > 1
-            ? `each target ${repeats}×, pooled, with the spread`
-            : 'more than 1: pooled, with the run-to-run spread'
-        }
-      >
-        <input
-          type="number"
-          min={1}
-          max={MAX_REPEATS}
-          step={1}
-          data-testid="run-repeats"
-          value={repeats}
-          onChange={(e) => {
-            const n = Math.floor(Number(e.target.value));
-            useRunsStore.setState({
-              repeats: Number.isFinite(n) ? Math.max(1, Math.min(MAX_REPEATS, n)) : 1,
-            });
-          }}
-        />
-      </Field>
+      {!single && (
+        <Field
+          label="Repeat"
+          hint={
+            repeats > 1
+              ? `each target ${repeats}×, pooled, with the spread`
+              : 'more than 1: pooled, with the run-to-run spread'
+          }
+        >
+          <input
+            type="number"
+            min={1}
+            max={MAX_REPEATS}
+            step={1}
+            data-testid="run-repeats"
+            value={repeats}
+            onChange={(e) => {
+              const n = Math.floor(Number(e.target.value));
+              useRunsStore.setState({
+                repeats: Number.isFinite(n) ? Math.max(1, Math.min(MAX_REPEATS, n)) : 1,
+              });
+            }}
+          />
+        </Field>
+      )}
     </>
   );
 }

@@ -160,6 +160,7 @@ export function WorkloadForm({
           target={target}
           also={also}
           others={others}
+          single={sweep !== undefined}
         />
         <BasicFields d={d} target={target} errors={errors} />
         <ArrivalFields d={d} errors={errors} />

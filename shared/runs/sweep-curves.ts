@@ -76,7 +76,9 @@ export function sweepCurves(f: Pick<SweepFile, 'steps' | 'knee'>): SweepCurves {
   };
   const loads = steps.map((s) => s.load);
   const kind = steps.find((s) => s.role !== 'baseline')?.load.kind ?? 'rate';
-  const byLoad = steps.filter((s) => s.load.kind === kind);
+  // Offered load on the x axis: a rate-inf step offered no number to place (its throughput shows
+  // in the other charts), so it is left out here rather than drawn at a made-up rate.
+  const byLoad = steps.filter((s) => s.load.kind === kind && s.load.value !== 'inf');
   const goodput: CurveSeries[] = [
     {
       id: 'request_throughput',
