@@ -2,9 +2,11 @@
 // A reasoning request in the stream debugger: the built-in simulator's reasoning mode (the request
 // asks for it with `sim_reasoning_tokens`), streamed, then TTFAT and the reasoning/answer split in
 // the statistics, the reasoning colour in the timeline's legend, and the reasoning text shown apart.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
+import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 import type { WebServer } from '../electron/serve.ts';
 import { computeRequestStats } from '../shared/stats/request-stats.ts';
 
@@ -52,7 +54,10 @@ describe('a reasoning request in the debugger', () => {
     expect(await page.getByTestId('stats-answer-tokens').textContent()).toBe('72');
     expect(await page.getByTestId('legend-reasoning').isVisible()).toBe(true);
     expect(rec.reasoning.length).toBeGreaterThan(0);
-    await shot(page, 'debugger-reasoning');
+    const reasoning = await shot(page, 'debugger-reasoning');
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1).
+    if (process.env.UPDATE_DOCS)
+      fs.copyFileSync(reasoning, path.join(repoRoot, 'docs/debugger-reasoning.png'));
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type OpenApp, closeApp, openApp, shot } from './fixtures.ts';
+import fs from 'node:fs';
+import { type OpenApp, closeApp, openApp, repoRoot, shot } from './fixtures.ts';
 import { startSim, type SimServer } from '../electron/sim/index.ts';
 import { runAgainst } from '../electron/testing/runs.ts';
 
@@ -57,7 +58,9 @@ describe('a multi-turn run in the run view', () => {
     }
     expect(rows[0]!.ttft!.median).toBeGreaterThan(rows[1]!.ttft!.median);
     await table.scrollIntoViewIfNeeded();
-    await shot(page, 'run-by-turn');
+    const byTurn = await shot(page, 'run-by-turn');
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1).
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(byTurn, path.join(repoRoot, 'docs/run-by-turn.png'));
     expect(consoleErrors).toEqual([]);
   });
 });

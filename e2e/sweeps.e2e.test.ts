@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { type OpenApp, closeApp, openApp, shot, simModelReady } from './fixtures.ts';
+import { type OpenApp, closeApp, openApp, repoRoot, shot, simModelReady } from './fixtures.ts';
 import { startSim, type SimServer } from '../electron/sim/index.ts';
 
 // The Runs tab's Sweep mode end to end: web mode, Debian's Chromium. Two servers (simulators with
@@ -121,7 +123,29 @@ describe('load sweeps in Chromium', () => {
     );
     expect(await lat.textContent()).toContain('sim 8 seqs · TTFT p99');
     expect(await lat.locator('.sweep-knee').count()).toBeGreaterThanOrEqual(1);
-    await shot(page, 'sweep-overlay');
+    const overlay = await shot(page, 'sweep-overlay');
+    // README screenshots are refreshed on request only (UPDATE_DOCS=1).
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(overlay, path.join(repoRoot, 'docs/sweeps.png'));
+    expect(consoleErrors).toEqual([]);
+  }, 150_000);
+  it('an SLO search: the limit on its chart, the answer as a band of loads, the bracket in the footer', async () => {
+    const target = await addServer('sim 4 seqs · SLO', 4);
+    // The sweeps opened for the overlay are closed: this view shows the search alone.
+    const close = page.locator('[data-testid="sweep-opened"] button[aria-label^="Close "]');
+    while ((await close.count()) > 0) await close.first().click();
+    await page.getByTestId('sweep-kind').selectOption('slo');
+    await fill('sweep-slo', 'p99_ttft_ms<=60');
+    await startOn(target, 'sim 4 seqs SLO');
+    await finished();
+    const footer = (await page.getByTestId('sweep-footer').textContent()) ?? '';
+    expect(footer).toContain('SLO p99_ttft_ms<=60');
+    const lat = page.getByTestId('sweep-chart-latency');
+    expect(await lat.locator('.recharts-reference-line').count()).toBeGreaterThanOrEqual(1);
+    expect(await lat.textContent()).toContain('SLO p99_ttft <= 60 ms');
+    const load = page.getByTestId('sweep-chart-goodput');
+    expect(await load.locator('.recharts-reference-area').count()).toBe(1);
+    const sloShot = await shot(page, 'sweep-slo');
+    if (process.env.UPDATE_DOCS) fs.copyFileSync(sloShot, path.join(repoRoot, 'docs/sweep-slo.png'));
     expect(consoleErrors).toEqual([]);
   }, 150_000);
 });
