@@ -34,11 +34,14 @@ function resultRows(s: RunSummary): Row[] {
   ];
   if (s.config.maxConcurrency !== null)
     rows.push({ label: 'Maximum request concurrency', value: int(s.config.maxConcurrency) });
-  rows.push({
-    label: 'Request rate configured',
-    value: typeof s.config.requestRate === 'number' ? f2(s.config.requestRate) : '∞',
-    unit: 'req/s',
-  });
+  // A trace replay's requests leave at the trace's times: it configured no rate.
+  if (s.replay) rows.push({ label: 'Arrivals', value: `trace ×${s.replay.speedup}`, testId: 'sum-arrivals' });
+  else
+    rows.push({
+      label: 'Request rate configured',
+      value: typeof s.config.requestRate === 'number' ? f2(s.config.requestRate) : '∞',
+      unit: 'req/s',
+    });
   rows.push(
     { label: 'Benchmark duration', value: f2(v.duration), unit: 's', testId: 'sum-duration' },
     { label: 'Total input tokens', value: int(v.total_input_tokens) },
