@@ -79,7 +79,12 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
         labelStyle={{ color: C.text }}
         formatter={(v, name) => [typeof v === 'number' ? fmtTick(v, v) : String(v), name]}
       />
-      <Legend verticalAlign="top" height={26} wrapperStyle={{ fontSize: 11, color: C.text }} />
+      <Legend
+        verticalAlign="top"
+        height={26}
+        wrapperStyle={{ fontSize: 11, color: C.text }}
+        content={() => <LineLegend data={data} />}
+      />
       {data.band && (
         <ReferenceArea
           x1={data.band.x1}
@@ -159,5 +164,41 @@ export function SweepChart(p: SweepChartProps) {
       )}
       {empty && <div className="mchart-overlay">no finished step yet</div>}
     </div>
+  );
+}
+
+/**
+ * The legend with each series' own stroke: p50 dashed, p99 solid (recharts draws every scatter
+ * series' icon as the same circle, so the two could not be told apart).
+ */
+function LineLegend({ data }: { data: SweepChartProps['data'] }) {
+  return (
+    <ul className="legend sweep-line-legend" data-testid="sweep-line-legend">
+      {data.series.map((s) => (
+        <li key={s.key}>
+          <svg width="22" height="10" aria-hidden="true">
+            <line
+              x1="0"
+              x2="22"
+              y1="5"
+              y2="5"
+              stroke={s.color}
+              strokeWidth="1.8"
+              strokeDasharray={s.dashed ? '5 4' : undefined}
+            />
+            <circle cx="11" cy="5" r="3" fill={s.color} />
+          </svg>
+          {s.name}
+        </li>
+      ))}
+      {data.over.length > 0 && (
+        <li>
+          <span className="sw cross" style={{ color: C.error }}>
+            ×
+          </span>
+          over-saturated (stopped)
+        </li>
+      )}
+    </ul>
   );
 }

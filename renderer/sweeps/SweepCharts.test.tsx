@@ -72,6 +72,15 @@ describe('SweepCharts', () => {
     expect(good.textContent).toContain('offered load (req/s)');
     expect(good.textContent).toContain('SLO answer 40–50');
     expect(container.querySelectorAll('.recharts-legend-wrapper').length).toBe(3);
+    // The legend draws each series' own stroke: p50 dashed, p99 solid.
+    const items = [...lat.querySelectorAll('[data-testid="sweep-line-legend"] li')];
+    const stroke = (name: string) =>
+      items
+        .find((li) => li.textContent?.endsWith(name))
+        ?.querySelector('line')
+        ?.getAttribute('stroke-dasharray');
+    expect(stroke('TTFT p50')).toBe('5 4');
+    expect(stroke('TTFT p99')).toBeNull();
     // ITL has no knee: the ring goes.
     fireEvent.click(screen.getByTestId('sweep-metric-itl'));
     expect(screen.getByTestId('sweep-chart-latency').querySelectorAll('.sweep-knee').length).toBe(0);
