@@ -18,6 +18,8 @@ import { runWorkload, StartMissedError, TestRequestError, type RunResult } from 
 import { planLine, planShard } from './run-shard.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import type { PromptProvider } from '../runs/prompt-items.ts';
+import type { RunTargetSpec } from '../runs/request-spec.ts';
+import type { ScrapeTarget } from '../metrics/scraper.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
@@ -139,7 +141,7 @@ export async function runRunCommand(
   const err = (msg: string, code = 2): number => failed(o, msg, code);
   const ready = await readyToRun(workloadFile, o);
   if (typeof ready === 'string') return err(ready);
-  const { w, target, apiKey, headers, model, prompts } = ready;
+  const { w, target, model, prompts } = ready;
   const plan = await planShard(o, { w, targetUrl: target.url, model, prompts });
   if (typeof plan === 'string') return err(plan);
   if (plan && !o.quiet) process.stderr.write(planLine(plan) + '\n');
@@ -158,28 +160,12 @@ export async function runRunCommand(
   try {
     result = await runWorkload({
       workload: w,
-      target: {
-        url: target.url,
-        dialect: target.dialect,
-        model,
-        headers,
-        apiKey,
-        insecureTls: target.insecureTls,
-      },
+      target: runTargetOf(ready),
       prompts,
       runId,
       ...(o.repeatOf ? { repeat: o.repeatOf } : {}),
       ...(plan ? { shard: plan.shard, startAtLocalMs: plan.startAtLocalMs } : {}),
-      // The server's own /metrics through the run (summary.server), with the request's headers and key.
-      serverMetrics:
-        o.serverMetrics === false
-          ? null
-          : {
-              url: target.url,
-              metricsPath: o.metricsUrl,
-              headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-              insecureTls: target.insecureTls,
-            },
+      serverMetrics: serverMetricsOf(ready, o),
       telemetryUrls: o.serverMetrics === false ? [] : (o.telemetryUrl ?? []),
       outFile: out,
       signal: ac.signal,
@@ -215,6 +201,30 @@ export interface ReadyRun {
   headers: Record<string, string>;
   model: string;
   prompts: PromptProvider;
+}
+
+/** The target as the runner takes it: where, which dialect and model, with the key and headers. */
+export function runTargetOf(r: ReadyRun): RunTargetSpec {
+  const { url, dialect, insecureTls } = r.target;
+  return { url, dialect, model: r.model, headers: r.headers, apiKey: r.apiKey, insecureTls };
+}
+
+/**
+ * The server's own /metrics through the run (summary.server), with the request's headers and key;
+ * none with --no-server-metrics.
+ */
+export function serverMetricsOf(
+  r: ReadyRun,
+  o: Pick<RunCliOptions, 'serverMetrics' | 'metricsUrl'>,
+): ScrapeTarget | null {
+  if (o.serverMetrics === false) return null;
+  const auth: Record<string, string> = r.apiKey ? { authorization: `Bearer ${r.apiKey}` } : {};
+  return {
+    url: r.target.url,
+    metricsPath: o.metricsUrl,
+    headers: { ...r.headers, ...auth },
+    insecureTls: r.target.insecureTls,
+  };
 }
 
 /** The workload file with the flags over it, checked, and its model and prompts found; or what is wrong. */

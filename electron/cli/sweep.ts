@@ -14,7 +14,7 @@ import { runSweep } from '../runs/sweep.ts';
 import { planOf, sweepFileName, type SweepPlanFlags } from '../runs/sweep-plan.ts';
 import { StepWorkloadError } from '../runs/sweep-step-run.ts';
 import { TestRequestError } from '../runs/runner.ts';
-import { readyToRun } from './run.ts';
+import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';
 import { progressWriter } from './run-report.ts';
 
@@ -46,7 +46,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
         : { rate: '1', ...(plan.cap !== undefined ? { concurrency: plan.cap } : {}) };
   const ready = await readyToRun(workloadFile, { ...rest, ...probe });
   if (typeof ready === 'string') return err(ready);
-  const { w, target, apiKey, headers, model, prompts } = ready;
+  const { w, target, model, prompts } = ready;
   const out = o.out ?? path.join(runsDir(), sweepFileName(new Date()));
   const progress = progressWriter({ quiet: o.quiet || o.json });
   const ac = new AbortController();
@@ -62,29 +62,14 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
   try {
     const r = await runSweep({
       workload: w,
-      target: {
-        url: target.url,
-        dialect: target.dialect,
-        model,
-        headers,
-        apiKey,
-        insecureTls: target.insecureTls,
-      },
+      target: runTargetOf(ready),
       prompts,
       plan: plan.plan,
       outFile: out,
       name: o.name ?? null,
       stopOverSaturated: o.stopOverSaturated !== false,
       saturation: o.saturationMin !== undefined ? { minMs: o.saturationMin * 1000 } : undefined,
-      serverMetrics:
-        o.serverMetrics === false
-          ? null
-          : {
-              url: target.url,
-              metricsPath: o.metricsUrl,
-              headers: { ...headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-              insecureTls: target.insecureTls,
-            },
+      serverMetrics: serverMetricsOf(ready, o),
       signal: ac.signal,
       onStepStart: (i, load, role) => {
         if (i === 0) say(stepHeader() + '\n');
