@@ -98,4 +98,19 @@ describe('the size rules', () => {
     expect((await sizeErrors('shared/runs/x.ts', many)).map((m) => m.ruleId)).toEqual(['max-lines']);
     expect(await sizeErrors('shared/runs/x.test.ts', many + fn('long', 200))).toEqual([]);
   });
+
+  it('count code only: comments and blank lines explaining a unit never push it over', async () => {
+    const commented = (name: string, lines: number, extra: string) =>
+      `export function ${name}(): number {\n  let n = 0;\n${('  n++;\n' + extra).repeat(lines - 4)}  return n;\n}\n`;
+    // 120 lines of code with a comment or a blank line after each: well over 120 raw lines.
+    expect(await sizeErrors('electron/runs/x.ts', commented('ok', 120, '  // why n grows\n'))).toEqual([]);
+    expect(await sizeErrors('electron/runs/x.ts', commented('ok', 120, '\n'))).toEqual([]);
+    expect(await sizeErrors('electron/runs/x.ts', '/**\n * doc\n */\n'.repeat(150) + fn('ok', 100))).toEqual(
+      [],
+    );
+    // …while 121 lines of code still fail, however they are commented.
+    expect(
+      (await sizeErrors('electron/runs/x.ts', commented('long', 121, '  // c\n'))).map((m) => m.ruleId),
+    ).toEqual(['max-lines-per-function']);
+  });
 });
