@@ -10,8 +10,9 @@ import {
 } from '../../shared/request.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { DialectId } from '../../shared/dialects.ts';
+import { coalescedShareText, requestItl } from '../../shared/stats/request-itl.ts';
 import { computeRequestStats, type RequestStats } from '../../shared/stats/request-stats.ts';
-import { summarize } from '../../shared/stats/summary.ts';
+import type { Summary } from '../../shared/stats/summary.ts';
 import { fmtBytes, fmtMs, fmtNum, showText } from '../../shared/format.ts';
 import { fireRequest } from '../engine/client.ts';
 import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
@@ -160,8 +161,9 @@ const LETTERS = ['A', 'B'];
 export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
   const sa = computeRequestStats(a);
   const sb = computeRequestStats(b);
-  const ia = summarize(sa.itlTokenMs);
-  const ib = summarize(sb.itlTokenMs);
+  // Tokenscope's ITL, coalesced gaps left out, as in the app (shared/stats/request-itl.ts).
+  const ia = requestItl(sa).token;
+  const ib = requestItl(sb).token;
   const rows: [string, number | null | undefined, number | null | undefined, 'ms' | 'tok/s' | ''][] = [
     ['first event', sa.firstEventMs, sb.firstEventMs, 'ms'],
     ['TTFT', sa.ttftMs, sb.ttftMs, 'ms'],
@@ -240,8 +242,6 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
 
 export function summaryText(rec: RequestRecord): string {
   const s = computeRequestStats(rec);
-  const itl = summarize(s.itlChunkMs);
-  const itlTok = summarize(s.itlTokenMs);
   const p = rec.phases;
   const lines = [
     '',
@@ -250,8 +250,7 @@ export function summaryText(rec: RequestRecord): string {
     `first event   ${fmtMs(s.firstEventMs)}`,
     `TTFT          ${fmtMs(s.ttftMs)}`,
     ...reasoningLines(s),
-    `ITL per chunk mean ${fmtMs(itl?.mean)} · p50 ${fmtMs(itl?.median)} · p99 ${fmtMs(itl?.p99)} · max ${fmtMs(itl?.max)}`,
-    `ITL per token mean ${fmtMs(itlTok?.mean)} · p50 ${fmtMs(itlTok?.median)} · p99 ${fmtMs(itlTok?.p99)} · max ${fmtMs(itlTok?.max)}`,
+    ...itlLines(s),
     `TPOT          ${fmtMs(s.tpotMs)}`,
     `E2E           ${fmtMs(s.e2eMs)}`,
     `output tokens ${s.outputTokens} (${s.tokenSource === 'per-event' ? 'exact, per event' : s.tokenSource === 'usage-total' ? 'exact total from usage; per-event estimated' : 'estimated: 1 per content event'})`,
@@ -269,6 +268,25 @@ export function summaryText(rec: RequestRecord): string {
   if (rec.reasoning) lines.push('', `reasoning: ${rec.reasoning}`);
   if (rec.text) lines.push('', `text: ${rec.text}`);
   return lines.join('\n') + '\n';
+}
+
+const itlRow = (x: Summary | null): string =>
+  `mean ${fmtMs(x?.mean)} · p50 ${fmtMs(x?.median)} · p99 ${fmtMs(x?.p99)} · max ${fmtMs(x?.max)}`;
+
+/**
+ * Tokenscope's ITL as the app's statistics show it (coalesced gaps left out); when some gaps were
+ * coalesced, how many, and vLLM's every-gap figures below, labelled as such.
+ */
+function itlLines(s: RequestStats): string[] {
+  const itl = requestItl(s);
+  const lines = [`ITL per chunk ${itlRow(itl.chunk)}`, `ITL per token ${itlRow(itl.token)}`];
+  if (itl.coalescedGaps === 0) return lines;
+  return [
+    ...lines,
+    `coalesced     ${coalescedShareText(itl.coalescedGaps, itl.totalGaps)} of the gaps came in one read with the event before (~0 ms by construction): left out of ITL`,
+    `  every gap, per chunk (vLLM's ITL) ${itlRow(itl.everyGapChunk)}`,
+    `  every gap, per token              ${itlRow(itl.everyGapToken)}`,
+  ];
 }
 
 /** Requests with reasoning: when it and the answer began, and the tokens of each (else nothing). */
