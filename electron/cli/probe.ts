@@ -41,10 +41,11 @@ export interface ProbeCliOptions {
   json?: boolean;
 }
 
-function fail(json: boolean | undefined, kind: string, message: string): number {
+/** Prints the error; its exit code (2: bad usage, 1: the server could not be asked). */
+function fail(json: boolean | undefined, kind: string, message: string, code = 2): number {
   if (json) process.stdout.write(JSON.stringify({ error: { kind, message } }) + '\n');
   else process.stderr.write(`error (${kind}): ${message}\n`);
-  return 2;
+  return code;
 }
 
 /** The request for `url`, or the exit code of why there is none (printed). */
@@ -67,12 +68,16 @@ async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | n
   let model = o.model;
   if (!model) {
     const r = await discoverModels(url, o.dialect, { apiKey, headers, insecureTls: o.insecure });
-    if (!r.ok || r.value.models.length === 0)
+    // The network's word first, and exit 1: the server could not be asked, the usage was fine.
+    if (!r.ok)
       return fail(
         o.json,
-        r.ok ? 'client' : r.error.kind,
-        `no --model given and ${url} listed none${r.ok ? '' : `: ${r.error.message}`}`,
+        r.error.kind,
+        `${url}: ${r.error.message} (while listing its models: no --model given)`,
+        1,
       );
+    if (r.value.models.length === 0)
+      return fail(o.json, 'client', `no --model given and ${url} listed none: name one with --model`);
     model = r.value.models[0]!;
   }
   return {
