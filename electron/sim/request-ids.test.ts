@@ -9,7 +9,8 @@ import { chatBody, post, sseJson } from '../testing/sim.ts';
 let a: SimServer;
 let b: SimServer;
 beforeAll(async () => {
-  [a, b] = await Promise.all([0, 1].map(() => startSim({ decodeStepMs: 1, decodeStepPerSeqMs: 0, seed: 7 })));
+  const o = { decodeStepMs: 1, decodeStepPerSeqMs: 0, seed: 7 };
+  [a, b] = await Promise.all([startSim(o), startSim(o)]);
 });
 afterAll(async () => {
   await Promise.all([a.close(), b.close()]);
