@@ -9,6 +9,8 @@ export function probeJson(rec: RequestRecord, spec: RequestSpec) {
     url: rec.url,
     dialect: rec.dialect,
     model: spec.model,
+    /** The model the response named (null: none named); another than `model`: probe warns. */
+    responseModel: rec.responseModel ?? null,
     status: rec.status,
     serverRequestId: rec.serverRequestId,
     ttftMs: s.ttftMs,

@@ -136,4 +136,21 @@ describe('tokenscope probe', () => {
     expect(a).toBeGreaterThan(10);
     expect(b).toBeGreaterThan(10);
   });
+
+  it('says when the server answered as another model than asked (llama.cpp serves what it has loaded)', async () => {
+    const wrong = await runCli(['probe', coalescing.url, '-m', 'llama-3-8b', '-q']);
+    expect(wrong.code, wrong.stderr).toBe(0);
+    expect(wrong.stderr).toContain(
+      'warning: asked for model "llama-3-8b", the server answered as "llama-3.2-1b-instruct-q4_k_m.gguf"',
+    );
+    const j = JSON.parse(
+      (await runCli(['probe', coalescing.url, '-m', 'llama-3-8b', '--json'])).stdout,
+    ) as ProbeJson & { model: string; responseModel: string | null };
+    expect([j.model, j.responseModel]).toEqual(['llama-3-8b', 'llama-3.2-1b-instruct-q4_k_m.gguf']);
+    // The name it serves, or a server that names the model asked (the simulator): no warning.
+    const right = await runCli(['probe', coalescing.url, '-m', 'llama-3.2-1b-instruct-q4_k_m.gguf', '-q']);
+    expect(right.stderr).not.toContain('warning');
+    const sim = await runCli(['probe', fast.url, '-n', '2', '-q']);
+    expect(sim.stderr).not.toContain('warning');
+  });
 });

@@ -10,6 +10,7 @@ import {
 } from '../../shared/request.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { DialectId } from '../../shared/dialects.ts';
+import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
 import { coalescedShareText, requestItl } from '../../shared/stats/request-itl.ts';
 import { computeRequestStats, type RequestStats } from '../../shared/stats/request-stats.ts';
 import type { Summary } from '../../shared/stats/summary.ts';
@@ -147,6 +148,11 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
     }),
   );
   process.removeListener('SIGINT', onSig);
+  // A server that ignores `model` (llama.cpp) names what it served: said when that is another one.
+  recs.forEach((rec, i) => {
+    const other = otherModelAnswered(specs[i]!.model, rec.responseModel);
+    if (other !== null) process.stderr.write(`${tag(i)}warning: ${otherModelText(specs[i]!.model, other)}\n`);
+  });
 
   if (o.json) {
     const objs = recs.map((rec, i) => probeJson(rec, specs[i]!));

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
 import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../platform/paths.ts';
@@ -172,6 +173,9 @@ export async function runRunCommand(
       onStarted: (header) => {
         // Named once it exists: a test request that fails leaves no file behind to point at.
         if (!o.quiet) process.stderr.write(`run file: ${out}\n`);
+        // Said even with --quiet: a whole run against another model than asked is worth a line.
+        const other = otherModelAnswered(model, header.testRequest?.responseModel);
+        if (other !== null) process.stderr.write(`warning: ${otherModelText(model, other)}\n`);
         progress.onStarted(header);
       },
       onProgress: progress.onProgress,
