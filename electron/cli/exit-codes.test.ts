@@ -48,6 +48,7 @@ describe('tokenscope exit codes', () => {
       ['run', '--target', sim.url, '-n', '2', '--rate', 'fast'],
       ['run', '--target', 'ftp://x', '-n', '2'],
       ['nosuchcommand'],
+      ['serve', '--no-sim', '--sim-port', '8123'],
     ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(2);
