@@ -13,6 +13,7 @@ const ELECTRON_LAYERS = [
     'electron/platform/',
     'electron/workers/',
     'electron/testing/corpus.ts',
+    'electron/testing/corpus-server.ts',
     'electron/testing/cli.ts',
     'electron/testing/prometheus.ts',
     'electron/testing/until.ts',

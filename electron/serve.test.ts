@@ -257,3 +257,27 @@ describe('web mode survives hostile input', () => {
     ws2.close();
   });
 });
+
+describe('web mode: the built-in simulator', () => {
+  it('listens on the port given (serve --sim-port)', async () => {
+    const free = net.createServer();
+    await new Promise<void>((ok) => free.listen(0, '127.0.0.1', ok));
+    const port = (free.address() as net.AddressInfo).port;
+    await new Promise<void>((ok) => free.close(() => ok()));
+    const pinned = await startWebServer({
+      port: 0,
+      rendererDir,
+      userDataDir: null,
+      version: 'test',
+      startSimulator: true,
+      simPort: port,
+    });
+    try {
+      expect(pinned.core.sim?.port).toBe(port);
+      expect(pinned.core.sim?.url).toBe(`http://127.0.0.1:${port}`);
+      expect((await get(`http://127.0.0.1:${port}/v1/models`)).body).toContain('tokenscope-sim');
+    } finally {
+      await pinned.close();
+    }
+  });
+});

@@ -30,6 +30,8 @@ export interface ServeOptions {
   token?: string;
   version: string;
   startSimulator?: boolean;
+  /** The built-in simulator's port (default 0: any free one). */
+  simPort?: number;
   /** Host names besides loopback, IP literals and `host` that the page may be reached by. */
   allowedHosts?: readonly string[];
   log?: (line: string) => void;
@@ -76,6 +78,7 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     userDataDir: o.userDataDir,
     secrets: new MemorySecretBox(),
     startSimulator: o.startSimulator,
+    simPort: o.simPort,
     emit: pages.emit,
     log: o.log,
   });

@@ -18,6 +18,11 @@ export interface RequestRecord {
   phases: Phases;
   status: number | null;
   contentType: string | null;
+  /**
+   * The model the response named (first one seen), when it named one. A server that serves what it
+   * has loaded whatever was asked (llama.cpp) answers with another name than `model`.
+   */
+  responseModel?: string;
   /** The server's request id header (x-request-id), if it sent one. */
   serverRequestId: string | null;
   events: EventColumnsData;

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSim, type SimServer } from '../sim/index.ts';
+import { closedPort } from '../testing/cli.ts';
 
 const BIN = path.join(fileURLToPath(new URL('../../', import.meta.url)), 'bin/tokenscope.mjs');
 let sim: SimServer;
@@ -47,12 +48,40 @@ describe('tokenscope exit codes', () => {
       ['run', '--target', sim.url, '-n', '2', '--rate', 'fast'],
       ['run', '--target', 'ftp://x', '-n', '2'],
       ['nosuchcommand'],
+      ['serve', '--no-sim', '--sim-port', '8123'],
     ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(/error/);
       expect(r.stderr, args.join(' ')).not.toMatch(TRACE);
     }
+  });
+
+  it('a flag typo: the hint and one line on --help, not the whole help', async () => {
+    const r = await cli(['run', '--target', sim.url, '--request', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(Did you mean --requests?)');
+    expect(r.stderr).toContain("(run 'tokenscope run --help' for its options)");
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(4);
+    expect(r.stderr).not.toMatch(/Options:/);
+  });
+
+  it('a refused connection leads with the network error and exits 1 (the usage was fine)', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const probe = await cli(['probe', url]);
+    expect(probe.code, probe.stderr).toBe(1);
+    expect(probe.stderr).toMatch(new RegExp(`^error \\(network\\): ${url}: Connection refused`));
+    const run = await cli(['run', '--target', url, '-n', '2']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^error: ${url}: Connection refused`));
+  });
+
+  it('a value a flag gave that the workload schema refuses is named by the flag', async () => {
+    const r = await cli(['run', '--target', sim.url, '-c', '0', '-n', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('-c/--concurrency: At least 1.');
+    expect(r.stderr).not.toContain('maxConcurrency');
   });
 
   it('a scheme-less host:port is taken as http:// and said so', { timeout: 30_000 }, async () => {

@@ -9,6 +9,8 @@ export function probeJson(rec: RequestRecord, spec: RequestSpec) {
     url: rec.url,
     dialect: rec.dialect,
     model: spec.model,
+    /** The model the response named (null: none named); another than `model`: probe warns. */
+    responseModel: rec.responseModel ?? null,
     status: rec.status,
     serverRequestId: rec.serverRequestId,
     ttftMs: s.ttftMs,
@@ -21,8 +23,13 @@ export function probeJson(rec: RequestRecord, spec: RequestSpec) {
     chunks: s.contentEvents,
     events: s.events,
     coalescedEvents: s.coalescedEvents,
-    itlMs: s.itlChunkMs,
-    itlPerTokenMs: s.itlTokenMs,
+    // Tokenscope's ITL, as the app shows it: coalesced gaps (same socket read, ~0 ms by
+    // construction) left out; vLLM's every-gap lists beside them (shared/stats/request-stats.ts).
+    itlMs: s.itlChunkMeasuredMs,
+    itlPerTokenMs: s.itlTokenMeasuredMs,
+    coalescedGaps: s.coalescedGaps,
+    itlEveryGapMs: s.itlChunkMs,
+    itlPerTokenEveryGapMs: s.itlTokenMs,
     tokensPerSecond: s.tokensPerSecond,
     finishReason: rec.finishReason,
     usage: rec.usage,

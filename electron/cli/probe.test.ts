@@ -6,21 +6,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
+import { startCorpusServer, type CorpusServer } from '../testing/corpus-server.ts';
 
 let fast: SimServer;
 let slow: SimServer;
 let failing: SimServer;
+/** llama.cpp's real bytes, two events per socket write 40 ms apart: half the gaps coalesced. */
+let coalescing: CorpusServer;
 
 beforeAll(async () => {
   fast = await startSim({ port: 0, decodeStepMs: 5, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
   slow = await startSim({ port: 0, decodeStepMs: 20, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
   failing = await startSim({ port: 0, fault: 'http-503' });
+  // Role chunk alone, then the six content chunks two by two, then the finish chunk and [DONE].
+  coalescing = await startCorpusServer('llamacpp-chat.sse', [1, 2, 2, 2], 40);
 });
 afterAll(async () => {
-  await Promise.all([fast.close(), slow.close(), failing.close()]);
+  await Promise.all([fast.close(), slow.close(), failing.close(), coalescing.close()]);
 });
 
-type ProbeJson = { url: string; ttftMs: number; outputTokens: number; itlMs: number[]; error: unknown };
+type ProbeJson = {
+  url: string;
+  ttftMs: number;
+  outputTokens: number;
+  itlMs: number[];
+  itlPerTokenMs: number[];
+  itlEveryGapMs: number[];
+  coalescedGaps: number;
+  error: unknown;
+};
+
+/** "ITL per chunk mean 1.00 ms · p50 2.00 ms …" → the p50 in ms. */
+const p50Of = (line: string | undefined): number => Number(/p50 ([\d.]+) ms/.exec(line ?? '')?.[1]);
 
 describe('tokenscope probe', () => {
   it('prints every event as it arrives, then the summary; exit 0', async () => {
@@ -42,7 +59,9 @@ describe('tokenscope probe', () => {
     expect(ok.code, ok.stderr).toBe(0);
     const j = JSON.parse(ok.stdout) as ProbeJson;
     expect(j.outputTokens).toBe(5);
-    expect(j.itlMs).toHaveLength(4);
+    // Every gap is 4; the measured ones fewer when a loaded machine read two tokens at once.
+    expect(j.itlEveryGapMs).toHaveLength(4);
+    expect(j.itlMs.length).toBe(4 - j.coalescedGaps);
     expect(j.error).toBeNull();
     const bad = await runCli(['probe', failing.url, '-m', 'tokenscope-sim', '-n', '5']);
     expect(bad.code).toBe(1);
@@ -86,5 +105,52 @@ describe('tokenscope probe', () => {
     ]);
     expect(j.map((x) => x.outputTokens)).toEqual([4, 4]);
     expect(j[1]!.ttftMs).toBeGreaterThan(0);
+  });
+
+  it("ITL is the app's everywhere: coalesced gaps left out of the text, --json and the two-URL table", async () => {
+    // Gaps: c1→c2 in the first token's read (no measured gap), c2→c3 measured, c3→c4 coalesced,
+    // c4→c5 measured, c5→c6 coalesced. Every gap: 5 with 3 zeros, p50 0; measured: 2, each ≥ ~40 ms.
+    const r = await runCli(['probe', coalescing.url, '-m', 'x', '-q']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const chunk = lines.find((l) => l.startsWith('ITL per chunk '));
+    expect(p50Of(chunk)).toBeGreaterThan(20);
+    // Per token: a read's gap spread over its two tokens.
+    expect(p50Of(lines.find((l) => l.startsWith('ITL per token ')))).toBeGreaterThan(10);
+    expect(r.stdout).toMatch(/^coalesced +[\d.]+ % \(\d of 5\) .*left out of ITL$/m);
+    // vLLM's every-gap figures are there too, said to be that.
+    expect(p50Of(lines.find((l) => l.includes("every gap, per chunk (vLLM's ITL)")))).toBe(0);
+
+    const j = JSON.parse((await runCli(['probe', coalescing.url, '-m', 'x', '--json'])).stdout) as ProbeJson;
+    expect(j.itlMs.length).toBe(2);
+    expect(Math.min(...j.itlMs)).toBeGreaterThan(20);
+    expect(Math.min(...j.itlPerTokenMs)).toBeGreaterThan(0);
+    expect(j.itlEveryGapMs).toHaveLength(5);
+    expect(j.itlEveryGapMs.filter((g) => g === 0).length).toBe(j.coalescedGaps);
+    expect(j.coalescedGaps).toBeGreaterThanOrEqual(2);
+
+    // The same server twice: ITL/token p50 is measured on both sides, not −100 % from zeros.
+    const two = await runCli(['probe', coalescing.url, coalescing.url, '-m', 'x', '-q']);
+    const row = two.stdout.split('\n').find((l) => l.startsWith('ITL/token p50 ')) ?? '';
+    const [a, b] = [...row.matchAll(/([\d.]+) ms/g)].map((m) => Number(m[1]));
+    expect(a).toBeGreaterThan(10);
+    expect(b).toBeGreaterThan(10);
+  });
+
+  it('says when the server answered as another model than asked (llama.cpp serves what it has loaded)', async () => {
+    const wrong = await runCli(['probe', coalescing.url, '-m', 'llama-3-8b', '-q']);
+    expect(wrong.code, wrong.stderr).toBe(0);
+    expect(wrong.stderr).toContain(
+      'warning: asked for model "llama-3-8b", the server answered as "llama-3.2-1b-instruct-q4_k_m.gguf"',
+    );
+    const j = JSON.parse(
+      (await runCli(['probe', coalescing.url, '-m', 'llama-3-8b', '--json'])).stdout,
+    ) as ProbeJson & { model: string; responseModel: string | null };
+    expect([j.model, j.responseModel]).toEqual(['llama-3-8b', 'llama-3.2-1b-instruct-q4_k_m.gguf']);
+    // The name it serves, or a server that names the model asked (the simulator): no warning.
+    const right = await runCli(['probe', coalescing.url, '-m', 'llama-3.2-1b-instruct-q4_k_m.gguf', '-q']);
+    expect(right.stderr).not.toContain('warning');
+    const sim = await runCli(['probe', fast.url, '-n', '2', '-q']);
+    expect(sim.stderr).not.toContain('warning');
   });
 });

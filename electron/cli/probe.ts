@@ -10,8 +10,10 @@ import {
 } from '../../shared/request.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { DialectId } from '../../shared/dialects.ts';
+import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
+import { coalescedShareText, requestItl } from '../../shared/stats/request-itl.ts';
 import { computeRequestStats, type RequestStats } from '../../shared/stats/request-stats.ts';
-import { summarize } from '../../shared/stats/summary.ts';
+import type { Summary } from '../../shared/stats/summary.ts';
 import { fmtBytes, fmtMs, fmtNum, showText } from '../../shared/format.ts';
 import { fireRequest } from '../engine/client.ts';
 import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
@@ -40,10 +42,11 @@ export interface ProbeCliOptions {
   json?: boolean;
 }
 
-function fail(json: boolean | undefined, kind: string, message: string): number {
+/** Prints the error; its exit code (2: bad usage, 1: the server could not be asked). */
+function fail(json: boolean | undefined, kind: string, message: string, code = 2): number {
   if (json) process.stdout.write(JSON.stringify({ error: { kind, message } }) + '\n');
   else process.stderr.write(`error (${kind}): ${message}\n`);
-  return 2;
+  return code;
 }
 
 /** The request for `url`, or the exit code of why there is none (printed). */
@@ -66,12 +69,16 @@ async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | n
   let model = o.model;
   if (!model) {
     const r = await discoverModels(url, o.dialect, { apiKey, headers, insecureTls: o.insecure });
-    if (!r.ok || r.value.models.length === 0)
+    // The network's word first, and exit 1: the server could not be asked, the usage was fine.
+    if (!r.ok)
       return fail(
         o.json,
-        r.ok ? 'client' : r.error.kind,
-        `no --model given and ${url} listed none${r.ok ? '' : `: ${r.error.message}`}`,
+        r.error.kind,
+        `${url}: ${r.error.message} (while listing its models: no --model given)`,
+        1,
       );
+    if (r.value.models.length === 0)
+      return fail(o.json, 'client', `no --model given and ${url} listed none: name one with --model`);
     model = r.value.models[0]!;
   }
   return {
@@ -141,6 +148,11 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
     }),
   );
   process.removeListener('SIGINT', onSig);
+  // A server that ignores `model` (llama.cpp) names what it served: said when that is another one.
+  recs.forEach((rec, i) => {
+    const other = otherModelAnswered(specs[i]!.model, rec.responseModel);
+    if (other !== null) process.stderr.write(`${tag(i)}warning: ${otherModelText(specs[i]!.model, other)}\n`);
+  });
 
   if (o.json) {
     const objs = recs.map((rec, i) => probeJson(rec, specs[i]!));
@@ -160,8 +172,9 @@ const LETTERS = ['A', 'B'];
 export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
   const sa = computeRequestStats(a);
   const sb = computeRequestStats(b);
-  const ia = summarize(sa.itlTokenMs);
-  const ib = summarize(sb.itlTokenMs);
+  // Tokenscope's ITL, coalesced gaps left out, as in the app (shared/stats/request-itl.ts).
+  const ia = requestItl(sa).token;
+  const ib = requestItl(sb).token;
   const rows: [string, number | null | undefined, number | null | undefined, 'ms' | 'tok/s' | ''][] = [
     ['first event', sa.firstEventMs, sb.firstEventMs, 'ms'],
     ['TTFT', sa.ttftMs, sb.ttftMs, 'ms'],
@@ -240,8 +253,6 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
 
 export function summaryText(rec: RequestRecord): string {
   const s = computeRequestStats(rec);
-  const itl = summarize(s.itlChunkMs);
-  const itlTok = summarize(s.itlTokenMs);
   const p = rec.phases;
   const lines = [
     '',
@@ -250,8 +261,7 @@ export function summaryText(rec: RequestRecord): string {
     `first event   ${fmtMs(s.firstEventMs)}`,
     `TTFT          ${fmtMs(s.ttftMs)}`,
     ...reasoningLines(s),
-    `ITL per chunk mean ${fmtMs(itl?.mean)} · p50 ${fmtMs(itl?.median)} · p99 ${fmtMs(itl?.p99)} · max ${fmtMs(itl?.max)}`,
-    `ITL per token mean ${fmtMs(itlTok?.mean)} · p50 ${fmtMs(itlTok?.median)} · p99 ${fmtMs(itlTok?.p99)} · max ${fmtMs(itlTok?.max)}`,
+    ...itlLines(s),
     `TPOT          ${fmtMs(s.tpotMs)}`,
     `E2E           ${fmtMs(s.e2eMs)}`,
     `output tokens ${s.outputTokens} (${s.tokenSource === 'per-event' ? 'exact, per event' : s.tokenSource === 'usage-total' ? 'exact total from usage; per-event estimated' : 'estimated: 1 per content event'})`,
@@ -269,6 +279,25 @@ export function summaryText(rec: RequestRecord): string {
   if (rec.reasoning) lines.push('', `reasoning: ${rec.reasoning}`);
   if (rec.text) lines.push('', `text: ${rec.text}`);
   return lines.join('\n') + '\n';
+}
+
+const itlRow = (x: Summary | null): string =>
+  `mean ${fmtMs(x?.mean)} · p50 ${fmtMs(x?.median)} · p99 ${fmtMs(x?.p99)} · max ${fmtMs(x?.max)}`;
+
+/**
+ * Tokenscope's ITL as the app's statistics show it (coalesced gaps left out); when some gaps were
+ * coalesced, how many, and vLLM's every-gap figures below, labelled as such.
+ */
+function itlLines(s: RequestStats): string[] {
+  const itl = requestItl(s);
+  const lines = [`ITL per chunk ${itlRow(itl.chunk)}`, `ITL per token ${itlRow(itl.token)}`];
+  if (itl.coalescedGaps === 0) return lines;
+  return [
+    ...lines,
+    `coalesced     ${coalescedShareText(itl.coalescedGaps, itl.totalGaps)} of the gaps came in one read with the event before (~0 ms by construction): left out of ITL`,
+    `  every gap, per chunk (vLLM's ITL) ${itlRow(itl.everyGapChunk)}`,
+    `  every gap, per token              ${itlRow(itl.everyGapToken)}`,
+  ];
 }
 
 /** Requests with reasoning: when it and the answer began, and the tokens of each (else nothing). */

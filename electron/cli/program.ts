@@ -24,7 +24,9 @@ export function buildProgram(): Command {
     // Usage errors exit 2 (the README's promise), not commander's 1; see main(). Set before any
     // .command() so every subcommand inherits it.
     .exitOverride()
-    .showHelpAfterError()
+    // After a usage error, one line on where the options are, not the whole help (~100 lines that
+    // push the error and its "Did you mean …?" off the screen). Each command names its own below.
+    .showHelpAfterError("(run 'tokenscope --help' for the commands)")
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .option(
       '--io-threads <n>',
@@ -46,6 +48,8 @@ export function buildProgram(): Command {
   addMergeCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
+  for (const c of program.commands)
+    c.showHelpAfterError(`(run 'tokenscope ${c.name()} --help' for its options)`);
   return program;
 }
 

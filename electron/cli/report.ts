@@ -3,18 +3,16 @@
  * run's numbers, charts and swimlane, and for several runs their comparison — the files read as
  * `compare` reads them (run files, vLLM / SGLang results, repeats joined with `+` pooled into one
  * column), so the report's comparison is the one `compare` prints. Exit codes as `compare`'s:
- * 0 written, 2 bad arguments or an unreadable file, 1 the file could not be written.
+ * 0 written, 2 bad arguments or an unreadable file, 1 the file could not be written or the report
+ * page is missing from this build and cannot be built (a setup problem, not bad usage).
  */
-import { spawnSync } from 'node:child_process';
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import type { LoadedRun } from '../../shared/runs/compare-runs.ts';
 import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { CLI_BUNDLE } from '../platform/build-info.ts';
-import { makeReport, reportTemplatePath } from '../runs/report-file.ts';
+import { makeReport } from '../runs/report-file.ts';
 import { loadRunOrPool } from './compare-load.ts';
 
 export interface ReportCliOptions {
@@ -60,30 +58,6 @@ export function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
   };
 }
 
-/** From a clone, the report page is built on first use (as `serve` builds the UI); a bundle ships it. */
-function ensureTemplate(): void {
-  if (CLI_BUNDLE || reportTemplatePath()) return;
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  process.stderr.write('Building the report page (vite.report.config.ts)…\n');
-  spawnSync(
-    process.execPath,
-    [
-      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '-c',
-      'vite.report.config.ts',
-      '--logLevel',
-      'warn',
-    ],
-    // NODE_ENV from the caller (vitest sets `test`) would bundle React's development build.
-    {
-      cwd: repoRoot,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NODE_ENV: 'production' },
-    },
-  );
-}
-
 export async function runReport(
   files: string[],
   o: ReportCliOptions,
@@ -107,7 +81,6 @@ export async function runReport(
     return fail(
       `a report compares at most ${MAX_COMPARED} runs (or pools of repeats), got ${columns.length}`,
     );
-  ensureTemplate();
   // Each run's own section: a pooled column's repeats one by one.
   const parts = columns.flatMap((c) => c.parts ?? [c]);
   const sizes = await Promise.all(
@@ -118,13 +91,19 @@ export async function runReport(
       ),
     ),
   );
-  const r = await makeReport({
-    runs: parts.map((p, i) => detailOfLoaded(p, sizes[i]!)),
-    compare: columns.length > 1 ? columns : null,
-    definitions: o.definitions,
-    replicates: o.replicates,
-  });
-  if (!r.ok) return fail(r.error.message);
+  // From a clone the report page is built on first use, as `serve` builds the UI (report-build.ts).
+  const r = await makeReport(
+    {
+      runs: parts.map((p, i) => detailOfLoaded(p, sizes[i]!)),
+      compare: columns.length > 1 ? columns : null,
+      definitions: o.definitions,
+      replicates: o.replicates,
+    },
+    (line) => process.stderr.write(line + '\n'),
+  );
+  // No page to fill is this build's problem, not the arguments': exit 1.
+  if (!r.ok)
+    return fail(r.error.message, r.error.code === 'no-template' || r.error.code === 'bad-template' ? 1 : 2);
   try {
     await writeFile(o.output, r.value, { mode: 0o600 });
   } catch (e) {

@@ -203,6 +203,51 @@ function traceOverrides(w: Obj, o: RunCliOptions): boolean | string {
   return true;
 }
 
+/**
+ * The workload field each flag sets and the flag's option key: a value the schema refuses is then
+ * named by the flag the user typed (`-c/--concurrency: At least 1.`), not by the field
+ * (`maxConcurrency`), which they never saw. A field set by the workload file keeps its path.
+ */
+const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = {
+  'target.url': ['--target', 'target'],
+  'target.model': ['-m/--model', 'model'],
+  requests: ['-n/--requests', 'requests'],
+  maxConcurrency: ['-c/--concurrency', 'concurrency'],
+  rate: ['-r/--rate', 'rate'],
+  burstiness: ['--burstiness', 'burstiness'],
+  durationS: ['--duration', 'duration'],
+  seed: ['--seed', 'seed'],
+  warmup: ['--warmup', 'warmup'],
+  name: ['--name', 'name'],
+  connection: ['--connection', 'connection'],
+  timeoutMs: ['--timeout', 'timeout'],
+  idleTimeoutMs: ['--idle-timeout', 'idleTimeout'],
+  'slo.ttftMs': ['--slo-ttft', 'sloTtft'],
+  'slo.tpotMs': ['--slo-tpot', 'sloTpot'],
+  'slo.e2elMs': ['--slo-e2el', 'sloE2el'],
+  'prompts.inputLen': ['--input-len', 'inputLen'],
+  'prompts.outputLen': ['--output-len', 'outputLen'],
+  'prompts.speedup': ['--speedup', 'speedup'],
+  'prompts.blockTokens': ['--block-tokens', 'blockTokens'],
+  'prompts.maxLagMs': ['--max-lag', 'maxLag'],
+  'prompts.startS': ['--window', 'window'],
+  'prompts.endS': ['--window', 'window'],
+  'sessions.turns': ['--turns', 'turns'],
+  'sessions.thinkTimeMs': ['--think-time', 'thinkTime'],
+  'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
+};
+
+/** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */
+export function flagLabel(o: RunCliOptions): (path: string) => string {
+  return (p) => {
+    for (let f = p; f; f = f.includes('.') ? f.slice(0, f.lastIndexOf('.')) : '') {
+      const hit = FLAG_OF_FIELD[f];
+      if (hit && o[hit[1]] !== undefined) return hit[0];
+    }
+    return p;
+  };
+}
+
 export function parseHeaders(list: string[]): Record<string, string> | string {
   const h: Record<string, string> = {};
   for (const s of list) {

@@ -10,6 +10,7 @@ import { until } from '../testing/until.ts';
 import { numberedFile } from './run.ts';
 import { readRunFile } from '../runs/run-file.ts';
 import { tmpDir } from '../testing/runs.ts';
+import { startCorpusServer } from '../testing/corpus-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(ROOT, 'bin/tokenscope.mjs');
@@ -387,4 +388,31 @@ describe('tokenscope run (CLI)', () => {
       expect(r.stderr, args.join(' ')).not.toMatch(/\n\s+at /); // no stack trace
     }
   });
+
+  it("warns when the test request's response names another model, and keeps that name in the run", async () => {
+    // llama.cpp's real bytes: it answers any `model` with the one it has loaded.
+    const llama = await startCorpusServer('llamacpp-chat.sse', [], 0);
+    try {
+      const out = path.join(dir, 'other-model.jsonl');
+      const args = ['--target', llama.url, '-n', '2', '--no-server-metrics', '-q'];
+      const r = await cli([...args, '--out', out, '-m', 'llama-3-8b']).done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'warning: asked for model "llama-3-8b", the server answered as "llama-3.2-1b-instruct-q4_k_m.gguf"',
+      );
+      const f = await readRunFile(out);
+      expect(f.ok && f.value.header.testRequest?.responseModel).toBe('llama-3.2-1b-instruct-q4_k_m.gguf');
+      const same = await cli([
+        ...args,
+        '--out',
+        path.join(dir, 'same-model.jsonl'),
+        '-m',
+        'llama-3.2-1b-instruct-q4_k_m.gguf',
+      ]).done;
+      expect(same.code, same.stderr).toBe(0);
+      expect(same.stderr).not.toContain('warning');
+    } finally {
+      await llama.close();
+    }
+  }, 60_000);
 });

@@ -6,11 +6,12 @@
  * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
  * and is never written anywhere. Its flags are run-flags.ts; what it prints, run-report.ts.
  *
- * Exit codes: 0 ok · 1 every request failed (or the run file could not be written) · 2 bad
- * workload, target or flags · 130 cancelled (Ctrl-C).
+ * Exit codes: 0 ok · 1 every request failed (or the run file could not be written, or the server
+ * could not be asked for its models) · 2 bad workload, target or flags · 130 cancelled (Ctrl-C).
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
 import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
 import { defaultRunFileName } from '../runs/run-file.ts';
 import { runsDir } from '../platform/paths.ts';
@@ -23,7 +24,7 @@ import type { ScrapeTarget } from '../metrics/scraper.ts';
 import { MAX_COMPARED } from '../../shared/runs/compare.ts';
 import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
-import { applyOverrides, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
+import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
 import { printPooled, progressWriter, reportResult } from './run-report.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
@@ -140,7 +141,7 @@ export async function runRunCommand(
 ): Promise<number> {
   const err = (msg: string, code = 2): number => failed(o, msg, code);
   const ready = await readyToRun(workloadFile, o);
-  if (typeof ready === 'string') return err(ready);
+  if ('problem' in ready) return err(ready.problem, ready.code);
   const { w, target, model, prompts } = ready;
   const plan = await planShard(o, { w, targetUrl: target.url, model, prompts });
   if (typeof plan === 'string') return err(plan);
@@ -172,6 +173,9 @@ export async function runRunCommand(
       onStarted: (header) => {
         // Named once it exists: a test request that fails leaves no file behind to point at.
         if (!o.quiet) process.stderr.write(`run file: ${out}\n`);
+        // Said even with --quiet: a whole run against another model than asked is worth a line.
+        const other = otherModelAnswered(model, header.testRequest?.responseModel);
+        if (other !== null) process.stderr.write(`warning: ${otherModelText(model, other)}\n`);
         progress.onStarted(header);
       },
       onProgress: progress.onProgress,
@@ -227,28 +231,42 @@ export function serverMetricsOf(
   };
 }
 
+/**
+ * Why a run cannot start, and its exit code: 2 a bad workload or flag, 1 the server could not be
+ * asked (its model list failed: refused, timed out).
+ */
+export interface NotReady {
+  problem: string;
+  code: 1 | 2;
+}
+
+const bad = (problem: string): NotReady => ({ problem, code: 2 });
+
 /** The workload file with the flags over it, checked, and its model and prompts found; or what is wrong. */
 export async function readyToRun(
   workloadFile: string | undefined,
   o: RunCliOptions,
-): Promise<ReadyRun | string> {
+): Promise<ReadyRun | NotReady> {
   let raw: Obj = {};
   let baseDir = process.cwd();
   if (workloadFile) {
     const r = await readWorkloadJson(workloadFile);
-    if (!r.ok) return `bad workload:\n${formatIssues(r.error)}`;
+    if (!r.ok) return bad(`bad workload:\n${formatIssues(r.error)}`);
     raw = r.value.raw;
     baseDir = r.value.baseDir;
   }
   const ov = applyOverrides(raw, o);
-  if (ov.error) return ov.error;
+  if (ov.error) return bad(ov.error);
   const parsed = parseWorkload(ov.raw);
-  if (!parsed.ok) return `bad workload:\n${formatIssues(parsed.error)}`;
+  if (!parsed.ok)
+    return bad(
+      `${workloadFile ? 'bad workload' : 'bad flags'}:\n${formatIssues(parsed.error, flagLabel(o))}`,
+    );
   const w = parsed.value;
   const target = w.target;
-  if (!target) return 'no target: give --target URL or "target": {"url": …} in the workload';
+  if (!target) return bad('no target: give --target URL or "target": {"url": …} in the workload');
   const flagHeaders = parseHeaders(o.header ?? []);
-  if (typeof flagHeaders === 'string') return flagHeaders;
+  if (typeof flagHeaders === 'string') return bad(flagHeaders);
   const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
   const headers = { ...(target.headers ?? {}), ...flagHeaders };
   try {
@@ -266,7 +284,7 @@ export async function readyToRun(
     );
     return { w, target, apiKey, headers, model, prompts };
   } catch (e) {
-    if (e instanceof PrepareError) return e.message;
+    if (e instanceof PrepareError) return { problem: e.message, code: e.unreachable ? 1 : 2 };
     throw e;
   }
 }

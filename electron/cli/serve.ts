@@ -12,6 +12,8 @@ export interface ServeCliOptions {
   host: string;
   noSim?: boolean;
   sim: boolean;
+  /** Pin the built-in simulator's port (default: any free port). */
+  simPort?: number;
   rebuild?: boolean;
   allowHost?: string[];
 }
@@ -57,6 +59,10 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     process.stderr.write(
       `warning: binding ${o.host} exposes Tokenscope beyond this machine; the token is the only guard.\n`,
     );
+  if (o.simPort !== undefined && !o.sim) {
+    process.stderr.write('error: --sim-port sets the built-in simulator’s port: not with --no-sim\n');
+    return 2;
+  }
   let rendererDir: string;
   try {
     rendererDir = ensureRendererBuilt(o.rebuild === true);
@@ -76,6 +82,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
       userDataDir: userDataDir(),
       version: TOKENSCOPE_VERSION,
       startSimulator: o.sim,
+      simPort: o.simPort,
       allowedHosts: o.allowHost ?? [],
       log: (l) => process.stderr.write(l + '\n'),
     });
@@ -89,6 +96,12 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     }
     process.stderr.write(`Port ${o.port} is in use (another Tokenscope?); using a free port instead.\n`);
     server = await start(0);
+  }
+  if (o.simPort !== undefined && !server.core.sim) {
+    // Asked for on that port and not there (in use?): the reason was logged above.
+    process.stderr.write(`error: the built-in simulator could not listen on port ${o.simPort}\n`);
+    await server.close();
+    return 1;
   }
   // The address to open carries this start's access token: printed as it is (past the CLI's
   // secret filter, which would print `?token=***`): without it the page cannot connect.

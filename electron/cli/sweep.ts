@@ -45,7 +45,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
         ? { concurrency: 1 }
         : { rate: '1', ...(plan.cap !== undefined ? { concurrency: plan.cap } : {}) };
   const ready = await readyToRun(workloadFile, { ...rest, ...probe });
-  if (typeof ready === 'string') return err(ready);
+  if ('problem' in ready) return err(ready.problem, ready.code);
   const { w, target, model, prompts } = ready;
   const out = o.out ?? path.join(runsDir(), sweepFileName(new Date()));
   const progress = progressWriter({ quiet: o.quiet || o.json });

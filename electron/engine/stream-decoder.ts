@@ -244,6 +244,7 @@ export class StreamDecoder {
       rec.finishReason = d.finishReason;
     }
     if (d.choices) flags |= EV_CHOICES;
+    if (d.model !== undefined) rec.responseModel ??= d.model;
     if (d.terminal) {
       flags |= EV_TERMINAL;
       rec.terminated = true;

@@ -3,7 +3,10 @@
  * 127.0.0.1:0. Watch-mode tests wait on the lines the CLI prints, never on sleeps.
  * (Lives in electron/metrics/ so `vitest run electron/metrics` covers the command end to end.)
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS_DIR } from '../testing/corpus.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import type { ScrapeReport } from './scrape-report.ts';
 import { closedPort, LiveCli, runCli, serveOnce, streamChat } from '../testing/cli.ts';
@@ -53,6 +56,30 @@ describe('tokenscope metrics (once)', () => {
     expect(r.stdout).toMatch(/generation tokens\s+\d+ total/);
     expect(r.stdout).toMatch(/TTFT\s+n \d+\s+mean/);
     expect(r.stdout).toMatch(/\d+ families · \d+ series · 0 parse errors/);
+  });
+
+  it('a quantile in a wide bucket is that bucket, in text and --json, as the app shows it', async () => {
+    // Real vLLM V1 bytes: all 140 queue-time observations in the first bucket, le="0.3".
+    const body = readFileSync(path.join(CORPUS_DIR, 'metrics/vllm-v1.prom'));
+    const srv = await serveOnce((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(body);
+    });
+    cleanups.push(srv.close);
+    const text = await runCli(['metrics', srv.url]);
+    expect(text.code, text.stderr).toBe(0);
+    const queue = text.stdout.split('\n').find((l) => l.trimStart().startsWith('queue time')) ?? '';
+    expect(queue).toMatch(/n 140 .* p50 0–300 ms {2}p90 0–300 ms {2}p99 0–300 ms/);
+    expect(queue).not.toMatch(/150\.0 ms|270\.0 ms|297\.0 ms/);
+    const j = JSON.parse((await runCli(['metrics', srv.url, '--json'])).stdout) as Line;
+    const h = j.concepts.queueTimeHistogram!;
+    expect([h.p50Range, h.p90Range, h.p99Range]).toEqual([
+      [0, 0.3],
+      [0, 0.3],
+      [0, 0.3],
+    ]);
+    // The interpolated number stays (scripts read it), beside the range that qualifies it.
+    expect(h.p50).toBeCloseTo(0.15, 9);
   });
 
   it('a closed port: exit 1 and a network error', async () => {

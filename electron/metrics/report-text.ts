@@ -5,6 +5,7 @@
  */
 import { fmtBytes } from '../../shared/format.ts';
 import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
+import { bucketText, type QuantileBucket } from '../../shared/runs/server-quantile.ts';
 import type { HistogramSummary, ScrapeReport, WindowSummary } from './scrape-report.ts';
 
 const W = 20;
@@ -24,9 +25,20 @@ function secs(v: number | null): string {
 const pct = (v: number | null): string => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const perSec = (v: number | null, digits = 1): string => (v === null ? '' : `  ${n(v, digits)}/s`);
 
+/**
+ * A quantile: the server's bucket when it is wide next to the interpolated value ("0–300 ms", as
+ * the app shows it: the true value is anywhere inside), else the value.
+ */
+function quantile(v: number | null, range: QuantileBucket | null): string {
+  if (range === null) return secs(v);
+  const inSeconds = (range[1] ?? range[0]) >= 10;
+  const k = inSeconds ? 1 : 1000;
+  return `${bucketText([range[0] * k, range[1] === null ? null : range[1] * k])} ${inSeconds ? 's' : 'ms'}`;
+}
+
 function hist(h: HistogramSummary | WindowSummary): string {
   const reset = 'reset' in h && h.reset ? '  (server restarted)' : '';
-  return `n ${n(h.count)}  mean ${secs(h.mean)}  p50 ${secs(h.p50)}  p90 ${secs(h.p90)}  p99 ${secs(h.p99)}${reset}`;
+  return `n ${n(h.count)}  mean ${secs(h.mean)}  p50 ${quantile(h.p50, h.p50Range)}  p90 ${quantile(h.p90, h.p90Range)}  p99 ${quantile(h.p99, h.p99Range)}${reset}`;
 }
 
 function missing(r: ScrapeReport, c: Concept): string {

@@ -16,6 +16,7 @@ import {
   type HistogramDelta,
 } from '../../shared/metrics/prom-math.ts';
 import type { ParseError } from '../../shared/metrics/prom-types.ts';
+import { wideQuantileBucket, type QuantileBucket } from '../../shared/runs/server-quantile.ts';
 import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
 import type { ScrapeResult } from './scraper.ts';
 
@@ -27,6 +28,15 @@ export interface HistogramSummary {
   p50: number | null;
   p90: number | null;
   p99: number | null;
+  /**
+   * Seconds: the server's bucket each quantile lies in when that bucket is wide next to the value
+   * interpolated in it (shared/runs/server-quantile.ts, as the app and run summaries show it) —
+   * the true quantile is anywhere inside, so it is the answer, not the interpolation; null when
+   * the value is precise. An upper bound of null is +Inf.
+   */
+  p50Range: QuantileBucket | null;
+  p90Range: QuantileBucket | null;
+  p99Range: QuantileBucket | null;
 }
 
 export interface WindowSummary extends HistogramSummary {
@@ -70,13 +80,18 @@ const fin = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
 export function summarizeHistogram(h: HistogramData): HistogramSummary {
+  const q = (x: number) => fin(histogramQuantile(x, h.buckets));
+  const [p50, p90, p99] = [q(0.5), q(0.9), q(0.99)];
   return {
     count: h.count,
     sum: fin(h.sum),
     mean: h.count > 0 ? fin(h.sum / h.count) : null,
-    p50: fin(histogramQuantile(0.5, h.buckets)),
-    p90: fin(histogramQuantile(0.9, h.buckets)),
-    p99: fin(histogramQuantile(0.99, h.buckets)),
+    p50,
+    p90,
+    p99,
+    p50Range: wideQuantileBucket(0.5, h.buckets, p50),
+    p90Range: wideQuantileBucket(0.9, h.buckets, p90),
+    p99Range: wideQuantileBucket(0.99, h.buckets, p99),
   };
 }
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst } from '../testing/runs.ts';
+import { summaryText } from '../../shared/runs/summary-text.ts';
 
 let llama: SimServer;
 beforeAll(async () => {
@@ -39,7 +40,13 @@ describe('a server that closes every kept-alive connection', () => {
       for (const l of lines) {
         expect(l.status).toBe('ok');
         expect(l.connection!.retryReason).toMatch(/reset/i);
+        // `reused` is the connection that carried the response: the retry's new one.
+        expect(l.connection!.reused).toBe(false);
       }
+      // "N opened, 0 reused, 1 retried" read as a contradiction: the line says why.
+      expect(summaryText(s)).toMatch(
+        /\d+ opened, \d+ reused, \d+ retried \(first sent on a reused connection the server had closed, then on a new one, counted as opened\)/,
+      );
     },
   );
 

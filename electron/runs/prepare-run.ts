@@ -11,7 +11,14 @@ import { PromptFileError } from './prompt-files.ts';
 import { loadPrompts, type PromptProvider } from './prompts.ts';
 
 export class PrepareError extends Error {
-  constructor(message: string) {
+  /**
+   * @param unreachable the server could not be asked (its model list failed: refused, timed out,
+   *   an HTTP error): a failed request, not a bad workload.
+   */
+  constructor(
+    message: string,
+    readonly unreachable = false,
+  ) {
     super(message);
     this.name = 'PrepareError';
   }
@@ -39,10 +46,14 @@ export async function prepareRun(
       headers: t.headers,
       insecureTls: t.insecureTls,
     });
-    if (!r.ok || r.value.models.length === 0)
+    // The network's word first: "Connection refused" is the news, the model list only the occasion.
+    if (!r.ok)
       throw new PrepareError(
-        `no model given and the server listed none${r.ok ? '' : `: ${r.error.message}`}`,
+        `${t.url}: ${r.error.message} (while listing its models: no model was given)`,
+        true,
       );
+    if (r.value.models.length === 0)
+      throw new PrepareError('no model given and the server listed none: name one (--model)');
     model = r.value.models[0]!;
   }
   try {

@@ -1,38 +1,27 @@
 /**
  * A report file (one self-contained HTML page, shared/report/) from runs the core has read: the
  * template built by vite.report.config.ts, found beside the running bundle (out/main, out/cli, or
- * inside the desktop app) or in the clone's out/ when run from source, filled with the data.
+ * inside the desktop app) or in the clone's out/ when run from source (built there on first use:
+ * report-build.ts), filled with the data.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import { fillReportTemplate } from '../../shared/report/report-html.ts';
 import { buildReportData, type ReportInput } from '../../shared/report/report-data.ts';
 import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
+import { ensureReportTemplate } from './report-build.ts';
 
-/** Where the template may be, nearest first: beside a bundle (out/<x>/ → out/report/), then the clone's. */
-const CANDIDATES = ['../report/template.html', '../../out/report/template.html'];
-
-export function reportTemplatePath(): string | null {
-  for (const rel of CANDIDATES) {
-    const p = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  return null;
-}
-
-/** The report page with these runs in it, or what went wrong (no template, runs not comparable). */
+/**
+ * The report page with these runs in it, or what went wrong (no template and none can be built —
+ * code `no-template`, a setup problem —, runs not comparable). `log`: a line when it builds the page.
+ */
 export async function makeReport(
   input: Omit<ReportInput, 'tokenscopeVersion' | 'generatedAtWall'> & { generatedAtWall?: number },
+  log?: (line: string) => void,
 ): Promise<Result<string>> {
-  const file = reportTemplatePath();
-  if (!file)
-    return fail({
-      kind: 'io',
-      code: 'no-template',
-      message: 'the report page is missing from this build (out/report/template.html): run `npm run build`',
-    });
+  const found = await ensureReportTemplate(log);
+  if (!found.ok) return found;
+  const file = found.value;
   const data = buildReportData({
     ...input,
     tokenscopeVersion: TOKENSCOPE_VERSION,

@@ -71,7 +71,13 @@ export function testRequestSummary(
     expectedOutputTokens: spec.params?.maxTokens ?? null,
     saveText: false,
   });
-  return { attempts: t.attempts, ttftMs: line.ttftMs, e2eMs: line.e2eMs, outputTokens: line.outputTokens };
+  return {
+    attempts: t.attempts,
+    ttftMs: line.ttftMs,
+    e2eMs: line.e2eMs,
+    outputTokens: line.outputTokens,
+    ...(t.rec.responseModel !== undefined ? { responseModel: t.rec.responseModel } : {}),
+  };
 }
 
 export async function sendTestRequest(

@@ -39,11 +39,15 @@ export async function loadWorkloadFile(
   return v.ok ? ok({ workload: v.value, baseDir: r.value.baseDir }) : v;
 }
 
-export function formatIssues(issues: readonly WorkloadIssue[]): string {
+/** `label`: how to name a path to the reader (the CLI names the flag that set it: `-c/--concurrency`). */
+export function formatIssues(
+  issues: readonly WorkloadIssue[],
+  label: (path: string) => string = (p) => p,
+): string {
   return issues
     .map((i) => {
       const m = plainMessage(i.path, i.message);
-      return i.path ? `${i.path}: ${m}` : m;
+      return i.path ? `${label(i.path)}: ${m}` : m;
     })
     .join('\n');
 }

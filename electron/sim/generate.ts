@@ -38,6 +38,11 @@ export interface SimCore {
   scheduler: Scheduler;
   groundTruth: GroundTruthLog;
   ids: Rng;
+  /**
+   * 8 hex digits random per simulator instance, the first part of every request id it makes up:
+   * two simulators with the same seed (two processes, two threads) never answer the same id.
+   */
+  instanceId: string;
   faultRng: Rng;
   sessions: Set<{ shutdown(): void }>;
   /** Generation requests accepted so far (seeds requests without their own seed). */
@@ -52,10 +57,14 @@ export function sendError(res: ServerResponse, e: HttpError): void {
   res.end(e.body);
 }
 
-/** vLLM-style request id: the client's `x-request-id` if sane, else 32 seeded hex digits. */
-export function requestIdFor(req: IncomingMessage, ids: Rng): string {
+/**
+ * vLLM-style request id: the client's `x-request-id` if sane, else 32 hex digits — the instance's
+ * 8 (unique per simulator) then 24 seeded (the same sequence for the same seed, so the n-th request
+ * of two runs still lines up by its tail).
+ */
+export function requestIdFor(req: IncomingMessage, ids: Rng, instanceId: string): string {
   const h = req.headers['x-request-id'];
-  return typeof h === 'string' && /^[\w.:-]{1,128}$/.test(h) ? h : ids.hex(32);
+  return typeof h === 'string' && /^[\w.:-]{1,128}$/.test(h) ? h : instanceId + ids.hex(24);
 }
 
 function modelMatches(dialect: DialectId, asked: string | null, served: string): boolean {

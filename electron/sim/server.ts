@@ -4,6 +4,7 @@
  * graceful close that ends open streams, stops the engine loop and flushes the ground truth.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { DialectId } from '../../shared/dialects.ts';
 import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
@@ -55,6 +56,7 @@ export class SimHttpServer implements SimServer {
       scheduler: new Scheduler(options, this.metrics, this.gpus),
       groundTruth: new GroundTruthLog(options.groundTruth, options.log),
       ids: new Rng(options.seed, 'request-ids'),
+      instanceId: randomBytes(4).toString('hex'),
       faultRng: new Rng(options.seed, 'faults'),
       sessions: new Set(),
       ordinal: 0,
@@ -129,7 +131,7 @@ export class SimHttpServer implements SimServer {
     // A request on a connection being closed after a stream (llama.cpp mode) is never answered.
     if (refuseOnClosing(req.socket)) return;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const requestId = requestIdFor(req, this.core.ids);
+    const requestId = requestIdFor(req, this.core.ids, this.core.instanceId);
     res.setHeader('x-request-id', requestId);
     if (this.options.closeAfterStream) closeAfterStream(req, res, this.options.closeAfterStreamMs);
     if (this.closing)

@@ -5,7 +5,7 @@
 import { fmtClock } from '../core/format-date.ts';
 import { useMemo } from 'react';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
-import { summarize } from '../../shared/stats/summary.ts';
+import { requestItl } from '../../shared/stats/request-itl.ts';
 import { C } from '../core/charts/theme.ts';
 import { setCompare } from './controller.ts';
 import { useRequestStore, type RequestSlot } from './request-store.ts';
@@ -21,7 +21,9 @@ interface Metric {
   get: (s: RequestStats) => number | null;
 }
 
-const p = (v: number[], k: 'median' | 'p99'): number | null => summarize(v)?.[k] ?? null;
+/** Tokenscope's ITL (shared/stats/request-itl.ts), as the statistics panel and `tokenscope probe`. */
+const p = (s: RequestStats, list: 'chunk' | 'token', k: 'median' | 'p99'): number | null =>
+  requestItl(s)[list]?.[k] ?? null;
 
 export const METRICS: Metric[] = [
   { label: 'TTFT', unit: 'ms', lowerBetter: true, get: (s) => s.ttftMs },
@@ -33,16 +35,16 @@ export const METRICS: Metric[] = [
     label: 'ITL per chunk p50',
     unit: 'ms',
     lowerBetter: true,
-    get: (s) => p(s.itlChunkMeasuredMs, 'median'),
+    get: (s) => p(s, 'chunk', 'median'),
   },
-  { label: 'ITL per chunk p99', unit: 'ms', lowerBetter: true, get: (s) => p(s.itlChunkMeasuredMs, 'p99') },
+  { label: 'ITL per chunk p99', unit: 'ms', lowerBetter: true, get: (s) => p(s, 'chunk', 'p99') },
   {
     label: 'ITL per token p50',
     unit: 'ms',
     lowerBetter: true,
-    get: (s) => p(s.itlTokenMeasuredMs, 'median'),
+    get: (s) => p(s, 'token', 'median'),
   },
-  { label: 'ITL per token p99', unit: 'ms', lowerBetter: true, get: (s) => p(s.itlTokenMeasuredMs, 'p99') },
+  { label: 'ITL per token p99', unit: 'ms', lowerBetter: true, get: (s) => p(s, 'token', 'p99') },
   { label: 'Max gap', unit: 'ms', lowerBetter: true, get: (s) => s.maxGapMs },
   { label: 'Tokens/s', unit: 'tok/s', lowerBetter: false, get: (s) => s.tokensPerSecond },
   { label: 'Output tokens', unit: '', lowerBetter: null, get: (s) => s.outputTokens },

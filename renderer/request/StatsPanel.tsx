@@ -8,7 +8,8 @@ import { useMemo } from 'react';
 import { fmtBytes, fmtMs, fmtNum } from '../../shared/format.ts';
 import type { TokenSource } from '../../shared/request.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
-import { summarize, type Summary } from '../../shared/stats/summary.ts';
+import { requestItl } from '../../shared/stats/request-itl.ts';
+import type { Summary } from '../../shared/stats/summary.ts';
 import type { RecordDigest } from './record-view.ts';
 import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 
@@ -166,9 +167,10 @@ function ReasoningTokens({ stats }: { stats: RequestStats }) {
 }
 
 export function StatsPanel({ stats, digest }: Props) {
-  // Tokenscope's ITL: coalesced gaps left out (request-stats.ts).
-  const chunk = useMemo(() => (stats ? summarize(stats.itlChunkMeasuredMs) : null), [stats]);
-  const token = useMemo(() => (stats ? summarize(stats.itlTokenMeasuredMs) : null), [stats]);
+  // Tokenscope's ITL: coalesced gaps left out (shared/stats/request-itl.ts, as `tokenscope probe`).
+  const itl = useMemo(() => (stats ? requestItl(stats) : null), [stats]);
+  const chunk = itl?.chunk ?? null;
+  const token = itl?.token ?? null;
   const u = digest?.usage;
   return (
     <section className="card stats" aria-label="Request statistics">

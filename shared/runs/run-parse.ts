@@ -48,6 +48,7 @@ const HeaderSchema = z.object({
       ttftMs: msN,
       e2eMs: msN,
       outputTokens: z.number().int().min(0),
+      responseModel: z.string().max(1000).optional(),
     })
     .optional(),
   shard: ShardInfoSchema.optional(),

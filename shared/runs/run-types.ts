@@ -75,6 +75,11 @@ export interface RunTestRequest {
   ttftMs: number | null;
   e2eMs: number | null;
   outputTokens: number;
+  /**
+   * The model its response named, when it named one (shared/model-answer.ts): a server that serves
+   * what it has loaded whatever the name (llama.cpp) shows here that the run's model was not used.
+   */
+  responseModel?: string;
 }
 
 export interface RunRepeat {

@@ -6,6 +6,8 @@
  * wide next to the value (WIDE_BUCKET_SHARE), the app, the CLI and comparisons show and compare
  * the bucket itself, not the interpolated number, and the metrics charts draw the bucket as a band.
  */
+import { quantileBucket } from '../metrics/prom-math.ts';
+import type { HistogramBucket } from '../metrics/prom-types.ts';
 import type { ServerHistogramStats } from './server-side-types.ts';
 
 /** ms: lower bound (exclusive), upper bound (null = +Inf). */
@@ -31,6 +33,22 @@ export function wideBucket(
   if (hi === null) return [lo, null];
   const v = value ?? (lo + hi) / 2;
   return hi - lo > WIDE_BUCKET_SHARE * Math.abs(v) ? [lo, hi] : null;
+}
+
+/**
+ * The bucket quantile `q` of these cumulative buckets lies in, times `scale`, when it is wide next
+ * to the value interpolated in it (`value`, same unit as the result); null when that value is
+ * precise enough to show, or there are no observations.
+ */
+export function wideQuantileBucket(
+  q: number,
+  buckets: readonly HistogramBucket[],
+  value: number | null,
+  scale = 1,
+): QuantileBucket | null {
+  const b = quantileBucket(q, buckets);
+  if (!b) return null;
+  return wideBucket([b.lower * scale, Number.isFinite(b.upper) ? b.upper * scale : null], value);
 }
 
 /** The wide bucket a server quantile lies in, or null when its interpolated value is good. */

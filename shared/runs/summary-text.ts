@@ -209,6 +209,19 @@ function energyLines(sv: ServerSideSummary): string[] {
   ];
 }
 
+/**
+ * Each request counts once, by the connection that carried its response (opened + reused =
+ * requests); a retried one went out first on a reused connection the server had closed, so it
+ * shows as retried and, for its new connection, as opened — never as reused.
+ */
+function connectionsText(k: { opened: number; reused: number; retried: number }): string {
+  const why =
+    k.retried > 0
+      ? ' (first sent on a reused connection the server had closed, then on a new one, counted as opened)'
+      : '';
+  return `${k.opened} opened, ${k.reused} reused, ${k.retried} retried${why}`;
+}
+
 /** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
 export function definitionsName(s: RunSummary): string {
   const d = s.definitions ?? 'tokenscope';
@@ -312,10 +325,7 @@ export function summaryText(s: RunSummary): string {
     );
     // The client's reading that merged events: the share of ITL gaps it could not measure.
     if (s.coalesced) L.push(row('Coalesced ITL gaps (client read late):', coalescedText(s.coalesced)));
-    if (c.connections) {
-      const k = c.connections;
-      L.push(row(`Connections (${k.mode}):`, `${k.opened} opened, ${k.reused} reused, ${k.retried} retried`));
-    }
+    if (c.connections) L.push(row(`Connections (${c.connections.mode}):`, connectionsText(c.connections)));
     L.push(row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'));
   }
   if (s.server) L.push(...serverSection(s));

@@ -18,6 +18,7 @@ export function addServeCommand(program: Command): void {
       collect,
     )
     .option('--no-sim', 'do not start the built-in simulator')
+    .option('--sim-port <n>', 'port of the built-in simulator (default: any free port)', int('--sim-port'))
     .option('--rebuild', 'rebuild the UI before serving')
     .action(async (o: ServeCliOptions) => {
       const { runServe } = await import('../serve.ts');

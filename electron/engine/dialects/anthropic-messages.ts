@@ -81,6 +81,7 @@ class MessagesDecoder implements EventDecoder {
    */
   private start(m: Obj): DecodedEvent {
     const ev: DecodedEvent = { kind: 'meta', text: '', tokens: null };
+    if (typeof m.model === 'string' && m.model) ev.model = m.model;
     if (!isObj(m.usage)) return ev;
     this.readInput(m.usage);
     ev.usage = { promptTokens: this.prompt, completionTokens: null, totalTokens: null };

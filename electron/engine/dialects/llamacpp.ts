@@ -47,6 +47,7 @@ class LlamaCppDecoder implements EventDecoder {
       text.length > 0
         ? { kind: 'content', text, tokens: tokens !== null && tokens > 0 ? tokens : null }
         : { kind: 'empty', text: '', tokens: null };
+    if (typeof o.model === 'string' && o.model) ev.model = o.model;
     if (o.stop === true) {
       ev.terminal = true;
       const st = str(o.stop_type);

@@ -59,6 +59,7 @@ export class OllamaDecoder implements EventDecoder {
     const ev: DecodedEvent = { kind: hasOutput ? 'content' : 'empty', text, tokens: null };
     if (reasoning) ev.reasoning = reasoning;
     if (toolCall) ev.toolCall = toolCall;
+    if (typeof o.model === 'string' && o.model) ev.model = o.model;
     if (o.done === true) {
       ev.terminal = true;
       const reason = str(o.done_reason);

@@ -74,6 +74,12 @@ export class OpenAiChunkDecoder implements EventDecoder {
     if (typeof o === 'string') return invalid(o);
     const err = errorOf(o);
     if (err) return err;
+    const ev = this.chunk(o);
+    if (typeof o.model === 'string' && o.model && ev.kind !== 'invalid') ev.model = o.model;
+    return ev;
+  }
+
+  private chunk(o: Obj): DecodedEvent {
     const usage = openAiUsage(o.usage);
     const choices = o.choices;
     if (!Array.isArray(choices)) return invalid('chunk has no "choices" array');

@@ -50,6 +50,8 @@ export interface DecodedEvent {
   error?: { message: string; type?: string; code?: string | number };
   /** For kind 'invalid': why. */
   invalidReason?: string;
+  /** The model the response names (OpenAI chunks' and Ollama lines' `model`, Anthropic's message_start). */
+  model?: string;
 }
 
 /** Stateful per-request decoder (some formats are cumulative or counted). */
