@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { startWebServer, type WebServer } from './serve.ts';
 import type { Result } from '../shared/api.ts';
@@ -226,6 +227,41 @@ describe('web mode: HTTP API', () => {
     expect(res.ok).toBe(false);
     if (!res.ok) expect(res.error.message).toMatch(/notes\.txt/);
     expect((await server.core.runs.list()).runs).toHaveLength(before.runs.length);
+  });
+
+  it('uploads with a malformed chunk size get 400 and leave no open file nor temp file behind', async () => {
+    // A private temp folder, so that other processes' uploads do not count.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-upload-leak-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const fds = (): number => fs.readdirSync('/proc/self/fd').length;
+    const bad = (): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const s = net.connect(port, '127.0.0.1');
+        let got = '';
+        s.on('data', (b: Buffer) => (got += b.toString('latin1')));
+        s.on('close', () => resolve(got.split('\r\n')[0] ?? ''));
+        s.on('error', reject);
+        s.write(
+          `POST /api/import?filename=r.json HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+            `Authorization: Bearer ${server.token}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+            'Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nZZZ\r\nmore\r\n',
+        );
+      });
+    try {
+      await bad(); // a first one opens whatever is opened once
+      const before = fds();
+      for (let i = 0; i < 50; i++) expect(await bad()).toMatch(/^HTTP\/1\.1 400/);
+      // The clean-up is asynchronous: wait for it, bounded.
+      const end = performance.now() + 10_000;
+      while ((fds() > before + 3 || fs.readdirSync(tmp).length > 0) && performance.now() < end)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      expect(fds()).toBeLessThanOrEqual(before + 3);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
   });
 
   it('an export of an unknown run is a Result, not a crash', async () => {

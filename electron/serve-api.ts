@@ -225,6 +225,14 @@ function refuseTooLarge(
 /** Streams the request body into `file` (0600), stopping at the size limit. */
 function receive(req: http.IncomingMessage, file: string): Promise<'ok' | 'too-large' | 'aborted'> {
   return new Promise((resolve, reject) => {
+    // A body the HTTP parser gave up on (a malformed chunk size: the server answered 400 and closed)
+    // may have ended while the temp folder was being made, its 'aborted'/'error'/'close' already
+    // gone: nothing more will come. Waiting for them kept the file open and the folder on disk,
+    // once per such upload.
+    if (req.destroyed || req.readableAborted) {
+      resolve('aborted');
+      return;
+    }
     const out = fs.createWriteStream(file, { mode: 0o600, flags: 'wx' });
     let size = 0;
     let settled = false;
@@ -259,5 +267,6 @@ function receive(req: http.IncomingMessage, file: string): Promise<'ok' | 'too-l
     req.on('end', () => settle('ok'));
     req.on('aborted', () => settle('aborted'));
     req.on('error', () => settle('aborted'));
+    req.on('close', () => settle('aborted'));
   });
 }

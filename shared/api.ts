@@ -42,6 +42,15 @@ const headerValue = z
   });
 const headerRecord = z.record(z.string().max(256), headerValue);
 
+/** `file:`, `javascript:`, `data:`… parse as URLs; only http(s) servers can be measured or scraped. */
+const httpUrl = z
+  .string()
+  .url()
+  .max(2048)
+  .refine((v) => /^https?:\/\//i.test(v), {
+    message: 'Only http:// and https:// URLs can be used here.',
+  });
+
 /** A Prometheus label selector naming this target's servers; at least one matcher (parseSelector). */
 export function selectorProblem(sel: string): string | null {
   try {
@@ -57,7 +66,7 @@ export const TargetInput = z
   .object({
     id: z.string().max(64).optional(),
     name: z.string().min(1).max(120),
-    baseUrl: z.string().url().max(2048),
+    baseUrl: httpUrl,
     dialect,
     defaultModel: z.string().max(256).optional(),
     headers: headerRecord.optional(),
@@ -83,14 +92,14 @@ export const TargetInput = z
      * false: they are dropped, so a key never follows a target to another host silently.
      */
     keepApiKey: z.boolean().optional(),
-    metricsUrl: z.string().url().max(2048).optional(),
+    metricsUrl: httpUrl.optional(),
     /**
      * More metrics endpoints beside the server's, scraped on the same clock: GPU telemetry
      * (NVIDIA dcgm-exporter, `:9400/metrics`) and host telemetry (node_exporter, `:9100/metrics`).
      */
-    telemetryUrls: z.array(z.string().url().max(2048)).max(8).optional(),
+    telemetryUrls: z.array(httpUrl).max(8).optional(),
     /** Read server metrics from this Prometheus server instead of the target's /metrics. */
-    prometheusUrl: z.string().url().max(2048).optional(),
+    prometheusUrl: httpUrl.optional(),
     /** With prometheusUrl: the label selector of this target's servers (`{job="vllm"}`). */
     prometheusSelector: z.string().max(2048).optional(),
     /** How often server metrics are read while watched. Default 1000. */
@@ -155,7 +164,7 @@ export const FireInput = z.object({
   continuousUsage: z.boolean().optional(),
   timeoutMs: z.number().int().min(100).max(3_600_000).optional(),
   /** Full endpoint path override (else the dialect's path on the target's base URL). */
-  endpointUrl: z.string().url().max(2048).optional(),
+  endpointUrl: httpUrl.optional(),
 });
 export type FireInput = z.infer<typeof FireInput>;
 

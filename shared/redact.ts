@@ -11,26 +11,53 @@
 export const REDACTED = '***';
 
 const SECRET_PARAM =
-  /^(api[_-]?key|apikey|key|token|access[_-]?token|refresh[_-]?token|id[_-]?token|auth|authorization|sig|signature|secret|client[_-]?secret|password|passwd|pwd|session|x-api-key|code)$/i;
+  /^(api[_-]?key|apikey|key|token|access[_-]?token|refresh[_-]?token|id[_-]?token|auth|authorization|sig|signature|secret|client[_-]?secret|password|passwd|pass|pwd|session|x-api-key|code|jwt|sas|otp|hmac)$/i;
 
 /** A query parameter or header name whose value is a secret by its name. */
 export function looksSecretName(name: string): boolean {
   const n = name.toLowerCase();
   return (
     SECRET_PARAM.test(n) ||
-    /key|token|secret|passw|cookie|session|signature|credential/.test(n) ||
+    // `auth` as in auth_token, oauth, x-auth-key — not as in author.
+    /key|token|secret|passw|passphrase|cookie|session|signature|credential|jwt|bearer|auth(?!or)/.test(n) ||
     n === 'authorization' ||
     n === 'proxy-authorization'
   );
 }
 
-/** A URL with its credentials and secret-looking query values replaced; unchanged when not a URL. */
+/** `scheme://userinfo@` at the start of a URL-like text that the URL parser refused. */
+const RAW_USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@\s]*)@/;
+/** `?name=value` / `&name=value` in a URL-like text that the URL parser refused. */
+const RAW_PARAM = /([?&])([^=&#\s]*)=([^&#\s]*)/g;
+
+/** What a URL the parser refused would leak: its userinfo and secret-looking query values. */
+function redactRawUrl(u: string): string {
+  return u
+    .replace(RAW_USERINFO, (_m, scheme: string) => `${scheme}${REDACTED}@`)
+    .replace(RAW_PARAM, (m, sep: string, k: string, v: string) =>
+      v && looksSecretName(safeDecode(k)) ? `${sep}${k}=${REDACTED}` : m,
+    );
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * A URL with its credentials and secret-looking query values replaced; a text the URL parser
+ * refuses (`http://u:pw@host:99999/`) has the same parts replaced by pattern, so an error that
+ * quotes it leaks nothing either.
+ */
 export function redactUrlString(u: string): string {
   let url: URL;
   try {
     url = new URL(u);
   } catch {
-    return u;
+    return redactRawUrl(u);
   }
   let changed = false;
   if (url.username || url.password) {
@@ -83,15 +110,39 @@ export function secretHeaderValues(headers: Record<string, string> | undefined):
   return out;
 }
 
-/** URL credentials and secret query values in a URL string: secrets to search for elsewhere. */
+/** base64 of a text's UTF-8 bytes (what a Basic credential carries), in Node and browsers alike. */
+export function base64Utf8(text: string): string {
+  let bin = '';
+  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+/**
+ * URL credentials and secret query values in a URL string: secrets to search for elsewhere. The
+ * user name and password count (either can be a token), and so does the `Authorization: Basic`
+ * credential the engine builds from them (prepare-request.ts), in case a server echoes it back.
+ * A text the URL parser refuses gives its userinfo and secret-looking values by pattern.
+ */
 export function urlSecrets(u: string): string[] {
+  let user = '';
+  let pass = '';
+  let params: [string, string][];
   try {
     const url = new URL(u);
-    const out: string[] = [];
-    if (url.password) out.push(decodeURIComponent(url.password));
-    for (const [k, v] of url.searchParams) if (looksSecretName(k) && v) out.push(v);
-    return out;
+    user = safeDecode(url.username);
+    pass = safeDecode(url.password);
+    params = [...url.searchParams];
   } catch {
-    return [];
+    const info = RAW_USERINFO.exec(u)?.[2] ?? '';
+    const colon = info.indexOf(':');
+    user = safeDecode(colon >= 0 ? info.slice(0, colon) : info);
+    pass = colon >= 0 ? safeDecode(info.slice(colon + 1)) : '';
+    params = [...u.matchAll(RAW_PARAM)].map((m) => [safeDecode(m[2]!), m[3]!]);
   }
+  const out: string[] = [];
+  if (user) out.push(user);
+  if (pass) out.push(pass);
+  if (user || pass) out.push(base64Utf8(`${user}:${pass}`));
+  for (const [k, v] of params) if (looksSecretName(k) && v) out.push(v, safeDecode(v));
+  return [...new Set(out)];
 }

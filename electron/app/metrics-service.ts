@@ -15,6 +15,7 @@ import type { ParseResult } from '../../shared/metrics/prom-types.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import type { ResolvedTarget } from './targets-service.ts';
+import { redactUrlString } from '../../shared/redact.ts';
 
 const EXPLORER_MAX = 5000;
 
@@ -168,7 +169,7 @@ export class MetricsService {
         // Can never work (a hand-edited targets file: bad URL or selector). Said, not hidden.
         this.emit('onMetricsState', {
           targetId: id,
-          url: source.url,
+          url: redactUrlString(source.url),
           source: source.prometheus ? 'prometheus' : 'scrape',
           status: 'failing',
           lastError: { kind: 'client', code: 'invalid-request', message: (e as Error).message },
@@ -204,7 +205,8 @@ export class MetricsService {
     const w = this.watched.get(id);
     return {
       targetId: id,
-      url: w?.scraper.url.toString() ?? '',
+      // Shown in the UI: a metrics URL's credentials stay in the core (target-url-secrets.ts).
+      url: redactUrlString(w?.scraper.url.toString() ?? ''),
       source: w?.scraper.selector != null ? 'prometheus' : 'scrape',
       ...(w?.scraper.selector != null ? { selector: w.scraper.selector } : {}),
       status: s.status,

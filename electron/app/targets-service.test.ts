@@ -119,3 +119,103 @@ describe('secret headers, keys that do not follow a target elsewhere', () => {
     expect(s.resolve(v.id)!.apiKey).toBeUndefined();
   });
 });
+
+describe('URL secrets in targets (credentials, secret query values)', () => {
+  const BASE = 'http://alice:pw-SECRET-1@10.0.0.9:8000/v1?api_key=AK-SECRET-2&jwt=JWT-SECRET-3&model=m';
+  const SECRETS = ['pw-SECRET-1', 'AK-SECRET-2', 'JWT-SECRET-3'];
+  const clean = (where: string, text: string): void => {
+    for (const x of SECRETS) expect(text, `${where} leaks ${x}`).not.toContain(x);
+  };
+
+  it('are stored encrypted, shown as ***, joined back for the engine; *** in an edit keeps them', () => {
+    const file = tmp();
+    const s = new TargetStore(file, fakeOsBox);
+    const v = s.save({
+      name: 'gw',
+      baseUrl: BASE,
+      dialect: 'openai-chat',
+      metricsUrl: 'https://m:pw-SECRET-1@10.0.0.9:9000/metrics',
+      telemetryUrls: ['http://10.0.0.9:9400/metrics?token=AK-SECRET-2'],
+    });
+    expect(v.baseUrl).toBe('http://***:***@10.0.0.9:8000/v1?api_key=***&jwt=***&model=m');
+    clean('view', JSON.stringify(s.list()));
+    clean('file', fs.readFileSync(file, 'utf8'));
+    expect(fs.readFileSync(file, 'utf8')).toContain('urlSecretsEnc');
+    const reopened = new TargetStore(file, fakeOsBox);
+    const r = reopened.resolve(v.id)!;
+    expect(r.baseUrl).toBe(
+      'http://alice:pw-SECRET-1@10.0.0.9:8000/v1?api_key=AK-SECRET-2&jwt=JWT-SECRET-3&model=m',
+    );
+    expect(r.metricsUrl).toBe('https://m:pw-SECRET-1@10.0.0.9:9000/metrics');
+    expect(r.telemetryUrls).toEqual(['http://10.0.0.9:9400/metrics?token=AK-SECRET-2']);
+    // The form sends back what it was shown: the secrets stay; a new value replaces one.
+    reopened.save({
+      id: v.id,
+      name: 'gw',
+      baseUrl: v.baseUrl.replace('jwt=***', 'jwt=NEW-JWT-4'),
+      dialect: 'openai-chat',
+    });
+    expect(reopened.resolve(v.id)!.baseUrl).toBe(
+      'http://alice:pw-SECRET-1@10.0.0.9:8000/v1?api_key=AK-SECRET-2&jwt=NEW-JWT-4&model=m',
+    );
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('NEW-JWT-4');
+    // Moved to another host, a placeholder has nothing behind it: nothing follows the URL there.
+    reopened.save({
+      id: v.id,
+      name: 'gw',
+      baseUrl: v.baseUrl.replace('10.0.0.9', '10.0.0.10'),
+      dialect: 'openai-chat',
+    });
+    const moved = reopened.resolve(v.id)!.baseUrl;
+    expect(moved).toBe('http://10.0.0.10:8000/v1?model=m');
+  });
+
+  it('without OS encryption (web mode) they stay in memory; an old file with them in clear is rewritten', () => {
+    const file = tmp();
+    const s = new TargetStore(file, new MemorySecretBox());
+    const v = s.save({ name: 'gw', baseUrl: BASE, dialect: 'openai-chat' });
+    clean('file', fs.readFileSync(file, 'utf8'));
+    clean('list', JSON.stringify(s.list()));
+    expect(s.resolve(v.id)!.baseUrl).toContain('pw-SECRET-1');
+    const old = tmp();
+    fs.writeFileSync(
+      old,
+      JSON.stringify({
+        version: 1,
+        targets: [{ id: 'a', name: 'old', baseUrl: BASE, dialect: 'openai-chat' }],
+      }),
+    );
+    const box = new MemorySecretBox();
+    const o = new TargetStore(old, box);
+    clean('rewritten file', fs.readFileSync(old, 'utf8'));
+    clean('list', JSON.stringify(o.list()));
+    expect(o.resolve('a')!.baseUrl).toContain('JWT-SECRET-3');
+    const sealed = tmp();
+    fs.writeFileSync(
+      sealed,
+      JSON.stringify({
+        version: 1,
+        targets: [{ id: 'b', name: 'old', baseUrl: BASE, dialect: 'openai-chat' }],
+      }),
+    );
+    const enc = new TargetStore(sealed, fakeOsBox);
+    clean('sealed file', fs.readFileSync(sealed, 'utf8'));
+    expect(new TargetStore(sealed, fakeOsBox).resolve('b')!.baseUrl).toContain('AK-SECRET-2');
+    expect(enc.list()[0]!.baseUrl).toContain('***');
+  });
+
+  it('only http(s) URLs are saved: file: and javascript: are refused with a clear error', () => {
+    const file = tmp();
+    const s = new TargetStore(file, fakeOsBox);
+    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/plain,x']) {
+      expect(() => s.save({ name: 'x', baseUrl: bad, dialect: 'openai-chat' })).toThrow(
+        /only http:\/\/ and https:\/\/ URLs/,
+      );
+      expect(() =>
+        s.save({ name: 'x', baseUrl: 'http://h', metricsUrl: bad, dialect: 'openai-chat' }),
+      ).toThrow(/only http/);
+    }
+    expect(s.list()).toEqual([]);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * The user's list of servers, persisted as JSON in the user-data folder. The built-in simulator
  * is always the first target (not persisted; its URL is the port it got this launch).
- * API keys are stored only as SecretBox output, and only when the box can persist.
+ * API keys are stored only as SecretBox output, and only when the box can persist; so are the
+ * secret parts of its URLs (credentials, secret query values: target-url-secrets.ts), which the UI
+ * and the file see as `***`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +12,14 @@ import { z } from 'zod';
 import type { TargetInput, TargetView } from '../../shared/api.ts';
 import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
 import type { SecretBox } from './secrets.ts';
-import { looksSecretName } from '../../shared/redact.ts';
+import { looksSecretName, redactUrlString } from '../../shared/redact.ts';
+import {
+  joinTargetUrls,
+  openUrlSecrets,
+  sealUrlSecrets,
+  splitTargetUrls,
+  type UrlSecretMap,
+} from './target-url-secrets.ts';
 
 /** scheme://host:port of a URL, for "is this the same server" ('' when not a URL). */
 export function originOf(u: string): string {
@@ -31,6 +40,8 @@ const StoredTarget = z.object({
   apiKeyEnc: z.string().optional(),
   /** Secret header values, each as SecretBox output (never in clear on disk). */
   secretHeadersEnc: z.record(z.string(), z.string()).optional(),
+  /** The secret parts of its URLs (target-url-secrets.ts), as SecretBox output. */
+  urlSecretsEnc: z.string().optional(),
   metricsUrl: z.string().optional(),
   telemetryUrls: z.array(z.string()).optional(),
   prometheusUrl: z.string().optional(),
@@ -72,6 +83,8 @@ export class TargetStore {
   private memKeys = new Map<string, string>();
   /** Secret header values held in memory when they cannot be persisted (by target id). */
   private memHeaders = new Map<string, Record<string, string>>();
+  /** URL secrets held in memory when they cannot be persisted (by target id). */
+  private memUrls = new Map<string, UrlSecretMap>();
   simUrl: string | null = null;
   loadError: string | null = null;
 
@@ -86,11 +99,41 @@ export class TargetStore {
     if (!this.file || !fs.existsSync(this.file)) return;
     try {
       const parsed = StoreFile.safeParse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
-      if (parsed.success) this.targets = parsed.data.targets;
-      else this.loadError = `targets file ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
+      if (parsed.success) {
+        this.targets = parsed.data.targets;
+        this.sealClearUrls();
+      } else this.loadError = `targets file ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
     } catch (e) {
       this.loadError = `targets file unreadable: ${(e as Error).message}`;
     }
+  }
+
+  /** A file from before URL secrets were kept apart: take them out of its URLs, and rewrite it. */
+  private sealClearUrls(): void {
+    let moved = false;
+    this.targets = this.targets.map((t) => {
+      const { target, secrets } = splitTargetUrls(t);
+      if (Object.keys(secrets).length === 0) return t;
+      moved = true;
+      return this.withUrlSecrets(target, { ...this.urlSecretsOf(t), ...secrets });
+    });
+    if (moved) this.persist();
+  }
+
+  /** `t` keeping `map` as its URL secrets: sealed in it when the box can persist, else in memory. */
+  private withUrlSecrets(t: StoredTarget, map: UrlSecretMap): StoredTarget {
+    const next = { ...t };
+    delete next.urlSecretsEnc;
+    this.memUrls.delete(t.id);
+    if (Object.keys(map).length === 0) return next;
+    if (this.secrets.canPersist) next.urlSecretsEnc = sealUrlSecrets(this.secrets, map);
+    else this.memUrls.set(t.id, map);
+    return next;
+  }
+
+  private urlSecretsOf(t: StoredTarget | undefined): UrlSecretMap {
+    if (!t) return {};
+    return this.memUrls.get(t.id) ?? openUrlSecrets(this.secrets, t.urlSecretsEnc);
   }
 
   private persist(): void {
@@ -154,6 +197,10 @@ export class TargetStore {
 
   save(input: TargetInput): TargetView {
     if (input.id === SIM_TARGET_ID) throw new Error('The built-in simulator cannot be edited.');
+    // The contract's schema refuses these too; the store never saves a URL the engine would refuse.
+    for (const u of [input.baseUrl, input.metricsUrl, input.prometheusUrl, ...(input.telemetryUrls ?? [])])
+      if (u !== undefined && !/^https?:\/\/[^/]/i.test(u))
+        throw new Error(`"${redactUrlString(u)}": only http:// and https:// URLs can be used.`);
     const id = input.id ?? randomUUID();
     const prev = this.targets.find((t) => t.id === id);
     // A key (and secret headers) must not silently follow a target to another host.
@@ -173,22 +220,29 @@ export class TargetStore {
       const v = h.value ?? prevSecret[h.name];
       if (v !== undefined && v !== '') secretHeaders[h.name] = v;
     }
-    const next: StoredTarget = {
+    const urls = splitTargetUrls(
+      {
+        baseUrl: input.baseUrl,
+        metricsUrl: input.metricsUrl,
+        telemetryUrls: input.telemetryUrls?.length ? input.telemetryUrls : undefined,
+        prometheusUrl: input.prometheusUrl,
+      },
+      this.urlSecretsOf(prev),
+    );
+    let next: StoredTarget = {
       id,
       name: input.name,
-      baseUrl: input.baseUrl,
+      ...urls.target,
       dialect: input.dialect,
       defaultModel: input.defaultModel,
       headers: Object.keys(plain).length ? plain : undefined,
-      metricsUrl: input.metricsUrl,
-      telemetryUrls: input.telemetryUrls?.length ? input.telemetryUrls : undefined,
-      prometheusUrl: input.prometheusUrl,
       prometheusSelector: input.prometheusUrl !== undefined ? input.prometheusSelector : undefined,
       metricsIntervalMs: input.metricsIntervalMs,
       metricsTimeoutMs: input.metricsTimeoutMs,
       insecureTls: input.insecureTls,
       apiKeyEnc: keep ? prev?.apiKeyEnc : undefined,
     };
+    next = this.withUrlSecrets(next, urls.secrets);
     if (!keep) this.memKeys.delete(id);
     this.memHeaders.delete(id);
     if (Object.keys(secretHeaders).length) {
@@ -216,6 +270,7 @@ export class TargetStore {
     this.targets = this.targets.filter((t) => t.id !== id);
     this.memKeys.delete(id);
     this.memHeaders.delete(id);
+    this.memUrls.delete(id);
     if (this.targets.length === before) return false;
     this.persist();
     return true;
@@ -240,18 +295,27 @@ export class TargetStore {
     if (!t) return null;
     const apiKey =
       this.memKeys.get(id) ?? (t.apiKeyEnc ? (this.secrets.decrypt(t.apiKeyEnc) ?? undefined) : undefined);
+    const urls = joinTargetUrls(
+      {
+        baseUrl: t.baseUrl,
+        metricsUrl: t.metricsUrl,
+        telemetryUrls: t.telemetryUrls,
+        prometheusUrl: t.prometheusUrl,
+      },
+      this.urlSecretsOf(t),
+    );
     return {
       id: t.id,
       name: t.name,
-      baseUrl: t.baseUrl,
+      baseUrl: urls.baseUrl,
       dialect: t.dialect,
       defaultModel: t.defaultModel,
       headers: { ...(t.headers ?? {}), ...this.secretHeadersOf(t) },
       secretHeaderNames: Object.keys(this.secretHeadersOf(t)),
       apiKey,
-      metricsUrl: t.metricsUrl,
-      telemetryUrls: t.telemetryUrls,
-      prometheusUrl: t.prometheusUrl,
+      metricsUrl: urls.metricsUrl,
+      telemetryUrls: urls.telemetryUrls,
+      prometheusUrl: urls.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,
       metricsTimeoutMs: t.metricsTimeoutMs,

@@ -12,6 +12,7 @@ import { summaryJson } from '../../shared/runs/summary-json.ts';
 import { summaryText } from '../../shared/runs/summary-text.ts';
 import type { RunResult } from '../runs/runner.ts';
 import { loadRun, type LoadedRun } from './compare.ts';
+import { writeControl } from './redact-output.ts';
 import type { RunCliOptions } from './run-flags.ts';
 
 /** The run's callbacks that draw its progress on stderr, and `end` once it is over. */
@@ -26,13 +27,15 @@ export function progressWriter(o: RunCliOptions): {
   return {
     onStarted: (h) => {
       if (h.testRequest && !o.quiet) {
-        if (tty) process.stderr.write('\r\x1b[2K');
+        if (tty) writeControl('\r\x1b[2K');
         process.stderr.write(testRequestLine(h.testRequest) + '\n');
       }
     },
     onProgress: (p) => {
-      if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`);
-      else if (
+      if (tty) {
+        writeControl('\r\x1b[2K');
+        process.stderr.write(progressLine(p));
+      } else if (
         plain &&
         (performance.now() - lastPlain > 2000 || p.phase === 'done' || p.phase === 'cancelled')
       ) {

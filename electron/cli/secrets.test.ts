@@ -8,13 +8,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli.ts';
 import { tmpDir } from '../testing/runs.ts';
-import { redactText, redactUrlString } from '../../shared/redact.ts';
+import { looksSecretName, redactText, redactUrlString, urlSecrets } from '../../shared/redact.ts';
 
 const KEY = 'sk-live-KEY123456789';
 const SIG = 'SIGabcdef987654';
 const PASS = 'hunter2-password';
 const TEAM = 'team-token-55555555';
-const SECRETS = [KEY, SIG, PASS, TEAM];
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.jwt-payload';
+/** What the engine sends for the URL's user:password, echoed back by the server. */
+const BASIC = Buffer.from(`admin:${PASS}`).toString('base64');
+const SECRETS = [KEY, SIG, PASS, TEAM, JWT, BASIC];
 const dir = tmpDir('tokenscope-secrets-');
 let srv: http.Server;
 let port = 0;
@@ -39,7 +42,7 @@ afterAll(async () => {
   await new Promise((r) => srv.close(r));
 });
 
-const url = (): string => `http://admin:${PASS}@127.0.0.1:${port}/v1?api_key=${SIG}`;
+const url = (): string => `http://admin:${PASS}@127.0.0.1:${port}/v1?api_key=${SIG}&jwt=${JWT}`;
 const clean = (where: string, text: string): void => {
   for (const s of SECRETS) expect(text, `${where} leaks ${s}`).not.toContain(s);
 };
@@ -99,8 +102,32 @@ describe('secrets stay secret', () => {
     clean('test request output', t.stdout + t.stderr);
     expect(existsSync(tested)).toBe(false);
     clean('run file', readFileSync(out, 'utf8'));
+    expect(readFileSync(out, 'utf8')).toContain('jwt=***');
+    const html = path.join(dir, 'report.html');
+    const rep = await runCli(['report', out, '-o', html]);
+    expect(rep.code, rep.stderr).toBe(0);
+    clean('report output', rep.stdout + rep.stderr);
+    clean('report', readFileSync(html, 'utf8'));
     expect(statSync(out).mode & 0o777).toBe(0o600);
     for (const f of readdirSync(dir)) expect(statSync(path.join(dir, f)).mode & 0o077, f).toBe(0);
+  }, 120_000);
+
+  it('probe without a key: the Basic credential built from the URL, echoed back, is redacted', async () => {
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli(['probe', url(), '-m', 'm', ...extra]);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/Invalid key Basic \*\*\*/);
+      clean(`probe (Basic) ${extra.join(' ')}`, r.stdout + r.stderr);
+    }
+  });
+
+  it('a URL that does not parse keeps its credentials out of the usage error', async () => {
+    for (const bad of [`http://admin:${PASS}@127.0.0.1:99999/`, `http://admin:${PASS}@[::1/v1?jwt=${JWT}`]) {
+      const r = await runCli(['probe', bad, '-m', 'm']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/is not a valid URL/);
+      clean('usage error', r.stdout + r.stderr);
+    }
   });
 
   it('redactUrlString and redactText (units)', () => {
@@ -111,6 +138,13 @@ describe('secrets stay secret', () => {
       'key *** and *** at https://h/?token=***',
     );
     expect(redactText('short k1 stays', ['k1'])).toBe('short k1 stays');
+    expect(redactUrlString(`http://u:${PASS}@127.0.0.1:99999/x?jwt=${JWT}&n=1`)).toBe(
+      'http://***@127.0.0.1:99999/x?jwt=***&n=1',
+    );
+    expect(redactText(`Basic ${BASIC}`, urlSecrets(url()))).toBe('Basic ***');
+    for (const n of ['jwt', 'auth_token', 'oauth', 'X-Auth-Key', 'sas', 'passphrase'])
+      expect(looksSecretName(n), n).toBe(true);
+    for (const n of ['author', 'model', 'stream']) expect(looksSecretName(n), n).toBe(false);
   });
 
   it('a non-Latin-1 character in a key is a clean, classified error (no stack trace)', async () => {

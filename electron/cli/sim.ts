@@ -3,6 +3,8 @@ import { startSim, type SimOptions } from '../sim/index.ts';
 export interface SimCliOptions {
   port: number;
   host: string;
+  /** `--allow-host`: names requests may carry besides loopback and IP addresses. */
+  allowHost?: string[];
   model: string;
   seed: number;
   maxNumSeqs: number;
@@ -30,6 +32,7 @@ export interface SimCliOptions {
 export async function runSimCommand(o: SimCliOptions): Promise<number> {
   const opts: SimOptions = {
     host: o.host,
+    allowedHosts: o.allowHost ?? [],
     port: o.port,
     model: o.model,
     seed: o.seed,

@@ -33,6 +33,28 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 describe('tokenscope run --trace', () => {
+  it('a replay of weeks says so before it starts, and waits for its next row without a timer warning', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', '--target', sim.url, '--trace', README_TRACE, '--speedup', '0.000001'],
+      { cwd: dir, env: { ...process.env, TOKENSCOPE_API_KEY: '' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    // The first row is sent at once; the second is 35 days later. Wait for the first to finish.
+    const end = performance.now() + 60_000;
+    while (!/1\/2 done/.test(stderr) && child.exitCode === null && performance.now() < end)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(stderr).toContain('×0.000001 → replay takes 35.3 days)');
+    expect(stderr).toMatch(/1\/2 done .*ETA 35\.3d/);
+    // Before the fix Node warned ~1,000 times a second here and the run never progressed.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(stderr).not.toContain('TimeoutOverflowWarning');
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+  }, 90_000);
+
   it('replays the trace, prints the lag and warns when it is past --max-lag', async () => {
     const out = path.join(dir, 'readme.jsonl');
     const r = await run([

@@ -5,6 +5,7 @@
  * that still is not an http(s) URL is a usage error (exit 2), never a stack trace.
  */
 import { InvalidArgumentError } from 'commander';
+import { redactUrlString } from '../../shared/redact.ts';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const HOSTISH = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?(\/.*)?$/;
@@ -14,21 +15,25 @@ export function normalizeServerUrl(
   note: (line: string) => void = (l) => process.stderr.write(l),
 ): string {
   const s = v.trim();
+  // What a message quotes: the credentials it may carry stay out of it, parseable or not.
+  const shown = SCHEME.test(s)
+    ? redactUrlString(s)
+    : redactUrlString(`http://${s}`).replace(/^http:\/\//, '');
   let candidate = s;
   if (!SCHEME.test(s)) {
     if (!HOSTISH.test(s))
-      throw new InvalidArgumentError(`"${v}" is not a server URL (e.g. http://localhost:8000).`);
+      throw new InvalidArgumentError(`"${shown}" is not a server URL (e.g. http://localhost:8000).`);
     candidate = `http://${s}`;
-    note(`note: "${s}" has no scheme; using ${candidate}\n`);
+    note(`note: "${shown}" has no scheme; using http://${shown}\n`);
   }
   let u: URL;
   try {
     u = new URL(candidate);
   } catch {
-    throw new InvalidArgumentError(`"${v}" is not a valid URL (e.g. http://localhost:8000).`);
+    throw new InvalidArgumentError(`"${shown}" is not a valid URL (e.g. http://localhost:8000).`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new InvalidArgumentError(`"${v}": only http:// and https:// servers can be measured.`);
+    throw new InvalidArgumentError(`"${shown}": only http:// and https:// servers can be measured.`);
   return candidate;
 }
 

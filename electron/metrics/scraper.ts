@@ -12,6 +12,7 @@ import { parseSelector, selectorText, type Matcher } from '../../shared/metrics/
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
 import { PromApiClient } from './prom-api.ts';
 import { snapshotExposition, snapshotQuery } from './prom-snapshot.ts';
+import { redactUrlString } from '../../shared/redact.ts';
 
 export type ScrapeError = RequestError;
 
@@ -275,7 +276,7 @@ export class Scraper {
     }
     if (this.st.profile === null || this.st.profile.id === 'unknown') this.st.profile = detectProfile(parsed);
     return {
-      url: this.url.href,
+      url: redactUrlString(this.url.href),
       parsed,
       profile: this.st.profile ?? PROFILES.unknown,
       monoMs: r.value.headersAtMs,
@@ -344,7 +345,7 @@ export class Scraper {
     const wallMs = snap.lastMs - prom.skewMs;
     const monoMs = wallMs - performance.timeOrigin;
     return {
-      url: this.url.href,
+      url: redactUrlString(this.url.href),
       parsed,
       profile: this.st.profile ?? PROFILES.unknown,
       monoMs,

@@ -8,6 +8,7 @@ import type { RunTarget } from '../../shared/runs/run-types.ts';
 import type { Workload } from '../../shared/runs/workload.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { PromptItem, PromptProvider } from './prompt-items.ts';
+import { looksSecretName } from '../../shared/redact.ts';
 
 /** The target of a run, secrets included (they never leave the process). */
 export interface RunTargetSpec {
@@ -19,14 +20,13 @@ export interface RunTargetSpec {
   insecureTls?: boolean;
 }
 
-const SECRET_PARAM = /key|token|secret|sig|auth|pass/i;
-
+/** The run file's target URL: no credentials, secret-looking query values (shared/redact.ts's names) replaced. */
 export function redactTargetUrl(url: string): string {
   try {
     const u = new URL(url);
     u.username = '';
     u.password = '';
-    for (const k of [...u.searchParams.keys()]) if (SECRET_PARAM.test(k)) u.searchParams.set(k, 'REDACTED');
+    for (const k of [...u.searchParams.keys()]) if (looksSecretName(k)) u.searchParams.set(k, 'REDACTED');
     return u.toString();
   } catch {
     return '(invalid URL)';

@@ -91,6 +91,8 @@ export class RunTally {
     else if (total !== null) {
       fraction = done / total;
       if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, s.lastArrivalMs - elapsedMs);
+      // A planned schedule (a trace replay) says how long the run takes before anything is done.
+      else if (s.lastArrivalMs > 0 && phase === 'running') etaMs = Math.max(0, s.lastArrivalMs - elapsedMs);
     }
     if (durationMs !== null && phase === 'running') {
       const f = Math.min(1, elapsedMs / durationMs);

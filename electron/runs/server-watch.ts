@@ -26,6 +26,7 @@ import {
 import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/energy.ts';
 import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
+import { redactUrlString } from '../../shared/redact.ts';
 
 const MAX_SERIES = 2000;
 
@@ -181,7 +182,7 @@ export class ServerWatch {
     const st = this.scraper.state;
     return {
       source: this.target.prometheus ? 'prometheus' : 'scrape',
-      url: this.scraper.url.href.replace(/\/\/[^@/]*@/, '//'),
+      url: redactUrlString(this.scraper.url.href.replace(/\/\/[^@/]*@/, '//')),
       selector: this.scraper.selector,
       profile: this.profile.id,
       profileName: this.profile.label,

@@ -47,9 +47,17 @@ export class Slots {
 }
 
 /**
+ * The longest delay a Node timer takes (2^31 − 1 ms, 24.8 days). A longer one is not an error to
+ * Node: it warns (TimeoutOverflowWarning) and fires after 1 ms, so a trace row weeks after the
+ * first (or a tiny --speedup) spun through ~35,000 warnings in 40 s and never got anywhere.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * Sleeps until the monotonic clock reaches `target` (ms, clock.ts `now()`), or the signal aborts.
- * Node timers have 1-ms granularity and may fire a fraction early, so it re-sleeps until due;
- * lateness is measured by the caller (self-check "schedule lag"), not hidden.
+ * Node timers have 1-ms granularity and may fire a fraction early, so it re-sleeps until due; a
+ * gap longer than a timer can hold is slept in pieces of at most MAX_TIMER_MS. Lateness is
+ * measured by the caller (self-check "schedule lag"), not hidden.
  */
 export async function sleepUntil(target: number, signal?: AbortSignal): Promise<void> {
   for (;;) {
@@ -61,7 +69,7 @@ export async function sleepUntil(target: number, signal?: AbortSignal): Promise<
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const t = setTimeout(done, Math.ceil(d));
+      const t = setTimeout(done, Math.min(Math.ceil(d), MAX_TIMER_MS));
       signal?.addEventListener('abort', done, { once: true });
     });
   }

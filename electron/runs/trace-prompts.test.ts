@@ -80,11 +80,17 @@ describe('trace prompts', () => {
     const p = await loadPrompts(source({ path: 'mooncake-readme-sample.jsonl', speedup: 10 }), 0, TRACES);
     expect([...p.schedule!]).toEqual([0, (30535 - 27482) / 10]);
     expect(p.description).toBe(
-      'trace mooncake-readme-sample.jsonl (Mooncake, 2 requests over 3.1 s, ×10 → 305.3 ms)',
+      'trace mooncake-readme-sample.jsonl (Mooncake, 2 requests over 3.1 s, ×10 → replay takes 305.3 ms)',
     );
+    const slow = await loadPrompts(
+      source({ path: 'mooncake-readme-sample.jsonl', speedup: 0.000001 }),
+      0,
+      TRACES,
+    );
+    expect(slow.description).toContain('over 3.1 s, ×0.000001 → replay takes 35.3 days)');
     const b = await loadPrompts(source({ path: 'burstgpt-head.csv', startS: 40 }), 0, TRACES);
     expect([...b.schedule!]).toEqual([0, 73_000]);
-    expect(b.description).toContain('2 requests over 73.0 s; 1 outside the window');
+    expect(b.description).toContain('2 requests over 73.0 s → replay takes 73.0 s; 1 outside the window');
     expect(countPromptTokens(b.at(0).prompt!)).toBe(1087 + 1);
   });
 

@@ -60,8 +60,13 @@ export class TraceText {
 
 const FORMAT_NAME = { mooncake: 'Mooncake', burstgpt: 'BurstGPT' } as const;
 
+/** A span as people say it: 305.3 ms, 3.1 s, 12.5 min, 3.5 h, 30.0 days. */
 function fmtS(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${ms.toFixed(1)} ms`;
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 7_200_000) return `${(ms / 60_000).toFixed(1)} min`;
+  if (ms < 172_800_000) return `${(ms / 3_600_000).toFixed(1)} h`;
+  return `${(ms / 86_400_000).toFixed(1)} days`;
 }
 
 export async function loadTracePrompts(
@@ -87,7 +92,8 @@ export async function loadTracePrompts(
   ].filter(Boolean);
   const description =
     `trace ${path.basename(file)} (${FORMAT_NAME[format]}, ${rows.length} requests over ${fmtS(span)}` +
-    `${src.speedup !== 1 ? `, ×${src.speedup} → ${fmtS(span / src.speedup)}` : ''}` +
+    // How long the replay will take, said before it starts (a tiny --speedup can make it weeks).
+    `${src.speedup !== 1 ? `, ×${src.speedup}` : ''} → replay takes ${fmtS(span / src.speedup)}` +
     `${notes.length ? `; ${notes.join(', ')}` : ''})`;
   // The text has exactly the row's tokens (one per word, trace-prompts.test.ts counts them).
   const item = (row: TraceRow, prompt: string): PromptItem => ({

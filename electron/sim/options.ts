@@ -34,6 +34,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
   const d = SIM_DEFAULTS;
   return {
     host: o.host ?? d.host,
+    allowedHosts: o.allowedHosts ?? [],
     port: Math.floor(num(o.port, d.port, 0, 65535)),
     model: o.model ?? d.model,
     seed: Math.floor(num(o.seed, d.seed, -(2 ** 31), 2 ** 32)),

@@ -10,6 +10,7 @@ import type { DialectId } from '../../shared/dialects.ts';
 import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
 import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
 import { GroundTruthLog } from './ground-truth.ts';
+import { refusal } from './guard.ts';
 import { infoResponse } from './info.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
@@ -130,6 +131,15 @@ export class SimHttpServer implements SimServer {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     // A request on a connection being closed after a stream (llama.cpp mode) is never answered.
     if (refuseOnClosing(req.socket)) return;
+    const refused = refusal(req, this.options.host, this.options.allowedHosts);
+    if (refused) {
+      req.resume();
+      return sendError(res, {
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({ detail: refused }),
+      });
+    }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const requestId = requestIdFor(req, this.core.ids, this.core.instanceId);
     res.setHeader('x-request-id', requestId);

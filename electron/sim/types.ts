@@ -18,6 +18,11 @@ export interface ReplayOptions {
 
 export interface SimOptions {
   host?: string;
+  /**
+   * Host names besides loopback, IP literals and `host` that requests may carry (sim/guard.ts):
+   * e.g. the name a container network gives the simulator.
+   */
+  allowedHosts?: string[];
   port?: number;
   model?: string;
   /** Same seed + same requests => same token text, counts and timing decisions. */
@@ -74,6 +79,7 @@ export interface SimOptions {
 /** Options with every default filled in (what the server actually runs with). */
 export interface ResolvedSimOptions {
   host: string;
+  allowedHosts: string[];
   port: number;
   model: string;
   seed: number;

@@ -103,5 +103,6 @@ describe('run series', () => {
     expect(fmtEta(4_400)).toBe('4 s');
     expect(fmtEta(125_000)).toBe('2 min 05 s');
     expect(fmtEta(3_725_000)).toBe('1 h 02 min');
+    expect(fmtEta(30 * 86_400_000)).toBe('30.0 days');
   });
 });

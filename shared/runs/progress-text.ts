@@ -5,6 +5,8 @@ import type { RunProgress } from './progress-types.ts';
 function dur(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '—';
   const s = Math.round(ms / 1000);
+  if (s >= 172_800) return `${(s / 86_400).toFixed(1)}d`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 

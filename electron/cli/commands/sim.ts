@@ -1,6 +1,6 @@
 /** Run the built-in simulator (`tokenscope sim`). */
 import type { Command } from 'commander';
-import { int, num } from '../args.ts';
+import { collect, int, num } from '../args.ts';
 import type { SimCliOptions } from '../sim.ts';
 export function addSimCommand(program: Command): void {
   program
@@ -10,6 +10,11 @@ export function addSimCommand(program: Command): void {
     )
     .option('--port <n>', 'port (0 = any free port)', int('--port'), 8000)
     .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'a host name requests may carry besides localhost and IP addresses, e.g. its container name (repeatable; a guard against DNS rebinding)',
+      collect,
+    )
     .option('--model <name>', 'model name it serves', 'tokenscope-sim')
     .option('--seed <n>', 'random seed (same seed, same requests: same output)', int('--seed'), 1)
     .option(
