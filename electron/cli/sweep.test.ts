@@ -61,6 +61,18 @@ describe('tokenscope sweep', () => {
     expect(j.steps.map((s) => s.load.value)).toEqual([20, 'inf']);
   }, 60_000);
 
+  it('--out in a folder that does not exist yet: the folder is made (as run --out does)', async () => {
+    const out = path.join(dir, 'new', 'deeper', 'n.json');
+    const r = await runCli(
+      ['sweep', '--target', sim.url, '--concurrency', '1', ...common, '--out', out, '-q'],
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const f = parseSweepFile(JSON.parse(await readFile(out, 'utf8')));
+    if (!f.ok) throw new Error(f.error);
+    expect(existsSync(path.join(path.dirname(out), f.value.steps[0]!.runFile!))).toBe(true);
+  }, 60_000);
+
   it('usage errors exit 2 and say what to do', async () => {
     for (const [args, msg] of [
       [[], /give --concurrency LIST, --rate LIST\|auto, or --slo TERMS/],

@@ -11,7 +11,7 @@
  * goes lower from a failing load anyway).
  */
 import { randomUUID } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import type { RequestOutcome } from '../../shared/runs/run-types.ts';
@@ -270,6 +270,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     const w = workloadAt(o.workload, l, false);
     if (typeof w === 'string') throw new StepWorkloadError(w);
   }
+  // The folder of --out may not exist yet (as `run --out` does, it is made).
+  await mkdir(path.dirname(o.outFile), { recursive: true });
   const s = new Sweep(o);
   await s.save();
   const p = o.plan;
