@@ -70,7 +70,9 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
   if (o.signal?.aborted) ac.abort();
   o.signal?.addEventListener('abort', onOuter, { once: true });
   const watched = o.load.kind === 'rate' && o.load.value !== 'inf';
-  const monitor = watched ? new SaturationMonitor(o.saturation) : null;
+  const monitor = watched
+    ? new SaturationMonitor({ offeredPerS: o.load.value as number, ...o.saturation })
+    : null;
   let verdict: SaturationVerdict | null = null;
   let stopped = false;
   try {
@@ -85,7 +87,7 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
       serverMetrics: o.serverMetrics ?? null,
       onRequestDone: (line) => {
         if (!monitor || line.warmup || line.status !== 'ok' || line.ttftMs === null) return;
-        monitor.addTtft(finishedMs(line), line.ttftMs);
+        monitor.addRequest(finishedMs(line), line.ttftMs, line.e2eMs ?? NaN);
       },
       onProgress: (p) => {
         o.onProgress?.(p);
@@ -120,6 +122,8 @@ export function saturationRecord(v: SaturationVerdict | null): SweepStep['satura
     f && {
       slopePerS: f.slope,
       rise: Number.isFinite(f.rise) ? f.rise : null,
+      gain: f.gain,
+      minGain: f.minGain,
       windows: f.n,
       significant: f.significant,
     };

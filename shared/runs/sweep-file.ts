@@ -40,9 +40,20 @@ export const StepNumbers = z.object({
 });
 export type StepNumbers = z.infer<typeof StepNumbers>;
 
-/** A series' fitted slope (per second), its rise over the step as a share of its start (null: from 0), windows fitted. */
+/**
+ * A series' fitted slope (per second), its rise over the step as a share of its start (null: from 0),
+ * its rise in its own unit (ms, requests) and the rise it needed to count (older files: absent),
+ * windows fitted.
+ */
 const Fit = z
-  .object({ slopePerS: num, rise: nnum, windows: z.number().int(), significant: z.boolean() })
+  .object({
+    slopePerS: num,
+    rise: nnum,
+    gain: num.optional(),
+    minGain: num.optional(),
+    windows: z.number().int(),
+    significant: z.boolean(),
+  })
   .nullable();
 export const StepSaturation = z.object({
   overSaturated: z.boolean(),
