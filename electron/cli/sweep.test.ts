@@ -89,7 +89,7 @@ describe('tokenscope sweep', () => {
 
   it('planOf: a single concurrency with --rate or --slo is the cap of every step', () => {
     expect(planOf({ rate: 'auto', concurrency: '8' })).toEqual({
-      plan: { kind: 'rate-auto', steps: 5 },
+      plan: { kind: 'rate-auto', steps: 5, refine: 4 },
       cap: 8,
     });
     const p = planOf({ slo: 'p99_e2el_ms<=900', search: 'concurrency' });
@@ -98,6 +98,11 @@ describe('tokenscope sweep', () => {
       search: 'concurrency',
       maxSteps: 8,
     });
+    expect(planOf({ rate: 'auto', refine: 0 })).toEqual({
+      plan: { kind: 'rate-auto', steps: 5, refine: 0 },
+      cap: undefined,
+    });
+    expect(planOf({ rate: 'auto', refine: 21 })).toBe('--refine must be from 0 to 20');
     expect(planOf({ concurrency: '2,2,1' })).toEqual({
       plan: { kind: 'concurrency', loads: [2, 1] },
       cap: undefined,

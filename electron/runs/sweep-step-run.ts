@@ -85,9 +85,15 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
       outFile: o.outFile,
       signal: ac.signal,
       serverMetrics: o.serverMetrics ?? null,
+      // Outstanding requests are sampled on progress ticks: 20 a second gives even a short step's
+      // windows a few samples each (the CLI and the app redraw at their own pace).
+      ...(monitor ? { progressIntervalMs: 50 } : {}),
       onRequestDone: (line) => {
         if (!monitor || line.warmup || line.status !== 'ok' || line.ttftMs === null) return;
-        monitor.addRequest(finishedMs(line), line.ttftMs, line.e2eMs ?? NaN);
+        // Waiting counts from the request's arrival: under a concurrency cap (--concurrency with
+        // --rate) the queue grows on this side, in the wait for a slot, not in TTFT.
+        const q = line.queueMs ?? 0;
+        monitor.addRequest(finishedMs(line), line.ttftMs + q, (line.e2eMs ?? NaN) + q);
       },
       onProgress: (p) => {
         o.onProgress?.(p);
@@ -127,5 +133,11 @@ export function saturationRecord(v: SaturationVerdict | null): SweepStep['satura
       windows: f.n,
       significant: f.significant,
     };
-  return { overSaturated: v.overSaturated, atMs: v.atMs, ttft: fit(v.ttft), outstanding: fit(v.outstanding) };
+  return {
+    overSaturated: v.overSaturated,
+    judged: v.judged,
+    atMs: v.atMs,
+    ttft: fit(v.ttft),
+    outstanding: fit(v.outstanding),
+  };
 }

@@ -7,14 +7,16 @@
  *
  * Definition: split the step so far into `windows` equal time windows and drop the first (the
  * step filling up from nothing); in each other window take the median of TTFT (of requests that
- * finished in it) and of outstanding requests (sent or queued, not yet done; sampled a few times a
+ * finished in it, counted from their arrival: a wait for a concurrency slot included) and of outstanding requests (sent or queued, not yet done; sampled a few times a
  * second). Fit a least-squares line to (window middle, median). A series is *rising significantly*
  * when its slope is above zero at one-sided 95 % confidence (slope − t·SE > 0, t with n − 2 degrees
  * of freedom), its fitted rise over the windows is at least `minRise` (default 1: it doubled) of
  * its fitted start (for outstanding requests, of at least 1 request), AND the rise matters against
- * the service time: TTFT rose by at least W = max(`serviceShare` (½) × the step's median E2E,
+ * the service time: TTFT rose by at least W = max(`serviceShare` (½) × the service time,
  * `minRiseMs` (20 ms)), and outstanding requests by at least the requests that arrive in W at the
- * offered rate (at least 2). A doubling of a small number — TTFT from one decode step to two,
+ * offered rate (at least 2). The service time is what a request takes without queueing: the
+ * step's median of E2E − TTFT (its decode) plus its lowest TTFT (its prefill) — not the median
+ * E2E, which grows with the very queue being judged. A doubling of a small number — TTFT from one decode step to two,
  * 10 → 20 ms, at 40 % of capacity — is not a queue growing; a queue that grows without bound soon
  * adds more waiting than a whole request takes. The step is over-saturated when both series rise
  * significantly, after at least `minMs` and 5 windows with data.
@@ -27,7 +29,7 @@ export interface SaturationOptions {
   minRise?: number;
   /** No verdict before this many ms of the step (default 3000). */
   minMs?: number;
-  /** TTFT must rise by at least this share of the step's median E2E (default 0.5). */
+  /** TTFT must rise by at least this share of the service time (default 0.5). */
   serviceShare?: number;
   /** …and by at least this many ms (default 20). */
   minRiseMs?: number;
@@ -55,6 +57,8 @@ export interface SlopeFit {
 
 export interface SaturationVerdict {
   overSaturated: boolean;
+  /** There was enough of the step to judge (minMs, and TTFT in 5 windows): else no verdict either way. */
+  judged: boolean;
   /** ms into the step when it was judged. */
   atMs: number;
   ttft: SlopeFit | null;
@@ -128,7 +132,9 @@ export function fitSlope(
 /** Collects a step's TTFTs and outstanding counts as they come, and judges over-saturation. */
 export class SaturationMonitor {
   private readonly ttft: [number, number][] = [];
-  private readonly e2e: number[] = [];
+  /** E2E − TTFT of each request: its decode. */
+  private readonly decode: number[] = [];
+  private minTtft = Infinity;
   private readonly outstanding: [number, number][] = [];
   private readonly windows: number;
   private readonly minRise: number;
@@ -149,7 +155,8 @@ export class SaturationMonitor {
   /** A request finished at `atMs` (ms into the step) with this TTFT and E2E. */
   addRequest(atMs: number, ttftMs: number, e2eMs: number): void {
     this.ttft.push([atMs, ttftMs]);
-    if (Number.isFinite(e2eMs)) this.e2e.push(e2eMs);
+    this.minTtft = Math.min(this.minTtft, ttftMs);
+    if (Number.isFinite(e2eMs)) this.decode.push(Math.max(0, e2eMs - ttftMs));
   }
 
   /** Requests sent or queued, not yet finished, at `atMs`. */
@@ -165,13 +172,15 @@ export class SaturationMonitor {
         floor,
         minGain,
       );
-    // The waiting that matters: half a request's service time (its median E2E so far), 20 ms at least.
-    const waitMs = Math.max(this.e2e.length ? this.serviceShare * median(this.e2e) : 0, this.minRiseMs);
+    // The waiting that matters: half a request's service time, 20 ms at least.
+    const serviceMs = this.decode.length ? median(this.decode) + this.minTtft : 0;
+    const waitMs = Math.max(this.serviceShare * serviceMs, this.minRiseMs);
     const ttft = fit(this.ttft, 0, waitMs);
     const outstanding = fit(this.outstanding, 1, Math.max(2, ((this.offeredPerS ?? 0) * waitMs) / 1000));
     const ready = nowMs >= this.minMs && (ttft?.n ?? 0) >= Math.min(this.windows - 1, 5);
     return {
       overSaturated: ready && !!ttft?.significant && !!outstanding?.significant,
+      judged: ready && outstanding !== null,
       atMs: nowMs,
       ttft,
       outstanding,
