@@ -62,6 +62,19 @@ export function workloadAt(base: Workload, load: SweepLoad, testRequest: boolean
 
 export class StepWorkloadError extends Error {}
 
+/**
+ * When a step may first be judged, unless set (--saturation-min): 3 s, or half the step's arrivals
+ * when they take less (N requests at the rate, or its duration) — else a short step (100 requests
+ * at 40 req/s) would end unjudged, and rate auto could not count it as good.
+ */
+export function defaultMinMs(w: Workload, rate: number): number {
+  const spans = [
+    w.requests !== undefined ? (w.requests / rate) * 1000 : Infinity,
+    (w.durationS ?? Infinity) * 1000,
+  ];
+  return Math.min(3000, Math.min(...spans) / 2);
+}
+
 export async function runStep(o: StepRunOptions): Promise<StepRun> {
   const w = workloadAt(o.workload, o.load, o.testRequest);
   if (typeof w === 'string') throw new StepWorkloadError(w);
@@ -71,7 +84,11 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
   o.signal?.addEventListener('abort', onOuter, { once: true });
   const watched = o.load.kind === 'rate' && o.load.value !== 'inf';
   const monitor = watched
-    ? new SaturationMonitor({ offeredPerS: o.load.value as number, ...o.saturation })
+    ? new SaturationMonitor({
+        offeredPerS: o.load.value as number,
+        minMs: defaultMinMs(w, o.load.value as number),
+        ...o.saturation,
+      })
     : null;
   let verdict: SaturationVerdict | null = null;
   let stopped = false;

@@ -12,6 +12,7 @@ import { tmpDir, workload } from '../testing/runs.ts';
 import { metricValue } from '../testing/sim.ts';
 import { loadPrompts } from './prompts.ts';
 import { readRunFile } from './run-file.ts';
+import { defaultMinMs } from './sweep-step-run.ts';
 import { runSweep, stepFileOf, type SweepOptions } from './sweep.ts';
 
 // The simulator's model (sim/scheduler.ts): S slots; every step takes D ms (no per-sequence or
@@ -150,4 +151,13 @@ describe('runSweep on the simulator', () => {
     expect(again!.stoppedEarly).toBe('over-saturated');
     expect(r.file.stopped).toEqual({ reason: 'over-saturated', atStep: 2 });
   }, 60_000);
+
+  it('a step is judged from 3 s on, or from half its arrivals when they take less', () => {
+    const w = (o: Parameters<typeof workload>[0]) =>
+      workload({ prompts: { type: 'synthetic' }, rate: 40, ...o });
+    expect(defaultMinMs(w({ requests: 100 }), 10)).toBe(3000); // 10 s of arrivals
+    expect(defaultMinMs(w({ requests: 100 }), 40)).toBe(1250); // 2.5 s
+    expect(defaultMinMs(w({ durationS: 1 }), 40)).toBe(500);
+    expect(defaultMinMs(w({ requests: 1000, durationS: 2 }), 40)).toBe(1000);
+  });
 });
