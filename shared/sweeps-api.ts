@@ -21,6 +21,8 @@ export const SweepPlanInput = z.object({
   rate: z.string().max(500).optional(),
   /** With rate auto: the rates between the baseline and the ceiling (1–50). */
   steps: z.number().int().min(1).max(50).optional(),
+  /** With rate auto: most rates run after those, around the knee (0–20, default 4). */
+  refine: z.number().int().min(0).max(20).optional(),
   /** `p99_ttft_ms<=500,p99_tpot_ms<=50`: search for the highest load meeting them. */
   slo: z.string().max(500).optional(),
   search: z.enum(['rate', 'concurrency']).optional(),
@@ -67,8 +69,17 @@ export type SweepEvent = { sweepId: string; key: string } & (
     }
   /** The step's numbers, its SLO verdict (search steps) and the file as it now stands. */
   | { kind: 'step-finished'; step: SweepStep; file: SweepFile }
-  /** The step was over-saturated: stopped early, and no higher load will run. */
-  | { kind: 'over-saturated'; index: number; load: SweepLoad; atMs: number }
+  /**
+   * The step was over-saturated and stopped early; then: `rerun` — it runs again at once to confirm,
+   * `confirmed` — the re-run agreed, no higher load will run, `fail` — an SLO search's load fails.
+   */
+  | {
+      kind: 'over-saturated';
+      index: number;
+      load: SweepLoad;
+      atMs: number;
+      then: 'rerun' | 'confirmed' | 'fail';
+    }
   | { kind: 'slo-verdict'; index: number; load: SweepLoad; verdict: 'pass' | 'fail' | 'noise' }
   | { kind: 'done'; file: SweepFile | null; cancelled: boolean; error: string | null }
 );

@@ -65,7 +65,7 @@ describe('sweeps through the contract', () => {
       targetId: SIM,
       workload,
       name: 'auto',
-      plan: { rate: 'auto', steps: 1 },
+      plan: { rate: 'auto', steps: 1, refine: 0 },
     });
     expect(key).toMatch(/^sweep-\d{8}-\d{6}(-[0-9a-f]{6})?\.json$/);
     // The server is held: a run is refused while the sweep goes on.
@@ -77,7 +77,8 @@ describe('sweeps through the contract', () => {
     expect(end.error).toBeNull();
     expect(end.cancelled).toBe(false);
     const file = end.file!;
-    // Baseline (concurrency 1), ceiling (rate inf), one rate between their request rates.
+    // Baseline (concurrency 1), ceiling (rate inf), one rate between their request rates (no
+    // refinement after it: refine 0).
     expect(file.steps.map((s) => s.role)).toEqual(['baseline', 'ceiling', 'step']);
     const ev = sweepEvents(sweepId);
     const kinds = ev.map((e) => e.kind).filter((k) => k !== 'step-progress');

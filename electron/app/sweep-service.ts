@@ -113,6 +113,7 @@ export class SweepService {
             index: step.index,
             load: step.load,
             atMs: step.saturation?.atMs ?? 0,
+            then: step.role === 'search' ? 'fail' : step.role === 'confirm' ? 'confirmed' : 'rerun',
           });
         if (step.slo)
           say({

@@ -61,6 +61,18 @@ describe('tokenscope sweep', () => {
     expect(j.steps.map((s) => s.load.value)).toEqual([20, 'inf']);
   }, 60_000);
 
+  it('--out in a folder that does not exist yet: the folder is made (as run --out does)', async () => {
+    const out = path.join(dir, 'new', 'deeper', 'n.json');
+    const r = await runCli(
+      ['sweep', '--target', sim.url, '--concurrency', '1', ...common, '--out', out, '-q'],
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const f = parseSweepFile(JSON.parse(await readFile(out, 'utf8')));
+    if (!f.ok) throw new Error(f.error);
+    expect(existsSync(path.join(path.dirname(out), f.value.steps[0]!.runFile!))).toBe(true);
+  }, 60_000);
+
   it('usage errors exit 2 and say what to do', async () => {
     for (const [args, msg] of [
       [[], /give --concurrency LIST, --rate LIST\|auto, or --slo TERMS/],
@@ -77,7 +89,7 @@ describe('tokenscope sweep', () => {
 
   it('planOf: a single concurrency with --rate or --slo is the cap of every step', () => {
     expect(planOf({ rate: 'auto', concurrency: '8' })).toEqual({
-      plan: { kind: 'rate-auto', steps: 5 },
+      plan: { kind: 'rate-auto', steps: 5, refine: 4 },
       cap: 8,
     });
     const p = planOf({ slo: 'p99_e2el_ms<=900', search: 'concurrency' });
@@ -86,6 +98,11 @@ describe('tokenscope sweep', () => {
       search: 'concurrency',
       maxSteps: 8,
     });
+    expect(planOf({ rate: 'auto', refine: 0 })).toEqual({
+      plan: { kind: 'rate-auto', steps: 5, refine: 0 },
+      cap: undefined,
+    });
+    expect(planOf({ rate: 'auto', refine: 21 })).toBe('--refine must be from 0 to 20');
     expect(planOf({ concurrency: '2,2,1' })).toEqual({
       plan: { kind: 'concurrency', loads: [2, 1] },
       cap: undefined,

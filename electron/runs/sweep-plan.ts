@@ -11,6 +11,7 @@ export interface SweepPlanFlags {
   concurrency?: string;
   rate?: string;
   steps?: number;
+  refine?: number;
   slo?: string;
   search?: 'rate' | 'concurrency';
   maxSteps?: number;
@@ -71,7 +72,9 @@ export function planOf(o: SweepPlanFlags): { plan: SweepPlan; cap: number | unde
     if (o.rate.trim().toLowerCase() === 'auto') {
       const k = o.steps ?? 5;
       if (k < 1 || k > 50) return '--steps must be from 1 to 50';
-      return { plan: { kind: 'rate-auto', steps: k }, cap };
+      const refine = o.refine ?? 4;
+      if (!Number.isInteger(refine) || refine < 0 || refine > 20) return '--refine must be from 0 to 20';
+      return { plan: { kind: 'rate-auto', steps: k, refine }, cap };
     }
     const l = listOf('--rate', o.rate, true);
     return typeof l === 'string' ? l : { plan: { kind: 'rate', loads: l }, cap };

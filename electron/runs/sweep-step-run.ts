@@ -62,6 +62,19 @@ export function workloadAt(base: Workload, load: SweepLoad, testRequest: boolean
 
 export class StepWorkloadError extends Error {}
 
+/**
+ * When a step may first be judged, unless set (--saturation-min): 3 s, or half the step's arrivals
+ * when they take less (N requests at the rate, or its duration) — else a short step (100 requests
+ * at 40 req/s) would end unjudged, and rate auto could not count it as good.
+ */
+export function defaultMinMs(w: Workload, rate: number): number {
+  const spans = [
+    w.requests !== undefined ? (w.requests / rate) * 1000 : Infinity,
+    (w.durationS ?? Infinity) * 1000,
+  ];
+  return Math.min(3000, Math.min(...spans) / 2);
+}
+
 export async function runStep(o: StepRunOptions): Promise<StepRun> {
   const w = workloadAt(o.workload, o.load, o.testRequest);
   if (typeof w === 'string') throw new StepWorkloadError(w);
@@ -70,7 +83,13 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
   if (o.signal?.aborted) ac.abort();
   o.signal?.addEventListener('abort', onOuter, { once: true });
   const watched = o.load.kind === 'rate' && o.load.value !== 'inf';
-  const monitor = watched ? new SaturationMonitor(o.saturation) : null;
+  const monitor = watched
+    ? new SaturationMonitor({
+        offeredPerS: o.load.value as number,
+        minMs: defaultMinMs(w, o.load.value as number),
+        ...o.saturation,
+      })
+    : null;
   let verdict: SaturationVerdict | null = null;
   let stopped = false;
   try {
@@ -83,9 +102,15 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
       outFile: o.outFile,
       signal: ac.signal,
       serverMetrics: o.serverMetrics ?? null,
+      // Outstanding requests are sampled on progress ticks: 20 a second gives even a short step's
+      // windows a few samples each (the CLI and the app redraw at their own pace).
+      ...(monitor ? { progressIntervalMs: 50 } : {}),
       onRequestDone: (line) => {
         if (!monitor || line.warmup || line.status !== 'ok' || line.ttftMs === null) return;
-        monitor.addTtft(finishedMs(line), line.ttftMs);
+        // Waiting counts from the request's arrival: under a concurrency cap (--concurrency with
+        // --rate) the queue grows on this side, in the wait for a slot, not in TTFT.
+        const q = line.queueMs ?? 0;
+        monitor.addRequest(finishedMs(line), line.ttftMs + q, (line.e2eMs ?? NaN) + q);
       },
       onProgress: (p) => {
         o.onProgress?.(p);
@@ -120,8 +145,16 @@ export function saturationRecord(v: SaturationVerdict | null): SweepStep['satura
     f && {
       slopePerS: f.slope,
       rise: Number.isFinite(f.rise) ? f.rise : null,
+      gain: f.gain,
+      minGain: f.minGain,
       windows: f.n,
       significant: f.significant,
     };
-  return { overSaturated: v.overSaturated, atMs: v.atMs, ttft: fit(v.ttft), outstanding: fit(v.outstanding) };
+  return {
+    overSaturated: v.overSaturated,
+    judged: v.judged,
+    atMs: v.atMs,
+    ttft: fit(v.ttft),
+    outstanding: fit(v.outstanding),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Sweeps against the simulator over real HTTP: the SLO search lands on a capacity derived from the
- * simulator's model, and an over-saturated step is stopped and ends the climb.
+ * simulator's model, and an over-saturated step is stopped, confirmed by a re-run, and ends the climb.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +12,8 @@ import { tmpDir, workload } from '../testing/runs.ts';
 import { metricValue } from '../testing/sim.ts';
 import { loadPrompts } from './prompts.ts';
 import { readRunFile } from './run-file.ts';
-import { runSweep, spacedRates, stepFileOf, type SweepOptions } from './sweep.ts';
+import { defaultMinMs } from './sweep-step-run.ts';
+import { runSweep, stepFileOf, type SweepOptions } from './sweep.ts';
 
 // The simulator's model (sim/scheduler.ts): S slots; every step takes D ms (no per-sequence or
 // prefill cost here); a request holds its slot for L steps (its first token comes from the step
@@ -134,19 +135,29 @@ describe('runSweep on the simulator', () => {
         },
       ),
     );
-    expect(r.file.steps.map((s) => s.load.value)).toEqual([20, 150]);
-    const [calm, over] = r.file.steps;
+    // The over-saturated step is run again to confirm before the climb stops.
+    expect(r.file.steps.map((s) => [s.load.value, s.role])).toEqual([
+      [20, 'step'],
+      [150, 'step'],
+      [150, 'confirm'],
+    ]);
+    const [calm, over, again] = r.file.steps;
     expect(calm!.stoppedEarly).toBeNull();
     expect(calm!.saturation!.overSaturated).toBe(false);
     expect(over!.stoppedEarly).toBe('over-saturated');
     expect(over!.saturation!.overSaturated).toBe(true);
     expect(over!.saturation!.atMs).toBeLessThan(1600);
     expect(over!.saturation!.ttft!.significant && over!.saturation!.outstanding!.significant).toBe(true);
-    expect(r.file.stopped).toEqual({ reason: 'over-saturated', atStep: 1 });
+    expect(again!.stoppedEarly).toBe('over-saturated');
+    expect(r.file.stopped).toEqual({ reason: 'over-saturated', atStep: 2 });
   }, 60_000);
 
-  it('spacedRates: K rates strictly between baseline and ceiling, evenly', () => {
-    expect(spacedRates(10, 50, 3)).toEqual([20, 30, 40]);
-    expect(spacedRates(50, 10, 3)).toEqual([]);
+  it('a step is judged from 3 s on, or from half its arrivals when they take less', () => {
+    const w = (o: Parameters<typeof workload>[0]) =>
+      workload({ prompts: { type: 'synthetic' }, rate: 40, ...o });
+    expect(defaultMinMs(w({ requests: 100 }), 10)).toBe(3000); // 10 s of arrivals
+    expect(defaultMinMs(w({ requests: 100 }), 40)).toBe(1250); // 2.5 s
+    expect(defaultMinMs(w({ durationS: 1 }), 40)).toBe(500);
+    expect(defaultMinMs(w({ requests: 1000, durationS: 2 }), 40)).toBe(1000);
   });
 });

@@ -4,14 +4,16 @@
  * after every step, so a sweep cut short still leaves a valid file. Plans:
  * - a list of concurrencies or rates, in increasing order;
  * - `rate-auto`, as GuideLLM's sweep: a synchronous baseline (concurrency 1), a throughput step
- *   (rate inf) for the ceiling, then K rates evenly spaced strictly between their request rates;
+ *   (rate inf) for the ceiling, then K rates evenly spaced strictly between their request rates,
+ *   then rates refined around the knee (shared/runs/sweep-auto.ts decides each next step);
  * - `slo-search`: the highest load meeting every SLO (shared/runs/sweep-search.ts), rates starting
  *   from a throughput step's ceiling.
- * An over-saturated step ends the sweep's climb: no higher load is run after it (a search only
- * goes lower from a failing load anyway).
+ * A step stopped as over-saturated is run again at once (role `confirm`): only when the re-run
+ * agrees does it end the sweep's climb — no higher load is run after it (rate auto still refines
+ * below it; a search only goes lower from a failing load anyway, and needs no confirmation).
  */
 import { randomUUID } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import type { RequestOutcome } from '../../shared/runs/run-types.ts';
@@ -23,6 +25,7 @@ import {
   type SweepLoad,
   type SweepStep,
 } from '../../shared/runs/sweep-file.ts';
+import { needsConfirm, nextAutoStep } from '../../shared/runs/sweep-auto.ts';
 import { SloSearch } from '../../shared/runs/sweep-search.ts';
 import { judgeSlo, type SloTerm } from '../../shared/runs/sweep-slo.ts';
 import { kneesOf, stepNumbers } from '../../shared/runs/sweep-step.ts';
@@ -35,7 +38,7 @@ import { runStep, saturationRecord, StepWorkloadError, workloadAt, type StepRun 
 export type SweepPlan =
   | { kind: 'concurrency'; loads: number[] }
   | { kind: 'rate'; loads: (number | 'inf')[] }
-  | { kind: 'rate-auto'; steps: number }
+  | { kind: 'rate-auto'; steps: number; refine: number }
   | {
       kind: 'slo-search';
       terms: SloTerm[];
@@ -75,12 +78,6 @@ export function stepFileOf(sweepFile: string, i: number): string {
   return `${sweepFile.slice(0, sweepFile.length - ext.length)}.step${String(i).padStart(2, '0')}.jsonl`;
 }
 
-/** Rates evenly spaced strictly between the baseline's and the ceiling's request rates (GuideLLM's sweep). */
-export function spacedRates(lo: number, hi: number, k: number): number[] {
-  if (!(hi > lo) || k < 1) return [];
-  return Array.from({ length: k }, (_, j) => Number((lo + ((hi - lo) * (j + 1)) / (k + 1)).toPrecision(4)));
-}
-
 class Sweep {
   readonly file: SweepFile;
   private readonly dir: string;
@@ -106,7 +103,7 @@ class Sweep {
         ...(p.kind === 'concurrency' || p.kind === 'rate'
           ? { loads: p.loads.map((x) => (x === 'inf' ? Infinity : x)).filter(Number.isFinite) }
           : {}),
-        ...(p.kind === 'rate-auto' ? { autoSteps: p.steps } : {}),
+        ...(p.kind === 'rate-auto' ? { autoSteps: p.steps, autoRefine: p.refine } : {}),
         ...(p.kind === 'slo-search'
           ? { slo: p.termsText, search: p.search, maxSteps: p.maxSteps, precision: p.precision }
           : {}),
@@ -154,8 +151,11 @@ class Sweep {
       slo: null,
     };
     this.file.steps.push(step);
-    if (step.stoppedEarly) this.file.stopped = { reason: step.stoppedEarly, atStep: index };
+    if (step.stoppedEarly === 'cancelled') this.file.stopped = { reason: 'cancelled', atStep: index };
     else if (step.numbers.completed === 0) this.file.stopped = { reason: 'failed', atStep: index };
+    // Over-saturation stops the climb once a re-run confirmed it (the first confirmation stands).
+    else if (step.stoppedEarly === 'over-saturated' && (role === 'confirm' || role === 'search'))
+      this.file.stopped ??= { reason: 'over-saturated', atStep: index };
     this.file.knee = kneesOf(this.file.steps);
     await this.save();
     return { step, run };
@@ -172,26 +172,31 @@ class Sweep {
   }
 }
 
-async function runList(s: Sweep, loads: SweepLoad[]): Promise<void> {
+async function runList(s: Sweep, loads: SweepLoad[], confirm: boolean): Promise<void> {
   for (const load of loads) {
     const { step } = await s.step(load, 'step');
     s.done(step);
     if (s.file.stopped) return;
+    if (!confirm || !needsConfirm(step) || s.cancelled) continue;
+    const again = await s.step(load, 'confirm');
+    s.done(again.step);
+    if (s.file.stopped) return;
   }
 }
 
-async function runAuto(s: Sweep, k: number): Promise<void> {
-  const base = await s.step({ kind: 'concurrency', value: 1 }, 'baseline');
-  s.done(base.step);
-  if (s.file.stopped) return;
-  const ceil = await s.step({ kind: 'rate', value: 'inf' }, 'ceiling');
-  s.done(ceil.step);
-  if (s.file.stopped) return;
-  const rates = spacedRates(base.step.numbers.requestsPerS, ceil.step.numbers.requestsPerS, k);
-  await runList(
-    s,
-    rates.map((value) => ({ kind: 'rate', value })),
-  );
+async function runAuto(
+  s: Sweep,
+  p: Extract<SweepPlan, { kind: 'rate-auto' }>,
+  confirm: boolean,
+): Promise<void> {
+  for (;;) {
+    const next = nextAutoStep(s.file.steps, { steps: p.steps, refine: p.refine, precision: 0.05, confirm });
+    if (!next || s.cancelled) return;
+    const { step } = await s.step(next.load, next.role);
+    s.done(step);
+    // Failed or cancelled ends it; a confirmed over-saturation only ends the climb (nextAutoStep).
+    if (s.file.stopped && s.file.stopped.reason !== 'over-saturated') return;
+  }
 }
 
 async function runSearch(s: Sweep, p: Extract<SweepPlan, { kind: 'slo-search' }>): Promise<void> {
@@ -270,6 +275,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     const w = workloadAt(o.workload, l, false);
     if (typeof w === 'string') throw new StepWorkloadError(w);
   }
+  // The folder of --out may not exist yet (as `run --out` does, it is made).
+  await mkdir(path.dirname(o.outFile), { recursive: true });
   const s = new Sweep(o);
   await s.save();
   const p = o.plan;
@@ -277,6 +284,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
     await runList(
       s,
       [...p.loads].sort((a, b) => a - b).map((value) => ({ kind: 'concurrency', value })),
+      false,
     );
   else if (p.kind === 'rate')
     await runList(
@@ -284,8 +292,9 @@ export async function runSweep(o: SweepOptions): Promise<SweepResult> {
       [...p.loads]
         .sort((a, b) => (a === 'inf' ? 1 : b === 'inf' ? -1 : a - b))
         .map((value) => ({ kind: 'rate', value })),
+      o.stopOverSaturated,
     );
-  else if (p.kind === 'rate-auto') await runAuto(s, p.steps);
+  else if (p.kind === 'rate-auto') await runAuto(s, p, o.stopOverSaturated);
   else await runSearch(s, p);
   if (s.cancelled && !s.file.stopped)
     s.file.stopped = { reason: 'cancelled', atStep: s.file.steps.length - 1 };

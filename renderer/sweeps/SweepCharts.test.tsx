@@ -20,7 +20,11 @@ const slo = {
   reason: 'converged' as const,
 };
 const a = { id: 'a', label: 'server A', file: sweepFixture({ cap: 40, slo }) };
-const b = { id: 'b', label: 'server B', file: sweepFixture({ cap: 50 }) };
+const b = {
+  id: 'b',
+  label: 'server B',
+  file: sweepFixture({ cap: 50, rates: [10, 20, 30, 40, 50, 60, 70] }),
+};
 
 describe('sweep chart data', () => {
   it('latency: p50 and p99 against output tok/s, the knee at the last step before the wall', () => {

@@ -46,12 +46,7 @@ export function handleSweepEvent(e: SweepEvent): void {
     case 'step-finished':
       return patch(e.sweepId, () => ({ file: e.file, current: null }));
     case 'over-saturated':
-      return patch(e.sweepId, (l) => ({
-        notes: [
-          ...l.notes,
-          `Step ${e.index + 1} (${loadText(e.load)}) was over-saturated: stopped, no higher load run.`,
-        ],
-      }));
+      return patch(e.sweepId, (l) => ({ notes: [...l.notes, overNote(e)] }));
     case 'slo-verdict':
       return patch(e.sweepId, (l) => ({
         notes: [...l.notes, `Step ${e.index + 1} (${loadText(e.load)}): SLO ${e.verdict}.`],
@@ -65,6 +60,13 @@ export function handleSweepEvent(e: SweepEvent): void {
         error: e.error,
       }));
   }
+}
+
+function overNote(e: Extract<SweepEvent, { kind: 'over-saturated' }>): string {
+  const at = `Step ${e.index + 1} (${loadText(e.load)})`;
+  if (e.then === 'rerun') return `${at} was over-saturated: stopped early, running it again to confirm.`;
+  if (e.then === 'confirmed') return `${at} was over-saturated again: confirmed, no higher load run.`;
+  return `${at} was over-saturated: stopped early, the load fails.`;
 }
 
 export function subscribeSweepEvents(refresh: () => void): (() => void)[] {

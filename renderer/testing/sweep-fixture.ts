@@ -40,9 +40,14 @@ export function sweepStep(index: number, rate: number, cap = 40, over = false): 
   };
 }
 
-/** Rates 10…60 (the last over-saturated); `cap` moves the knee (a faster server: a higher cap). */
-export function sweepFixture(o: { cap?: number; name?: string; slo?: SweepFile['slo'] } = {}): SweepFile {
-  const rates = [10, 20, 30, 40, 50, 60];
+/**
+ * Rates 10…60 by default (the last over-saturated, so out of the knee); `cap` moves the knee (a
+ * faster server: a higher cap, and rates that go past it).
+ */
+export function sweepFixture(
+  o: { cap?: number; name?: string; slo?: SweepFile['slo']; rates?: number[] } = {},
+): SweepFile {
+  const rates = o.rates ?? [10, 20, 30, 40, 50, 60];
   const steps = rates.map((r, i) => sweepStep(i, r, o.cap ?? 40, i === rates.length - 1));
   return {
     format: SWEEP_FILE_FORMAT,

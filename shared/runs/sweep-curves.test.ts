@@ -69,6 +69,29 @@ describe('sweep curves, knee and file', () => {
     expect(f.knee.e2el).toBeNull(); // 2030 → 2650 ms: it never doubled
   });
 
+  it("the rate-inf ceiling and over-saturated steps stay out of the knee: it is the curve's own, not the last finite step", () => {
+    // An M/M/1 server of 40 req/s at ρ = 0.1 … 0.9 (p99 TTFT 10 / (1 − ρ) ms): on [0.1, 0.9] the
+    // knee is at ρ* = 1 − √(0.8 / (10 − 1/0.9)) = 0.7, i.e. 28 req/s. A rate-inf step's p99 of 3 s
+    // squeezed every finite step to the bottom of the scaled axes, and its knee to the last one.
+    const mm1 = [4, 8, 12, 16, 20, 24, 28, 32, 36].map((r, i) => {
+      const s = step(i + 1, r);
+      const ms = 10 / (1 - r / 40);
+      s.numbers.outputTokPerS = r * 100;
+      s.numbers.ttft = { p50: ms / 2, p90: ms, p99: ms };
+      return s;
+    });
+    const ceiling = step(0, 'inf', 'ceiling');
+    ceiling.numbers.ttft = { p50: 1500, p90: 2800, p99: 3000 };
+    const over = step(10, 39);
+    over.stoppedEarly = 'over-saturated';
+    over.saturation = { overSaturated: true, atMs: 3000, ttft: null, outstanding: null };
+    over.numbers.ttft = { p50: 900, p90: 1800, p99: 2000 };
+    const k = kneesOf([ceiling, ...mm1, over]).ttft!;
+    expect(k).toMatchObject({ load: 28, stepIndex: 7 });
+    // The same points with only the finite, steady steps: the same knee.
+    expect(kneesOf(mm1).ttft).toEqual(k);
+  });
+
   it('series: every latency percentile against output tok/s, the knee marked on p99 TTFT only', () => {
     const c = sweepCurves(f);
     expect(c.latency.map((s) => s.id)).toEqual([

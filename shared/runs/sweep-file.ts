@@ -40,12 +40,29 @@ export const StepNumbers = z.object({
 });
 export type StepNumbers = z.infer<typeof StepNumbers>;
 
-/** A series' fitted slope (per second), its rise over the step as a share of its start (null: from 0), windows fitted. */
+/**
+ * A series' fitted slope (per second), its rise over the step as a share of its start (null: from 0),
+ * its rise in its own unit (ms, requests) and the rise it needed to count (older files: absent),
+ * windows fitted.
+ */
 const Fit = z
-  .object({ slopePerS: num, rise: nnum, windows: z.number().int(), significant: z.boolean() })
+  .object({
+    slopePerS: num,
+    rise: nnum,
+    gain: num.optional(),
+    minGain: num.optional(),
+    windows: z.number().int(),
+    significant: z.boolean(),
+  })
   .nullable();
 export const StepSaturation = z.object({
   overSaturated: z.boolean(),
+  /**
+   * The step was long enough, with data enough, to be judged either way (older files: absent). A
+   * step that was not — too short, or a client too busy to send its rate — is no evidence the
+   * server kept up: rate auto does not count it as a good rate.
+   */
+  judged: z.boolean().optional(),
   /** ms into the step when it was judged (when it was stopped, if it was). */
   atMs: num,
   ttft: Fit,
@@ -63,8 +80,12 @@ const Check = z.object({
 
 export const SweepStep = z.object({
   index: z.number().int().min(0),
-  /** baseline: concurrency 1 · ceiling: rate inf · step: a listed or spaced load · search: the SLO search. */
-  role: z.enum(['baseline', 'ceiling', 'step', 'search']),
+  /**
+   * baseline: concurrency 1 · ceiling: rate inf · step: a listed or spaced load · search: the SLO
+   * search · confirm: the step before it again, to confirm its over-saturation · refine: a rate
+   * auto sweep's extra rate between the last good and the first over-saturated one.
+   */
+  role: z.enum(['baseline', 'ceiling', 'step', 'search', 'confirm', 'refine']),
   load: SweepLoad,
   /** The run file, relative to the sweep file's folder when beside it (null: could not be written). */
   runFile: z.string().nullable(),
@@ -107,6 +128,8 @@ export const SweepFileSchema = z.object({
     kind: z.enum(['concurrency', 'rate', 'rate-auto', 'slo-search']),
     loads: z.array(num).optional(),
     autoSteps: z.number().int().optional(),
+    /** Most rates a rate auto sweep runs after its grid (older files: absent, none). */
+    autoRefine: z.number().int().optional(),
     slo: z.string().optional(),
     search: z.enum(['rate', 'concurrency']).optional(),
     maxSteps: z.number().int().optional(),
@@ -114,7 +137,10 @@ export const SweepFileSchema = z.object({
     stopOverSaturated: z.boolean(),
   }),
   steps: z.array(SweepStep),
-  /** Why the sweep went no further than its plan (null: it ran its plan). */
+  /**
+   * Why the sweep went no further than its plan (null: it ran its plan). Over-saturated: at the
+   * re-run that confirmed it (a rate auto sweep still refines below it).
+   */
   stopped: z
     .object({ reason: z.enum(['over-saturated', 'cancelled', 'failed']), atStep: z.number().int() })
     .nullable(),

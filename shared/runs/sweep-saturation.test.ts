@@ -2,14 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../prng.ts';
 import { fitSlope, SaturationMonitor, windowMedians } from './sweep-saturation.ts';
 
-/** A step of `ms` with a request finishing every 20 ms and outstanding sampled every 250 ms. */
+/**
+ * A step of `ms` with a request finishing every `every` ms (E2E: its TTFT + `decodeMs`) and
+ * outstanding sampled every 250 ms.
+ */
 function feed(
   m: SaturationMonitor,
   ms: number,
   ttft: (t: number) => number,
   out: (t: number) => number,
+  decodeMs = 60,
+  every = 20,
 ): void {
-  for (let t = 20; t <= ms; t += 20) m.addTtft(t, ttft(t));
+  for (let t = every; t <= ms; t += every) {
+    const v = ttft(t);
+    m.addRequest(t, v, v + decodeMs);
+  }
   for (let t = 0; t <= ms; t += 250) m.addOutstanding(t, out(t));
 }
 
@@ -39,6 +47,54 @@ describe('over-saturation', () => {
       () => 4 + Math.floor(rng.next() * 3),
     );
     expect(m.check(4000).overSaturated).toBe(false);
+  });
+
+  it('TTFT rising by one decode step (10 → 20 ms) at 40 % load is not over-saturation', () => {
+    // The audit's false stop: 10-ms decode steps, 8-token answers (E2E ≈ 80 ms), 20 req/s offered;
+    // TTFT's median moved from one step to two and outstanding from 1 to 3, both "significant".
+    const step = (o: ConstructorParameters<typeof SaturationMonitor>[0]): SaturationMonitor => {
+      const m = new SaturationMonitor(o);
+      const rng = new Rng(4, 'one-step');
+      feed(
+        m,
+        4000,
+        (t) => (t < 2000 ? 10 : 20) + rng.next(),
+        (t) => 1 + Math.floor(t / 1500),
+        70,
+        50,
+      );
+      return m;
+    };
+    const v = step({ minMs: 1000, offeredPerS: 20 }).check(4000);
+    expect(v.ttft!.gain).toBeGreaterThan(8);
+    expect(v.ttft!.gain).toBeLessThan(v.ttft!.minGain);
+    // Half the service time: decode 70 ms + the lowest TTFT, 10 ms.
+    expect(v.ttft!.minGain).toBeCloseTo(40, 0);
+    expect(v.overSaturated).toBe(false);
+    // The rule before: a doubling of the fitted start was enough.
+    const old = step({ minMs: 1000, serviceShare: 0, minRiseMs: 0 }).check(4000);
+    expect(old.ttft!.significant && old.outstanding!.significant).toBe(true);
+    expect(old.overSaturated).toBe(true);
+  });
+
+  it('a queue growing by a fraction of capacity is over-saturated once it adds half a service time', () => {
+    // 10 % over a capacity of 50 req/s: 5 more requests and 100 ms more waiting every second.
+    const m = new SaturationMonitor({ minMs: 1000, offeredPerS: 55 });
+    const rng = new Rng(5, 'slow-queue');
+    feed(
+      m,
+      3000,
+      (t) => 15 + t * 0.1 + rng.next() * 10,
+      (t) => 4 + Math.floor(t / 200),
+      70,
+    );
+    const v = m.check(3000);
+    // Half of decode 70 ms + lowest TTFT ~15 ms — not half the median E2E (~120 ms), which the
+    // queue itself inflates.
+    expect(v.ttft!.minGain).toBeLessThan(45);
+    expect(v.ttft!.gain).toBeGreaterThan(v.ttft!.minGain);
+    expect(v.outstanding!.gain).toBeGreaterThan(v.outstanding!.minGain);
+    expect(v.overSaturated).toBe(true);
   });
 
   it('needs both: TTFT rising with outstanding falling (a burst draining) is not over-saturation', () => {

@@ -7,14 +7,19 @@
  *
  * Definition: split the step so far into `windows` equal time windows and drop the first (the
  * step filling up from nothing); in each other window take the median of TTFT (of requests that
- * finished in it) and of outstanding requests (sent or queued, not yet done; sampled a few times a
+ * finished in it, counted from their arrival: a wait for a concurrency slot included) and of outstanding requests (sent or queued, not yet done; sampled a few times a
  * second). Fit a least-squares line to (window middle, median). A series is *rising significantly*
  * when its slope is above zero at one-sided 95 % confidence (slope − t·SE > 0, t with n − 2 degrees
- * of freedom) AND its fitted rise over the windows is at least `minRise` (default 1: it doubled) of
- * its fitted start (for outstanding requests, of at least 1 request), so a small steady drift does
- * not count. The step is over-saturated when both series rise significantly, after at least
- * `minMs` and 5 windows with data. A queue that grows without bound does both: every request
- * waits longer than the one before, and more of them are waiting.
+ * of freedom), its fitted rise over the windows is at least `minRise` (default 1: it doubled) of
+ * its fitted start (for outstanding requests, of at least 1 request), AND the rise matters against
+ * the service time: TTFT rose by at least W = max(`serviceShare` (½) × the service time,
+ * `minRiseMs` (20 ms)), and outstanding requests by at least the requests that arrive in W at the
+ * offered rate (at least 2). The service time is what a request takes without queueing: the
+ * step's median of E2E − TTFT (its decode) plus its lowest TTFT (its prefill) — not the median
+ * E2E, which grows with the very queue being judged. A doubling of a small number — TTFT from one decode step to two,
+ * 10 → 20 ms, at 40 % of capacity — is not a queue growing; a queue that grows without bound soon
+ * adds more waiting than a whole request takes. The step is over-saturated when both series rise
+ * significantly, after at least `minMs` and 5 windows with data.
  */
 
 export interface SaturationOptions {
@@ -24,6 +29,12 @@ export interface SaturationOptions {
   minRise?: number;
   /** No verdict before this many ms of the step (default 3000). */
   minMs?: number;
+  /** TTFT must rise by at least this share of the service time (default 0.5). */
+  serviceShare?: number;
+  /** …and by at least this many ms (default 20). */
+  minRiseMs?: number;
+  /** The step's offered rate (req/s): outstanding must grow by what arrives in that time (default: 2 requests). */
+  offeredPerS?: number;
 }
 
 export interface SlopeFit {
@@ -35,6 +46,10 @@ export interface SlopeFit {
   start: number;
   /** Fitted rise over the windows, as a share of max(start, floor). */
   rise: number;
+  /** Fitted rise over the windows, in the series' unit (ms, requests). */
+  gain: number;
+  /** The rise it needed to count (same unit). */
+  minGain: number;
   /** Windows with data. */
   n: number;
   significant: boolean;
@@ -42,6 +57,8 @@ export interface SlopeFit {
 
 export interface SaturationVerdict {
   overSaturated: boolean;
+  /** There was enough of the step to judge (minMs, and TTFT in 5 windows): else no verdict either way. */
+  judged: boolean;
   /** ms into the step when it was judged. */
   atMs: number;
   ttft: SlopeFit | null;
@@ -85,6 +102,7 @@ export function fitSlope(
   pts: readonly (readonly [number, number])[],
   minRise: number,
   floor = 0,
+  minGain = 0,
 ): SlopeFit | null {
   const n = pts.length;
   if (n < 3) return null;
@@ -107,26 +125,38 @@ export function fitSlope(
   const gain = slope * (xs[n - 1]! - xs[0]!);
   const base = Math.max(start, floor);
   const rise = base > 0 ? gain / base : gain > 0 ? Infinity : 0;
-  return { slope, se, start, rise, n, significant: slope - t95(n - 2) * se > 0 && rise >= minRise };
+  const significant = slope - t95(n - 2) * se > 0 && rise >= minRise && gain >= minGain;
+  return { slope, se, start, rise, gain, minGain, n, significant };
 }
 
 /** Collects a step's TTFTs and outstanding counts as they come, and judges over-saturation. */
 export class SaturationMonitor {
   private readonly ttft: [number, number][] = [];
+  /** E2E − TTFT of each request: its decode. */
+  private readonly decode: number[] = [];
+  private minTtft = Infinity;
   private readonly outstanding: [number, number][] = [];
   private readonly windows: number;
   private readonly minRise: number;
   private readonly minMs: number;
+  private readonly serviceShare: number;
+  private readonly minRiseMs: number;
+  private readonly offeredPerS: number | null;
 
   constructor(o: SaturationOptions = {}) {
     this.windows = o.windows ?? 8;
     this.minRise = o.minRise ?? 1;
     this.minMs = o.minMs ?? 3000;
+    this.serviceShare = o.serviceShare ?? 0.5;
+    this.minRiseMs = o.minRiseMs ?? 20;
+    this.offeredPerS = o.offeredPerS ?? null;
   }
 
-  /** A request finished at `atMs` (ms into the step) with this TTFT. */
-  addTtft(atMs: number, ttftMs: number): void {
+  /** A request finished at `atMs` (ms into the step) with this TTFT and E2E. */
+  addRequest(atMs: number, ttftMs: number, e2eMs: number): void {
     this.ttft.push([atMs, ttftMs]);
+    this.minTtft = Math.min(this.minTtft, ttftMs);
+    if (Number.isFinite(e2eMs)) this.decode.push(Math.max(0, e2eMs - ttftMs));
   }
 
   /** Requests sent or queued, not yet finished, at `atMs`. */
@@ -135,17 +165,22 @@ export class SaturationMonitor {
   }
 
   check(nowMs: number): SaturationVerdict {
-    const fit = (pts: [number, number][], floor: number): SlopeFit | null =>
+    const fit = (pts: [number, number][], floor: number, minGain: number): SlopeFit | null =>
       fitSlope(
         windowMedians(pts, nowMs, this.windows).filter(([mid]) => mid > nowMs / this.windows),
         this.minRise,
         floor,
+        minGain,
       );
-    const ttft = fit(this.ttft, 0);
-    const outstanding = fit(this.outstanding, 1);
+    // The waiting that matters: half a request's service time, 20 ms at least.
+    const serviceMs = this.decode.length ? median(this.decode) + this.minTtft : 0;
+    const waitMs = Math.max(this.serviceShare * serviceMs, this.minRiseMs);
+    const ttft = fit(this.ttft, 0, waitMs);
+    const outstanding = fit(this.outstanding, 1, Math.max(2, ((this.offeredPerS ?? 0) * waitMs) / 1000));
     const ready = nowMs >= this.minMs && (ttft?.n ?? 0) >= Math.min(this.windows - 1, 5);
     return {
       overSaturated: ready && !!ttft?.significant && !!outstanding?.significant,
+      judged: ready && outstanding !== null,
       atMs: nowMs,
       ttft,
       outstanding,

@@ -73,11 +73,22 @@ function kneeRec(k: Knee | null, steps: readonly SweepStep[]): SweepFile['knee']
 }
 
 /**
- * The knees on p99 TTFT and p99 E2E against output tokens/s, over the steps in order of offered
- * load (a concurrency-1 baseline first, a rate-inf ceiling last).
+ * The steps a knee is found over: the curve's steps (curveSteps) that ran at a steady load — not a
+ * rate-inf step (everything sent at once: its p99 is a queue's drain, seconds where the finite
+ * steps have milliseconds, and scaled to [0, 1] it flattens them all so the knee lands on the last
+ * finite step whatever the curve), and not an over-saturated step (its queue never stopped growing,
+ * so it has no steady latency to put on the curve). Both stay on the charts, marked.
+ */
+export function kneeSteps(steps: readonly SweepStep[]): SweepStep[] {
+  return curveSteps(steps).filter((s) => s.load.value !== 'inf' && s.saturation?.overSaturated !== true);
+}
+
+/**
+ * The knees on p99 TTFT and p99 E2E against output tokens/s, over the steady steps in order of
+ * offered load (a concurrency-1 baseline first; kneeSteps).
  */
 export function kneesOf(steps: readonly SweepStep[], minRise = 2): SweepFile['knee'] {
-  const cs = curveSteps(steps);
+  const cs = kneeSteps(steps);
   const of = (m: 'ttft' | 'e2el'): SweepFile['knee']['ttft'] =>
     kneeRec(
       findKnee(

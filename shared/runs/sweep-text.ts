@@ -40,9 +40,13 @@ export function stepHeader(): string {
 export function stepRow(s: SweepStep): string {
   const n = s.numbers;
   const notes: string[] = [];
-  if (s.role !== 'step' && s.role !== 'search') notes.push(s.role);
-  if (s.stoppedEarly === 'over-saturated') notes.push('OVER-SATURATED: stopped early');
+  if (s.role === 'confirm') notes.push('re-run');
+  else if (s.role !== 'step' && s.role !== 'search') notes.push(s.role);
+  if (s.stoppedEarly === 'over-saturated')
+    notes.push(s.role === 'confirm' ? 'OVER-SATURATED again: confirmed' : 'OVER-SATURATED: stopped early');
   else if (s.stoppedEarly) notes.push(s.stoppedEarly);
+  else if (s.role === 'confirm') notes.push('not over-saturated: the climb goes on');
+  if (s.saturation?.judged === false) notes.push('too short to judge over-saturation');
   if (n.failed > 0) notes.push(`${n.failed} failed`);
   if (s.slo) notes.push(`SLO ${s.slo.verdict}${s.slo.runs > 1 ? ` (${s.slo.runs} runs pooled)` : ''}`);
   const cells = [
@@ -65,7 +69,7 @@ export function stepRow(s: SweepStep): string {
 
 function kneeLine(name: string, k: SweepFile['knee']['ttft'], f: SweepFile): string {
   if (!k)
-    return `Knee (p99 ${name} vs output tok/s): none (p99 latency did not double over the sweep, or rose evenly)`;
+    return `Knee (p99 ${name} vs output tok/s): none (p99 latency did not double over the sweep's steady steps, or rose evenly)`;
   const s = f.steps.find((x) => x.index === k.stepIndex);
   return (
     `Knee (p99 ${name} vs output tok/s): step ${k.stepIndex + 1}, ${s ? loadText(s.load) : k.load}` +
@@ -80,7 +84,7 @@ export function sweepFooter(f: SweepFile): string {
   const lines = [kneeLine('TTFT', f.knee.ttft, f), kneeLine('E2E', f.knee.e2el, f)];
   if (f.stopped?.reason === 'over-saturated')
     lines.push(
-      `Stopped at step ${f.stopped.atStep + 1}: the server was over-saturated (TTFT and requests outstanding both rising); no higher load was run.`,
+      `Stopped at step ${f.stopped.atStep + 1}: the server was over-saturated (TTFT and requests outstanding both rising, on a re-run too); no higher load was run.`,
     );
   if (f.slo) {
     const s = f.slo;

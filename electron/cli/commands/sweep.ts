@@ -30,6 +30,11 @@ export function addSweepCommand(program: Command): void {
     )
     .option('--steps <k>', 'rates between baseline and ceiling with --rate auto (default 5)', int('--steps'))
     .option(
+      '--refine <n>',
+      'with --rate auto: most rates run after those, between the last good and the first over-saturated rate (default 4)',
+      int('--refine'),
+    )
+    .option(
       '--slo <terms>',
       'SLO search: the highest load meeting every term, e.g. "p99_ttft_ms<=500,p99_tpot_ms<=50" (also error_rate<=0.01)',
     )
