@@ -62,6 +62,7 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
           })),
         }
       : {}),
+    ...(s.tokens.peakEstimated ? { max_output_tokens_per_s_estimated: true } : {}),
     output_token_source: s.tokens.outputSource,
     input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
     errors: s.errors,
