@@ -10,6 +10,7 @@ import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
 import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
 import { GroundTruthLog } from './ground-truth.ts';
 import { infoResponse } from './info.ts';
+import { serveTokenize } from './tokenize.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
 import { Rng } from '../../shared/prng.ts';
@@ -151,6 +152,8 @@ export class SimHttpServer implements SimServer {
       res.writeHead(204);
       return void res.end();
     }
+    if (path === '/tokenize')
+      return this.readBody(req, res, (raw) => serveTokenize(res, raw, this.options.kvCacheTokens));
     const dialect = POST_ROUTES[path];
     if (!dialect && !this.replayBody)
       return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });

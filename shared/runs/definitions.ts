@@ -203,9 +203,7 @@ function vllmOutcome(
   const ok = httpOk && (line.error === null || softError(line, SOFT)) && ev.first !== null;
   const o = base(line, ok);
   if (!ok) return o;
-  let usageRead = false;
-  for (let i = 0; i < f.length; i++) if ((f[i]! & EV_USAGE) !== 0 && !choices(i)) usageRead = true;
-  const usageTokens = usageRead ? (line.usage?.completionTokens ?? 0) : 0;
+  const usageTokens = vllmUsageTokens(line, dialect);
   let n: number;
   if (usageTokens > 0) {
     n = usageTokens;
@@ -224,6 +222,18 @@ function vllmOutcome(
   o.outputTokens = n;
   o.tpotMs = tpot(ev.last!, ev.first!, n);
   return o;
+}
+
+/**
+ * The output count vLLM's client reads: `usage.completion_tokens` of a chunk without `choices`;
+ * 0 when there is none (vLLM then re-tokenizes the text: `if not output_len`).
+ */
+export function vllmUsageTokens(line: RunRequestLine, dialect: DialectId): number {
+  const f = line.events.f;
+  const choices = choicesOf(f, dialect);
+  for (let i = 0; i < f.length; i++)
+    if ((f[i]! & EV_USAGE) !== 0 && !choices(i)) return line.usage?.completionTokens ?? 0;
+  return 0;
 }
 
 /**

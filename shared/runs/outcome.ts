@@ -47,10 +47,12 @@ export function recordOfLine(line: RunRequestLine): RequestRecord {
 /**
  * The usage the line's numbers count with: the stream's, or — where it gave no output count — the
  * server's tokenizer count of the text after the run (`tokenizedOutputTokens`): an exact total.
+ * Not for a request that reasoned: the counted text is the answer's only (vLLM's generated_text).
  */
 function usageOfLine(line: RunRequestLine): RunRequestLine['usage'] {
   const tk = line.tokenizedOutputTokens;
-  if (tk === undefined || (line.usage?.completionTokens ?? null) !== null) return line.usage;
+  if (tk === undefined || tk === 0 || line.reasoningLength > 0) return line.usage;
+  if ((line.usage?.completionTokens ?? null) !== null) return line.usage;
   return { promptTokens: null, totalTokens: null, ...line.usage, completionTokens: tk };
 }
 
