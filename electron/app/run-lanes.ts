@@ -4,6 +4,7 @@
  * every LANE_INTERVAL_MS for the whole run (lanes start, tick and end all along).
  */
 import type { RequestRecord } from '../../shared/record.ts';
+import { requestOriginMs } from '../../shared/runs/outcome.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
 import type { RunRequestStart } from '../../shared/runs/progress-types.ts';
 import type { RunLaneBatch } from '../../shared/runs-api.ts';
@@ -53,7 +54,7 @@ export class RunLanes {
     this.lanes.done.push({
       id: line.id,
       ok: line.status === 'ok',
-      endMs: Math.round((line.startedMs + (line.e2eMs ?? line.phases.endMs ?? 0)) * 1000) / 1000,
+      endMs: Math.round((requestOriginMs(line) + (line.e2eMs ?? line.phases.endMs ?? 0)) * 1000) / 1000,
       ttftMs: line.ttftMs,
       errorKind: line.error?.kind ?? null,
       errorMessage: line.error?.message ?? null,

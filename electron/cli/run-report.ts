@@ -7,6 +7,7 @@ import { progressLine, testRequestLine } from '../../shared/runs/progress-text.t
 import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
 import type { RunHeader } from '../../shared/runs/run-types.ts';
+import { rederiveRun } from '../../shared/runs/rederive.ts';
 import { replayWarning } from '../../shared/runs/replay-lag.ts';
 import { summaryJson } from '../../shared/runs/summary-json.ts';
 import { summaryText } from '../../shared/runs/summary-text.ts';
@@ -55,11 +56,12 @@ export function progressWriter(o: RunCliOptions): {
  */
 export function reportResult(result: RunResult, o: RunCliOptions): number {
   const s = result.summary;
-  if (o.json)
-    process.stdout.write(
-      JSON.stringify(summaryJson(s, { run_file: result.path, run_id: result.header.runId })) + '\n',
-    );
-  else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
+  if (o.json) {
+    // vLLM's keys under vLLM's own per-request rules, so they compare one to one with vllm bench serve.
+    const underVllm = rederiveRun(result.header, result.lines, s, 'vllm').summary;
+    const extra = { run_file: result.path, run_id: result.header.runId };
+    process.stdout.write(JSON.stringify(summaryJson(s, extra, underVllm)) + '\n');
+  } else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
   if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
   if (s.selfCheck?.flagged && !o.quiet)
     process.stderr.write(`warning: client timing may be distorted: ${s.selfCheck.reasons.join('; ')}\n`);

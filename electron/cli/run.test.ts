@@ -9,6 +9,7 @@ import { startSim, type SimServer } from '../sim/index.ts';
 import { until } from '../testing/until.ts';
 import { numberedFile } from './run.ts';
 import { readRunFile } from '../runs/run-file.ts';
+import { rederiveRun } from '../../shared/runs/rederive.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { startCorpusServer } from '../testing/corpus-server.ts';
 
@@ -141,6 +142,17 @@ describe('tokenscope run (CLI)', () => {
     const f = await readRunFile(out);
     expect(f.ok && !f.value.partial && f.value.header.target.authenticated).toBe(true);
     expect(readFileSync(out, 'utf8')).not.toContain('sk-secret-in-env');
+    // vLLM's keys are the run under vLLM's preset (role chunk as first token, every choices gap),
+    // so they compare one to one with `vllm bench serve`; Tokenscope's own follow, prefixed.
+    if (!f.ok) return;
+    const v = rederiveRun(f.value.header, f.value.requests, f.value.summary, 'vllm').summary.vllm;
+    const own = f.value.summary.vllm;
+    expect(j.vllm_keys_definitions).toBe('vllm');
+    for (const k of ['mean_ttft_ms', 'mean_itl_ms', 'p99_itl_ms', 'mean_e2el_ms', 'mean_tpot_ms']) {
+      expect(j[k], k).toBe(v[k]);
+      expect(j[`tokenscope_${k}`], k).toBe(own[k]);
+    }
+    expect(v.mean_itl_ms).not.toBe(own.mean_itl_ms); // the role chunk's gap is an ITL to vLLM
   });
 
   it('a failing test request stops the run before it starts: its error, exit 1, no run file', async () => {

@@ -62,8 +62,8 @@ describe('reading run files', () => {
     expect(r.value.summary).toEqual(
       summarizeRunLines(base.header, base.lines.slice(0, 4), { partial: true }),
     );
-    // partial duration: to the last finish seen
-    const end = Math.max(...measured.map((l) => l.startedMs + l.phases.endMs!));
+    // partial duration: to the last finish seen — the send (sentMs, the zero of its times) + the end
+    const end = Math.max(...measured.map((l) => (l.sentMs ?? l.startedMs) + l.phases.endMs!));
     expect(r.value.summary.vllm.duration).toBeCloseTo(end / 1000, 9);
   });
 

@@ -9,6 +9,7 @@ import { mkdir, open, readFile, unlink, type FileHandle } from 'node:fs/promises
 import path from 'node:path';
 import type { RunHeader, RunRequestLine, RunSummary } from '../../shared/runs/run-types.ts';
 import { parseRunText, type ParseRunResult } from '../../shared/runs/run-parse.ts';
+import type { RunTokenizedLine } from '../../shared/runs/tokenized-line.ts';
 
 /** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
 export const FLUSH_MS = 200;
@@ -69,6 +70,12 @@ export class RunFileWriter {
     this.buf.push(s);
     this.bufBytes += s.length;
     if (this.bufBytes >= FLUSH_BYTES) void this.flush();
+  }
+
+  /** The server's tokenizer counts of output texts (shared/runs/tokenized-line.ts), before the summary. */
+  appendTokenized(t: RunTokenizedLine): void {
+    if (this.closed) return;
+    this.buf.push(JSON.stringify(t) + '\n');
   }
 
   /** Writes whatever is buffered; resolves when it is on its way to the OS. */

@@ -36,6 +36,7 @@ import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots, waitForStart } from './slots.ts';
+import { OutputTexts } from './tokenize-outputs.ts';
 import { FinishQueue } from './finish-queue.ts';
 import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
@@ -72,6 +73,7 @@ class RunSession {
   private readonly onProgress?: (p: RunProgress) => void;
   private readonly lines: RunRequestLine[] = [];
   private readonly finishQueue = new FinishQueue();
+  private readonly texts: OutputTexts;
   private phase: RunPhase;
   private discarded = false;
   private t0 = now();
@@ -98,6 +100,7 @@ class RunSession {
     this.C = w.maxConcurrency ?? Infinity;
     this.pool = this.engine.createPool({ mode: w.connection, maxSockets: this.C });
     this.tally = new RunTally(w.connection);
+    this.texts = new OutputTexts(o.target.dialect);
     this.onStart = this.safe(o.onRequestStart);
     this.onEvents = this.safe(o.onRequestEvents);
     this.onDone = this.safe(o.onRequestDone);
@@ -318,6 +321,7 @@ class RunSession {
     const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText);
     this.lines.push(line);
     this.writer?.append(line);
+    this.texts.keep(line, rec);
     this.tally.counted(line, stats, d.warmup);
     this.onDone?.(line, rec);
   }
@@ -332,6 +336,8 @@ class RunSession {
     const selfCheck = await this.monitor!.stop({ ...this.tally.conns });
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
+    const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);
+    if (tokenized) this.writer?.appendTokenized(tokenized);
     const summary = summarizeRunLines(this.header, this.lines, { durationS, cancelled, selfCheck });
     if (this.watch) summary.server = await this.watch.finish(this.t0, summary.vllm.total_output_tokens);
     let fileError: string | null = null;

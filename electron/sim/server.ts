@@ -12,6 +12,7 @@ import { acceptGeneration, requestIdFor, sendError, type SimCore } from './gener
 import { GroundTruthLog } from './ground-truth.ts';
 import { refusal } from './guard.ts';
 import { infoResponse } from './info.ts';
+import { serveTokenize } from './tokenize.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
 import { Rng } from '../../shared/prng.ts';
@@ -163,6 +164,8 @@ export class SimHttpServer implements SimServer {
       res.writeHead(204);
       return void res.end();
     }
+    if (path === '/tokenize')
+      return this.readBody(req, res, (raw) => serveTokenize(res, raw, this.options.kvCacheTokens));
     const dialect = POST_ROUTES[path];
     if (!dialect && !this.replayBody)
       return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });

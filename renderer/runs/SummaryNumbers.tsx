@@ -11,6 +11,7 @@ import type { MetricStats, RunSummary } from '../../shared/runs/run-types.ts';
 import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 import { ESTIMATED_COUNTS_DEF, STAT_ROWS } from './metric-defs.ts';
 import { DEFINITIONS } from '../../shared/runs/definitions.ts';
+import { PEAK_ESTIMATED_NOTE } from '../../shared/runs/summary-text.ts';
 import { statsOf, tokenSourceText } from './run-detail.ts';
 import { SelfCheckCard } from './SelfCheckCard.tsx';
 import { f2, int } from './summary-format.ts';
@@ -72,10 +73,11 @@ function resultRows(s: RunSummary): Row[] {
     {
       label: 'Peak output token throughput',
       value: none ? '—' : f2(v.max_output_tokens_per_s),
-      unit: 'tok/s',
+      unit: s.tokens.peakEstimated ? 'tok/s (estimated counts)' : 'tok/s',
+      testId: 'sum-peak-tput',
       title:
         DEFINITIONS[s.definitions ?? 'tokenscope'].peak === 'tokens'
-          ? 'Output tokens in the busiest 1-s bucket'
+          ? `Output tokens in the busiest 1-s bucket${s.tokens.peakEstimated ? `: ${PEAK_ESTIMATED_NOTE}, so each request's total is spread over its events` : ''}`
           : 'Chunks (not tokens) in the busiest 1-s bucket, as vLLM counts them',
     },
     {

@@ -12,6 +12,7 @@
  * requests in flight + queued, so the picture stays readable at hundreds of streams.
  */
 import type { RunLaneBatch } from '../../shared/runs-api.ts';
+import { requestOriginMs } from '../../shared/runs/outcome.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
 import type { ReportLanes } from '../../shared/report/report-types.ts';
 
@@ -240,19 +241,22 @@ export class LaneStore {
     this.changed();
   }
 
-  /** A finished run's lines (event times are since the request was sent; startedMs is run-relative). */
+  /**
+   * A finished run's lines: event times count from the request's send (`sentMs`, else `startedMs`
+   * in older files: shared/runs/outcome.ts requestOriginMs), which is where its lane starts.
+   */
   loadLines(runId: string, lines: readonly RunRequestLine[]): void {
     this.reset(runId);
     const measured = lines
       .filter((l) => !l.warmup)
-      .sort((a, b) => a.startedMs - b.startedMs || a.seq - b.seq);
+      .sort((a, b) => requestOriginMs(a) - requestOriginMs(b) || a.seq - b.seq);
     for (const l of measured) {
-      const i = this.addLane(l.id, l.seq, l.arrivedMs, l.startedMs);
+      const origin = requestOriginMs(l);
+      const i = this.addLane(l.id, l.seq, l.arrivedMs, origin);
       this.beginChunk();
-      this.addEvents(i, l.events.t, l.events.tok, l.startedMs);
+      this.addEvents(i, l.events.t, l.events.tok, origin);
       const end =
-        l.startedMs +
-        (l.e2eMs ?? l.phases.endMs ?? (l.events.t.length ? l.events.t[l.events.t.length - 1]! : 0));
+        origin + (l.e2eMs ?? l.phases.endMs ?? (l.events.t.length ? l.events.t[l.events.t.length - 1]! : 0));
       const err = l.error ? `${l.error.kind}/${l.error.code}: ${l.error.message}` : null;
       this.finishLane(i, l.status === 'ok', end, l.ttftMs, err);
       this.outTokens[i] = Math.max(this.outTokens[i]!, l.outputTokens);

@@ -63,7 +63,10 @@ export function tokenSourceText(s: RunSummary): string {
   const o = s.tokens.outputSource;
   const parts: string[] = [];
   if (o['per-event']) parts.push(`${o['per-event']} exact per event`);
-  if (o['usage-total']) parts.push(`${o['usage-total']} exact total from usage (per event estimated)`);
+  const tk = s.tokens.outputTokenized ?? 0;
+  if (o['usage-total'] - tk > 0)
+    parts.push(`${o['usage-total'] - tk} exact total from usage (per event estimated)`);
+  if (tk > 0) parts.push(`${tk} counted by the server's tokenizer from the text (POST /tokenize)`);
   if (o.estimated) parts.push(`${o.estimated} estimated (1 per event)`);
   return parts.length ? parts.join(' · ') : '—';
 }

@@ -4,6 +4,7 @@
  * and the exact output tokens per second (from every event, so throughput does not depend on the
  * thinning). A 10,000-request run has millions of events; a report keeps ~100,000 ticks.
  */
+import { requestOriginMs } from '../runs/outcome.ts';
 import type { RunRequestLine } from '../runs/run-types.ts';
 import type { ReportLanes } from './report-types.ts';
 
@@ -15,7 +16,9 @@ export function reportLanes(
   lines: readonly RunRequestLine[],
   budget = DEFAULT_TICK_BUDGET,
 ): ReportLanes | null {
-  const measured = lines.filter((l) => !l.warmup).sort((a, b) => a.startedMs - b.startedMs || a.seq - b.seq);
+  const measured = lines
+    .filter((l) => !l.warmup)
+    .sort((a, b) => requestOriginMs(a) - requestOriginMs(b) || a.seq - b.seq);
   if (measured.length === 0) return null;
   let events = 0;
   for (const l of measured) events += l.events.t.length;
@@ -51,7 +54,9 @@ export function reportLanes(
     out.id.push(l.id);
     out.seq.push(l.seq);
     out.arrivedMs.push(l.arrivedMs);
-    out.startedMs.push(l.startedMs);
+    // The lane starts where its event times count from (outcome.ts requestOriginMs).
+    const origin = requestOriginMs(l);
+    out.startedMs.push(origin);
     out.endAfterMs.push(l.e2eMs ?? l.phases.endMs ?? (t.length ? t[t.length - 1]! : 0));
     out.ttftMs.push(l.ttftMs);
     out.ok.push(l.status === 'ok' ? 1 : 0);
@@ -62,7 +67,7 @@ export function reportLanes(
     for (let j = 0; j < t.length; j++) {
       const n = tok[j] ?? 0;
       // The lane store adds the send time to each event time (lane-store.ts addEvents): the same sum here.
-      if (n > 0) add(t[j]! + l.startedMs, n);
+      if (n > 0) add(t[j]! + origin, n);
       carry += n;
       if (j % stride === 0 || j === t.length - 1) {
         out.tickT.push(t[j]!);
@@ -74,7 +79,7 @@ export function reportLanes(
     out.tickCount.push(kept);
     out.ticksKept += kept;
     // The lane store counts a request's end in its second too (for the buckets' extent).
-    const end = l.startedMs + out.endAfterMs[i]!;
+    const end = origin + out.endAfterMs[i]!;
     const b = Math.max(0, Math.floor(end / 1000));
     while (tokPerS.length <= b) tokPerS.push(0);
   });

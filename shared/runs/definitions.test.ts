@@ -83,10 +83,12 @@ describe('a vLLM-style chat stream: role chunk, finish chunk, usage chunk, [DONE
     expect(o.itlChunkMs).toEqual([20, 20]);
   });
 
-  it('aiperf: first content, one per-request ITL, latency to the last response with data', () => {
+  it('aiperf: first content, one per-request ITL, latency to the last content response', () => {
+    // request_latency_metric.py: content_responses[-1] — not the finish-only chunk (75) nor the
+    // usage-only one (80).
     const o = outcomeUnder(l, 'aiperf', 'openai-chat');
-    expect(o).toMatchObject({ ok: true, ttftMs: 30, e2eMs: 80, outputTokens: 3 });
-    expect(o.itlTokenMs).toEqual([(80 - 30) / 2]);
+    expect(o).toMatchObject({ ok: true, ttftMs: 30, e2eMs: 70, outputTokens: 3 });
+    expect(o.itlTokenMs).toEqual([(70 - 30) / 2]);
     expect(o.itlChunkMs).toEqual([20, 20]);
   });
 });
@@ -122,8 +124,8 @@ describe('success rules', () => {
     expect(okUnder(midError, 'openai-completions').sglang).toBe(false);
   });
 
-  it('a stream cut before [DONE]: a success for vLLM and SGLang', () => {
-    expect(okUnder(cut)).toEqual({ tokenscope: false, vllm: true, sglang: true, aiperf: false });
+  it('a stream cut before [DONE]: a success for vLLM, SGLang and AIPerf (none needs the marker)', () => {
+    expect(okUnder(cut)).toEqual({ tokenscope: false, vllm: true, sglang: true, aiperf: true });
     expect(outcomeUnder(cut, 'vllm', 'openai-chat')).toMatchObject({ ttftMs: 10, e2eMs: 50 });
   });
 
@@ -169,7 +171,8 @@ describe('token counts and peaks', () => {
         definitions: p,
       });
     expect(sum('vllm').vllm.max_output_tokens_per_s).toBe(10);
-    expect(sum('tokenscope').vllm.max_output_tokens_per_s).toBe(40);
+    // All 40 tokens within the run's 0.56 s (first start 0, last end 560): a rate over that span.
+    expect(sum('tokenscope').vllm.max_output_tokens_per_s).toBeCloseTo(40 / 0.56, 9);
     expect(sum('vllm').definitions).toBe('vllm');
     expect(DEFINITIONS.vllm.peak).toBe('chunks');
   });

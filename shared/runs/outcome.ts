@@ -35,13 +35,25 @@ export function recordOfLine(line: RunRequestLine): RequestRecord {
     text: '',
     reasoning: '',
     finishReason: line.finishReason,
-    usage: line.usage,
+    usage: usageOfLine(line),
     tokenSource: line.tokenSource,
     bytes: line.bytes,
     reads: 0,
     terminated: line.terminated,
     error: line.error ? { ...line.error } : null,
   };
+}
+
+/**
+ * The usage the line's numbers count with: the stream's, or — where it gave no output count — the
+ * server's tokenizer count of the text after the run (`tokenizedOutputTokens`): an exact total.
+ * Not for a request that reasoned: the counted text is the answer's only (vLLM's generated_text).
+ */
+function usageOfLine(line: RunRequestLine): RunRequestLine['usage'] {
+  const tk = line.tokenizedOutputTokens;
+  if (tk === undefined || tk === 0 || line.reasoningLength > 0) return line.usage;
+  if ((line.usage?.completionTokens ?? null) !== null) return line.usage;
+  return { promptTokens: null, totalTokens: null, ...line.usage, completionTokens: tk };
 }
 
 /** The line's stats; its reasoning/answer split as the line kept it (the text is not in the line). */
@@ -60,7 +72,7 @@ export function statsOfLine(line: RunRequestLine): RequestStats {
 export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsOfLine(line)): RequestOutcome {
   return {
     ok: line.status === 'ok',
-    startMs: line.startedMs,
+    startMs: requestOriginMs(line),
     queueMs: line.queueMs,
     firstEventMs: stats.firstEventMs,
     ttftMs: stats.ttftMs,
@@ -71,8 +83,11 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     itlChunkMeasuredMs: stats.itlChunkMeasuredMs,
     itlTokenMeasuredMs: stats.itlTokenMeasuredMs,
     coalescedGaps: stats.coalescedGaps,
-    contentEvents: contentEventsOf(line),
+    contentEvents: contentEventsOf(line, stats.outputTokens, stats.tokenSource === 'per-event'),
     outputTokens: stats.outputTokens,
+    ...(stats.tokenSource === 'usage-total' && usageOfLine(line) !== line.usage
+      ? { tokenizedByServer: true }
+      : {}),
     ...(stats.reasoningTokens !== null
       ? {
           ttfatMs: stats.firstAnswerMs,
@@ -90,17 +105,48 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
   };
 }
 
-/** The line's content events as (time, tokens), for a peak counted in tokens. */
-function contentEventsOf(line: RunRequestLine): { t: number[]; tok: number[] } {
+/**
+ * The zero of a request's event and phase times on the run clock: when the stream-I/O thread began
+ * sending it (`sentMs`). Files written before `sentMs` existed have only `startedMs` (when it got
+ * its slot, up to a few ms earlier). Every number that puts a request on the run clock — peaks,
+ * `start_times`, its end, its lane — takes this one origin.
+ */
+export function requestOriginMs(line: Pick<RunRequestLine, 'sentMs' | 'startedMs'>): number {
+  return line.sentMs ?? line.startedMs;
+}
+
+/**
+ * The line's content events as (time, tokens), for a peak counted in tokens. The tokens are spread
+ * as ITL per token spreads them (shared/stats/request-stats.ts), so that they add up to the
+ * request's output tokens and a peak is never below the mean: with the server's per-event counts,
+ * each event's own (at least 1), and tokens only the final usage knew of on the last event; without
+ * them (a usage total, or estimated), 1 on the first event and the rest evenly over the later ones.
+ */
+export function contentEventsOf(
+  line: RunRequestLine,
+  outputTokens: number,
+  perEvent: boolean,
+): { t: number[]; tok: number[]; exact: boolean } {
   const { t, tok, f } = line.events;
   const ct: number[] = [];
   const ck: number[] = [];
   for (let i = 0; i < t.length; i++)
     if ((f[i]! & EV_CONTENT) !== 0) {
       ct.push(t[i]!);
-      ck.push(tok[i]!);
+      ck.push(Math.max(1, tok[i]!));
     }
-  return { t: ct, tok: ck };
+  const m = ct.length;
+  if (m === 0) return { t: ct, tok: ck, exact: perEvent };
+  if (perEvent) {
+    let sum = 0;
+    for (const k of ck) sum += k;
+    if (outputTokens > sum) ck[m - 1]! += outputTokens - sum;
+    return { t: ct, tok: ck, exact: true };
+  }
+  const first = m === 1 ? outputTokens : Math.min(1, outputTokens);
+  const w = m > 1 ? (outputTokens - first) / (m - 1) : 0;
+  for (let i = 0; i < m; i++) ck[i] = i === 0 ? first : w;
+  return { t: ct, tok: ck, exact: false };
 }
 
 /** A request that contributes nothing but its success or failure: no times, no tokens. */
@@ -131,5 +177,5 @@ export function isCancelledLine(line: RunRequestLine): boolean {
 
 /** When the request finished, ms since run start. */
 export function finishedMs(line: RunRequestLine): number {
-  return line.startedMs + (line.phases.endMs ?? 0);
+  return requestOriginMs(line) + (line.phases.endMs ?? 0);
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DIALECT_IDS } from '../dialects.ts';
 import { fail, ok, type Result } from '../result.ts';
+import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './tokenized-line.ts';
 import { RUN_FILE_FORMAT, type RunHeader, type RunRequestLine, type RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { RunSummarySchema } from './summary-schema.ts';
@@ -123,6 +124,7 @@ const RequestSchema = z.object({
   reasoningTokensExact: z.boolean().optional(),
   ttfatMs: msN.optional(),
   text: z.string().optional(),
+  tokenizedOutputTokens: z.number().int().min(0).optional(),
   promptHash: z.string().optional(),
   shard: z.number().int().min(0).optional(),
   session: z.number().int().min(0).optional(),
@@ -158,6 +160,7 @@ export function parseRunText(text: string): ParseRunResult {
   let summary: RunSummary | null = null;
   let damage: string | null = null;
   const requests: RunRequestLine[] = [];
+  const tokenized: RunTokenizedLine[] = [];
   const seenIds = new Set<string>();
   const seenSeqs = new Set<string>();
   for (let i = 0; i < raw.length; i++) {
@@ -205,8 +208,13 @@ export function parseRunText(text: string): ParseRunResult {
           `line ${i + 1}: bad summary line (${issueText(s.error)}); recomputed from the request lines`,
         );
       }
+    } else if (type === 'tokenized') {
+      const t = TokenizedLineSchema.safeParse(v);
+      if (t.success) tokenized.push(t.data);
+      else problems.push(`line ${i + 1}: bad tokenized line (${issueText(t.error)}); skipped`);
     } else problems.push(`line ${i + 1}: unknown line type; skipped`);
   }
+  for (const t of tokenized) applyTokenized(requests, t);
   if (!header) return fail('empty file: no run header');
   const partial = summary === null && damage === null;
   if (!summary) summary = summarizeRunLines(header, requests, { partial });

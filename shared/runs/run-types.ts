@@ -152,6 +152,11 @@ export interface RunRequestLine {
   reasoningTokensExact?: boolean;
   /** Convenience copy: time to first answer token (requests with reasoning only). */
   ttfatMs?: number | null;
+  /**
+   * The output text counted by the server's tokenizer after the run (POST /tokenize), for lines
+   * whose stream gave no count vLLM's client reads: vLLM re-tokenizes the text then. Else absent.
+   */
+  tokenizedOutputTokens?: number;
   /** Full text, only when the workload asked for it (saveText). */
   text?: string;
   /** hash32 of what was sent (prompt or messages), 8 hex digits: the same request in another run. */
@@ -173,7 +178,7 @@ export type RunLine = RunHeader | RunRequestLine | RunSummaryLine;
 /** What one request contributes to a summary, whatever it came from (run line or imported arrays). */
 export interface RequestOutcome {
   ok: boolean;
-  /** Sent, ms since run start (peak concurrency, tokens-per-second buckets). null when unknown (imports). */
+  /** Sent (the zero of its event times: outcome.ts requestOriginMs), ms since run start. null: imports. */
   startMs: number | null;
   queueMs: number | null;
   firstEventMs: number | null;
@@ -195,10 +200,14 @@ export interface RequestOutcome {
   coalescedGaps?: number;
   /**
    * Content events as (ms since the request's start, tokens): a peak throughput in tokens
-   * (Tokenscope's and AIPerf's definitions). Absent for imports: their peak counts chunks.
+   * (Tokenscope's and AIPerf's definitions). The tokens add up to `outputTokens`; `exact` false when
+   * they were spread over the events (no per-event counts from the server: outcome.ts
+   * contentEventsOf). Absent for imports: their peak counts chunks.
    */
-  contentEvents?: { t: readonly number[]; tok: readonly number[] };
+  contentEvents?: { t: readonly number[]; tok: readonly number[]; exact?: boolean };
   outputTokens: number;
+  /** outputTokens is the server's tokenizer count of the text (`tokenizedOutputTokens`), not its usage. */
+  tokenizedByServer?: boolean;
   /**
    * Time to first answer token (shared/stats/reasoning-stats.ts), and the reasoning/answer split:
    * present only for requests that reasoned (absent: no reasoning, or unknown — imports).
@@ -350,6 +359,10 @@ export interface RunSummary {
     failedInput?: number;
     /** Whether some of failedInput is the workload's estimate (a failed stream rarely has usage). */
     failedInputEstimated?: boolean;
+    /** The token peak spread totals over events with no per-event count (peaks.ts): said next to it. */
+    peakEstimated?: boolean;
+    /** Of 'usage-total', those counted by the server's tokenizer from their text (POST /tokenize). */
+    outputTokenized?: number;
   };
   /**
    * The successful requests' reasoning and answer tokens (shared/stats/reasoning-stats.ts): present

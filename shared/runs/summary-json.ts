@@ -8,9 +8,20 @@ import { turnLabel } from './by-turn.ts';
 /**
  * The summary as one flat JSON object: vLLM's keys and values (`completed`, `mean_ttft_ms`,
  * `p99.9_itl_ms`, …) first, then Tokenscope's own under names in the same style.
+ *
+ * `underVllm`: the same run re-derived under vLLM's preset (rederive.ts). Its numbers then fill
+ * vLLM's keys — TTFT at the role chunk, every `choices` gap, latency to the last `choices` chunk —
+ * so they compare one to one with `vllm bench serve`'s; the run under Tokenscope's definitions
+ * follows under the same names prefixed `tokenscope_` (`tokenscope_mean_itl_ms`, …), and
+ * `vllm_keys_definitions` says which preset made the unprefixed keys.
  */
-export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...s.vllm };
+export function summaryJson(
+  s: RunSummary,
+  extra: Record<string, unknown> = {},
+  underVllm?: RunSummary,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(underVllm ?? s).vllm };
+  if (underVllm) for (const [k, v] of Object.entries(s.vllm)) out[`tokenscope_${k}`] = v;
   const own = (metric: string, m: MetricStats | null): void => {
     if (!m) return;
     Object.assign(out, {
@@ -62,6 +73,9 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
           })),
         }
       : {}),
+    ...(s.tokens.peakEstimated
+      ? { [`${underVllm ? 'tokenscope_' : ''}max_output_tokens_per_s_estimated`]: true }
+      : {}),
     output_token_source: s.tokens.outputSource,
     input_token_source: { usage: s.tokens.inputFromUsage, estimated: s.tokens.inputEstimated },
     errors: s.errors,
@@ -89,6 +103,7 @@ export function summaryJson(s: RunSummary, extra: Record<string, unknown> = {}):
     server: s.server ?? null,
     source: s.source,
     definitions: s.definitions ?? 'tokenscope',
+    vllm_keys_definitions: (underVllm ?? s).definitions ?? 'tokenscope',
     ...extra,
   });
   return out;

@@ -168,6 +168,8 @@ export const RunSummarySchema = z.object({
     failedOutput: nonNeg.optional(),
     failedInput: nonNeg.optional(),
     failedInputEstimated: z.boolean().optional(),
+    peakEstimated: z.boolean().optional(),
+    outputTokenized: count.optional(),
   }),
   reasoning: z
     .object({ requests: count, reasoningTokens: count, answerTokens: count, estimatedRequests: count })

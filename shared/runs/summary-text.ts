@@ -35,6 +35,13 @@ function row(label: string, value: string): string {
   return `${label.padEnd(40)} ${value}`;
 }
 
+/** Said next to the peak when its per-event counts were spread from a total (peaks.ts). */
+export const PEAK_ESTIMATED_NOTE = 'estimated counts: the server sent no per-event token counts';
+
+function peakNote(s: RunSummary): string {
+  return s.tokens.peakEstimated ? ` (${PEAK_ESTIMATED_NOTE})` : '';
+}
+
 const f2 = (v: number | null | undefined): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toFixed(2);
 
@@ -251,7 +258,7 @@ export function summaryText(s: RunSummary): string {
   if (v.request_goodput !== null) L.push(row('Request goodput (req/s):', f2(v.request_goodput)));
   L.push(
     row('Output token throughput (tok/s):', f2(v.output_throughput)),
-    row('Peak output token throughput (tok/s):', f2(v.max_output_tokens_per_s)),
+    row('Peak output token throughput (tok/s):', f2(v.max_output_tokens_per_s) + peakNote(s)),
     row('Peak concurrent requests:', f2(v.max_concurrent_requests)),
     row('Total token throughput (tok/s):', f2(v.total_token_throughput)),
   );
@@ -278,6 +285,9 @@ export function summaryText(s: RunSummary): string {
       center('Token Counts', 50, '-'),
       row('Output exact per event (requests):', String(t.outputSource['per-event'])),
       row('Output exact total from usage:', String(t.outputSource['usage-total'])),
+      ...(t.outputTokenized
+        ? [row("  of them, the server's /tokenize of the text:", String(t.outputTokenized))]
+        : []),
       row('Output estimated (1 per event):', String(t.outputSource.estimated)),
       row('Input from server usage:', String(t.inputFromUsage)),
       row('Input estimated by Tokenscope:', String(t.inputEstimated)),

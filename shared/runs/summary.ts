@@ -21,9 +21,10 @@
  * - Statistics: numpy mean/median/std (population)/percentile (linear); an empty list reports 0
  *   (vLLM's `np.mean(x or 0)`) in the vLLM keys, null in `stats`.
  * - max_concurrent_requests: sweep over successful requests' [start, start + latency), a
- *   departure before an arrival at equal times; max_output_tokens_per_s: chunk times (start +
- *   TTFT + cumulative ITL) counted in 1-second buckets from the first start (counts chunks, not
- *   tokens — vLLM's definition, see vllm-project/vllm#50677).
+ *   departure before an arrival at equal times; max_output_tokens_per_s under vLLM's definitions:
+ *   chunk times (start + TTFT + cumulative ITL) counted in 1-second buckets from the first start
+ *   (chunks, not tokens — vllm-project/vllm#50677); under Tokenscope's and AIPerf's, tokens, never
+ *   below output_throughput (peaks.ts maxTokensPerSecond), `tokens.peakEstimated` when spread.
  */
 import { summarize, type Summary } from '../stats/summary.ts';
 import { DEFINITIONS, type DefinitionsId } from './definitions.ts';
@@ -178,6 +179,8 @@ interface Pools {
   ttfats: number[];
   reasoning: ReasoningTotals | null;
   outputSource: Record<TokenSource, number>;
+  /** Of them, counted by the server's tokenizer from their text. */
+  outputTokenized: number;
   inUsage: number;
   inEst: number;
 }
@@ -206,6 +209,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   const outputSource: Record<TokenSource, number> = { 'per-event': 0, 'usage-total': 0, estimated: 0 };
   let inUsage = 0;
   let inEst = 0;
+  let outputTokenized = 0;
   for (const o of ok) {
     totalIn += o.inputTokens ?? 0;
     totalOut += o.outputTokens;
@@ -228,6 +232,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     if (o.queueMs !== null) queues.push(o.queueMs);
     if (o.firstEventMs !== null) firsts.push(o.firstEventMs);
     if (o.tokenSource) outputSource[o.tokenSource]++;
+    if (o.tokenizedByServer) outputTokenized++;
     if (o.inputTokensSource === 'usage') inUsage++;
     else if (o.inputTokensSource === 'estimated') inEst++;
   }
@@ -248,6 +253,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     queues,
     firsts,
     outputSource,
+    outputTokenized,
     inUsage,
     inEst,
     ...reasoningPools(ok, totalOut),
@@ -321,6 +327,8 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
   const slo = hasSlo(inp.slo) ? inp.slo : null;
   const good = slo ? ok.filter((o) => meetsSlo(o, slo)).length : null;
   const withTimes = ok.filter((o) => o.startMs !== null && o.e2eMs !== null);
+  const peakIn = inp.peak ?? DEFINITIONS[inp.definitions ?? 'tokenscope'].peak;
+  const tokenPeak = peakIn === 'tokens' ? maxTokensPerSecond(ok) : null;
 
   const vllm: VllmMetrics = {
     completed: ok.length,
@@ -332,10 +340,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     request_goodput: good === null ? null : good / dur,
     output_throughput: totalOut / dur,
     total_token_throughput: (totalIn + totalOut) / dur,
-    max_output_tokens_per_s:
-      (inp.peak ?? DEFINITIONS[inp.definitions ?? 'tokenscope'].peak) === 'tokens'
-        ? maxTokensPerSecond(ok)
-        : maxChunksPerSecond(ok),
+    max_output_tokens_per_s: tokenPeak ? tokenPeak.tokensPerS : maxChunksPerSecond(ok),
     max_concurrent_requests: peakConcurrency(
       withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! })),
     ),
@@ -365,6 +370,8 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedOutput,
       failedInput,
       failedInputEstimated,
+      ...(tokenPeak?.estimated ? { peakEstimated: true } : {}),
+      ...(p.outputTokenized > 0 ? { outputTokenized: p.outputTokenized } : {}),
     },
     ...(p.reasoning ? { reasoning: p.reasoning } : {}),
     errors,

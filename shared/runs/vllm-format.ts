@@ -16,7 +16,7 @@ import { fail, ok, type Result } from '../result.ts';
 import { outcomeUnder } from './definitions.ts';
 import { importedSummary } from './imported-summary.ts';
 import { parseJsonObjects, type Json } from './import-common.ts';
-import { isCancelledLine } from './outcome.ts';
+import { isCancelledLine, requestOriginMs } from './outcome.ts';
 import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { percentileKey, vllmStatKeys } from './summary.ts';
@@ -103,7 +103,7 @@ export function toVllmResult(
   }
   // vLLM leaves latency at 0.0 for a failed request.
   out.latencies = oc.map((o) => (o.ok ? (o.e2eMs ?? 0) / 1000 : 0));
-  if (opts.detailed) out.start_times = rows.map((l) => l.startedMs / 1000);
+  if (opts.detailed) out.start_times = rows.map((l) => requestOriginMs(l) / 1000);
   out.queue_times = rows.map((l) => l.queueMs / 1000);
   if (opts.detailed) {
     out.generated_texts = rows.map((l) => l.text ?? '');
