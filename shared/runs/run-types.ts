@@ -204,6 +204,8 @@ export interface RequestOutcome {
   reasoningTokensExact?: boolean;
   inputTokens: number | null;
   tokenSource: TokenSource | null;
+  /** Why the server's usage total was not believed (request-stats.ts `tokenDoubt`); absent: it was. */
+  tokenDoubt?: string;
   inputTokensSource: 'usage' | 'estimated' | null;
   errorKind: ErrorKind | null;
   errorCode: ErrorCode | null;
@@ -343,6 +345,12 @@ export interface RunSummary {
     failedOutput?: number;
     /** Prompt tokens of the requests that failed (usage, else the workload's estimate); likewise. */
     failedInput?: number;
+    /**
+     * Completed requests whose usage total could not be true (past max_tokens, or more than what
+     * arrived could carry: shared/stats/token-bounds.ts): counted from their events instead.
+     * Absent: none (or a file written before it was checked).
+     */
+    usageRefused?: number;
     /** Whether some of failedInput is the workload's estimate (a failed stream rarely has usage). */
     failedInputEstimated?: boolean;
   };

@@ -168,6 +168,7 @@ export const RunSummarySchema = z.object({
     failedOutput: nonNeg.optional(),
     failedInput: nonNeg.optional(),
     failedInputEstimated: z.boolean().optional(),
+    usageRefused: count.optional(),
   }),
   reasoning: z
     .object({ requests: count, reasoningTokens: count, answerTokens: count, estimatedRequests: count })

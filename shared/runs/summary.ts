@@ -180,6 +180,7 @@ interface Pools {
   outputSource: Record<TokenSource, number>;
   inUsage: number;
   inEst: number;
+  usageRefused: number;
 }
 
 function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
@@ -206,6 +207,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   const outputSource: Record<TokenSource, number> = { 'per-event': 0, 'usage-total': 0, estimated: 0 };
   let inUsage = 0;
   let inEst = 0;
+  let usageRefused = 0;
   for (const o of ok) {
     totalIn += o.inputTokens ?? 0;
     totalOut += o.outputTokens;
@@ -228,6 +230,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     if (o.queueMs !== null) queues.push(o.queueMs);
     if (o.firstEventMs !== null) firsts.push(o.firstEventMs);
     if (o.tokenSource) outputSource[o.tokenSource]++;
+    if (o.tokenDoubt !== undefined) usageRefused++;
     if (o.inputTokensSource === 'usage') inUsage++;
     else if (o.inputTokensSource === 'estimated') inEst++;
   }
@@ -250,6 +253,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     outputSource,
     inUsage,
     inEst,
+    usageRefused,
     ...reasoningPools(ok, totalOut),
   };
 }
@@ -365,6 +369,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedOutput,
       failedInput,
       failedInputEstimated,
+      ...(p.usageRefused > 0 ? { usageRefused: p.usageRefused } : {}),
     },
     ...(p.reasoning ? { reasoning: p.reasoning } : {}),
     errors,
