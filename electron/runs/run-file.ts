@@ -135,30 +135,37 @@ const READ_CHUNK = 256 * 1024;
 export async function readLines(file: string, reader: RunLineReader): Promise<void> {
   const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
   const dec = new StringDecoder('utf8');
-  let rest = '';
+  // The line being read, in pieces: each read is searched once (a long line costs no rescans).
+  let parts: string[] = [];
+  let partsLen = 0;
   let skipping = false;
   try {
     for await (const chunk of stream) {
-      const s = rest + dec.write(chunk as Buffer);
+      const s = dec.write(chunk as Buffer);
       let start = 0;
       for (let nl = s.indexOf('\n'); nl !== -1 && reader.reading; nl = s.indexOf('\n', start)) {
         if (skipping) skipping = false;
-        else reader.line(s.slice(start, nl));
+        else reader.line(partsLen > 0 ? parts.join('') + s.slice(start, nl) : s.slice(start, nl));
+        parts = [];
+        partsLen = 0;
         start = nl + 1;
       }
-      rest = s.slice(start);
       if (!reader.reading) break;
-      if (rest.length > MAX_LINE_CHARS) {
-        if (!skipping) reader.tooLong(MAX_LINE_CHARS);
+      if (skipping || start === s.length) continue;
+      parts.push(s.slice(start));
+      partsLen += s.length - start;
+      if (partsLen > MAX_LINE_CHARS) {
+        reader.tooLong(MAX_LINE_CHARS);
         skipping = true;
-        rest = '';
+        parts = [];
+        partsLen = 0;
       }
     }
   } finally {
     stream.destroy();
   }
-  rest += dec.end();
-  if (!skipping && rest !== '' && reader.reading) reader.line(rest, true);
+  const last = skipping ? '' : parts.join('') + dec.end();
+  if (last !== '' && reader.reading) reader.line(last, true);
 }
 
 export async function readRunFile(file: string): Promise<ReadRunResult> {

@@ -3,7 +3,8 @@
 // listing lists the good runs, marks or skips the others with their reasons, keeps the event loop
 // turning while it reads (streamed in slices), caps the problems it keeps, and on the next listing
 // reads no unchanged file again.
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PROBLEMS } from '../../shared/runs/run-parse.ts';
@@ -12,6 +13,7 @@ import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
 import { indexStats } from './history.ts';
 import { RunLibrary } from './run-library.ts';
+import { MAX_LINE_CHARS, readRunFile } from './run-file.ts';
 
 let sim: SimServer;
 const dir = tmpDir('tokenscope-damaged-');
@@ -92,5 +94,26 @@ describe('a damaged runs folder', () => {
     appendFileSync(path.join(dir, 'b-junk.jsonl'), 'y\n');
     await lib.list();
     expect(indexStats.reads).toBe(reads + 1);
+  }, 120_000);
+});
+
+describe('a run file over 512 MB (V8 refuses strings past it)', () => {
+  it('is read as a stream: its lines kept, a line past the line limit skipped, no "Invalid string length"', async () => {
+    const file = path.join(dir, 'e-huge.jsonl');
+    const head = lines.slice(0, -1).join('\n') + '\n';
+    writeFileSync(file, head);
+    // A 530 MB hole (a sparse file: nothing written to disk) read as one endless line, then the summary.
+    const fh = await open(file, 'r+');
+    await fh.write('\n' + lines.at(-1)! + '\n', head.length + 530 * 1024 * 1024);
+    await fh.close();
+    expect(statSync(file).size).toBeGreaterThan(512 * 1024 * 1024);
+    const r = await readRunFile(file);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.requests).toHaveLength(4);
+    expect(r.value.partial).toBe(false);
+    expect(r.value.problems).toEqual([
+      `line ${lines.length}: longer than ${MAX_LINE_CHARS} characters; skipped`,
+    ]);
+    rmSync(file);
   }, 120_000);
 });
