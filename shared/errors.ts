@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'event-too-large'
   // the server generated well past the request's max_tokens (it ignored it): stopped
   | 'over-max-tokens'
+  // a token count the server sent cannot be true (past the column's range or max_tokens): stopped
+  | 'bad-token-count'
   // a 200 with one JSON body instead of a stream (stream: true ignored): e2e only
   | 'not-streamed'
   // the stream came compressed (Content-Encoding) although identity was asked for

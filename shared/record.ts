@@ -33,6 +33,11 @@ export interface RequestRecord {
   finishReason: string | null;
   usage: Usage | null;
   tokenSource: TokenSource;
+  /**
+   * max_tokens the request asked for (absent or null: none): what a server's token counts are
+   * checked against (shared/stats/token-bounds.ts).
+   */
+  maxTokens?: number | null;
   bytes: number;
   reads: number;
   /** The stream ended with the dialect's proper terminator. */

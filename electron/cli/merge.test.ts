@@ -38,7 +38,7 @@ const input = (seed: number): WorkloadInput => ({
   prompts: { type: 'synthetic', inputLen: { type: 'uniform', min: 8, max: 24 }, outputLen: 4 },
 });
 
-/** Shard `index` of `of`, run now (starting 1.5 s ahead), as a parsed file. */
+/** Shard `index` of `of`, run now (starting 8 s ahead), as a parsed file. */
 async function shard(index: number, of: number, startAt: number, seed = 5): Promise<ShardFile> {
   const w = workload(input(seed));
   const prompts = await loadPrompts(w.prompts, w.seed, process.cwd());
@@ -61,7 +61,7 @@ let good: ShardFile[];
 let startAt: number;
 beforeAll(async () => {
   sim = await startSim({ port: 0, decodeStepMs: 2, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
-  startAt = localMs() + 1500;
+  startAt = localMs() + 8000; // room for three shards to prepare on a loaded machine
   good = await Promise.all([0, 1, 2].map((i) => shard(i, 3, startAt)));
 });
 afterAll(() => sim.close());
@@ -135,6 +135,36 @@ describe('merge', () => {
     // A looser bound clears the clock flag.
     const loose = mergeShards([good[0]!, vague, good[2]!], { clockBoundMs: 10, runId: 'm3' });
     expect(loose.ok && loose.value.header.merged!.flagged).toBe(false);
+  });
+
+  it("refuses a shard's header over another shard's lines (they would count twice)", () => {
+    const forged = withRun(good[1]!, (r) => (r.requests = structuredClone(good[0]!.run.requests)));
+    const e = errorsOf([good[0]!, forged, good[2]!]);
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(
+      new RegExp(
+        `^${forged.file}: 4 of its 4 request lines are not shard 1's \\(request 0 .*is shard 0's\\)`,
+      ),
+    );
+  });
+
+  it('refuses implausible clocks: a zero forged to 1e300, a shard 7 days late, a --start-at that is no instant', () => {
+    const forged = withRun(good[1]!, (r) => (r.header.clockZeroWall = 1e300));
+    const e1 = errorsOf([good[0]!, forged, good[2]!]);
+    expect(e1).toEqual([
+      `${forged.file}: its run clock started 1.000e+300 ms after --start-at (at most 1000 ms is possible): not this run's schedule`,
+    ]);
+    const late = withRun(good[2]!, (r) => (r.header.clockZeroWall! += 7 * 86_400_000));
+    expect(errorsOf([good[0]!, good[1]!, late])).toEqual([
+      `${late.file}: its run clock started 7.0 days after --start-at (at most 1000 ms is possible): not this run's schedule`,
+    ]);
+    const far = good.map((f) => withRun(f, (r) => (r.header.shard!.startAt = 1e300)));
+    const e3 = errorsOf(far);
+    expect(e3).toHaveLength(3);
+    for (const e of e3) expect(e).toMatch(/--start-at 1e\+300 is not an instant/);
+    // Rounding and a re-measured offset stay within the bound: still one run.
+    const jitter = withRun(good[1]!, (r) => (r.header.clockZeroWall! += 3));
+    expect(errorsOf([good[0]!, jitter, good[2]!])).toEqual([]);
   });
 
   it('the CLI: exit 2 with the reasons, exit 0 and a run file that reads back, --strict exits 1 when flagged', async () => {

@@ -20,6 +20,7 @@ export function probeJson(rec: RequestRecord, spec: RequestSpec) {
     outputTokens: s.outputTokens,
     tokensExact: s.tokensExact,
     tokenSource: s.tokenSource,
+    tokenDoubt: s.tokenDoubt,
     chunks: s.contentEvents,
     events: s.events,
     coalescedEvents: s.coalescedEvents,

@@ -265,6 +265,7 @@ export function summaryText(rec: RequestRecord): string {
     `TPOT          ${fmtMs(s.tpotMs)}`,
     `E2E           ${fmtMs(s.e2eMs)}`,
     `output tokens ${s.outputTokens} (${s.tokenSource === 'per-event' ? 'exact, per event' : s.tokenSource === 'usage-total' ? 'exact total from usage; per-event estimated' : 'estimated: 1 per content event'})`,
+    ...(s.tokenDoubt ? [`warning       ${s.tokenDoubt}: counted from the events`] : []),
     `throughput    ${fmtNum(s.tokensPerSecond)} tok/s overall · ${fmtNum(s.decodeTokensPerSecond)} tok/s after first token`,
     `events        ${s.events} (${s.contentEvents} with content, ${s.coalescedEvents} coalesced, ${s.multiTokenEvents} multi-token) · ${rec.reads} reads · ${fmtBytes(rec.bytes)}`,
     `finish        ${rec.finishReason ?? '—'}${rec.usage ? `   usage prompt ${rec.usage.promptTokens ?? '—'} / completion ${rec.usage.completionTokens ?? '—'}` : ''}`,

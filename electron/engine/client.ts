@@ -146,6 +146,7 @@ class Exchange implements IoHandler {
       phases: this.phases,
       events: this.events,
       raw: opts.keepRaw === false ? null : [],
+      maxTokens: spec.params?.maxTokens ?? null,
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
     this.decoder = new StreamDecoder(prep.dialect, this.rec, { maxTokens: spec.params?.maxTokens ?? null });

@@ -21,6 +21,7 @@ import { SseParser, type SseEvent } from './framing/sse.ts';
 import { NdjsonFramer, type NdjsonLine } from './framing/ndjson.ts';
 import type { Dialect, EventDecoder, Frame } from './dialects/types.ts';
 import { computeTokenSource } from './token-source.ts';
+import { eventTokensDoubt, overMaxTokensLimit } from '../../shared/stats/token-bounds.ts';
 
 /**
  * An event (or NDJSON line) that grows past this without ending fails its request as
@@ -39,14 +40,8 @@ export const MAX_EVENT_CHARS = (Number(process.env.TOKENSCOPE_MAX_EVENT_MB) || 8
 export const MAX_RECORD_TEXT_CHARS = (Number(process.env.TOKENSCOPE_MAX_RECORD_MB) || 64) * 1024 * 1024;
 export const MAX_RECORD_EVENTS = Number(process.env.TOKENSCOPE_MAX_EVENTS) || 2_000_000;
 
-/**
- * A server that ignores max_tokens streams on forever: past max_tokens by this margin (tokens
- * counted per event may differ a little from the server's own count: reasoning, a final chunk),
- * the request is stopped as protocol/over-max-tokens.
- */
-export function overMaxTokensLimit(maxTokens: number): number {
-  return maxTokens + Math.max(16, Math.ceil(maxTokens * 0.1));
-}
+/** Past max_tokens by this margin the request is stopped as protocol/over-max-tokens. */
+export { overMaxTokensLimit };
 
 export class StreamDecoder {
   private readonly sse: SseParser | null;
@@ -183,6 +178,16 @@ export class StreamDecoder {
     this.rec.tokenSource = computeTokenSource(this.rec);
   }
 
+  private refuseCount(doubt: string, t: number): void {
+    this.stop = true;
+    this.setError({
+      kind: 'protocol',
+      code: 'bad-token-count',
+      message: `The server's token count cannot be true: ${doubt}. Tokenscope stopped the stream (what arrived is kept, that event counted as one token).`,
+      atMs: t,
+    });
+  }
+
   private setError(e: RequestError): void {
     if (!this.rec.error) this.rec.error = e;
   }
@@ -197,8 +202,16 @@ export class StreamDecoder {
       case 'content':
         flags |= EV_CONTENT;
         if (d.tokens !== null) {
-          tokens = d.tokens;
-          flags |= EV_TOKENS_EXACT;
+          // A count no stream can carry (5e9 in one event) is refused, never stored (it would wrap
+          // the column) nor believed: the request fails and the event counts as one token.
+          const doubt = eventTokensDoubt(d.tokens, this.limits.maxTokens);
+          if (doubt === null) {
+            tokens = d.tokens;
+            flags |= EV_TOKENS_EXACT;
+          } else {
+            tokens = 1;
+            this.refuseCount(doubt, t);
+          }
         } else tokens = 1;
         if (tokens === 0) tokens = 1; // content means at least one generated token
         // The reasoning phase: reasoning and nothing of the answer (shared/request.ts EV_REASONING).

@@ -1,6 +1,9 @@
 /**
  * Run history: the run files in a folder. Listing reads each file's first line (header) and last
- * line (summary) only; a file without a summary is read whole and summarised as partial.
+ * line (summary) only; a file without a summary is read whole (streamed, run-file.ts) and
+ * summarised as partial. What a file gave — its entry or why it is not a run — is kept by path,
+ * size and modification time, so an unchanged file is never read again on a later listing (a
+ * damaged or huge partial file costs its reading once, not on every listing).
  * A rename is a sidecar `<file>.meta.json` ({"name": …}): the run file itself is never rewritten,
  * so what was recorded stays byte-for-byte as recorded.
  */
@@ -9,6 +12,7 @@ import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat, RunSummary } from '../../shared/runs/run-types.ts';
 import { parseRunText } from '../../shared/runs/run-parse.ts';
+import { readRunFile } from './run-file.ts';
 
 export interface RunListEntry {
   path: string;
@@ -66,8 +70,30 @@ async function sidecarName(file: string): Promise<string | null> {
   }
 }
 
-async function entryOf(file: string): Promise<RunListEntry | null> {
-  const size = (await stat(file)).size;
+/** What reading a file gave: its entry (null: empty), or why it is not a run; without its name. */
+type Indexed = { entry: RunListEntry | null } | { error: string };
+
+/** Files read, by path: reused while the size and modification time are the same. */
+const index = new Map<string, { size: number; mtimeMs: number; got: Indexed }>();
+/** How many files listings have read (tests: an unchanged file is not read again). */
+export const indexStats = { reads: 0 };
+
+async function indexed(file: string): Promise<Indexed> {
+  const st = await stat(file);
+  const known = index.get(file);
+  if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known.got;
+  indexStats.reads++;
+  let got: Indexed;
+  try {
+    got = { entry: await entryOf(file, st.size) };
+  } catch (e) {
+    got = { error: (e as Error).message };
+  }
+  index.set(file, { size: st.size, mtimeMs: st.mtimeMs, got });
+  return got;
+}
+
+async function entryOf(file: string, size: number): Promise<RunListEntry | null> {
   // A run in its warm-up: the file exists, its header comes when the run clock starts.
   if (size === 0) return null;
   const { first, last } = await headAndTail(file, size);
@@ -78,20 +104,19 @@ async function entryOf(file: string): Promise<RunListEntry | null> {
   } catch {
     summaryLine = null;
   }
-  if (summaryLine?.type === 'summary') text += last + '\n';
-  else text = await readFile(file, 'utf8'); // partial: recompute from every request line
-  let r = parseRunText(text);
+  text += last + '\n';
+  let r = summaryLine?.type === 'summary' ? parseRunText(text) : await readRunFile(file);
   if (!r.ok) throw new Error(r.error);
   // A damaged summary line is recomputed from the request lines, which only the whole file has.
   if (r.value.damage && summaryLine?.type === 'summary') {
-    r = parseRunText(await readFile(file, 'utf8'));
+    r = await readRunFile(file);
     if (!r.ok) throw new Error(r.error);
   }
   const { header, summary, partial, damage } = r.value;
   return {
     path: file,
     runId: header.runId,
-    name: (await sidecarName(file)) ?? header.name,
+    name: header.name,
     startedAtWall: header.startedAtWall,
     model: header.target.model,
     url: header.target.url,
@@ -123,13 +148,18 @@ export async function listRuns(
   const skipped: { path: string; error: string }[] = [];
   for (const n of names.filter((x) => x.endsWith('.jsonl')).sort()) {
     const file = path.join(dir, n);
+    let got: Indexed;
     try {
-      const e = await entryOf(file);
-      if (e) runs.push(e);
+      got = await indexed(file);
     } catch (e) {
-      skipped.push({ path: file, error: (e as Error).message });
+      got = { error: (e as Error).message }; // gone between readdir and stat
     }
+    if ('error' in got) skipped.push({ path: file, error: got.error });
+    else if (got.entry) runs.push({ ...got.entry, name: (await sidecarName(file)) ?? got.entry.name });
   }
+  // Files gone from the folder leave the index.
+  const here = new Set(names.map((n) => path.join(dir, n)));
+  for (const p of index.keys()) if (path.dirname(p) === dir && !here.has(p)) index.delete(p);
   runs.sort((a, b) => b.startedAtWall - a.startedAtWall);
   return { runs, skipped };
 }

@@ -8,32 +8,15 @@ import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile 
 import { constants as fsConstants } from 'node:fs';
 import { ok } from '../../shared/result.ts';
 import path from 'node:path';
-import { slimResultBytes } from '../../shared/runs/result-slim.ts';
-import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
-import { importVllmText, type ImportedRun, type ImportResult } from '../../shared/runs/vllm-format.ts';
+import type { ImportedRun, ImportResult } from '../../shared/runs/vllm-format.ts';
+import { importBytes } from './import-parse.ts';
+import { importOffThread } from './import-thread.ts';
 import type { RunDetail, RunEntry, RunList } from '../../shared/runs-api.ts';
 import { sidecarPath } from './history.ts';
 import { IMPORTED_DIR, RunError, runFileError, SAFE_NAME } from './run-keys.ts';
 
 /** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
-
-/**
- * A result file's bytes → its runs, in bounded memory: the text Tokenscope never reads (generated
- * texts, prompts) is dropped before parsing (shared/runs/result-slim.ts).
- */
-function importBytes(bytes: Uint8Array): ImportResult {
-  return importText(slimResultBytes(bytes));
-}
-
-function importText(text: string): ImportResult {
-  const f = detectResultFormat(text);
-  if (f === 'tokenscope')
-    return { ok: false, error: 'this is a Tokenscope run file, not a vLLM or SGLang result' };
-  if (f === 'sglang') return importSglangText(text);
-  if (f === 'vllm') return importVllmText(text);
-  return { ok: false, error: 'not a vLLM or SGLang benchmark result (no "duration" key)' };
-}
 
 /** The name the user imported (the stored file's stamp prefix removed). */
 export function importedDisplayName(fileName: string): string {
@@ -124,16 +107,15 @@ export class ImportedRuns {
 
   /** The `index`-th result of the imported `file` (key `key`), read afresh with its outcomes. */
   async open(key: string, file: string, index: number | null): Promise<RunDetail> {
-    let bytes: Buffer;
+    let r: ImportResult;
     try {
-      bytes = await readFile(file);
+      r = await importOffThread({ file, outcomes: true });
     } catch (e) {
       throw new RunError(
         `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
         'not-found',
       );
     }
-    const r = importBytes(bytes);
     if (!r.ok) throw new RunError(r.error);
     const run = r.value.runs[index ?? 0];
     if (!run) throw new RunError(`${key}: the file has ${r.value.runs.length} result(s)`, 'not-found');
@@ -199,7 +181,7 @@ export class ImportedRuns {
       throw new RunError(
         `${filename}: ${(size / 1024 ** 2).toFixed(0)} MB is more than an import may be (1 GiB)`,
       );
-    const r = importBytes(await readFile(filePath));
+    const r = await importOffThread({ file: filePath, outcomes: false });
     return this.store(filename, r, async (dest) => {
       await copyFile(filePath, dest, fsConstants.COPYFILE_EXCL);
       await chmod(dest, 0o600);
@@ -215,7 +197,7 @@ export class ImportedRuns {
     const stamp = `${st.mtimeMs}:${st.size}`;
     const hit = this.cache.get(name);
     if (hit && hit.stamp === stamp) return hit.result;
-    const result = importBytes(await readFile(file));
+    const result = await importOffThread({ file, outcomes: false });
     return this.remember(name, st, result);
   }
 

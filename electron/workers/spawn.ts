@@ -8,12 +8,13 @@
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-export type WorkerName = 'io-worker' | 'sim-worker';
+export type WorkerName = 'io-worker' | 'sim-worker' | 'import-worker';
 
 /** Where each worker's source lives, relative to this folder. */
 const SOURCES: Record<WorkerName, string> = {
   'io-worker': '../engine/io/io-worker.ts',
   'sim-worker': '../sim/sim-worker.ts',
+  'import-worker': '../runs/import-worker.ts',
 };
 
 export function fromSource(): boolean {

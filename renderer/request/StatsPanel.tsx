@@ -216,8 +216,10 @@ export function StatsPanel({ stats, digest }: Props) {
         {stats && stats.reasoningTokens !== null && <ReasoningTokens stats={stats} />}
         <Row
           label="Token count"
-          value={stats ? tokenSourceLabel(stats.tokenSource) : '—'}
-          title={DEFS.tokens}
+          value={
+            stats ? tokenSourceLabel(stats.tokenSource) + (stats.tokenDoubt ? ' (usage refused)' : '') : '—'
+          }
+          title={stats?.tokenDoubt ? `${stats.tokenDoubt}: counted from the events` : DEFS.tokens}
           testId="stats-token-source"
         />
         <Row

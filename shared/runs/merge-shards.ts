@@ -3,7 +3,12 @@
  * the CLI reads and writes the files.
  *
  * Checked (a failure is an error, no file): every file is a shard of the same N, the same workload
- * (hash) and the same --start-at, and every index 0…N−1 is there exactly once. Flagged (in the
+ * (hash) and the same --start-at, and every index 0…N−1 is there exactly once; every request line
+ * of a file is its header's shard's (index mod N: a header put over another shard's lines would
+ * count requests twice); the clocks are plausible — --start-at a real instant, and each shard's run
+ * clock started at it (its clockZeroWall + offset within MAX_START_SKEW_MS: a shard more than
+ * START_AT_TOLERANCE_MS late does not run at all, so one that says it started days late did not
+ * run this schedule). Flagged (in the
  * merged header's `merged.shards[].flags` and on stderr): a shard whose self-check failed, that was
  * cancelled or cut short (partial), whose clock offset was not measured, or whose offset or its
  * uncertainty exceeds the bound (default 5 ms).
@@ -22,7 +27,7 @@ import { fail, ok, type Result } from '../result.ts';
 import type { ParsedRun } from './run-parse.ts';
 import { ms3 } from './record-line.ts';
 import type { RunHeader, RunRequestLine, RunSummary } from './run-types.ts';
-import type { MergedShard, RunShardInfo } from './shard.ts';
+import { START_AT_TOLERANCE_MS, type MergedShard, type RunShardInfo } from './shard.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 
 export interface ShardFile {
@@ -42,6 +47,52 @@ export interface MergedRun {
   summary: RunSummary;
   /** "shard 2 (b.jsonl): …", one per flag. */
   warnings: string[];
+}
+
+/**
+ * How far a shard's run-clock zero (on the reference clock) may be from --start-at: by construction
+ * it is --start-at (the runner refuses to start later than START_AT_TOLERANCE_MS); the rest is room
+ * for rounding and a re-measured offset.
+ */
+export const MAX_START_SKEW_MS = 4 * START_AT_TOLERANCE_MS;
+/** Wall times a Date can hold (±8.64e15 ms); a --start-at outside 1970…that bound is no instant. */
+const MAX_WALL_MS = 8.64e15;
+
+/** A shard's zero on the reference clock minus --start-at, ms (0 without clockZeroWall). */
+function startSkew(f: ShardFile, startAt: number): number {
+  const h = f.run.header;
+  return h.clockZeroWall === undefined ? 0 : h.clockZeroWall + (h.shard!.clock.offsetMs ?? 0) - startAt;
+}
+
+/** Lines that are not the file's shard's, and clocks that cannot be this run's. */
+function checkContents(files: readonly ShardFile[]): string[] {
+  const errors: string[] = [];
+  for (const f of files) {
+    const { index, of, startAt } = f.run.header.shard!;
+    const foreign = f.run.requests.filter((l) => l.seq % of !== index);
+    if (foreign.length > 0) {
+      const l = foreign[0]!;
+      errors.push(
+        `${f.file}: ${foreign.length} of its ${f.run.requests.length} request lines are not shard ${index}'s (request ${l.seq}${l.warmup ? ' (warm-up)' : ''} is shard ${l.seq % of}'s): its header is not its lines'`,
+      );
+    }
+    if (!(startAt > 0 && startAt < MAX_WALL_MS))
+      errors.push(`${f.file}: --start-at ${startAt} is not an instant`);
+    else {
+      const skew = startSkew(f, startAt);
+      if (!(Math.abs(skew) <= MAX_START_SKEW_MS))
+        errors.push(
+          `${f.file}: its run clock started ${fmtSkew(skew)} ${skew < 0 ? 'before' : 'after'} --start-at (at most ${MAX_START_SKEW_MS} ms is possible): not this run's schedule`,
+        );
+    }
+  }
+  return errors;
+}
+
+function fmtSkew(ms: number): string {
+  const a = Math.abs(ms);
+  if (!Number.isFinite(a) || a > 1e15) return `${a.toExponential(3)} ms`;
+  return a >= 86_400_000 ? `${(a / 86_400_000).toFixed(1)} days` : `${(a / 1000).toFixed(3)} s`;
 }
 
 /** Why the files do not make one run, each reason on its own. */
@@ -73,6 +124,7 @@ function checkShards(files: readonly ShardFile[]): string[] {
   const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length && files.every((f) => info(f).of === n))
     errors.push(`missing shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${n}`);
+  errors.push(...checkContents(files));
   return errors;
 }
 
@@ -112,8 +164,7 @@ export function mergeShards(files: readonly ShardFile[], o: MergeOptions): Resul
   for (const f of sorted) {
     const h = f.run.header;
     const s = h.shard!;
-    const zero = h.clockZeroWall;
-    const raw = zero === undefined ? 0 : zero + (s.clock.offsetMs ?? 0) - startAt;
+    const raw = startSkew(f, startAt);
     const shiftMs = Math.abs(raw) < 0.0005 ? 0 : ms3(raw);
     for (const l of f.run.requests) {
       if (l.warmup) warmup.push({ ...l, shard: s.index });

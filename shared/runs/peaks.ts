@@ -35,14 +35,16 @@ function peakPerSecond(
     minStart = Math.min(minStart, o.startMs!);
     maxEnd = Math.max(maxEnd, o.startMs! + o.e2eMs!);
   }
-  const buckets = new Float64Array(Math.ceil((maxEnd - minStart) / 1000) + 1);
+  // Sparse buckets: a run's span (a file can say 5e12 ms) never sizes an allocation.
+  const buckets = new Map<number, number>();
+  const last = Math.ceil((maxEnd - minStart) / 1000);
   const add = (t: number, k: number): void => {
     const b = Math.floor((t - minStart) / 1000);
-    if (b >= 0 && b < buckets.length) buckets[b]! += k;
+    if (b >= 0 && b <= last) buckets.set(b, (buckets.get(b) ?? 0) + k);
   };
   for (const o of timed) arrivals(o, add);
   let max = 0;
-  for (const v of buckets) if (v > max) max = v;
+  for (const v of buckets.values()) if (v > max) max = v;
   return max;
 }
 

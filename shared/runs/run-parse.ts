@@ -1,135 +1,29 @@
 /**
  * Reading a run file's text (pure: the core reopens files with it, the renderer can read a dropped
- * file). A file is a trust boundary — users share them — so every line is validated; a bad line is
- * skipped and reported, never fatal. No summary line → `partial`, summary recomputed from the
- * request lines (summarize-run.ts), exactly as the runner computes it.
+ * file). A file is a trust boundary — users share them — so every line is validated
+ * (run-line-schema.ts); a bad line is skipped and reported, never fatal. No summary line →
+ * `partial`, summary recomputed from the request lines (summarize-run.ts), exactly as the runner
+ * computes it.
+ *
+ * Line by line (`RunLineReader`): the core feeds it a file as a stream, so a file of any size is
+ * read without one string of it (electron/runs/run-file.ts), and yields between slices. What a
+ * hostile file costs is bounded: problems are kept up to MAX_PROBLEMS (the rest counted), a line
+ * that cannot be JSON is not given to the JSON parser, and a line whose counts or times no stream
+ * produces (a per-event count past what max_tokens allows, event times out of order) is refused
+ * and the file marked damaged.
  */
-import { z } from 'zod';
-import { DIALECT_IDS } from '../dialects.ts';
+import type { z } from 'zod';
 import { fail, ok, type Result } from '../result.ts';
-import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './tokenized-line.ts';
-import { RUN_FILE_FORMAT, type RunHeader, type RunRequestLine, type RunSummary } from './run-types.ts';
+import { eventTokensDoubt } from '../stats/token-bounds.ts';
+import { EV_CONTENT } from '../request.ts';
+import type { RunHeader, RunRequestLine, RunSummary } from './run-types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './tokenized-line.ts';
 import { RunSummarySchema } from './summary-schema.ts';
-import { MergeInfoSchema, ShardInfoSchema } from './shard-schema.ts';
-import { WorkloadSchema } from './workload.ts';
+import { HeaderSchema, RequestSchema } from './run-line-schema.ts';
 
-const nul = <T extends z.ZodType>(t: T) => t.nullable();
-const numN = nul(z.number());
-/** A time since the request started, or a duration: never negative (zod 4 numbers are finite). */
-const msN = nul(z.number().min(0));
-const ms = z.number().min(0);
-
-const HeaderSchema = z.object({
-  type: z.literal('header'),
-  format: z.literal(RUN_FILE_FORMAT),
-  version: z.number().int(),
-  runId: z.string(),
-  name: nul(z.string()),
-  workload: WorkloadSchema,
-  target: z.object({
-    url: z.string(),
-    dialect: z.enum(DIALECT_IDS),
-    model: z.string(),
-    headerNames: z.array(z.string()),
-    authenticated: z.boolean(),
-  }),
-  tokenscopeVersion: z.string(),
-  nodeVersion: z.string(),
-  platform: z.string(),
-  startedAtWall: z.number(),
-  startedAt: z.string(),
-  clockZeroWall: z.number().optional(),
-  repeat: z
-    .object({ group: z.string(), index: z.number().int().min(1), of: z.number().int().min(1) })
-    .optional(),
-  testRequest: z
-    .object({
-      attempts: z.number().int().min(1),
-      ttftMs: msN,
-      e2eMs: msN,
-      outputTokens: z.number().int().min(0),
-      responseModel: z.string().max(1000).optional(),
-    })
-    .optional(),
-  shard: ShardInfoSchema.optional(),
-  merged: MergeInfoSchema.optional(),
-});
-
-const RequestSchema = z.object({
-  type: z.literal('request'),
-  seq: z.number().int(),
-  id: z.string(),
-  warmup: z.literal(true).optional(),
-  scheduledMs: numN,
-  arrivedMs: z.number(),
-  startedMs: z.number(),
-  queueMs: ms,
-  sentMs: z.number().optional(),
-  lagMs: z.number().optional(),
-  connection: z
-    .object({ reused: z.boolean(), retried: z.boolean(), retryReason: z.string().optional() })
-    .optional(),
-  inputTokens: numN,
-  inputTokensSource: z.enum(['usage', 'estimated']),
-  expectedOutputTokens: numN,
-  status: z.enum(['ok', 'error']),
-  httpStatus: numN,
-  phases: z.object({
-    connectedMs: msN,
-    requestWrittenMs: msN,
-    headersMs: msN,
-    firstByteMs: msN,
-    endMs: msN,
-  }),
-  events: z
-    .object({
-      t: z.array(ms),
-      tok: z.array(z.number().int().min(0)),
-      f: z.array(z.number().int().min(0).max(0xffff)),
-    })
-    .refine((e) => e.t.length === e.tok.length && e.t.length === e.f.length, {
-      message: 'event columns differ in length',
-    }),
-  finishReason: nul(z.string()),
-  usage: nul(
-    z.object({
-      promptTokens: numN,
-      completionTokens: numN,
-      totalTokens: numN,
-      cachedTokens: numN.optional(),
-      reasoningTokens: numN.optional(),
-    }),
-  ),
-  tokenSource: z.enum(['per-event', 'usage-total', 'estimated']),
-  error: nul(
-    z.object({
-      kind: z.enum(['network', 'http', 'protocol', 'server', 'client']),
-      code: z.string(),
-      message: z.string(),
-      status: z.number().optional(),
-      atMs: z.number().optional(),
-    }),
-  ),
-  textLength: z.number(),
-  reasoningLength: z.number(),
-  bytes: z.number(),
-  terminated: z.boolean(),
-  serverRequestId: nul(z.string()),
-  ttftMs: msN,
-  tpotMs: msN,
-  e2eMs: msN,
-  outputTokens: z.number().min(0),
-  reasoningTokens: z.number().int().min(0).optional(),
-  reasoningTokensExact: z.boolean().optional(),
-  ttfatMs: msN.optional(),
-  text: z.string().optional(),
-  tokenizedOutputTokens: z.number().int().min(0).optional(),
-  promptHash: z.string().optional(),
-  shard: z.number().int().min(0).optional(),
-  session: z.number().int().min(0).optional(),
-  turn: z.number().int().min(1).optional(),
-});
+/** Problems kept per file; past it they are counted, and the count is the last problem. */
+export const MAX_PROBLEMS = 100;
 
 export interface ParsedRun {
   header: RunHeader;
@@ -141,7 +35,7 @@ export interface ParsedRun {
    * recomputed from its request lines. null when the file's summary was sound (or it had none).
    */
   damage: string | null;
-  /** Lines skipped or repaired, with their line numbers. */
+  /** Lines skipped or repaired, with their line numbers (at most MAX_PROBLEMS, then a count). */
   problems: string[];
 }
 
@@ -152,75 +46,178 @@ function issueText(e: z.ZodError): string {
   return i ? `${i.path.join('.') || '(line)'}: ${i.message}` : 'invalid';
 }
 
-export function parseRunText(text: string): ParseRunResult {
-  const raw = text.split('\n');
-  const endsClean = text.endsWith('\n');
-  const problems: string[] = [];
-  let header: RunHeader | null = null;
-  let summary: RunSummary | null = null;
-  let damage: string | null = null;
-  const requests: RunRequestLine[] = [];
-  const tokenized: RunTokenizedLine[] = [];
-  const seenIds = new Set<string>();
-  const seenSeqs = new Set<string>();
-  for (let i = 0; i < raw.length; i++) {
-    const line = raw[i]!;
-    if (line.trim() === '') continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      const last = i === raw.length - 1 && !endsClean;
-      problems.push(
-        last
+/** Why a request line's events cannot be a stream's, or null. */
+function implausible(l: RunRequestLine): string | null {
+  const { t, tok, f } = l.events;
+  for (let i = 1; i < t.length; i++)
+    if (t[i]! < t[i - 1]!) return `event times out of order (event ${i} at ${t[i]} ms after ${t[i - 1]} ms)`;
+  for (let i = 0; i < tok.length; i++) {
+    if ((f[i]! & EV_CONTENT) === 0) continue;
+    const doubt = eventTokensDoubt(tok[i]!, l.expectedOutputTokens);
+    if (doubt) return `event ${i}: ${doubt}`;
+  }
+  return null;
+}
+
+/** A run file read one line at a time: `line()` for each, in order, then `finish()`. */
+export class RunLineReader {
+  private header: RunHeader | null = null;
+  private summary: RunSummary | null = null;
+  private damage: string | null = null;
+  private readonly requests: RunRequestLine[] = [];
+  /** The server tokenizer's counts, put back on the request lines at the end. */
+  private readonly tokenized: RunTokenizedLine[] = [];
+  private readonly seenIds = new Set<string>();
+  private readonly seenSeqs = new Set<string>();
+  private readonly problems: string[] = [];
+  private moreProblems = 0;
+  private duplicates = false;
+  /** Lines whose values no stream produces (implausible): refused, the summary recomputed. */
+  private impossible = 0;
+  private n = 0;
+  private fatal: string | null = null;
+
+  /** False once the file is known not to be a run file (the header is bad): stop reading. */
+  get reading(): boolean {
+    return this.fatal === null;
+  }
+
+  private problem(p: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(p);
+    else this.moreProblems++;
+  }
+
+  /** The next line (without its newline); `unterminated`: the file ends in it with no newline. */
+  line(line: string, unterminated = false): void {
+    const i = this.n++;
+    if (this.fatal !== null) return;
+    const first = firstChar(line);
+    if (first === '') return;
+    // A line that does not open an object is not given to the JSON parser: junk costs no exception.
+    const v = first === '{' ? parseJson(line) : undefined;
+    if (v === undefined) {
+      this.problem(
+        unterminated
           ? `line ${i + 1}: incomplete (the run stopped mid-write); skipped`
           : `line ${i + 1}: not JSON; skipped`,
       );
-      continue;
+      return;
     }
     const type = typeof v === 'object' && v !== null ? (v as { type?: unknown }).type : undefined;
-    if (i === 0 || (header === null && type === 'header')) {
+    if (i === 0 || (this.header === null && type === 'header')) {
       const h = HeaderSchema.safeParse(v);
-      if (!h.success) return fail(`line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})`);
-      header = h.data as RunHeader;
-    } else if (type === 'request') {
-      const r = RequestSchema.safeParse(v);
-      if (!r.success) {
-        problems.push(`line ${i + 1}: bad request line (${issueText(r.error)}); skipped`);
-        continue;
-      }
-      // The same request twice (a file concatenated or edited by hand) would count twice.
-      // Warm-up requests number their own sequence (w00000 …) beside the measured one (r00000 …).
-      const seqKey = `${r.data.warmup ? 'w' : 'r'}${r.data.seq}`;
-      if (seenIds.has(r.data.id) || seenSeqs.has(seqKey)) {
-        problems.push(`line ${i + 1}: request ${r.data.seq} (${r.data.id}) appears again; the first kept`);
-        continue;
-      }
-      seenIds.add(r.data.id);
-      seenSeqs.add(seqKey);
-      requests.push(r.data as RunRequestLine);
-    } else if (type === 'summary') {
+      if (!h.success) this.fatal = `line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})`;
+      else this.header = h.data as RunHeader;
+    } else if (type === 'request') this.request(v, i);
+    else if (type === 'summary') {
       const s = RunSummarySchema.safeParse((v as { summary?: unknown }).summary);
-      if (s.success) summary = s.data as RunSummary;
+      if (s.success) this.summary = s.data as RunSummary;
       else {
-        damage = `its summary line is malformed (${issueText(s.error)})`;
-        problems.push(
+        this.damage = `its summary line is malformed (${issueText(s.error)})`;
+        this.problem(
           `line ${i + 1}: bad summary line (${issueText(s.error)}); recomputed from the request lines`,
         );
       }
     } else if (type === 'tokenized') {
       const t = TokenizedLineSchema.safeParse(v);
-      if (t.success) tokenized.push(t.data);
-      else problems.push(`line ${i + 1}: bad tokenized line (${issueText(t.error)}); skipped`);
-    } else problems.push(`line ${i + 1}: unknown line type; skipped`);
+      if (t.success) this.tokenized.push(t.data);
+      else this.problem(`line ${i + 1}: bad tokenized line (${issueText(t.error)}); skipped`);
+    } else this.problem(`line ${i + 1}: unknown line type; skipped`);
   }
-  for (const t of tokenized) applyTokenized(requests, t);
-  if (!header) return fail('empty file: no run header');
-  const partial = summary === null && damage === null;
-  if (!summary) summary = summarizeRunLines(header, requests, { partial });
-  if (damage && problems.some((p) => p.includes('appears again')))
-    damage += '; duplicate request lines dropped';
-  else if (!damage && problems.some((p) => p.includes('appears again')))
-    damage = 'duplicate request lines (the first of each kept)';
-  return ok({ header, requests, summary, partial, damage, problems });
+
+  /** The next line is longer than `max` characters: skipped unread (it counts as a line). */
+  tooLong(max: number): void {
+    const i = this.n++;
+    if (i === 0) this.fatal = `line 1: longer than ${max} characters: not a Tokenscope run header`;
+    else this.problem(`line ${i + 1}: longer than ${max} characters; skipped`);
+  }
+
+  private request(v: unknown, i: number): void {
+    const r = RequestSchema.safeParse(v);
+    if (!r.success) {
+      this.problem(`line ${i + 1}: bad request line (${issueText(r.error)}); skipped`);
+      return;
+    }
+    const l = r.data as RunRequestLine;
+    const why = implausible(l);
+    if (why) {
+      this.impossible++;
+      this.problem(`line ${i + 1}: request ${l.seq} cannot be a stream's: ${why}; skipped`);
+      return;
+    }
+    // The same request twice (a file concatenated or edited by hand) would count twice.
+    // Warm-up requests number their own sequence (w00000 …) beside the measured one (r00000 …).
+    const seqKey = `${l.warmup ? 'w' : 'r'}${l.seq}`;
+    if (this.seenIds.has(l.id) || this.seenSeqs.has(seqKey)) {
+      this.duplicates = true;
+      this.problem(`line ${i + 1}: request ${l.seq} (${l.id}) appears again; the first kept`);
+      return;
+    }
+    this.seenIds.add(l.id);
+    this.seenSeqs.add(seqKey);
+    this.requests.push(l);
+  }
+
+  finish(): ParseRunResult {
+    if (this.fatal !== null) return fail(this.fatal);
+    const header = this.header;
+    if (!header) return fail('empty file: no run header');
+    const requests = this.requests;
+    for (const t of this.tokenized) applyTokenized(requests, t);
+    let damage = this.damage;
+    const partial = this.summary === null && damage === null;
+    const notes: string[] = [];
+    if (this.duplicates)
+      notes.push(
+        damage ? 'duplicate request lines dropped' : 'duplicate request lines (the first of each kept)',
+      );
+    if (this.impossible > 0)
+      notes.push(
+        `${this.impossible} request line${this.impossible > 1 ? 's' : ''} with values no stream produces refused`,
+      );
+    if (notes.length) damage = damage ? `${damage}; ${notes.join('; ')}` : notes.join('; ');
+    // A summary line written over lines no stream produces is not believed either: recomputed.
+    const own = this.impossible > 0 ? null : this.summary;
+    const kept = this.summary; // what of it is not computed from the lines: the run's own facts
+    const summary =
+      own ??
+      summarizeRunLines(header, requests, {
+        partial,
+        ...(kept
+          ? { cancelled: kept.cancelled, durationS: kept.vllm.duration, selfCheck: kept.selfCheck }
+          : {}),
+      });
+    const problems = this.problems;
+    if (this.moreProblems > 0) problems.push(`… and ${this.moreProblems} more problems`);
+    return ok({ header, requests, summary, partial, damage, problems });
+  }
+}
+
+/** The line's JSON value, or undefined when it is not JSON. */
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstChar(line: string): string {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c !== ' ' && c !== '\t' && c !== '\r') return c;
+  }
+  return '';
+}
+
+export function parseRunText(text: string): ParseRunResult {
+  const reader = new RunLineReader();
+  let start = 0;
+  while (start <= text.length && reader.reading) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    reader.line(text.slice(start, end), nl === -1);
+    start = end + 1;
+  }
+  return reader.finish();
 }

@@ -218,6 +218,8 @@ export interface RequestOutcome {
   reasoningTokensExact?: boolean;
   inputTokens: number | null;
   tokenSource: TokenSource | null;
+  /** Why the server's usage total was not believed (request-stats.ts `tokenDoubt`); absent: it was. */
+  tokenDoubt?: string;
   inputTokensSource: 'usage' | 'estimated' | null;
   errorKind: ErrorKind | null;
   errorCode: ErrorCode | null;
@@ -357,6 +359,12 @@ export interface RunSummary {
     failedOutput?: number;
     /** Prompt tokens of the requests that failed (usage, else the workload's estimate); likewise. */
     failedInput?: number;
+    /**
+     * Completed requests whose usage total could not be true (past max_tokens, or more than what
+     * arrived could carry: shared/stats/token-bounds.ts): counted from their events instead.
+     * Absent: none (or a file written before it was checked).
+     */
+    usageRefused?: number;
     /** Whether some of failedInput is the workload's estimate (a failed stream rarely has usage). */
     failedInputEstimated?: boolean;
     /** The token peak spread totals over events with no per-event count (peaks.ts): said next to it. */

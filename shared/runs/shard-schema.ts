@@ -3,6 +3,7 @@
  * boundary (run-parse.ts), and `tokenscope merge` reads what shards wrote on other machines.
  */
 import { z } from 'zod';
+import { MAX_SHARDS } from './shard.ts';
 
 const numN = z.number().nullable();
 
@@ -17,15 +18,19 @@ export const ClockEstimateSchema = z.object({
 });
 
 export const ShardInfoSchema = z.object({
-  index: z.number().int().min(0),
-  of: z.number().int().min(1),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_SHARDS - 1),
+  of: z.number().int().min(1).max(MAX_SHARDS),
   workloadHash: z.string(),
   startAt: z.number(),
   clock: ClockEstimateSchema,
 });
 
 export const MergeInfoSchema = z.object({
-  of: z.number().int().min(1),
+  of: z.number().int().min(1).max(MAX_SHARDS),
   workloadHash: z.string(),
   startAt: z.number(),
   clockBoundMs: z.number().min(0),

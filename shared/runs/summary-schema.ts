@@ -170,6 +170,7 @@ export const RunSummarySchema = z.object({
     failedInputEstimated: z.boolean().optional(),
     peakEstimated: z.boolean().optional(),
     outputTokenized: count.optional(),
+    usageRefused: count.optional(),
   }),
   reasoning: z
     .object({ requests: count, reasoningTokens: count, answerTokens: count, estimatedRequests: count })

@@ -294,6 +294,10 @@ export function summaryText(s: RunSummary): string {
     );
     if (t.inputFromUsage > 0)
       L.push("note: the server's input count includes its chat template (a 128-token prompt: ~138 on chat)");
+    if (t.usageRefused)
+      L.push(
+        `warning: ${t.usageRefused} request${t.usageRefused > 1 ? 's' : ''}' usage could not be true (more output tokens than max_tokens allows or than arrived): counted from the events`,
+      );
   }
   const errs = Object.entries(s.errors);
   if (errs.length > 0) {

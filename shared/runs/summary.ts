@@ -183,6 +183,7 @@ interface Pools {
   outputTokenized: number;
   inUsage: number;
   inEst: number;
+  usageRefused: number;
 }
 
 function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
@@ -210,6 +211,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   let inUsage = 0;
   let inEst = 0;
   let outputTokenized = 0;
+  let usageRefused = 0;
   for (const o of ok) {
     totalIn += o.inputTokens ?? 0;
     totalOut += o.outputTokens;
@@ -233,6 +235,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     if (o.firstEventMs !== null) firsts.push(o.firstEventMs);
     if (o.tokenSource) outputSource[o.tokenSource]++;
     if (o.tokenizedByServer) outputTokenized++;
+    if (o.tokenDoubt !== undefined) usageRefused++;
     if (o.inputTokensSource === 'usage') inUsage++;
     else if (o.inputTokensSource === 'estimated') inEst++;
   }
@@ -256,6 +259,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     outputTokenized,
     inUsage,
     inEst,
+    usageRefused,
     ...reasoningPools(ok, totalOut),
   };
 }
@@ -372,6 +376,7 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
       failedInputEstimated,
       ...(tokenPeak?.estimated ? { peakEstimated: true } : {}),
       ...(p.outputTokenized > 0 ? { outputTokenized: p.outputTokenized } : {}),
+      ...(p.usageRefused > 0 ? { usageRefused: p.usageRefused } : {}),
     },
     ...(p.reasoning ? { reasoning: p.reasoning } : {}),
     errors,

@@ -37,6 +37,14 @@
 import { EV_CONTENT, EV_COALESCED, EV_TOKENS_EXACT, type TokenSource } from '../request.ts';
 import type { RequestRecord } from '../record.ts';
 import { reasoningSplit, type KnownReasoningTokens } from './reasoning-stats.ts';
+import { usageTokensDoubt } from './token-bounds.ts';
+
+/**
+ * The per-token lists hold one value per token of each gap's event, up to this many values in a
+ * request: past it (counts no real stream reaches) each gap keeps a share of copies in proportion
+ * to its tokens, at least one, so no count from a server or a file sizes an allocation.
+ */
+export const MAX_PER_TOKEN_VALUES = 1 << 20;
 
 export interface RequestStats {
   /** First event of any kind (TTFB-like, includes role-only/empty chunks). */
@@ -54,6 +62,12 @@ export interface RequestStats {
   /** The reasoning/answer split is the server's (else estimated with the shared tokenizer). */
   reasoningTokensExact: boolean;
   tokenSource: TokenSource;
+  /**
+   * Why the server's total (usage) was not believed — more than max_tokens allows or than what
+   * arrived could carry (token-bounds.ts) — and the events' count was taken instead; null: believed
+   * or none given.
+   */
+  tokenDoubt: string | null;
   /** True when the output token count came from the server (per event or final usage). */
   tokensExact: boolean;
   /** Events that carried generated output. */
@@ -87,7 +101,7 @@ export interface RequestStats {
 export function computeRequestStats(r: RequestRecord, known?: KnownReasoningTokens): RequestStats {
   const scan = scanEvents(r.events);
   const { firstEventMs, ttftMs, contentEvents, itlChunk, coalescedGaps } = scan;
-  const { tokenSource, outputTokens } = outputTokensOf(scan, r.usage?.completionTokens ?? null);
+  const { tokenSource, outputTokens, tokenDoubt } = outputTokensOf(scan, r);
 
   // Per-event counts unknown: spread the tokens after the first event evenly over the later
   // events (w tokens each). With equal weights the per-token distribution is gap / w.
@@ -102,7 +116,9 @@ export function computeRequestStats(r: RequestRecord, known?: KnownReasoningToke
     tpotMs = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : 0;
   let maxGap: number | null = null;
   for (const g of itlChunk) if (maxGap === null || g > maxGap) maxGap = g;
-  const split = reasoningSplit(r, outputTokens, tokenSource !== 'estimated', known);
+  // A usage not believed is not believed for its reasoning part either.
+  const view = tokenDoubt === null ? r : { ...r, usage: null };
+  const split = reasoningSplit(view, outputTokens, tokenSource !== 'estimated', known);
 
   return {
     firstEventMs,
@@ -115,6 +131,7 @@ export function computeRequestStats(r: RequestRecord, known?: KnownReasoningToke
     answerTokens: split.answerTokens,
     reasoningTokensExact: split.reasoningTokensExact,
     tokenSource,
+    tokenDoubt,
     tokensExact: tokenSource !== 'estimated',
     contentEvents,
     events: r.events.n,
@@ -207,11 +224,21 @@ function scanEvents(ev: RequestRecord['events']): EventScan {
   };
 }
 
-/** The output token count and where it came from. */
+/** The output token count, where it came from, and why the server's total was not taken. */
 function outputTokensOf(
   scan: EventScan,
-  usageTokens: number | null,
-): { tokenSource: TokenSource; outputTokens: number } {
+  r: RequestRecord,
+): { tokenSource: TokenSource; outputTokens: number; tokenDoubt: string | null } {
+  const usage = r.usage?.completionTokens ?? null;
+  const tokenDoubt =
+    usage === null
+      ? null
+      : usageTokensDoubt(usage, {
+          maxTokens: r.maxTokens,
+          bytes: r.bytes,
+          hiddenTokens: r.usage?.reasoningTokens ?? null,
+        });
+  const usageTokens = tokenDoubt === null ? usage : null;
   // Token source: never mix silently. Per-event only if every content event was exact.
   let tokenSource: TokenSource;
   let outputTokens: number;
@@ -230,7 +257,19 @@ function outputTokensOf(
     // the total is the server's, per-event counts stay as they came.
     outputTokens = usageTokens;
   }
-  return { tokenSource, outputTokens };
+  return { tokenSource, outputTokens, tokenDoubt };
+}
+
+/**
+ * How many copies of a gap's per-token value go into a per-token list: its tokens, scaled down
+ * when the request's tokens exceed MAX_PER_TOKEN_VALUES (at least one copy per gap).
+ */
+function copiesOf(k: number, scale: number): number {
+  return scale >= 1 ? k : Math.max(1, Math.round(k * scale));
+}
+
+function scaleFor(totalTokens: number): number {
+  return totalTokens > MAX_PER_TOKEN_VALUES ? MAX_PER_TOKEN_VALUES / totalTokens : 1;
 }
 
 /** ITL per token from every chunk gap: each gap over its event's tokens, or over w tokens (header). */
@@ -238,10 +277,14 @@ function perTokenGaps(scan: EventScan, perEvent: boolean, w: number): number[] {
   const { itlChunk, contentTokens } = scan;
   const itlToken: number[] = [];
   if (perEvent) {
+    let total = 0;
+    for (let j = 0; j < itlChunk.length; j++) total += Math.max(1, contentTokens[j]!);
+    const scale = scaleFor(total);
     for (let j = 0; j < itlChunk.length; j++) {
       const k = Math.max(1, contentTokens[j]!);
       const per = itlChunk[j]! / k;
-      for (let m = 0; m < k; m++) itlToken.push(per);
+      const c = copiesOf(k, scale);
+      for (let m = 0; m < c; m++) itlToken.push(per);
     }
   } else if (scan.contentEvents > 1) {
     for (const g of itlChunk) itlToken.push(g / w);
@@ -264,6 +307,9 @@ function measuredGaps(
   if (scan.coalescedGaps === 0) return { chunk: itlChunk.slice(), token: itlToken.slice() };
   const chunk: number[] = [];
   const token: number[] = [];
+  let total = 0;
+  if (perEvent) for (let j = 0; j < itlChunk.length; j++) total += Math.max(1, contentTokens[j]!);
+  const scale = scaleFor(total);
   for (let j = 0; j < itlChunk.length;) {
     let e = j + 1;
     while (e < itlChunk.length && sameRead[e]) e++;
@@ -276,7 +322,8 @@ function measuredGaps(
     if (perEvent) {
       let k = 0;
       for (let m = j; m < e; m++) k += Math.max(1, contentTokens[m]!);
-      for (let m = 0; m < k; m++) token.push(g / k);
+      const c = copiesOf(k, scale);
+      for (let m = 0; m < c; m++) token.push(g / k);
     } else {
       const per = g / ((e - j) * w);
       for (let m = j; m < e; m++) token.push(per);
