@@ -3,6 +3,7 @@
  * "Dialects and errors"). The stream decoder enforces them as it frames and decodes.
  */
 import type { RequestError } from '../../shared/errors.ts';
+import type { RequestRecord } from '../../shared/record.ts';
 
 /**
  * An event (or NDJSON line) that grows past this without ending fails its request as
@@ -75,4 +76,15 @@ export function eventTooLargeError(atMs: number): RequestError {
     message: `An event grew past ${Math.round(MAX_EVENT_CHARS / 1048576)} MiB without ending; the stream was stopped there (what arrived before it is kept).`,
     atMs,
   };
+}
+
+/** What a finished record holds, estimated (the columns, the strings, their headers), bytes. */
+export function recordFootprintBytes(
+  rec: Pick<RequestRecord, 'events' | 'raw' | 'text' | 'reasoning'>,
+): number {
+  let chars = rec.text.length + rec.reasoning.length;
+  const e = rec.events;
+  for (let i = 0; i < e.n; i++) chars += e.text[i]?.length ?? 0;
+  if (rec.raw) for (const r of rec.raw) chars += r.length;
+  return e.n * RECORD_BYTES_PER_EVENT + chars * 2;
 }
