@@ -4,8 +4,10 @@
  * bytes into a preallocated batch buffer and hands the batch to the measuring thread at most every
  * FLUSH_MS (the stamps are taken already: batching only delays delivery, and fewer messages mean
  * less garbage on this thread), at once when a request ended (the runner may be waiting to send
- * the next one), transferring the buffers (no copy) and taking them back once decoded. No JSON,
- * no statistics, no framing here.
+ * the next one), transferring the buffers (no copy) and taking them back once decoded (a batch
+ * barely filled goes as a trimmed copy instead). A request whose bytes the measuring side has not
+ * decoded yet past a bound stops being read (backlog.ts: the drivers pause it, 'ack' resumes it).
+ * No JSON, no statistics, no framing here.
  */
 import { parentPort } from 'node:worker_threads';
 import { Drivers } from './raw-driver.ts';
