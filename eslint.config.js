@@ -20,7 +20,13 @@ const ELECTRON_LAYERS = [
   ],
   // The simulator stands alone (it uses no client code): every layer above may test against it.
   ['electron/sim/', 'electron/testing/sim.ts'],
-  ['electron/engine/', 'electron/testing/framing-corpus.ts', 'electron/testing/dialect-replay.ts'],
+  [
+    'electron/engine/',
+    'electron/testing/framing-corpus.ts',
+    'electron/testing/dialect-replay.ts',
+    'electron/testing/hostile-server.ts',
+    'electron/testing/flood-child.ts',
+  ],
   ['electron/metrics/'],
   ['electron/runs/', 'electron/testing/runs.ts'],
   ['electron/app/', 'electron/testing/core.ts'],

@@ -2,12 +2,14 @@
  * Runs the UI's requests through the engine and streams them to the UI as columnar batches:
  * at most one flush per BATCH_INTERVAL_MS (~30/s) whatever the event rate, each carrying every
  * row added since the last flush (VS Code batches terminal output the same way). Keeps the
- * last requests of the session for the history view.
+ * last requests of the session for the history view (request-history.ts: bounded by entries and
+ * by bytes).
  */
 import { randomUUID } from 'node:crypto';
 import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
+import { RequestHistory } from './request-history.ts';
 import { sliceColumns } from '../../shared/event-columns.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
@@ -36,8 +38,6 @@ interface Live {
   batches: number;
   summary: RequestSummary;
 }
-
-const HISTORY_MAX = 50;
 
 export function specFromInput(input: FireInput, target: ResolvedTarget): RequestSpec {
   // An endpoint override on another host does not get the target's key or secret headers: they
@@ -69,7 +69,7 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
 
 export class RequestService {
   private readonly live = new Map<string, Live>();
-  private readonly history: RequestSnapshot[] = [];
+  private readonly history = new RequestHistory();
   private readonly batcher = new StreamBatcher(BATCH_INTERVAL_MS, () => this.flushAll());
 
   constructor(private readonly emit: Emit) {}
@@ -114,11 +114,11 @@ export class RequestService {
   }
 
   get(id: string): RequestSnapshot | null {
-    return this.history.find((h) => h.summary.id === id) ?? null;
+    return this.history.get(id);
   }
 
   list(): RequestSummary[] {
-    return [...[...this.live.values()].map((l) => l.summary), ...this.history.map((h) => h.summary)];
+    return [...[...this.live.values()].map((l) => l.summary), ...this.history.summaries()];
   }
 
   /** Cancel everything (app quit). */
@@ -175,8 +175,7 @@ export class RequestService {
       input: l.input,
       record: { ...rec, events: sliceColumns(rec.events) },
     };
-    this.history.unshift(snap);
-    if (this.history.length > HISTORY_MAX) this.history.length = HISTORY_MAX;
+    this.history.add(snap);
     this.emit('onRequestFinished', snap);
   }
 }

@@ -17,8 +17,9 @@ import { redactUrl } from './endpoint.ts';
 import { httpStatusError } from './classify.ts';
 import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
 import { redactText } from '../../shared/redact.ts';
-import { MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
-import { io, type IoHandler } from './io/io-engine.ts';
+import { DECODE_SLICE_FRAMES, MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
+import { io, type IoCall, type IoHandler } from './io/io-engine.ts';
+import { READ_COST_BYTES } from './io/backlog.ts';
 import type { IoCtrl } from './io/protocol.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 
@@ -52,8 +53,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS =
 
 /**
  * One setImmediate for every request's pending decode: reads handed over together are all
- * recorded before any of their events is decoded. Decoding runs in slices of DECODE_SLICE_MS,
- * yielding between slices, so IPC and timers on this thread are never held up long.
+ * recorded before any of their events is decoded. Decoding runs in slices of DECODE_SLICE_MS (and
+ * of DECODE_SLICE_FRAMES per request), yielding between slices, so IPC and timers on this thread
+ * are never held up long, not even by a flood: a request with frames left goes back in the queue.
  */
 const DECODE_SLICE_MS = 1;
 const decodeQueue = new Set<() => void>();
@@ -129,7 +131,9 @@ class Exchange implements IoHandler {
   private jsonBody = false;
   private location: string | null = null;
   private retryAfter: string | null = null;
-  private cancel!: () => void;
+  private call!: IoCall;
+  /** The decoder's decodedCost already reported to the I/O side (back-pressure). */
+  private reported = 0;
 
   constructor(
     private readonly spec: RequestSpec,
@@ -154,7 +158,7 @@ class Exchange implements IoHandler {
 
   start(): void {
     const { spec, opts, prep } = this;
-    this.cancel = io().fire(
+    this.call = io().fire(
       {
         url: prep.target.href,
         method: 'POST',
@@ -172,32 +176,48 @@ class Exchange implements IoHandler {
 
   private readonly onAbort = (): void => this.cancel();
 
-  // Decode what reads framed (JSON, dialect) and report the new events.
+  private cancel(): void {
+    this.call.cancel();
+  }
+
+  // Decode a slice of what reads framed (JSON, dialect), report the new events, come back for more.
   private readonly decodeNow = (): void => {
-    const { decoder, events, rec } = this;
-    if (decoder.pendingFrames === 0) return;
-    const before = events.n;
-    decoder.flush();
-    if (events.n > before) this.opts.onProgress?.(rec, before);
-    // Past max_tokens by a margin, or at the record's limit: stop here, keep what came.
-    if (decoder.stop && !this.settled) {
-      this.cancel();
-      this.finish(rec.error, performance.now());
-    }
+    this.decodeSlice(DECODE_SLICE_FRAMES);
   };
+
+  private decodeSlice(max: number): void {
+    const { decoder, events, rec } = this;
+    const before = events.n;
+    const left = decoder.pendingFrames > 0 ? decoder.flush(max) : 0;
+    if (events.n > before) this.opts.onProgress?.(rec, before);
+    // Reads that completed no frame (a long event, keep-alives) count as decoded too.
+    const cost = decoder.decodedCost;
+    if (cost > this.reported && !this.settled) this.call.consumed(cost - this.reported);
+    this.reported = cost;
+    if (left > 0 && !this.settled) scheduleDecode(this.decodeNow);
+    // Past max_tokens by a margin: stop here, keep what came.
+    if (decoder.stop && !this.settled) this.stopHere();
+  }
+
+  /** A limit was reached: the stream is stopped from here, what arrived before kept. */
+  private stopHere(): void {
+    this.cancel();
+    this.finish(null, performance.now());
+  }
 
   private finish(err: RequestError | null, tEnd: number): void {
     if (this.settled) return;
     this.settled = true;
     const { rec, phases } = this;
     if (phases.endMs === null) phases.endMs = tEnd - this.t0;
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    rec.events = this.events;
+    // What arrived before the end is decoded first: its errors came before this one.
+    this.decodeSlice(Infinity);
+    this.decoder.finalize();
     if (err && !rec.error) rec.error = err;
     // A server may echo the key (or a signed URL) back in its error: never kept in clear.
     if (rec.error) rec.error = redactError(rec.error, this.prep.secrets);
-    this.opts.signal?.removeEventListener('abort', this.onAbort);
-    rec.events = this.events;
-    this.decodeNow();
-    this.decoder.finalize();
     this.opts.onProgress?.(rec, this.events.n);
     this.resolve(rec);
   }
@@ -215,14 +235,16 @@ class Exchange implements IoHandler {
       if (this.errorSize < (this.jsonBody ? MAX_EVENT_CHARS : MAX_ERROR_BODY))
         this.errorParts.push(Buffer.from(chunk));
       this.errorSize += chunk.length;
+      this.call.consumed(chunk.length + READ_COST_BYTES); // taken as it came: no backlog
       return;
     }
     this.decoder.pushRead(chunk, rel, readIndex);
     scheduleDecode(this.decodeNow);
-    // An event past the size cap: stop the stream now, keep what came before it.
-    if (this.decoder.tooLarge) {
+    // An event past the size cap, or the record's limit reached while framing: stop the stream
+    // now (the frames before it are still decoded), keep what came before it.
+    if (this.decoder.tooLarge || this.decoder.stop) {
       this.cancel();
-      this.finish(rec.error, t);
+      this.finish(null, t);
     }
   }
 
@@ -305,7 +327,7 @@ class Exchange implements IoHandler {
       );
       return;
     }
-    this.decodeNow();
+    this.decodeSlice(Infinity);
     this.decoder.end(rel, this.rec.reads);
     this.phases.endMs = rel;
     this.finish(this.decoder.endError(rel), t);

@@ -97,3 +97,58 @@ describe('an endless stream', () => {
     expect(rec.raw).toHaveLength(5_000); // aligned with the events, empty past the limit
   });
 });
+
+describe('every framed unit counts against the limit, checked while framing', () => {
+  const enc = new TextEncoder();
+  const fresh = (dialect: 'openai-chat' | 'ollama-generate', maxEvents: number) => {
+    const rec = newRecord({ id: 'x', url: '', dialect, model: 'm', startedAtWall: 0, raw: [] });
+    return { rec, d: new StreamDecoder(getDialect(dialect), rec, { maxEvents }) };
+  };
+
+  it.each([
+    ['comments', ': keep-alive\n'],
+    ['blank lines', '\n'],
+    ['event:-only blocks', 'event: ping\n\n'],
+  ])('SSE %s stop the request at the limit though they frame no event', (_name, unit) => {
+    const { rec, d } = fresh('openai-chat', 1_000);
+    d.pushRead(enc.encode('data: {"choices":[{"index":0,"delta":{"content":"kept"}}]}\n\n'), 0, 0);
+    let i = 1;
+    for (; !d.stop && i < 10_000; i++) d.pushRead(enc.encode(unit.repeat(10)), i, i);
+    expect(d.stop).toBe(true);
+    expect(i).toBeLessThan(150); // ~1,000 units of 10 a read, not the 10,000 reads offered
+    d.finalize();
+    expect(rec.error).toMatchObject({ kind: 'client', code: 'record-limit' });
+    expect(rec.error!.message).toMatch(/framed units/);
+    expect(rec.text).toBe('kept');
+  });
+
+  it('NDJSON blank lines count too', () => {
+    const { rec, d } = fresh('ollama-generate', 500);
+    let i = 0;
+    for (; !d.stop && i < 10_000; i++) d.pushRead(enc.encode('  \n\n'), i, i);
+    expect(i).toBeLessThan(300);
+    d.finalize();
+    expect(rec.error).toMatchObject({ code: 'record-limit' });
+  });
+
+  it('a read bringing more events than the room left keeps exactly the limit (data after [DONE])', () => {
+    const { rec, d } = fresh('openai-chat', 1_000);
+    d.pushRead(
+      enc.encode('data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n'),
+      0,
+      0,
+    );
+    const chunk = 'data: {"choices":[{"index":0,"delta":{"content":"b"}}]}\n\n'.repeat(333);
+    for (let i = 1; !d.stop; i++) d.pushRead(enc.encode(chunk), i, i);
+    expect(d.pendingFrames).toBe(1_000 - rec.events.n);
+    // Decoded in slices: each leaves the rest pending, and decodedCost grows with them.
+    const costs: number[] = [];
+    while (d.flush(256) > 0) costs.push(d.decodedCost);
+    d.finalize();
+    expect(costs.length).toBeGreaterThan(1);
+    for (let k = 1; k < costs.length; k++) expect(costs[k]!).toBeGreaterThanOrEqual(costs[k - 1]!);
+    expect(rec.events.n).toBe(1_000);
+    expect(rec.terminated).toBe(true);
+    expect(rec.error).toMatchObject({ kind: 'client', code: 'record-limit' });
+  });
+});

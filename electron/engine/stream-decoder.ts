@@ -2,6 +2,11 @@
  * Turns stamped socket reads into the request record: framing (SSE or NDJSON), the dialect's
  * decoder, and the columnar event rows. The first error found is kept in `rec.error`; later
  * data is still recorded (a malformed chunk mid-stream does not hide what came after it).
+ *
+ * Limits are checked while framing (record-limits.ts): every framed unit counts, events and
+ * comments, keep-alives and empty blocks alike, and no event past the limit is queued; decoding runs
+ * in slices (`flush(max)`), and `decodedCost` tells the I/O side how far it got (back-pressure,
+ * io/backlog.ts).
  */
 import {
   EV_COALESCED,
@@ -21,27 +26,22 @@ import { SseParser, type SseEvent } from './framing/sse.ts';
 import { NdjsonFramer, type NdjsonLine } from './framing/ndjson.ts';
 import type { Dialect, EventDecoder, Frame } from './dialects/types.ts';
 import { computeTokenSource } from './token-source.ts';
-import { eventTokensDoubt, overMaxTokensLimit } from '../../shared/stats/token-bounds.ts';
+import { eventTokensDoubt } from '../../shared/stats/token-bounds.ts';
+import { READ_COST_BYTES } from './io/backlog.ts';
+import {
+  eventTooLargeError,
+  MAX_EVENT_CHARS,
+  MAX_RECORD_EVENTS,
+  MAX_RECORD_TEXT_CHARS,
+  overMaxTokensLimit,
+  recordLimitError,
+  type RecordLimits,
+} from './record-limits.ts';
 
-/**
- * An event (or NDJSON line) that grows past this without ending fails its request as
- * protocol/event-too-large: memory stays bounded whatever a server sends (a real event is a few KB;
- * TOKENSCOPE_MAX_EVENT_MB raises it).
- */
-export const MAX_EVENT_CHARS = (Number(process.env.TOKENSCOPE_MAX_EVENT_MB) || 8) * 1024 * 1024;
+export { MAX_EVENT_CHARS, MAX_RECORD_EVENTS, MAX_RECORD_TEXT_CHARS, overMaxTokensLimit };
 
-/**
- * A request's record is bounded whatever a server sends (an endless fast stream grew ~33 MB/s):
- * - text kept (raw event data, output text, each event's text) stops at MAX_RECORD_TEXT_CHARS
- *   (64 Mi characters; TOKENSCOPE_MAX_RECORD_MB): `rec.textCapped`, timing of every event still kept;
- * - events stop at MAX_RECORD_EVENTS (2 M; TOKENSCOPE_MAX_EVENTS): the request is stopped as
- *   client/record-limit, what arrived kept (~40 bytes an event: 80 MB at most).
- */
-export const MAX_RECORD_TEXT_CHARS = (Number(process.env.TOKENSCOPE_MAX_RECORD_MB) || 64) * 1024 * 1024;
-export const MAX_RECORD_EVENTS = Number(process.env.TOKENSCOPE_MAX_EVENTS) || 2_000_000;
-
-/** Past max_tokens by this margin the request is stopped as protocol/over-max-tokens. */
-export { overMaxTokensLimit };
+/** Frames decoded per slice (flush): the measuring thread yields between slices. */
+export const DECODE_SLICE_FRAMES = 1024;
 
 export class StreamDecoder {
   private readonly sse: SseParser | null;
@@ -53,22 +53,36 @@ export class StreamDecoder {
   private pendingT: number[] = [];
   private pendingRead: number[] = [];
   private pendingFlags: number[] = [];
+  /** Per pending frame: its read's length, and the cost (bytes + READ_COST_BYTES) of every read before it. */
+  private pendingReadLen: number[] = [];
+  private pendingCostBefore: number[] = [];
+  /** The next pending frame to decode. */
+  private head = 0;
+  private pushedCost = 0;
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
   /** An event grew past MAX_EVENT_CHARS: the request is to be stopped (the client checks this). */
   tooLarge = false;
   /** Stop the request now (over max_tokens, record limit): its error is set; the client checks this. */
   stop = false;
+  /** The record limit was reached while framing: its error, set once the frames before it are decoded. */
+  private limitHit: RequestError | null = null;
+  /** Decoding stopped (over max_tokens): frames still pending are dropped. */
+  private halted = false;
   private outputTokens = 0;
   private keptChars = 0;
+  /** The last read whose kept event was charged its whole length against the text limit. */
+  private chargedRead = -1;
+  private readonly maxEvents: number;
 
   constructor(
     private readonly dialect: Dialect,
     private readonly rec: RequestRecord,
-    private readonly limits: { maxTokens?: number | null; maxEvents?: number; maxTextChars?: number } = {},
+    private readonly limits: RecordLimits = {},
   ) {
     this.sse = dialect.framing === 'sse' ? new SseParser() : null;
     this.nd = dialect.framing === 'ndjson' ? new NdjsonFramer() : null;
     this.decoder = dialect.createDecoder();
+    this.maxEvents = limits.maxEvents ?? MAX_RECORD_EVENTS;
   }
 
   private get events(): EventColumns {
@@ -99,47 +113,84 @@ export class StreamDecoder {
    * before any of them is parsed (docs/ARCHITECTURE.md: per read, stamp and split only).
    */
   pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
+    const costBefore = this.pushedCost;
+    this.pushedCost += chunk.length + READ_COST_BYTES;
+    if (this.stop || this.tooLarge) return; // being stopped: nothing more is framed
     const frames = this.frames;
     frames.length = 0;
     if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
     else this.nd!.push(chunk, frames as NdjsonLine[]);
-    const pending = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
-    if (pending > MAX_EVENT_CHARS && !this.tooLarge) {
+    const pendingChars = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
+    if (pendingChars > MAX_EVENT_CHARS) {
       this.tooLarge = true;
-      this.setError({
-        kind: 'protocol',
-        code: 'event-too-large',
-        message: `An event grew past ${Math.round(MAX_EVENT_CHARS / 1048576)} MiB without ending; the stream was stopped there (what arrived before it is kept).`,
-        atMs: t,
-      });
+      this.setError(eventTooLargeError(t));
     }
+    // The limit counts every framed unit; no event past it is queued.
+    const queued = this.events.n + this.pendingFrames;
+    const take = Math.min(frames.length, Math.max(0, this.maxEvents - queued));
     const coalesced = frames.length > 1 ? EV_COALESCED : 0;
-    for (let i = 0; i < frames.length; i++) {
+    for (let i = 0; i < take; i++) {
       this.pending.push(frames[i]!);
       this.pendingT.push(t);
       this.pendingRead.push(readIndex);
       this.pendingFlags.push(coalesced);
+      this.pendingReadLen.push(chunk.length);
+      this.pendingCostBefore.push(costBefore);
     }
+    const units = queued + frames.length + this.ignoredUnits;
+    if (units >= this.maxEvents) {
+      this.stop = true;
+      this.limitHit = recordLimitError(units, queued + take, t);
+    }
+    frames.length = 0;
+  }
+
+  /** Framed units that are not events (comments, blank keep-alives, empty blocks). */
+  private get ignoredUnits(): number {
+    return this.sse ? this.sse.ignoredUnits : this.nd!.ignoredUnits;
   }
 
   /** Frames waiting to be decoded. */
   get pendingFrames(): number {
-    return this.pending.length;
+    return this.pending.length - this.head;
   }
 
-  /** Decodes every framed-but-not-decoded event, in arrival order. */
-  flush(): void {
-    const n = this.pending.length;
-    if (n === 0) return;
-    const frames = this.pending;
-    const ts = this.pendingT;
-    const reads = this.pendingRead;
-    const flags = this.pendingFlags;
-    this.pending = [];
-    this.pendingT = [];
-    this.pendingRead = [];
-    this.pendingFlags = [];
-    for (let i = 0; i < n; i++) this.handle(frames[i]!, ts[i]!, reads[i]!, flags[i]!);
+  /**
+   * How much of what was pushed is decoded: the bytes of every read whose frames are all decoded,
+   * plus READ_COST_BYTES per read (the measure of the I/O side's backlog, io/backlog.ts).
+   */
+  get decodedCost(): number {
+    return this.pendingFrames > 0 ? this.pendingCostBefore[this.head]! : this.pushedCost;
+  }
+
+  /**
+   * Decodes framed-but-not-decoded events in arrival order, at most `max` of them (a slice: the
+   * caller yields and comes back). Returns how many are left.
+   */
+  flush(max = Infinity): number {
+    const end = Math.min(this.pending.length, this.head + max);
+    while (this.head < end && !this.halted) {
+      const i = this.head++;
+      this.handle(
+        this.pending[i]!,
+        this.pendingT[i]!,
+        this.pendingRead[i]!,
+        this.pendingFlags[i]!,
+        this.pendingReadLen[i]!,
+      );
+    }
+    if (this.halted || this.head === this.pending.length) {
+      this.pending = [];
+      this.pendingT = [];
+      this.pendingRead = [];
+      this.pendingFlags = [];
+      this.pendingReadLen = [];
+      this.pendingCostBefore = [];
+      this.head = 0;
+      // Everything before the limit is decoded: its error comes after theirs.
+      if (this.limitHit) this.setError(this.limitHit);
+    }
+    return this.pendingFrames;
   }
 
   end(t: number, readIndex: number): void {
@@ -154,7 +205,9 @@ export class StreamDecoder {
       // A cut-off NDJSON line is still offered to the decoder: it reports it as invalid JSON.
       if (info.unterminatedLine) frames.push({ data: info.unterminatedLine });
     }
-    for (const f of frames) this.handle(f, t, readIndex, 0);
+    for (const f of frames)
+      if (!this.stop && this.events.n < this.maxEvents) this.handle(f, t, readIndex, 0, 0);
+    frames.length = 0;
   }
 
   /** The error to report at a clean EOF: a missing terminator is a protocol error. */
@@ -192,7 +245,13 @@ export class StreamDecoder {
     if (!this.rec.error) this.rec.error = e;
   }
 
-  private handle(f: SseEvent | NdjsonLine, t: number, readIndex: number, coalesced: number): void {
+  private handle(
+    f: SseEvent | NdjsonLine,
+    t: number,
+    readIndex: number,
+    coalesced: number,
+    readLen: number,
+  ): void {
     const frame: Frame = { event: 'event' in f ? f.event : 'message', data: f.data };
     const d = this.decoder.decode(frame);
     const rec = this.rec;
@@ -244,7 +303,11 @@ export class StreamDecoder {
     const maxText = this.limits.maxTextChars ?? MAX_RECORD_TEXT_CHARS;
     const keepText = this.keptChars < maxText;
     if (keepText) {
-      this.keptChars += f.data.length + (d.text?.length ?? 0) * 2 + (d.reasoning?.length ?? 0) * 2;
+      // The raw data is a slice of its read's string and keeps all of it: the read is charged once.
+      const first = readIndex !== this.chargedRead;
+      this.chargedRead = readIndex;
+      const raw = Math.max(first ? readLen : 0, f.data.length > readLen ? f.data.length : 0);
+      this.keptChars += raw + (d.text?.length ?? 0) * 2 + (d.reasoning?.length ?? 0) * 2;
       if (d.text) rec.text += d.text;
       if (d.reasoning) rec.reasoning += d.reasoning;
     } else rec.textCapped = true;
@@ -277,24 +340,15 @@ export class StreamDecoder {
   }
 
   private checkLimits(t: number): void {
-    if (this.stop) return;
+    if (this.halted) return;
     const max = this.limits.maxTokens;
     if (max != null && max > 0 && this.outputTokens > overMaxTokensLimit(max) && !this.rec.terminated) {
       this.stop = true;
+      this.halted = true;
       this.setError({
         kind: 'protocol',
         code: 'over-max-tokens',
         message: `The server kept generating past max_tokens=${max} (${this.outputTokens} tokens so far, it ignored the limit); Tokenscope stopped the stream.`,
-        atMs: t,
-      });
-      return;
-    }
-    if (this.events.n >= (this.limits.maxEvents ?? MAX_RECORD_EVENTS)) {
-      this.stop = true;
-      this.setError({
-        kind: 'client',
-        code: 'record-limit',
-        message: `The stream reached ${this.events.n.toLocaleString('en-US')} events, the most one request keeps (TOKENSCOPE_MAX_EVENTS); Tokenscope stopped it there, everything before kept.`,
         atMs: t,
       });
     }

@@ -17,6 +17,8 @@ export interface NdjsonEndInfo {
 export class NdjsonFramer {
   private readonly decoder = new TextDecoder('utf-8');
   private tail = '';
+  /** Blank lines skipped (counted against a record's limits like SSE keep-alives). */
+  ignoredUnits = 0;
 
   /** Characters of a line not yet complete. */
   get pendingChars(): number {
@@ -38,6 +40,7 @@ export class NdjsonFramer {
       this.tail = '';
       if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
       if (line.trim().length > 0) out.push({ data: line });
+      else this.ignoredUnits++;
       pos = nl + 1;
     }
     if (pos < len) this.tail += chunk.slice(pos);

@@ -39,12 +39,24 @@ export class SseParser {
   private hasData = false;
   private eventType = '';
   private lastEventId = '';
+  /** Non-empty lines of the block being read (reset when it dispatches or ends empty). */
+  private blockLines = 0;
+  private ignored = 0;
   /** Reconnection time from `retry:` (ms), if the server set one. */
   retryMs: number | null = null;
 
   /** Characters held for an event not yet complete (its data so far and an unterminated line). */
   get pendingChars(): number {
     return this.tail.length + this.data.length;
+  }
+
+  /**
+   * Framed units that are not events: comment lines (keep-alives), blank lines that end no event,
+   * and the lines of a block that dispatched nothing (`event:`-only blocks), counted as they come.
+   * A record counts them against its limits (stream-decoder.ts): a flood of them costs time.
+   */
+  get ignoredUnits(): number {
+    return this.ignored + (this.hasData ? 0 : this.blockLines);
   }
 
   /** Parse one read. Completed events are appended to `out`; returns how many were added. */
@@ -103,11 +115,17 @@ export class SseParser {
 
   private processLine(line: string, out: SseEvent[]): void {
     if (line.length === 0) {
+      if (!this.hasData) this.ignored += this.blockLines + 1;
+      this.blockLines = 0;
       this.dispatch(out);
       return;
     }
     const c0 = line.charCodeAt(0);
-    if (c0 === 58 /* ':' */) return; // comment (TGI keep-alive)
+    if (c0 === 58 /* ':' */) {
+      this.ignored++; // comment (TGI keep-alive)
+      return;
+    }
+    this.blockLines++;
     // Fast path for the common `data:` field.
     if (c0 === 100 /* d */ && line.startsWith('data:')) {
       const v = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);

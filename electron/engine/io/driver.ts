@@ -18,7 +18,8 @@ import type { Socket } from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
-import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+import { backlogGrew, backlogShrank, type Backlogged } from './backlog.ts';
+import type { IoCtrl, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 
 interface Pool {
   opts: IoPoolOptions;
@@ -26,7 +27,7 @@ interface Pool {
   https: https.Agent | null;
 }
 
-interface Conn {
+interface Conn extends Backlogged {
   slot: number;
   req: IoRequest;
   sink: IoSink;
@@ -38,6 +39,8 @@ interface Conn {
   ending: RequestError | null;
   done: boolean;
   current: http.ClientRequest | null;
+  /** The response being read (paused while the backlog is over its bound). */
+  res: http.IncomingMessage | null;
   timer: NodeJS.Timeout | null;
   idleTimer: NodeJS.Timeout | null;
   lastByte: number;
@@ -83,9 +86,12 @@ export class ConnectionDriver {
       ending: null,
       done: false,
       current: null,
+      res: null,
       timer: null,
       idleTimer: null,
       lastByte: 0,
+      backlog: 0,
+      paused: false,
     };
     this.conns.set(slot, c);
     c.sink.ctrl(slot, { k: 'start', t: c.t0 });
@@ -99,6 +105,14 @@ export class ConnectionDriver {
     const c = this.conns.get(slot);
     if (!c) return;
     this.endFromHere(c, cancelledError(performance.now() - c.t0));
+  }
+
+  /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
+  ack(slot: number, bytes: number): void {
+    const c = this.conns.get(slot);
+    if (!c || !backlogShrank(c, bytes)) return;
+    c.lastByte = performance.now(); // the wait was ours: the idle clock starts again
+    c.res?.resume();
   }
 
   /** Cancel, timeout: the request ends with `err`; destroying the socket makes it emit an error we own. */
@@ -213,23 +227,15 @@ export class ConnectionDriver {
       headersSeen = true;
       c.gotResponse = true;
       c.lastByte = t;
-      const rid = res.headers['x-request-id'];
-      sink.ctrl(slot, {
-        k: 'headers',
-        t,
-        status: res.statusCode ?? 0,
-        contentType: res.headers['content-type'] ?? null,
-        requestId: typeof rid === 'string' ? rid : null,
-        location: res.headers.location?.slice(0, 2048) ?? null,
-        retryAfter: headerText(res.headers['retry-after']),
-        contentEncoding: headerText(res.headers['content-encoding'])?.toLowerCase() ?? null,
-      });
+      sink.ctrl(slot, headersEvent(res, t));
       res.on('data', (chunk: Buffer) => {
         // Stamp first: nothing before this line may depend on the chunk.
         const tr = performance.now();
         c.lastByte = tr;
         sink.read(slot, tr, chunk, 0, chunk.length);
+        if (backlogGrew(c, chunk.length)) res.pause();
       });
+      c.res = res;
       res.on('end', () => this.finish(c, { k: 'end', t: performance.now() }));
       res.on('aborted', () => {
         if (c.done) return;
@@ -258,6 +264,20 @@ export class ConnectionDriver {
     }
     for (const id of [...this.pools.keys()]) this.closePool(id);
   }
+}
+
+function headersEvent(res: http.IncomingMessage, t: number): IoCtrl {
+  const rid = res.headers['x-request-id'];
+  return {
+    k: 'headers',
+    t,
+    status: res.statusCode ?? 0,
+    contentType: res.headers['content-type'] ?? null,
+    requestId: typeof rid === 'string' ? rid : null,
+    location: res.headers.location?.slice(0, 2048) ?? null,
+    retryAfter: headerText(res.headers['retry-after']),
+    contentEncoding: headerText(res.headers['content-encoding'])?.toLowerCase() ?? null,
+  };
 }
 
 function headerText(v: string | string[] | undefined): string | null {

@@ -1,10 +1,13 @@
 // The stream-I/O engine itself: bytes cross the thread boundary intact (reads bigger than a batch,
 // thousands of small ones), times land on this thread's clock, inline mode gives the same record,
-// and a thread that dies fails its requests with a classified error instead of hanging them.
+// and a thread that dies fails its requests with a classified error instead of hanging them. A
+// reader that falls behind stops its socket being read (back-pressure) and gets every byte in order
+// once it catches up.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IoEngine, type IoHandler } from './io-engine.ts';
+import { IoEngine, type IoCall, type IoHandler } from './io-engine.ts';
+import { BACKLOG_HIGH_BYTES, READ_COST_BYTES } from './backlog.ts';
 import type { IoCtrl, IoRequest } from './protocol.ts';
 
 let srv: http.Server;
@@ -31,6 +34,24 @@ beforeAll(async () => {
         else res.end();
       };
       tick();
+      return;
+    }
+    if (u.pathname === '/flood') {
+      // 8 MiB as fast as the socket takes it, honouring its back-pressure.
+      const block = Buffer.alloc(64 * 1024);
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 128) {
+          for (let i = 0; i < block.length; i += 4) block.writeUInt32LE(sent * block.length + i, i);
+          sent++;
+          if (sent === 128) res.end(block);
+          else if (!res.write(block)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+      };
+      more();
       return;
     }
     if (u.pathname === '/hang') {
@@ -64,6 +85,7 @@ interface Got {
   ctrl: IoCtrl[];
 }
 
+/** Collects a request's bytes, reporting each read decoded at once (as the client does). */
 function collect(engine: IoEngine, path: string, onCtrl?: (ev: IoCtrl) => void): Promise<Got> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
@@ -72,6 +94,7 @@ function collect(engine: IoEngine, path: string, onCtrl?: (ev: IoCtrl) => void):
       read(t, chunk) {
         got.reads.push(t);
         parts.push(Buffer.from(chunk)); // a copy: the memory goes back to the I/O thread
+        call.consumed(chunk.length + READ_COST_BYTES);
       },
       ctrl(ev) {
         got.ctrl.push(ev);
@@ -82,7 +105,7 @@ function collect(engine: IoEngine, path: string, onCtrl?: (ev: IoCtrl) => void):
         }
       },
     };
-    engine.fire(req(path), h);
+    const call: IoCall = engine.fire(req(path), h);
   });
 }
 
@@ -118,6 +141,46 @@ describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
     expect(got.reads.at(-1)!).toBeLessThanOrEqual(end);
     // The phases come in order: start, socket, connected, written, headers, …, end.
     expect(got.ctrl.map((c) => c.k)).toEqual(['start', 'socket', 'connected', 'written', 'headers', 'end']);
+  });
+
+  it('a reader that falls behind stops the socket being read, then gets every byte in order', async () => {
+    const got = await new Promise<{ stalledAt: number; bytes: Buffer; last: IoCtrl }>((resolve) => {
+      const parts: Buffer[] = [];
+      let size = 0;
+      let owed = 0;
+      let stalledAt = -1;
+      let quiet: NodeJS.Timeout | undefined;
+      const h: IoHandler = {
+        read(_t, chunk) {
+          parts.push(Buffer.from(chunk));
+          size += chunk.length;
+          owed += chunk.length + READ_COST_BYTES;
+          if (stalledAt >= 0) {
+            call.consumed(owed);
+            owed = 0;
+            return;
+          }
+          // Decoding nothing until no read came for 300 ms (the socket stopped), then catching up.
+          clearTimeout(quiet);
+          quiet = setTimeout(() => {
+            stalledAt = size;
+            call.consumed(owed);
+            owed = 0;
+          }, 300);
+        },
+        ctrl(ev) {
+          if (ev.k === 'end' || ev.k === 'error')
+            resolve({ stalledAt, bytes: Buffer.concat(parts), last: ev });
+        },
+      };
+      const call: IoCall = engine.fire(req('/flood'), h);
+    });
+    expect(got.last.k).toBe('end');
+    // Stopped at the bound (one read past it at most), not after the 8 MiB the server had to send.
+    expect(got.stalledAt).toBeGreaterThan(0);
+    expect(got.stalledAt).toBeLessThanOrEqual(BACKLOG_HIGH_BYTES + 64 * 1024);
+    expect(got.bytes.length).toBe(128 * 64 * 1024);
+    for (let i = 0; i < got.bytes.length; i += 4 * 1021) expect(got.bytes.readUInt32LE(i)).toBe(i);
   });
 
   it('the loop figures count the reads it stamped', async () => {

@@ -16,7 +16,10 @@ import { startWorker } from '../../workers/spawn.ts';
 import { Drivers } from './raw-driver.ts';
 import { clockOffset } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
+import { combine, emptyStats, yieldToIoThreads } from './io-threads.ts';
+import { ACK_STEP_BYTES } from './backlog.ts';
 import {
+  BATCH_BYTES,
   META_STRIDE,
   type FromIo,
   type IoCtrl,
@@ -34,6 +37,13 @@ export interface IoHandler {
   ctrl(ev: IoCtrl): void;
 }
 
+/** A request sent: how its owner cancels it and reports what it decoded (back-pressure). */
+export interface IoCall {
+  cancel(): void;
+  /** `bytes` of the request's reads (and READ_COST_BYTES per read) were decoded: backlog.ts. */
+  consumed(bytes: number): void;
+}
+
 export interface IoThreadsStats {
   threads: number;
   /** The worst thread's figures (loop delay, stalls, GC); reads and batches summed. */
@@ -43,6 +53,7 @@ export interface IoThreadsStats {
 import { MAX_IO_THREADS } from './io-limits.ts';
 
 export { MAX_IO_THREADS };
+export { MEASURING_THREAD_NICE } from './io-threads.ts';
 
 export function defaultIoThreads(): number {
   const env = process.env.TOKENSCOPE_IO_THREADS;
@@ -65,11 +76,16 @@ interface Thread {
   /** Resolves when the thread said hello (started, clock measured) or died. */
   ready: Promise<void>;
   onReady: () => void;
+  /** Acks waiting for this turn's message (one per thread per turn, whatever the requests). */
+  ackSlots: number[];
+  ackBytes: number[];
 }
 
 interface Slot {
   handler: IoHandler;
   thread: Thread | null;
+  /** Decoded bytes not yet reported to the driver (reported in steps of ACK_STEP_BYTES). */
+  unacked: number;
 }
 
 export class IoEngine {
@@ -115,6 +131,8 @@ export class IoEngine {
       refd: true,
       ready,
       onReady,
+      ackSlots: [],
+      ackBytes: [],
     };
     worker.unref();
     th.refd = false;
@@ -187,7 +205,12 @@ export class IoEngine {
       if (s) s.handler.read(meta[k + 1]! + off, bytes.subarray(pos, pos + len));
       pos += len;
     }
-    th.worker.postMessage({ op: 'recycle', bytes: m.bytes, meta: m.meta } satisfies ToIo, [m.bytes, m.meta]);
+    // Whole buffer sets go back to be reused; trimmed copies (a batch barely filled) are dropped.
+    if (m.bytes.byteLength === BATCH_BYTES)
+      th.worker.postMessage({ op: 'recycle', bytes: m.bytes, meta: m.meta } satisfies ToIo, [
+        m.bytes,
+        m.meta,
+      ]);
   }
 
   private deliverCtrl(slot: number, ev: IoCtrl, th: Thread | null): void {
@@ -236,11 +259,12 @@ export class IoEngine {
     await Promise.all(this.threads.map((t) => t.ready));
   }
 
-  /** Sends a request; returns its cancel. Every request ends with exactly one 'end' or 'error'. */
-  fire(req: IoRequest, handler: IoHandler): () => void {
+  /** Sends a request. Every request ends with exactly one 'end' or 'error'. */
+  fire(req: IoRequest, handler: IoHandler): IoCall {
     const slot = this.nextSlot++;
     const th = this.pick();
-    this.slots.set(slot, { handler, thread: th });
+    this.slots.set(slot, { handler, thread: th, unacked: 0 });
+    const consumed = (bytes: number): void => this.consumed(slot, bytes);
     if (th) {
       th.active++;
       if (!th.refd) {
@@ -248,13 +272,41 @@ export class IoEngine {
         th.refd = true;
       }
       th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo);
-      return () => {
+      const cancel = (): void => {
         if (this.slots.has(slot) && th.alive) th.worker.postMessage({ op: 'cancel', slot } satisfies ToIo);
       };
+      return { cancel, consumed };
     }
     const d = this.inlineDriver();
     d.fire(slot, req);
-    return () => d.cancel(slot);
+    return { cancel: () => d.cancel(slot), consumed };
+  }
+
+  /** Decoded bytes of a request's reads, reported to its driver in steps (backlog.ts). */
+  private consumed(slot: number, bytes: number): void {
+    const s = this.slots.get(slot);
+    if (!s) return;
+    s.unacked += bytes;
+    if (s.unacked < ACK_STEP_BYTES) return;
+    const n = s.unacked;
+    s.unacked = 0;
+    const th = s.thread;
+    if (!th) {
+      this.inline?.ack(slot, n);
+      return;
+    }
+    if (!th.alive) return;
+    if (th.ackSlots.length === 0) setImmediate(() => this.sendAcks(th));
+    th.ackSlots.push(slot);
+    th.ackBytes.push(n);
+  }
+
+  private sendAcks(th: Thread): void {
+    const slots = th.ackSlots;
+    const bytes = th.ackBytes;
+    th.ackSlots = [];
+    th.ackBytes = [];
+    if (th.alive && slots.length > 0) th.worker.postMessage({ op: 'ack', slots, bytes } satisfies ToIo);
   }
 
   /** A connection pool shared by the requests that name it (a load run's keep-alive pool). */
@@ -316,61 +368,6 @@ export class IoEngine {
     this.inline?.destroy();
     this.inlineMon?.stop();
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
-  }
-}
-
-function emptyStats(): IoLoopStats {
-  return {
-    spanMs: 0,
-    loopDelayP99Ms: 0,
-    loopDelayMaxMs: 0,
-    stalls: 0,
-    stallMs: 0,
-    gcCount: 0,
-    gcPauseMs: 0,
-    gcMaxMs: 0,
-    cpuPct: null,
-    reads: 0,
-    batches: 0,
-  };
-}
-
-/** Several threads' figures as one: the worst delay, stalls and GC of any; reads summed. */
-function combine(list: IoLoopStats[]): IoLoopStats | null {
-  if (list.length === 0) return null;
-  const out = emptyStats();
-  for (const s of list) {
-    out.spanMs = Math.max(out.spanMs, s.spanMs);
-    out.loopDelayP99Ms = Math.max(out.loopDelayP99Ms, s.loopDelayP99Ms);
-    out.loopDelayMaxMs = Math.max(out.loopDelayMaxMs, s.loopDelayMaxMs);
-    out.stalls += s.stalls;
-    out.stallMs = Math.max(out.stallMs, s.stallMs);
-    out.gcCount += s.gcCount;
-    out.gcPauseMs = Math.max(out.gcPauseMs, s.gcPauseMs);
-    out.gcMaxMs = Math.max(out.gcMaxMs, s.gcMaxMs);
-    out.cpuPct = s.cpuPct === null ? out.cpuPct : Math.max(out.cpuPct ?? 0, s.cpuPct);
-    out.reads += s.reads;
-    out.batches += s.batches;
-  }
-  return out;
-}
-
-/** The nice value this thread takes once I/O threads exist (see yieldToIoThreads). */
-export const MEASURING_THREAD_NICE = 10;
-
-/**
- * On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
- * back so that when both want the CPU — one core shared, a wave of requests ending — the kernel
- * runs the I/O thread, whose stamps are the product, first. The I/O threads were created before
- * (they keep nice 0). Elsewhere setpriority would lower the whole process, I/O threads included,
- * so nothing is done. Not undone later: an unprivileged process cannot raise its priority back.
- */
-function yieldToIoThreads(): void {
-  if (process.platform !== 'linux' || process.env.TOKENSCOPE_NO_NICE) return;
-  try {
-    if (os.getPriority(0) < MEASURING_THREAD_NICE) os.setPriority(0, MEASURING_THREAD_NICE);
-  } catch {
-    // not permitted here: the threads still run, only without the priority hint
   }
 }
 

@@ -4,18 +4,32 @@
  * bytes into a preallocated batch buffer and hands the batch to the measuring thread at most every
  * FLUSH_MS (the stamps are taken already: batching only delays delivery, and fewer messages mean
  * less garbage on this thread), at once when a request ended (the runner may be waiting to send
- * the next one), transferring the buffers (no copy) and taking them back once decoded. No JSON,
- * no statistics, no framing here.
+ * the next one), transferring the buffers (no copy) and taking them back once decoded (a batch
+ * barely filled goes as a trimmed copy instead). A request whose bytes the measuring side has not
+ * decoded yet past a bound stops being read (backlog.ts: the drivers pause it, 'ack' resumes it).
+ * No JSON, no statistics, no framing here.
  */
 import { parentPort } from 'node:worker_threads';
 import { Drivers } from './raw-driver.ts';
 import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
-import { META_STRIDE, type FromIo, type IoCtrl, type IoSink, type ToIo } from './protocol.ts';
+import {
+  BATCH_BYTES,
+  BATCH_READS,
+  META_STRIDE,
+  type FromIo,
+  type IoCtrl,
+  type IoSink,
+  type ToIo,
+} from './protocol.ts';
 
 const port = parentPort!;
-const BATCH_BYTES = 256 * 1024;
-const BATCH_READS = 4096;
+/**
+ * A batch filled to less than this goes as a trimmed copy (its buffers stay here): what waits in
+ * the message queue is about what was read, not a whole 256 KiB + 96 KiB buffer set per batch.
+ */
+const COPY_BELOW_BYTES = BATCH_BYTES / 8;
+const COPY_BELOW_READS = BATCH_READS / 8;
 /** Reads wait at most this long for their batch to leave. */
 const FLUSH_MS = 2;
 
@@ -74,7 +88,8 @@ class Batcher implements IoSink {
   }
 
   recycle(bytes: ArrayBuffer, meta: ArrayBuffer): void {
-    if (bytes.byteLength === BATCH_BYTES && this.free.length < 8) this.free.push({ bytes, meta });
+    const whole = bytes.byteLength === BATCH_BYTES && meta.byteLength === BATCH_READS * META_STRIDE * 8;
+    if (whole && this.free.length < 8) this.free.push({ bytes, meta });
   }
 
   flush(): void {
@@ -84,23 +99,28 @@ class Batcher implements IoSink {
     }
     this.immediate = false;
     if (this.n === 0 && this.ctrlEvents.length === 0) return;
+    const copy = this.off < COPY_BELOW_BYTES && this.n < COPY_BELOW_READS;
+    const bytes = copy ? this.bytes.slice(0, this.off) : this.bytes;
+    const meta = copy
+      ? (this.meta.buffer.slice(0, this.n * META_STRIDE * 8) as ArrayBuffer)
+      : (this.meta.buffer as ArrayBuffer);
     const msg: FromIo = {
       op: 'batch',
-      bytes: this.bytes,
-      meta: this.meta.buffer as ArrayBuffer,
+      bytes,
+      meta,
       nReads: this.n,
       ctrl: this.ctrlEvents,
       ctrlSlot: this.ctrlSlot,
       ctrlAt: this.ctrlAt,
     };
-    port.postMessage(msg, [this.bytes, this.meta.buffer as ArrayBuffer]);
+    port.postMessage(msg, [bytes, meta]);
     this.mon.batches++;
     this.off = 0;
     this.n = 0;
     this.ctrlEvents = [];
     this.ctrlSlot = [];
     this.ctrlAt = [];
-    this.fresh();
+    if (!copy) this.fresh();
   }
 }
 
@@ -142,6 +162,9 @@ port.on('message', (m: ToIo) => {
       break;
     case 'recycle':
       batcher.recycle(m.bytes, m.meta);
+      break;
+    case 'ack':
+      for (let i = 0; i < m.slots.length; i++) driver.ack(m.slots[i]!, m.bytes[i]!);
       break;
   }
 });

@@ -96,7 +96,9 @@ export type ToIo =
   | { op: 'stats-reset' }
   /** Ask for the loop figures now; answered with the same token. */
   | { op: 'stats'; token: number }
-  | { op: 'recycle'; bytes: ArrayBuffer; meta: ArrayBuffer };
+  | { op: 'recycle'; bytes: ArrayBuffer; meta: ArrayBuffer }
+  /** Bytes of these requests' reads decoded since the last ack (back-pressure: backlog.ts). */
+  | { op: 'ack'; slots: number[]; bytes: number[] };
 
 /** Worker → main. */
 export type FromIo =
@@ -121,3 +123,6 @@ export type FromIo =
 
 /** Fields of a batch's meta array per read. */
 export const META_STRIDE = 3;
+/** A batch's buffers: sent whole when well filled (and sent back to be reused), else copied trimmed. */
+export const BATCH_BYTES = 256 * 1024;
+export const BATCH_READS = 4096;

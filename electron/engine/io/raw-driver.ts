@@ -18,6 +18,7 @@ import { Http1ResponseParser, type ParseOut } from './http1.ts';
 import { serialize } from './http1-request.ts';
 import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
+import { backlogGrew, backlogShrank } from './backlog.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
 
@@ -86,6 +87,8 @@ export class RawHttpDriver {
       idleTimer: null,
       lastByte: t0,
       wire,
+      backlog: 0,
+      paused: false,
     };
     this.reqs.set(slot, r);
     r.timer = setTimeout(
@@ -99,6 +102,22 @@ export class RawHttpDriver {
     const r = this.reqs.get(slot);
     if (!r) return;
     this.endFromHere(r, cancelledError(performance.now() - r.t0));
+  }
+
+  /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
+  ack(slot: number, bytes: number): void {
+    const r = this.reqs.get(slot);
+    if (!r || !backlogShrank(r, bytes)) return;
+    // The wait was ours, not the server's: the idle clock starts again.
+    r.lastByte = performance.now();
+    const c = r.conn;
+    if (c && !c.dead && c.req === r) this.readAgain(c);
+  }
+
+  private readAgain(c: RawConn): void {
+    if (!c.paused) return;
+    c.paused = false;
+    c.sock.resume();
   }
 
   destroy(): void {
@@ -135,6 +154,7 @@ export class RawHttpDriver {
       connected: false,
       dead: false,
       pool,
+      paused: false,
     };
     c.sock = net.connect({
       host,
@@ -195,7 +215,14 @@ export class RawHttpDriver {
         contentEncoding: h.contentEncoding,
       });
     }
-    if (out.body > 0) this.sink.read(r.slot, t, this.buf, 0, out.body);
+    if (out.body > 0) {
+      this.sink.read(r.slot, t, this.buf, 0, out.body);
+      // The measuring side is behind on this request: stop reading it until it catches up.
+      if (backlogGrew(r, out.body) && !p.done) {
+        c.paused = true;
+        c.sock.pause();
+      }
+    }
     if (p.error !== null) {
       this.kill(c);
       this.finish(r, {
@@ -256,6 +283,7 @@ export class RawHttpDriver {
   }
 
   private release(c: RawConn): void {
+    this.readAgain(c); // a parked connection is read (a server's close must be seen)
     const pool = c.pool!;
     if (this.pools.get(pool.id) !== pool) {
       this.kill(c);
@@ -352,6 +380,11 @@ export class Drivers {
   cancel(slot: number): void {
     this.raw.cancel(slot);
     this.node.cancel(slot);
+  }
+
+  ack(slot: number, bytes: number): void {
+    this.raw.ack(slot, bytes);
+    this.node.ack(slot, bytes);
   }
 
   destroy(): void {

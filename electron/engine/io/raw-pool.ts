@@ -7,6 +7,7 @@ import type net from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import type { Http1ResponseParser } from './http1.ts';
 import type { IoPoolOptions, IoRequest } from './protocol.ts';
+import type { Backlogged } from './backlog.ts';
 
 export interface RawConn {
   key: string;
@@ -18,9 +19,11 @@ export interface RawConn {
   connected: boolean;
   dead: boolean;
   pool: RawPool | null;
+  /** Not being read: its request's backlog is over the bound (backlog.ts). */
+  paused: boolean;
 }
 
-export interface RawReq {
+export interface RawReq extends Backlogged {
   slot: number;
   req: IoRequest;
   url: URL;

@@ -10,6 +10,8 @@ export interface IdleWatched {
   /** performance.now() of the last byte (or of the request written). */
   lastByte: number;
   idleTimer: NodeJS.Timeout | null;
+  /** Not being read (back-pressure, backlog.ts): the silence is ours, not the server's. */
+  paused?: boolean;
 }
 
 export function armIdle(c: IdleWatched, idleMs: number, onIdle: () => void): void {
@@ -17,6 +19,10 @@ export function armIdle(c: IdleWatched, idleMs: number, onIdle: () => void): voi
   const check = (): void => {
     c.idleTimer = null;
     if (c.done) return;
+    if (c.paused) {
+      c.idleTimer = setTimeout(check, idleMs);
+      return;
+    }
     const quiet = performance.now() - c.lastByte;
     if (quiet >= idleMs) onIdle();
     else c.idleTimer = setTimeout(check, idleMs - quiet);

@@ -1,0 +1,61 @@
+/**
+ * The stream-I/O threads' figures taken together (the worst delay, stalls and GC of any, reads
+ * summed), and the measuring thread's step back in priority once they exist (io-engine.ts).
+ */
+import os from 'node:os';
+import type { IoLoopStats } from './protocol.ts';
+
+export function emptyStats(): IoLoopStats {
+  return {
+    spanMs: 0,
+    loopDelayP99Ms: 0,
+    loopDelayMaxMs: 0,
+    stalls: 0,
+    stallMs: 0,
+    gcCount: 0,
+    gcPauseMs: 0,
+    gcMaxMs: 0,
+    cpuPct: null,
+    reads: 0,
+    batches: 0,
+  };
+}
+
+/** Several threads' figures as one: the worst delay, stalls and GC of any; reads summed. */
+export function combine(list: IoLoopStats[]): IoLoopStats | null {
+  if (list.length === 0) return null;
+  const out = emptyStats();
+  for (const s of list) {
+    out.spanMs = Math.max(out.spanMs, s.spanMs);
+    out.loopDelayP99Ms = Math.max(out.loopDelayP99Ms, s.loopDelayP99Ms);
+    out.loopDelayMaxMs = Math.max(out.loopDelayMaxMs, s.loopDelayMaxMs);
+    out.stalls += s.stalls;
+    out.stallMs = Math.max(out.stallMs, s.stallMs);
+    out.gcCount += s.gcCount;
+    out.gcPauseMs = Math.max(out.gcPauseMs, s.gcPauseMs);
+    out.gcMaxMs = Math.max(out.gcMaxMs, s.gcMaxMs);
+    out.cpuPct = s.cpuPct === null ? out.cpuPct : Math.max(out.cpuPct ?? 0, s.cpuPct);
+    out.reads += s.reads;
+    out.batches += s.batches;
+  }
+  return out;
+}
+
+/** The nice value this thread takes once I/O threads exist (see yieldToIoThreads). */
+export const MEASURING_THREAD_NICE = 10;
+
+/**
+ * On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
+ * back so that when both want the CPU — one core shared, a wave of requests ending — the kernel
+ * runs the I/O thread, whose stamps are the product, first. The I/O threads were created before
+ * (they keep nice 0). Elsewhere setpriority would lower the whole process, I/O threads included,
+ * so nothing is done. Not undone later: an unprivileged process cannot raise its priority back.
+ */
+export function yieldToIoThreads(): void {
+  if (process.platform !== 'linux' || process.env.TOKENSCOPE_NO_NICE) return;
+  try {
+    if (os.getPriority(0) < MEASURING_THREAD_NICE) os.setPriority(0, MEASURING_THREAD_NICE);
+  } catch {
+    // not permitted here: the threads still run, only without the priority hint
+  }
+}
