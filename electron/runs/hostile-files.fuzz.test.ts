@@ -4,7 +4,7 @@
 // is read (parseRunText and the streamed reader), listed, opened, exported as CSV and vLLM JSON and
 // made into a report's data without throwing and without an allocation sized by the number; a line
 // no stream can produce is refused and the file marked damaged, the good lines kept.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -15,15 +15,22 @@ import { parseRunText } from '../../shared/runs/run-parse.ts';
 import type { RunRequestLine } from '../../shared/runs/run-types.ts';
 import { eventTokensLimit } from '../../shared/stats/token-bounds.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
-import { runAgainst, tmpDir } from '../testing/runs.ts';
+import { runAgainst } from '../testing/runs.ts';
 import { readRunFile } from './run-file.ts';
 import { RunLibrary } from './run-library.ts';
 
 let sim: SimServer;
 let lines: string[];
+/** Every folder the test made, removed at the end. */
+const made: string[] = [];
+const scratch = (): string => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'tokenscope-hostile-'));
+  made.push(d);
+  return d;
+};
 beforeAll(async () => {
   sim = await startSim({ port: 0, decodeStepMs: 1, decodeStepPerSeqMs: 0, prefillMsPerToken: 0 });
-  const file = path.join(tmpDir('tokenscope-hostile-'), 'base.jsonl');
+  const file = path.join(scratch(), 'base.jsonl');
   await runAgainst(
     sim,
     {
@@ -41,7 +48,10 @@ beforeAll(async () => {
     .split('\n')
     .filter((l) => l !== '');
 }, 60_000);
-afterAll(() => sim.close());
+afterAll(async () => {
+  await sim.close();
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 type Mutation =
   | { kind: 'tok'; v: number }
@@ -121,7 +131,7 @@ describe('hostile numbers in a run file', () => {
         expect(r.value.requests.length).toBe(refused ? 5 : 6);
         if (refused)
           expect(r.value.problems.join('\n')).toMatch(/line \d+: (bad request line|request \d+ cannot be)/);
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'tokenscope-hostile-'));
+        const dir = scratch();
         const file = path.join(dir, 'run.jsonl');
         writeFileSync(file, text);
         const streamed = await readRunFile(file);
@@ -140,7 +150,7 @@ describe('hostile numbers in a run file', () => {
     const parsed = lines.map((l) => JSON.parse(l) as RunRequestLine & { type: string });
     const l = parsed[2]!;
     l.events.tok[3] = 300_000_000;
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'tokenscope-hostile-'));
+    const dir = scratch();
     writeFileSync(
       path.join(dir, 'run.jsonl'),
       parsed
