@@ -12,7 +12,7 @@
  * when its slope is above zero at one-sided 95 % confidence (slope − t·SE > 0, t with n − 2 degrees
  * of freedom), its fitted rise over the windows is at least `minRise` (default 1: it doubled) of
  * its fitted start (for outstanding requests, of at least 1 request), AND the rise matters against
- * the service time: TTFT rose by at least W = max(`serviceShare` (½) × the service time,
+ * the service time: TTFT rose by at least W = max(`serviceShare` (¼) × the service time,
  * `minRiseMs` (20 ms)), and outstanding requests by at least the requests that arrive in W at the
  * offered rate (at least 2). The service time is what a request takes without queueing: the
  * step's median of E2E − TTFT (its decode) plus its lowest TTFT (its prefill) — not the median
@@ -29,7 +29,7 @@ export interface SaturationOptions {
   minRise?: number;
   /** No verdict before this many ms of the step (default 3000). */
   minMs?: number;
-  /** TTFT must rise by at least this share of the service time (default 0.5). */
+  /** TTFT must rise by at least this share of the service time (default 0.25). */
   serviceShare?: number;
   /** …and by at least this many ms (default 20). */
   minRiseMs?: number;
@@ -147,7 +147,7 @@ export class SaturationMonitor {
     this.windows = o.windows ?? 8;
     this.minRise = o.minRise ?? 1;
     this.minMs = o.minMs ?? 3000;
-    this.serviceShare = o.serviceShare ?? 0.5;
+    this.serviceShare = o.serviceShare ?? 0.25;
     this.minRiseMs = o.minRiseMs ?? 20;
     this.offeredPerS = o.offeredPerS ?? null;
   }
@@ -172,7 +172,7 @@ export class SaturationMonitor {
         floor,
         minGain,
       );
-    // The waiting that matters: half a request's service time, 20 ms at least.
+    // The waiting that matters: a quarter of a request's service time, 20 ms at least.
     const serviceMs = this.decode.length ? median(this.decode) + this.minTtft : 0;
     const waitMs = Math.max(this.serviceShare * serviceMs, this.minRiseMs);
     const ttft = fit(this.ttft, 0, waitMs);
