@@ -135,7 +135,7 @@ describe('tokenscope probe', () => {
     const [a, b] = [...row.matchAll(/([\d.]+) ms/g)].map((m) => Number(m[1]));
     expect(a).toBeGreaterThan(10);
     expect(b).toBeGreaterThan(10);
-  });
+  }, 90_000);
 
   it('says when the server answered as another model than asked (llama.cpp serves what it has loaded)', async () => {
     const wrong = await runCli(['probe', coalescing.url, '-m', 'llama-3-8b', '-q']);
@@ -152,5 +152,5 @@ describe('tokenscope probe', () => {
     expect(right.stderr).not.toContain('warning');
     const sim = await runCli(['probe', fast.url, '-n', '2', '-q']);
     expect(sim.stderr).not.toContain('warning');
-  });
+  }, 90_000);
 });
