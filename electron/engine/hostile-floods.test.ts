@@ -147,3 +147,25 @@ describe('a flood that never reaches a limit ends by its timeout, its memory fla
     );
   });
 });
+
+describe.each([
+  ['inline (--io-threads 0)', { TOKENSCOPE_IO_THREADS: '0' }],
+  ["Node's HTTP client (https, TOKENSCOPE_HTTP_CLIENT=node)", { TOKENSCOPE_HTTP_CLIENT: 'node' }],
+])('the same back-pressure with the driver %s', (_name, env) => {
+  const cases = ['openai-chat/comments', 'anthropic-messages/blank-lines', 'ollama-generate/comments'];
+  const TIMEOUT_MS = 1_500;
+  let out: Map<string, FloodOutcome>;
+  beforeAll(async () => {
+    out = await runChild(cases, TIMEOUT_MS, { TOKENSCOPE_MAX_EVENTS: '1000000000', ...env });
+  }, 300_000);
+
+  it.each(cases)('%s', (c) => {
+    const o = out.get(c)!;
+    expect(o.error).toMatchObject({ kind: 'client', code: 'timeout' });
+    expect(o.ms).toBeLessThan(TIMEOUT_MS + TIMEOUT_SLACK_MS);
+    expect(o.contentEvents).toBeGreaterThanOrEqual(1);
+    expect((o.peakKb - o.rssKb) * 1024, JSON.stringify(o)).toBeLessThan(
+      BACKLOG_HIGH_BYTES + 48 * 1024 * 1024,
+    );
+  });
+});
