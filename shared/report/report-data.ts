@@ -155,7 +155,9 @@ export function buildReportData(input: ReportInput): Result<ReportData> {
   if (input.compare && input.compare.length >= 2) {
     const c = reportComparison(input.compare, input);
     if (!c.ok) return c;
-    comparison = c.value;
+    // Each run's section is one column's run, or one of a pooled column's repeats, in order.
+    const runColumns = input.compare.flatMap((col, i) => (col.parts ?? [col]).map(() => i));
+    comparison = runColumns.length === input.runs.length ? { ...c.value, runColumns } : c.value;
   }
   return ok({
     format: REPORT_FORMAT,

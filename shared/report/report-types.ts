@@ -72,6 +72,11 @@ export interface ReportComparison {
   clients: string | null;
   spreads: ({ letter: string; name: string; rows: SpreadRow[] } | null)[];
   cdfs: CdfSet[];
+  /**
+   * Per report run (`ReportData.runs`, in order): the column it is part of — a pooled column's
+   * repeats each have a section of their own. Absent in reports made before it was recorded.
+   */
+  runColumns?: number[];
 }
 
 export interface ReportData {
