@@ -23,11 +23,11 @@ export function RequestsCard({ data, ctx, sharedPeaks, inFlight }: CardProps & {
   return (
     <ChartCard
       title="Requests"
-      definition="Requests the server is running (in the batch) and waiting (queued), sampled at each scrape; dashed: this client's requests to this target in flight."
+      definition="Requests the server is running (in the batch, thin line) and waiting (queued, wide band beneath it: where the two are equal the thin line runs inside the band), sampled at each scrape; dashed: this client's requests to this target in flight."
       testId="metrics-running-chart"
       legend={[
         { name: 'running', color: C.content, value: fmtCompact(lastValue(data.running)) },
-        { name: 'waiting', color: C.coalesced, value: fmtCompact(lastValue(data.waiting)) },
+        { name: 'waiting', color: C.coalesced, kind: 'wide', value: fmtCompact(lastValue(data.waiting)) },
         {
           name: 'this client in flight',
           color: C.contentB,
@@ -42,7 +42,7 @@ export function RequestsCard({ data, ctx, sharedPeaks, inFlight }: CardProps & {
         width={ctx.width}
         lines={[
           { id: 'running', name: 'running', color: C.content, data: data.running },
-          { id: 'waiting', name: 'waiting', color: C.coalesced, data: data.waiting },
+          { id: 'waiting', name: 'waiting', color: C.coalesced, data: data.waiting, wide: true },
           {
             id: 'client',
             name: 'this client in flight',
