@@ -86,7 +86,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
         </p>
       )}
       <CompareCdfs cdfs={cdfs} />
-      <RunHistograms s={s} hist={derived.hist} />
+      <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} />
       <RunText s={s} />
     </div>
   );

@@ -69,12 +69,14 @@ export function deriveReportRun(r: ReportRun): Omit<DerivedRun, 'outcomes'> {
   const end = lanes ? lanes.lastMs : 0;
   const hist = {} as Record<DistMetric, HistDatum[]>;
   for (const [m, bins] of Object.entries(r.hist)) hist[m as DistMetric] = histOf(bins);
+  const histLog = (r.histLog ?? {}) as Record<DistMetric, HistDatum[]>;
   return {
     lanes,
     throughput: lanes ? throughputSeries(lanes, end, true) : [],
     concurrency: lanes ? concurrencySeries(lanes, end) : [],
     xMax: Math.max(1, end / 1000),
     hist,
+    histLog,
   };
 }
 

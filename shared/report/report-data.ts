@@ -43,13 +43,19 @@ export function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
 export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): ReportRun {
   const outcomes = outcomesOfDetail(d);
   const hist = {} as Record<DistMetric, HistDatum[]>;
-  for (const m of DIST) hist[m] = histogramData(metricValues(outcomes, m));
+  const histLog = {} as Record<DistMetric, HistDatum[]>;
+  for (const m of DIST) {
+    const v = metricValues(outcomes, m);
+    hist[m] = histogramData(v);
+    histLog[m] = histogramData(v, 30, 'log');
+  }
   return {
     entry: d.entry,
     header: d.header,
     summary: d.summary,
     problems: d.problems,
     hist,
+    histLog,
     cdfs: cdfsOf([outcomes], [d.summary]),
     lanes: d.lines ? reportLanes(d.lines, tickBudget) : null,
   };
