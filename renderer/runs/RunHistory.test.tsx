@@ -80,6 +80,10 @@ describe('the runs history with a sweep', () => {
     fireEvent.click(screen.getByTestId('run-history-sweep-toggle'));
     expect(within(group).getAllByTestId('run-compare-pick')).toHaveLength(13);
     expect(screen.getByTestId('run-history-sweep-toggle').getAttribute('aria-expanded')).toBe('true');
+    // Each step by its load: the sweep is named above them.
+    expect(
+      [...group.querySelectorAll('li.run-item .run-name')].map((e) => e.textContent).slice(0, 2),
+    ).toEqual(['rate 1', 'rate 2']);
   });
 
   it('is open when one of its steps is ticked for a comparison', () => {

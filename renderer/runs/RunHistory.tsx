@@ -141,8 +141,11 @@ function HistoryItem({
   pick,
   current,
   liveKey,
+  label,
 }: {
   r: RunEntry;
+  /** Shown instead of the run's name (a sweep's step: its load, the sweep named above it). */
+  label?: string;
   /** Its comparison column, or -1 when not ticked. */
   pick: number;
   current: boolean;
@@ -176,7 +179,7 @@ function HistoryItem({
         title={r.key}
       >
         <span className="row gap">
-          <b className="run-name">{r.name || 'Load run'}</b>
+          <b className="run-name">{label ?? (r.name || 'Load run')}</b>
           <span className="spacer" />
           <span className="hi-time">{fmtDateTime(d.getTime())}</span>
         </span>
@@ -253,6 +256,7 @@ function SweepGroup({
               pick={columnOf.get(r.key) ?? -1}
               current={selected === r.key}
               liveKey={liveKey}
+              label={r.name?.match(/ · ((?:rate|concurrency) \S+)$/)?.[1]}
             />
           ))}
         </ul>
