@@ -81,6 +81,12 @@ describe('load sweeps in Chromium', () => {
     await fill('outputLen-value', '8');
     await page.getByTestId('sweep-kind').selectOption('auto');
     await fill('sweep-steps', '2');
+    // Auto sets each step's rate: the form's rate is disabled with a note; the cap applies, said so.
+    expect(await page.getByTestId('run-rate').isDisabled()).toBe(true);
+    expect(await page.locator('.field', { has: page.getByTestId('run-concurrency') }).textContent()).toContain(
+      'Caps every rate step',
+    );
+    await shot(page, 'sweep-form-auto');
     await startOn(small, 'sim 4 seqs');
     // Live: a later step runs while the earlier ones are drawn.
     await page.waitForFunction(
@@ -91,6 +97,7 @@ describe('load sweeps in Chromium', () => {
       { timeout: 60_000 },
     );
     expect(await page.getByTestId('sweep-running').textContent()).toMatch(/Step [2-4] running/);
+    await shot(page, 'sweep-live');
     await finished();
     const table = await page.getByTestId('sweep-table').textContent();
     expect(table).toContain('baseline');
@@ -149,4 +156,18 @@ describe('load sweeps in Chromium', () => {
     if (process.env.UPDATE_DOCS) fs.copyFileSync(sloShot, path.join(repoRoot, 'docs/sweep-slo.png'));
     expect(consoleErrors).toEqual([]);
   }, 150_000);
+
+  it("groups each sweep's step runs under one entry of the runs history", async () => {
+    await page.getByTestId('mode-run').click();
+    const groups = page.getByTestId('run-history-sweep');
+    await groups.first().waitFor();
+    expect(await groups.count()).toBe(3);
+    // Closed: no step of a sweep is listed on its own.
+    expect(await page.locator('[data-testid="run-history"] > li.run-item').count()).toBe(0);
+    await page.getByTestId('run-history-sweep-toggle').first().click();
+    expect(await groups.first().locator('li.run-item').count()).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('run-history').scrollIntoViewIfNeeded();
+    await shot(page, 'runs-history-sweeps');
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
 });

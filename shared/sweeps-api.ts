@@ -30,6 +30,18 @@ export const SweepPlanInput = z.object({
 });
 export type SweepPlanInput = z.infer<typeof SweepPlanInput>;
 
+/**
+ * The Sweep form's labels of the plan's fields: the core names them in its messages about an app
+ * sweep's plan (the CLI names its flags instead).
+ */
+export const SWEEP_FORM_LABELS = {
+  rate: 'Rates (req/s)',
+  concurrency: 'Concurrencies',
+  steps: 'Steps between',
+  slo: 'SLO terms',
+  search: 'Search',
+} as const;
+
 export const StartSweepInput = StartRunInput.omit({ repeat: true }).extend({
   plan: SweepPlanInput,
   /** Stop the climb at an over-saturated step (default true). */

@@ -132,10 +132,15 @@ describe('sweeps through the contract', () => {
     expect(end.file!.slo?.passing?.load).toBeGreaterThan(0);
   });
 
-  it("refuses a bad plan in the CLI's words, and keys that leave the folder", async () => {
+  it("refuses a bad plan naming the form's fields (not the CLI's flags), and keys that leave the folder", async () => {
     const r = await call('startSweep', { targetId: SIM, workload, plan: { rate: '2,abc' } });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toContain('--rate: "abc" is not a rate above 0 or inf');
+    if (!r.ok) expect(r.error.message).toBe('Rates (req/s): "abc" is not a rate above 0 or inf');
+    const slo = await call('startSweep', { targetId: SIM, workload, plan: { slo: 'p99_ttft<=5' } });
+    expect(!slo.ok && slo.error.message).toMatch(/^SLO terms: /);
+    expect(!slo.ok && slo.error.message).not.toContain('--');
+    const conc = await call('startSweep', { targetId: SIM, workload, plan: { concurrency: '1,2.5' } });
+    expect(!conc.ok && conc.error.message).toBe('Concurrencies: whole numbers above 0');
     const none = await call('startSweep', { targetId: SIM, workload, plan: {} });
     expect(!none.ok && none.error.message).toContain('give --concurrency LIST');
     expect((await call('openSweep', '../x.json')).ok).toBe(false);

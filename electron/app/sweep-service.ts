@@ -9,7 +9,12 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep-file.ts';
-import type { StartSweepInput, SweepEvent, SweepList } from '../../shared/sweeps-api.ts';
+import {
+  SWEEP_FORM_LABELS,
+  type StartSweepInput,
+  type SweepEvent,
+  type SweepList,
+} from '../../shared/sweeps-api.ts';
 import { runSweep } from '../runs/sweep.ts';
 import { planOf, sweepFileName } from '../runs/sweep-plan.ts';
 import { RunError, type RunService } from './runs-service.ts';
@@ -50,7 +55,8 @@ export class SweepService {
   async start(input: StartSweepInput): Promise<{ sweepId: string; key: string }> {
     if (this.active) throw new RunError(this.busyText()!, 'busy');
     if (this.runs.running) throw new RunError(`a run is going on (${this.runs.running.key})`, 'busy');
-    const plan = planOf(input.plan);
+    // The app's messages name the form's fields, not the CLI's flags.
+    const plan = planOf(input.plan, SWEEP_FORM_LABELS);
     if (typeof plan === 'string') throw new RunError(plan);
     const { plan: _p, stopOverSaturated: _s, ...runInput } = input;
     const ready = await this.runs.prepare(runInput);

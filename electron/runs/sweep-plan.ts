@@ -19,6 +19,21 @@ export interface SweepPlanFlags {
   maxRuns?: number;
 }
 
+/** How messages name a plan's fields: the CLI's flags by default, the app's form labels when given. */
+export type PlanFieldNames = Partial<Record<keyof SweepPlanFlags, string>>;
+
+const FLAGS: Record<keyof SweepPlanFlags, string> = {
+  concurrency: '--concurrency',
+  rate: '--rate',
+  steps: '--steps',
+  refine: '--refine',
+  slo: '--slo',
+  search: '--search',
+  maxSteps: '--max-steps',
+  precision: '--precision',
+  maxRuns: '--max-runs',
+};
+
 function listOf(flag: string, v: string, allowInf: boolean): (number | 'inf')[] | string {
   const out: (number | 'inf')[] = [];
   for (const part of v.split(',').map((s) => s.trim())) {
@@ -30,7 +45,11 @@ function listOf(flag: string, v: string, allowInf: boolean): (number | 'inf')[] 
 }
 
 /** The sweep's plan and the concurrency cap of every step, from the flags; or what is wrong. */
-export function planOf(o: SweepPlanFlags): { plan: SweepPlan; cap: number | undefined } | string {
+export function planOf(
+  o: SweepPlanFlags,
+  names: PlanFieldNames = {},
+): { plan: SweepPlan; cap: number | undefined } | string {
+  const n = (k: keyof SweepPlanFlags): string => names[k] ?? FLAGS[k];
   const modes = [
     o.slo !== undefined,
     o.rate !== undefined,
@@ -48,13 +67,13 @@ export function planOf(o: SweepPlanFlags): { plan: SweepPlan; cap: number | unde
   }
   if (o.slo !== undefined) {
     const t = parseSlo(o.slo);
-    if (!t.ok) return `--slo ${t.error}`;
+    if (!t.ok) return names.slo ? `${names.slo}: ${t.error}` : `--slo ${t.error}`;
     const maxSteps = o.maxSteps ?? 8;
     const precision = o.precision ?? 0.05;
     const maxRuns = o.maxRuns ?? 2;
-    if (maxSteps < 2) return '--max-steps must be at least 2';
-    if (!(precision > 0 && precision < 1)) return '--precision must be between 0 and 1';
-    if (maxRuns < 1) return '--max-runs must be at least 1';
+    if (maxSteps < 2) return `${n('maxSteps')} must be at least 2`;
+    if (!(precision > 0 && precision < 1)) return `${n('precision')} must be between 0 and 1`;
+    if (maxRuns < 1) return `${n('maxRuns')} must be at least 1`;
     return {
       plan: {
         kind: 'slo-search',
@@ -71,17 +90,18 @@ export function planOf(o: SweepPlanFlags): { plan: SweepPlan; cap: number | unde
   if (o.rate !== undefined) {
     if (o.rate.trim().toLowerCase() === 'auto') {
       const k = o.steps ?? 5;
-      if (k < 1 || k > 50) return '--steps must be from 1 to 50';
+      if (k < 1 || k > 50) return `${n('steps')} must be from 1 to 50`;
       const refine = o.refine ?? 4;
-      if (!Number.isInteger(refine) || refine < 0 || refine > 20) return '--refine must be from 0 to 20';
+      if (!Number.isInteger(refine) || refine < 0 || refine > 20)
+        return `${n('refine')} must be from 0 to 20`;
       return { plan: { kind: 'rate-auto', steps: k, refine }, cap };
     }
-    const l = listOf('--rate', o.rate, true);
+    const l = listOf(n('rate'), o.rate, true);
     return typeof l === 'string' ? l : { plan: { kind: 'rate', loads: l }, cap };
   }
-  const l = listOf('--concurrency', o.concurrency!, false);
+  const l = listOf(n('concurrency'), o.concurrency!, false);
   if (typeof l === 'string') return l;
-  if (l.some((x) => x === 'inf' || !Number.isInteger(x))) return '--concurrency: whole numbers above 0';
+  if (l.some((x) => x === 'inf' || !Number.isInteger(x))) return `${n('concurrency')}: whole numbers above 0`;
   return { plan: { kind: 'concurrency', loads: l as number[] }, cap: undefined };
 }
 

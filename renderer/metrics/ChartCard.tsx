@@ -5,8 +5,8 @@ export interface LegendItem {
   name: string;
   color: string;
   value?: string;
-  /** Swatch: a line, a dashed line, a hollow dot (client points), or none (a number only). */
-  kind?: 'line' | 'dashed' | 'dot' | 'none';
+  /** Swatch: a line, a dashed line, a wide translucent line, a hollow dot (client points), or none (a number only). */
+  kind?: 'line' | 'dashed' | 'wide' | 'dot' | 'none';
   title?: string;
 }
 
@@ -29,7 +29,7 @@ export function ChartCard({ title, definition, legend, caption, children, testId
             <li key={l.name} title={l.title}>
               {l.kind !== 'none' && (
                 <i
-                  className={`sw ${l.kind === 'dot' ? 'circle' : 'mline'}${l.kind === 'dashed' ? ' dashed' : ''}`}
+                  className={`sw ${l.kind === 'dot' ? 'circle' : 'mline'}${l.kind === 'dashed' || l.kind === 'wide' ? ` ${l.kind}` : ''}`}
                   style={{ borderColor: l.color }}
                 />
               )}

@@ -5,6 +5,9 @@
  * prefix-cache hit rate. Values come from metrics/panel-data.ts; this file only lays them out.
  */
 import { useMemo } from 'react';
+import { PROFILES } from '../../shared/metrics/profiles.ts';
+import type { ProfileId } from '../../shared/metrics/profile-types.ts';
+import { clientTokens } from '../core/client-tokens.ts';
 import type { RequestSummary } from '../../shared/api.ts';
 import {
   clientE2ePoints,
@@ -19,6 +22,8 @@ import { KvCacheCard, PrefixHitCard, RequestsCard, ThroughputCard } from './Serv
 
 interface Props {
   targetId: string;
+  /** The server's profile, once scraped: what its counters mean (e.g. counted at a request's end). */
+  profile?: ProfileId;
   profileName: string;
   data: PanelData;
   domain: [number, number];
@@ -34,6 +39,7 @@ interface Props {
 
 export function MetricsCharts({
   targetId,
+  profile,
   profileName,
   data,
   domain,
@@ -56,6 +62,14 @@ export function MetricsCharts({
     () => clientE2ePoints(requests, targetId, start, end),
     [requests, targetId, start, end],
   );
+  // This client's own tokens/s beside the server's counters (core/client-tokens.ts).
+  const stepMs = data.resolutionMs > 0 ? data.resolutionMs : 1000;
+  const client = useMemo(
+    () => clientTokens.series(targetId, start, end, stepMs, Date.now()),
+    [targetId, start, end, stepMs],
+  );
+  const p = profile ? PROFILES[profile] : null;
+  const atEnd = p?.countedAtEnd?.includes('generationTokensTotal') ? p.label : null;
   const ctx = cardContext({ data, domain, width: chartWidth, profileName, scrapes, failing });
   const latency = data.latency;
   return (
@@ -68,7 +82,7 @@ export function MetricsCharts({
         sharedPeak={sharedPeaks?.ttft}
         ctx={ctx}
       />
-      <ThroughputCard data={data} ctx={ctx} sharedPeaks={sharedPeaks} />
+      <ThroughputCard data={data} ctx={ctx} sharedPeaks={sharedPeaks} client={client} atEnd={atEnd} />
       <KvCacheCard data={data} ctx={ctx} sharedPeaks={sharedPeaks} />
       <LatencyCard metric="itl" latency={latency.itl} sharedPeak={sharedPeaks?.itl} ctx={ctx} />
       <LatencyCard

@@ -147,6 +147,7 @@ function TargetMetrics({
 }) {
   const id = target.id;
   const profileName = useMetricsStore((s) => s.targets[id]?.meta?.profileName ?? '');
+  const profile = useMetricsStore((s) => s.targets[id]?.meta?.profile);
   const failing = useMetricsStore(
     (s) => s.targets[id]?.state?.status === 'failing' || !!s.targets[id]?.watchError,
   );
@@ -185,6 +186,7 @@ function TargetMetrics({
     <>
       <MetricsCharts
         targetId={id}
+        profile={profile}
         profileName={profileName || 'unknown server'}
         data={data}
         domain={domain}

@@ -27,6 +27,11 @@ export interface ChartLine {
   color: string;
   data: readonly SeriesPoint[];
   dashed?: boolean;
+  /**
+   * A wide, translucent stroke drawn beneath the thin lines: where another line has the same
+   * values (llama.cpp at its slot limit: as many waiting as running), both stay visible.
+   */
+  wide?: boolean;
   /** Holds each value until the next point (counts of things in flight). */
   step?: boolean;
   /** Dots only, no line (one point per event: a client request's TTFT). */
@@ -64,6 +69,8 @@ interface Props {
 }
 
 const MARGIN = { top: 6, right: 12, bottom: 4, left: 4 };
+/** The stroke of a `wide` line (px): a 1.6-px line on top of it stays visible in its middle. */
+export const WIDE_STROKE = 6;
 
 /**
  * The tooltip lists every line at the hovered time (recharts' own lists only the series whose
@@ -235,14 +242,16 @@ export function TimeChart({
         )}
       />
       {lines.map((l) => bandArea(l))}
-      {lines.map((l) => (
+      {[...lines.filter((l) => l.wide), ...lines.filter((l) => !l.wide)].map((l) => (
         <Line
           key={l.id}
           data={l.data as SeriesPoint[]}
           dataKey="v"
           name={l.name}
           stroke={l.dotsOnly ? 'none' : l.color}
-          strokeWidth={1.6}
+          strokeWidth={l.wide ? WIDE_STROKE : 1.6}
+          strokeOpacity={l.wide ? 0.45 : undefined}
+          className={l.wide ? 'mchart-wide' : undefined}
           strokeDasharray={l.dashed ? '4 3' : undefined}
           type={l.step ? 'stepAfter' : 'linear'}
           isAnimationActive={false}

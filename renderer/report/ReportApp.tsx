@@ -6,7 +6,6 @@
  */
 import { useMemo } from 'react';
 import type { ReportData, ReportRun } from '../../shared/report/report-types.ts';
-import { LETTERS } from '../../shared/runs/compare-export.ts';
 import { DEFINITIONS } from '../../shared/runs/definitions.ts';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { fmtDateTime } from '../core/format-date.ts';
@@ -16,18 +15,17 @@ import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/RunSu
 import { ServerSideCard } from '../runs/ServerSideCard.tsx';
 import { StatsTable, SummaryNumbers } from '../runs/SummaryNumbers.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
-import { deriveReportRun, detailOf } from './report-view.ts';
+import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 
 export function ReportApp({ data }: { data: ReportData }) {
-  const several = data.runs.length > 1;
+  const { letters, head } = useMemo(() => reportLabels(data), [data]);
   return (
     <main className="report" data-testid="report">
       <header className="report-head">
         <h1>Tokenscope report</h1>
         <span className="muted">
-          {several ? `${data.runs.length} runs` : (data.runs[0]?.entry.name ?? 'Load run')} · made{' '}
-          {fmtDateTime(data.generatedAtWall)} by Tokenscope {data.tokenscopeVersion} · a self-contained file:
-          it loads nothing from the network
+          <span data-testid="report-head-runs">{head}</span> · made {fmtDateTime(data.generatedAtWall)} by
+          Tokenscope {data.tokenscopeVersion} · a self-contained file: it loads nothing from the network
         </span>
       </header>
       {data.comparison && (
@@ -37,7 +35,7 @@ export function ReportApp({ data }: { data: ReportData }) {
       )}
       {data.runs.map((r, i) => (
         <ErrorBoundary key={`${r.entry.key}-${i}`} name={`Run ${r.entry.name ?? r.entry.key}`}>
-          <ReportRunView r={r} letter={several ? (LETTERS[i] ?? String(i + 1)) : null} />
+          <ReportRunView r={r} letter={letters[i] ?? null} />
         </ErrorBoundary>
       ))}
     </main>
@@ -60,7 +58,11 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       <section className="card run-head">
         <div className="row gap wrap">
           <h2 className="run-title" data-testid="report-run-name">
-            {letter && <span className="report-letter">{letter}</span>}
+            {letter && (
+              <span className="report-letter" data-testid="report-run-letter">
+                {letter}
+              </span>
+            )}
             {e.name || 'Load run'}
           </h2>
           <RunBadges e={e} />
@@ -84,7 +86,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
         </p>
       )}
       <CompareCdfs cdfs={cdfs} />
-      <RunHistograms s={s} hist={derived.hist} />
+      <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} />
       <RunText s={s} />
     </div>
   );

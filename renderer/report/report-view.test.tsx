@@ -7,7 +7,12 @@
  */
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildReportData, loadedOfDetail, reportRun } from '../../shared/report/report-data.ts';
+import {
+  buildReportData,
+  detailColumns,
+  loadedOfDetail,
+  reportRun,
+} from '../../shared/report/report-data.ts';
 import { scriptSafeJson } from '../../shared/report/report-html.ts';
 import type { ReportData } from '../../shared/report/report-types.ts';
 import { compareIntervalsAsync } from '../../shared/runs/compare-intervals.ts';
@@ -115,6 +120,47 @@ describe('the report against the app', () => {
     ]);
     expect(screen.getByTestId('compare-table')).toBeTruthy();
     expect(screen.getAllByTestId('report-run')).toHaveLength(2);
+  });
+
+  it('labels pooled repeats by their column (B1, B2 under B) and counts run files and columns alike', () => {
+    const a = runDetail(12);
+    const rep = (i: number) => {
+      const d = runDetail(6 + i);
+      return {
+        ...d,
+        entry: {
+          ...d.entry,
+          key: `r${i}.jsonl`,
+          name: `other · repeat ${i}/2`,
+          repeat: { group: 'g', index: i, of: 2 },
+        },
+        header: { ...d.header!, repeat: { group: 'g', index: i, of: 2 } },
+      };
+    };
+    const details = [a, rep(1), rep(2)];
+    const cols = detailColumns(details);
+    if (typeof cols === 'string') throw new Error(cols);
+    const r = buildReportData({
+      runs: details,
+      compare: cols,
+      tokenscopeVersion: 'test',
+      generatedAtWall: Date.UTC(2026, 0, 2),
+      replicates: 0,
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const data = roundTrip(r.value);
+    expect(data.comparison!.runColumns).toEqual([0, 1, 1]);
+    render(<ReportApp data={data} />);
+    expect(screen.getByTestId('report-head-runs').textContent).toBe(
+      '3 run files compared as 2 runs: B pools 2 repeats (B1–B2 below)',
+    );
+    expect(screen.getByRole('heading', { name: 'Comparing 2 runs' })).toBeTruthy();
+    expect(screen.getAllByTestId('report-compare-run').map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/^A fixture run/),
+      expect.stringMatching(/^B other \(2 repeats pooled\)/),
+    ]);
+    // No section is called B: the comparison's B is the pool of B1 and B2.
+    expect(screen.getAllByTestId('report-run-letter').map((e) => e.textContent)).toEqual(['A', 'B1', 'B2']);
   });
 
   it('says why when the page holds no report', () => {

@@ -5,6 +5,7 @@
  */
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { RunDetail } from '../../shared/runs-api.ts';
+import { LETTERS } from '../../shared/runs/compare-export.ts';
 import type { DistMetric, HistDatum } from '../../shared/runs/distributions.ts';
 import {
   REPORT_DATA_ID,
@@ -68,12 +69,14 @@ export function deriveReportRun(r: ReportRun): Omit<DerivedRun, 'outcomes'> {
   const end = lanes ? lanes.lastMs : 0;
   const hist = {} as Record<DistMetric, HistDatum[]>;
   for (const [m, bins] of Object.entries(r.hist)) hist[m as DistMetric] = histOf(bins);
+  const histLog = (r.histLog ?? {}) as Record<DistMetric, HistDatum[]>;
   return {
     lanes,
     throughput: lanes ? throughputSeries(lanes, end, true) : [],
     concurrency: lanes ? concurrencySeries(lanes, end) : [],
     xMax: Math.max(1, end / 1000),
     hist,
+    histLog,
   };
 }
 
@@ -87,4 +90,36 @@ export function detailOf(r: ReportRun): RunDetail {
     outcomes: null,
     problems: r.problems,
   };
+}
+
+/**
+ * What each run's section is called and what the page's head says, so a letter means one thing
+ * on the whole page: with a comparison, a section takes its column's letter (A, B…), and a pooled
+ * column's repeats are B1, B2… (the comparison's B is their pool); without one, A, B, C in order;
+ * a single run has no letter. The head counts run files and, when repeats were pooled, columns.
+ */
+export function reportLabels(data: Pick<ReportData, 'runs' | 'comparison'>): {
+  letters: (string | null)[];
+  head: string;
+} {
+  const n = data.runs.length;
+  const cols = data.comparison?.runColumns;
+  if (n <= 1) return { letters: [null], head: data.runs[0]?.entry.name ?? 'Load run' };
+  if (!cols || cols.length !== n)
+    return { letters: data.runs.map((_, i) => LETTERS[i] ?? String(i + 1)), head: `${n} runs` };
+  const size = new Map<number, number>();
+  for (const c of cols) size.set(c, (size.get(c) ?? 0) + 1);
+  const seen = new Map<number, number>();
+  const letters = cols.map((c) => {
+    const j = (seen.get(c) ?? 0) + 1;
+    seen.set(c, j);
+    const L = LETTERS[c] ?? String(c + 1);
+    return size.get(c)! > 1 ? `${L}${j}` : L;
+  });
+  const pooled = [...size].filter(([, k]) => k > 1);
+  if (pooled.length === 0) return { letters, head: `${n} runs` };
+  const pools = pooled
+    .map(([c, k]) => `${LETTERS[c]} pools ${k} repeats (${LETTERS[c]}1–${LETTERS[c]}${k} below)`)
+    .join(', ');
+  return { letters, head: `${n} run files compared as ${size.size} runs: ${pools}` };
 }

@@ -6,6 +6,7 @@ import { fmtClock } from '../core/format-date.ts';
 import { useMemo } from 'react';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { requestItl } from '../../shared/stats/request-itl.ts';
+import { SAME_WITHIN } from '../../shared/runs/compare.ts';
 import { C } from '../core/charts/theme.ts';
 import { setCompare } from './controller.ts';
 import { useRequestStore, type RequestSlot } from './request-store.ts';
@@ -57,10 +58,21 @@ function fmt(v: number | null, unit: Metric['unit']): string {
   return unit === '' ? String(Math.round(v * 100) / 100) : `${v.toFixed(unit === 'ms' ? 2 : 1)} ${unit}`;
 }
 
-function diff(
+/**
+ * A time difference under this (ms) is not coloured: one request's timings move by more than that
+ * between identical requests (scheduling, the event loop), so +0.07 ms of TPOT says nothing.
+ */
+export const SAME_WITHIN_MS = 0.5;
+
+/**
+ * B − A in words and its colour. Coloured only when it matters, as the run comparison decides
+ * (shared/runs/compare.ts): not within SAME_WITHIN (1 %) of A, and for times not within
+ * SAME_WITHIN_MS — a single request has no interval to tell a change from noise.
+ */
+export function diff(
   a: number | null,
   b: number | null,
-  m: Metric,
+  m: Pick<Metric, 'unit' | 'lowerBetter'>,
 ): { text: string; tone: 'better' | 'worse' | '' } {
   if (a === null || b === null || !Number.isFinite(a) || !Number.isFinite(b)) return { text: '', tone: '' };
   const d = b - a;
@@ -68,6 +80,9 @@ function diff(
   const pct = a !== 0 ? ` (${d > 0 ? '+' : ''}${((d / a) * 100).toFixed(0)} %)` : '';
   const text = `${d > 0 ? '+' : ''}${fmt(d, m.unit)}${pct}`;
   if (m.lowerBetter === null) return { text, tone: '' };
+  const small =
+    (a !== 0 && Math.abs(d / a) < SAME_WITHIN) || (m.unit === 'ms' && Math.abs(d) < SAME_WITHIN_MS);
+  if (small) return { text, tone: '' };
   const better = m.lowerBetter ? d < 0 : d > 0;
   return { text, tone: better ? 'better' : 'worse' };
 }
@@ -115,7 +130,11 @@ export function CompareView() {
             <th>metric</th>
             <th style={{ color: C.content }}>A</th>
             <th style={{ color: C.contentB }}>B</th>
-            <th>B − A</th>
+            <th
+              title={`Green better, red worse; grey within ${SAME_WITHIN * 100} % or ${SAME_WITHIN_MS} ms (one request's timing noise)`}
+            >
+              B − A
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -154,6 +173,10 @@ export function CompareView() {
           </tr>
         </tbody>
       </table>
+      <p className="caption muted" data-testid="compare-colours">
+        B − A: green better, red worse; grey within {SAME_WITHIN * 100} % or {SAME_WITHIN_MS} ms, one
+        request&apos;s timing noise (the run comparison uses the same 1 %, with intervals).
+      </p>
     </section>
   );
 }

@@ -6,7 +6,9 @@
 import { useMemo, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { summarize } from '../../shared/stats/summary.ts';
-import { binValues, type Bin } from '../../shared/charts/histogram-bins.ts';
+import { binValues, binValuesLog, preferLogX, type Bin } from '../../shared/charts/histogram-bins.ts';
+import { fmtEdge, logBinTicks } from '../core/charts/log-bins.ts';
+import { ScaleToggle, type XScale } from '../core/charts/ScaleToggle.tsx';
 import { C } from '../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../core/charts/ticks.ts';
 
@@ -28,7 +30,14 @@ interface Datum {
   kind: 'bin' | 'overflow';
 }
 
-export function binData(bins: Bin[]): Datum[] {
+export function binData(bins: Bin[], log = false): Datum[] {
+  if (log)
+    return bins.map((b) => ({
+      label: fmtEdge(b.x0),
+      range: `${fmtEdge(b.x0)} – ${fmtEdge(b.x1)} ms`,
+      count: b.count,
+      kind: 'bin',
+    }));
   const step = bins.find((b) => !b.overflow);
   const d = step ? decimalsOf(step.x1 - step.x0) : 0;
   return bins.map((b) => ({
@@ -42,9 +51,20 @@ export function binData(bins: Bin[]): Datum[] {
 export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Props) {
   const [mode, setMode] = useState<Mode>('chunk');
   const values = mode === 'chunk' ? itlChunkMs : itlTokenMs;
-  const bins = useMemo(() => binValues(values, { target: 30 }), [values]);
-  const data = useMemo(() => binData(bins), [bins]);
-  const ticks = useMemo(() => binAxisTicks(bins).map((i) => data[i]!.label), [bins, data]);
+  // Log x by default when the gaps span decades (a long stall beside millisecond gaps).
+  const auto: XScale = useMemo(() => (preferLogX(values) ? 'log' : 'linear'), [values]);
+  const [picked, setPicked] = useState<XScale | null>(null);
+  const scale = picked ?? auto;
+  const log = scale === 'log';
+  const bins = useMemo(
+    () => (log ? binValuesLog(values, { target: 30 }) : binValues(values, { target: 30 })),
+    [values, log],
+  );
+  const data = useMemo(() => binData(bins, log), [bins, log]);
+  const ticks = useMemo(
+    () => (log ? logBinTicks(bins) : binAxisTicks(bins)).map((i) => data[i]!.label),
+    [bins, data, log],
+  );
   const s = useMemo(() => summarize(values), [values]);
   const chart = (
     <BarChart
@@ -62,7 +82,7 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
         ticks={ticks}
         interval={0}
         label={{
-          value: mode === 'chunk' ? 'ITL per chunk (ms)' : 'ITL per token (ms)',
+          value: `${mode === 'chunk' ? 'ITL per chunk' : 'ITL per token'} (ms${log ? ', log scale' : ''})`,
           position: 'insideBottom',
           offset: -14,
           fill: C.muted,
@@ -99,6 +119,7 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
       className="card histogram"
       aria-label="Inter-token latency histogram"
       data-testid="itl-histogram"
+      data-scale={scale}
     >
       <header className="card-head">
         <h3 title="Inter-token latency: gaps between consecutive content events (per chunk), or each gap divided by the tokens of the later event (per token). shared/stats/request-stats.ts">
@@ -129,6 +150,7 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
         <p className="empty">No inter-token gaps yet: it takes two content events.</p>
       ) : (
         <>
+          <ScaleToggle value={scale} auto={auto} onChange={setPicked} testId="itl-histogram-scale" />
           {width ? (
             chart
           ) : (

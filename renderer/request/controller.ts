@@ -6,6 +6,7 @@
 import type { FireInput, RequestSnapshot } from '../../shared/api.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { api, onEvent } from '../core/api.ts';
+import { clientTokens } from '../core/client-tokens.ts';
 import { liveStore, type LiveRequest } from './live-store.ts';
 import { digestOf, recordView } from './record-view.ts';
 import { setNotice } from '../core/app-store.ts';
@@ -106,6 +107,11 @@ export function subscribeRequestEvents(): (() => void)[] {
     }),
     onEvent('onRequestBatch', (b) => {
       liveStore.batch(b);
+      const sum = liveStore.get(b.requestId)?.summary;
+      // This client's tokens per second, for the metrics panel (beside the server's counters).
+      if (sum)
+        for (let i = 0; i < b.t.length; i++)
+          clientTokens.add(sum.targetId, sum.startedAtWall + b.t[i]!, b.tokens[i]!);
       if (onScreen(b.requestId)) scheduleDerive();
     }),
     onEvent('onRequestFinished', (snap) => {

@@ -3,28 +3,20 @@
  * over the run's time in seconds, a CDF from live percentiles, a histogram from exact values.
  * Every axis says its unit. Fixed width/height in tests (ResponsiveContainer draws nothing there).
  */
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useState } from 'react';
+import { ScaleToggle, type XScale } from '../core/charts/ScaleToggle.tsx';
 import { C } from '../core/charts/theme.ts';
-import { binAxisTicks, decimalsOf, formatTick, niceTicks } from '../core/charts/ticks.ts';
+import { formatTick, niceTicks } from '../core/charts/ticks.ts';
 import { fmtTick } from '../core/format.ts';
 import { peakOf, yAxis } from '../core/charts/y-axis.ts';
-import { cdfDomain } from './run-compare.ts';
-import type { HistDatum, TimePoint } from './run-series.ts';
+import { cdfDomain, cdfLogDomain } from './run-compare.ts';
+import type { TimePoint } from './run-series.ts';
 
-const TICK = { fill: C.tick, fontSize: 11 };
-const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
+export const TICK = { fill: C.tick, fontSize: 11 };
+export const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
 
-function Sized({
+export function Sized({
   width,
   height,
   children,
@@ -253,91 +245,6 @@ export function CdfChart({ points, color, unit = 'ms', testId, width, height = 1
   );
 }
 
-interface HistProps {
-  data: HistDatum[];
-  color: string;
-  unit?: string;
-  /** What is counted: "requests", "chunks", "tokens". */
-  countLabel: string;
-  testId?: string;
-  width?: number;
-  height?: number;
-}
-
-/** Equal-width bins, outliers in one labelled overflow bin (charts/histogram-bins.ts). */
-export function HistChart({ data, color, unit = 'ms', countLabel, testId, width, height = 150 }: HistProps) {
-  const step = data.find((d) => !d.overflow);
-  const dec = step ? decimalsOf(step.x1 - step.x0) : 0;
-  const rows = data.map((d) => ({
-    label: d.overflow ? `≥${fmtTick(d.x0)}` : fmtTick(+d.x0.toFixed(dec)),
-    range: d.overflow
-      ? `≥ ${d.x0.toFixed(dec)} ${unit}`
-      : `${d.x0.toFixed(dec)} – ${d.x1.toFixed(dec)} ${unit}`,
-    count: d.count,
-  }));
-  const ticks = binAxisTicks(data).map((i) => rows[i]!.label);
-  const y = yAxis(Math.max(0, ...rows.map((r) => r.count)), { integer: true });
-  const chart = (
-    <BarChart
-      data={rows}
-      width={width}
-      height={height}
-      margin={{ top: 6, right: 12, bottom: 14, left: 0 }}
-      barCategoryGap={1}
-      accessibilityLayer={false}
-    >
-      <CartesianGrid stroke={C.grid} vertical={false} />
-      <XAxis
-        dataKey="label"
-        stroke={C.axis}
-        tick={TICK}
-        ticks={ticks}
-        interval={0}
-        height={30}
-        label={{ value: unit, position: 'insideBottomRight', offset: -2, fill: C.muted, fontSize: 11 }}
-      />
-      <YAxis
-        type="number"
-        domain={[0, y.top]}
-        ticks={y.ticks}
-        allowDecimals={false}
-        stroke={C.axis}
-        tick={TICK}
-        width={54}
-        tickFormatter={(v: number) => fmtTick(v, y.top)}
-        label={{
-          value: countLabel,
-          angle: -90,
-          position: 'insideLeft',
-          offset: 2,
-          fill: C.muted,
-          fontSize: 11,
-          style: { textAnchor: 'middle' },
-        }}
-      />
-      <Tooltip
-        isAnimationActive={false}
-        cursor={{ fill: 'rgba(255,255,255,0.05)' }}
-        contentStyle={TIP_STYLE}
-        labelStyle={{ color: C.text }}
-        formatter={(v) => [String(v), countLabel]}
-        labelFormatter={(_l, payload) =>
-          (payload?.[0]?.payload as { range?: string } | undefined)?.range ?? ''
-        }
-      />
-      <Bar dataKey="count" fill={color} isAnimationActive={false} />
-    </BarChart>
-  );
-  return (
-    <div className="mchart-body" data-testid={testId} role="img" aria-label="Histogram">
-      <Sized width={width} height={height}>
-        {chart}
-      </Sized>
-      {data.length === 0 && <div className="mchart-overlay">no values</div>}
-    </div>
-  );
-}
-
 export interface CdfSeries {
   name: string;
   color: string;
@@ -358,8 +265,16 @@ export function CdfCompareChart({
   width?: number;
   height?: number;
 }) {
-  const x = cdfDomain(series, width && width < 300 ? 3 : 5);
-  const drawn = series.filter((s) => s.points.length > 0);
+  const linX = cdfDomain(series, width && width < 300 ? 3 : 5);
+  const logX = cdfLogDomain(series);
+  const [picked, setPicked] = useState<XScale | null>(null);
+  const auto: XScale = logX.auto ? 'log' : 'linear';
+  const scale = picked ?? auto;
+  const x = scale === 'log' ? logX : linX;
+  // A log axis has no room for 0: those points (a CDF's first steps at 0 ms) are left out there.
+  const drawn = series
+    .filter((s) => s.points.length > 0)
+    .map((s) => (scale === 'log' ? { ...s, points: s.points.filter((q) => q.v > 0) } : s));
   const chart = (
     <LineChart
       width={width}
@@ -367,7 +282,12 @@ export function CdfCompareChart({
       margin={{ top: 6, right: 12, bottom: 14, left: 0 }}
       accessibilityLayer={false}
     >
-      {cdfAxes(x, unit, { allowDuplicatedCategory: false, allowDataOverflow: true }, { interval: 0 })}
+      {cdfAxes(
+        x,
+        scale === 'log' ? `${unit}, log scale` : unit,
+        { allowDuplicatedCategory: false, allowDataOverflow: true, scale: scale === 'log' ? 'log' : 'auto' },
+        { interval: 0 },
+      )}
       {drawn.map((s) => (
         <Line
           key={s.name}
@@ -388,9 +308,18 @@ export function CdfCompareChart({
       className="mchart-body"
       data-testid={testId}
       data-lines={series.map((s) => `${s.name}:${s.points.length}`).join(',')}
+      data-scale={scale}
       role="img"
       aria-label="Cumulative distributions, one per run"
     >
+      {drawn.length > 0 && (
+        <ScaleToggle
+          value={scale}
+          auto={auto}
+          onChange={setPicked}
+          testId={testId ? `${testId}-scale` : undefined}
+        />
+      )}
       <Sized width={width} height={height}>
         {chart}
       </Sized>

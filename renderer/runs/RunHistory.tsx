@@ -1,11 +1,12 @@
 /** The runs folder: every run and imported result, newest first; click to reopen; import a vLLM/SGLang result. */
 import { fmtDateTime } from '../core/format-date.ts';
-import { useRef } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { RunEntry } from '../../shared/runs-api.ts';
 import { importRunFile, openRun, revealRun, showCompare, showLive, toggleCompare } from './run-actions.ts';
 import { MAX_COMPARED, RUN_COLORS } from './run-compare.ts';
 import { useRunsStore } from './run-store.ts';
 import { RunBadges } from './RunBadges.tsx';
+import { historyRows, type HistoryRow } from './history-groups.ts';
 
 /** The comparison column of each ticked run: consecutive repeats of one workload share one. */
 function compareColumns(runs: readonly RunEntry[], compareKeys: readonly string[]): Map<string, number> {
@@ -32,6 +33,7 @@ export function RunHistory() {
   const selected = view.kind === 'run' ? view.key : view.kind === 'live' ? live?.key : null;
   const columnOf = compareColumns(runs, compareKeys);
   const columns = columnOf.size ? Math.max(...columnOf.values()) + 1 : 0;
+  const rows = useMemo(() => historyRows(runs), [runs]);
   return (
     <section className="card run-history" aria-label="Run history">
       <HistoryHead picked={compareKeys.length} columns={columns} />
@@ -43,15 +45,25 @@ export function RunHistory() {
         <p className="field-hint wrap">Tick two to {MAX_COMPARED} runs to compare them side by side.</p>
       )}
       <ul className="history-list" data-testid="run-history">
-        {runs.map((r) => (
-          <HistoryItem
-            key={r.key}
-            r={r}
-            pick={columnOf.get(r.key) ?? -1}
-            current={selected === r.key}
-            liveKey={live?.key}
-          />
-        ))}
+        {rows.map((row) =>
+          row.kind === 'run' ? (
+            <HistoryItem
+              key={row.run.key}
+              r={row.run}
+              pick={columnOf.get(row.run.key) ?? -1}
+              current={selected === row.run.key}
+              liveKey={live?.key}
+            />
+          ) : (
+            <SweepGroup
+              key={row.id}
+              group={row}
+              columnOf={columnOf}
+              selected={selected ?? null}
+              liveKey={live?.key}
+            />
+          ),
+        )}
       </ul>
       {skipped.length > 0 && (
         <details className="run-problems">
@@ -129,8 +141,11 @@ function HistoryItem({
   pick,
   current,
   liveKey,
+  label,
 }: {
   r: RunEntry;
+  /** Shown instead of the run's name (a sweep's step: its load, the sweep named above it). */
+  label?: string;
   /** Its comparison column, or -1 when not ticked. */
   pick: number;
   current: boolean;
@@ -164,7 +179,7 @@ function HistoryItem({
         title={r.key}
       >
         <span className="row gap">
-          <b className="run-name">{r.name || 'Load run'}</b>
+          <b className="run-name">{label ?? (r.name || 'Load run')}</b>
           <span className="spacer" />
           <span className="hi-time">{fmtDateTime(d.getTime())}</span>
         </span>
@@ -175,6 +190,77 @@ function HistoryItem({
         </span>
         <RunBadges e={r} />
       </button>
+    </li>
+  );
+}
+
+/**
+ * A sweep's step runs under one collapsible entry: closed unless one of its steps is open, ticked
+ * for a comparison or going on.
+ */
+function SweepGroup({
+  group,
+  columnOf,
+  selected,
+  liveKey,
+}: {
+  group: Extract<HistoryRow, { kind: 'sweep' }>;
+  columnOf: Map<string, number>;
+  selected: string | null;
+  liveKey: string | null | undefined;
+}) {
+  const busy = group.runs.some((r) => r.key === selected || columnOf.has(r.key) || r.running);
+  const [toggled, setToggled] = useState<boolean | null>(null);
+  const open = toggled ?? busy;
+  const ok = group.runs.reduce((n, r) => n + r.completed, 0);
+  const failed = group.runs.reduce((n, r) => n + r.failed, 0);
+  const first = group.runs[0]!;
+  return (
+    <li className="history-group" data-testid="run-history-sweep" data-sweep={group.id}>
+      <button
+        type="button"
+        className="hg-head"
+        aria-expanded={open}
+        data-testid="run-history-sweep-toggle"
+        onClick={() => setToggled(!open)}
+        title={open ? 'Hide the steps' : 'Show the steps: each is a run to open or compare'}
+      >
+        <span className="row gap">
+          <span className="hg-caret" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          <b className="run-name">Sweep · {group.name}</b>
+          <span className="spacer" />
+          <span className="hi-time">{fmtDateTime(first.startedAtWall)}</span>
+        </span>
+        <span className="row gap">
+          <span className="hi-model">{first.model || '—'}</span>
+          <span className="spacer" />
+          <span className="hi-nums">
+            {group.runs.length} steps · <span className="ok-text">{ok}</span> ok
+            {failed > 0 && (
+              <>
+                {' · '}
+                <span className="danger-text">{failed}</span> failed
+              </>
+            )}
+          </span>
+        </span>
+      </button>
+      {open && (
+        <ul className="history-list hg-steps">
+          {group.runs.map((r) => (
+            <HistoryItem
+              key={r.key}
+              r={r}
+              pick={columnOf.get(r.key) ?? -1}
+              current={selected === r.key}
+              liveKey={liveKey}
+              label={r.name?.match(/ · ((?:rate|concurrency) \S+)$/)?.[1]}
+            />
+          ))}
+        </ul>
+      )}
     </li>
   );
 }

@@ -10,15 +10,14 @@ import type { RunDetail } from '../../shared/runs-api.ts';
 import type { RunSummary } from '../../shared/runs/run-types.ts';
 import { summaryText } from '../../shared/runs/summary-text.ts';
 import { DIST_METRICS } from './metric-defs.ts';
-import { deriveRun, type DerivedRun } from './run-detail.ts';
-import { histogramData, metricValues } from './run-series.ts';
+import { deriveRun, histogramsOf, type DerivedRun } from './run-detail.ts';
 import { DEFINITIONS, type DefinitionsId } from '../../shared/runs/definitions.ts';
 import { DefinitionsSelect } from './DefinitionsSelect.tsx';
 import { rederiveRun } from '../../shared/runs/rederive.ts';
 import { useRunsStore } from './run-store.ts';
 import { RunActions } from './RunActions.tsx';
 import { RunBadges } from './RunBadges.tsx';
-import { HistChart } from './RunCharts.tsx';
+import { HistChart } from './HistChart.tsx';
 import { OverTimeCharts } from './OverTimeCharts.tsx';
 import { ServerSideCard } from './ServerSideCard.tsx';
 import { SwimLegend } from './LiveDashboard.tsx';
@@ -57,9 +56,7 @@ function useRunUnder(d: RunDetail) {
   );
   const derived = useMemo(() => {
     if (!rd) return derivedOwn;
-    const hist = { ...derivedOwn.hist };
-    for (const m of DIST_METRICS) hist[m.id] = histogramData(metricValues(rd.outcomes, m.id));
-    return { ...derivedOwn, outcomes: rd.outcomes, hist };
+    return { ...derivedOwn, outcomes: rd.outcomes, ...histogramsOf(rd.outcomes) };
   }, [rd, derivedOwn]);
   const pick = (defs: DefinitionsId) => setPicked({ key: e.key, defs });
   return { stored, canRederive, defs, pick, rederived: rd !== null, derived, s: rd?.summary ?? d.summary };
@@ -95,7 +92,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <ByTurnTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       <RunTimeline derived={derived} imported={e.imported} width={width} />
-      <RunHistograms s={s} hist={derived.hist} width={width} />
+      <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} width={width} />
       <RunText s={s} />
     </div>
   );
@@ -219,10 +216,13 @@ export function RunTimeline({
 export function RunHistograms({
   s,
   hist,
+  histLog,
   width,
 }: {
   s: RunSummary;
   hist: DerivedRun['hist'];
+  /** Log bins of the same values (absent in older reports): a log x axis to switch to. */
+  histLog?: Partial<DerivedRun['histLog']>;
   width?: number;
 }) {
   return (
@@ -242,6 +242,7 @@ export function RunHistograms({
             <HistChart
               width={width}
               data={hist[m.id]}
+              logData={histLog?.[m.id]}
               color={m.color}
               countLabel={m.countLabel}
               testId={`sum-hist-${m.id}`}

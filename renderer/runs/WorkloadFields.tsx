@@ -6,7 +6,7 @@ import { setDraft, useRunsStore } from './run-store.ts';
 import type { TargetView } from '../../shared/api.ts';
 import { isInfRate, type WorkloadDraft } from './workload-draft.ts';
 import { ModelPicker } from '../targets/ModelPicker.tsx';
-import { Field, LenEditor, Num } from './form-fields.tsx';
+import { Field, LenEditor, NotApplied, Num, type LoadFieldsUse } from './form-fields.tsx';
 
 /** The target, the other targets run after it, and how many repeats. */
 export function TargetFields({
@@ -123,10 +123,13 @@ export function BasicFields({
   d,
   target,
   errors,
+  loads,
 }: {
   d: WorkloadDraft;
   target: TargetView | null;
   errors: Map<string, string>;
+  /** In a sweep: whether the rate and the concurrency cap apply, and what happens to them. */
+  loads?: LoadFieldsUse;
 }) {
   return (
     <>
@@ -170,24 +173,37 @@ export function BasicFields({
             )}
           </div>
         </Field>
-        <Field label="Max concurrency" error={errors.get('maxConcurrency')} hint="empty: no limit">
-          <Num
-            k="maxConcurrency"
+        {loads && !loads.maxConcurrency.applies ? (
+          <NotApplied label="Max concurrency" use={loads.maxConcurrency} testId="run-concurrency" />
+        ) : (
+          <Field
             label="Max concurrency"
-            errors={errors}
-            testId="run-concurrency"
-            placeholder="no limit"
-          />
-        </Field>
+            error={errors.get('maxConcurrency')}
+            hint={loads?.maxConcurrency.note ?? 'empty: no limit'}
+            wrap={loads !== undefined}
+          >
+            <Num
+              k="maxConcurrency"
+              label="Max concurrency"
+              errors={errors}
+              testId="run-concurrency"
+              placeholder="no limit"
+            />
+          </Field>
+        )}
       </div>
       <div className="field-pair">
-        <Field
-          label="Rate (req/s)"
-          error={errors.get('rate')}
-          hint={isInfRate(d.rate) ? '∞: all at once (vLLM default)' : undefined}
-        >
-          <Num k="rate" label="Rate" errors={errors} testId="run-rate" placeholder="inf" />
-        </Field>
+        {loads && !loads.rate.applies ? (
+          <NotApplied label="Rate (req/s)" use={loads.rate} testId="run-rate" />
+        ) : (
+          <Field
+            label="Rate (req/s)"
+            error={errors.get('rate')}
+            hint={isInfRate(d.rate) ? '∞: all at once (vLLM default)' : undefined}
+          >
+            <Num k="rate" label="Rate" errors={errors} testId="run-rate" placeholder="inf" />
+          </Field>
+        )}
         <Field label="Name" error={errors.get('name')}>
           <input
             aria-label="Name"

@@ -13,6 +13,7 @@ import type { WorkloadIssue } from '../../shared/runs/workload.ts';
 import { fieldOfPath } from './workload-draft.ts';
 import { TargetFields, BasicFields } from './WorkloadFields.tsx';
 import { ArrivalFields, PromptFields, SloFields } from './WorkloadMoreFields.tsx';
+import type { LoadFieldsUse } from './form-fields.tsx';
 
 function useFieldErrors(): Map<string, string> {
   const issues = useRunsStore((s) => s.startIssues);
@@ -97,7 +98,9 @@ function useFormTarget(): TargetView | null {
  */
 export function WorkloadForm({
   sweep,
-}: { sweep?: { title: string; start: ReactNode; onSubmit: () => void } } = {}) {
+}: {
+  sweep?: { title: string; start: ReactNode; onSubmit: () => void; loads?: LoadFieldsUse };
+} = {}) {
   const d = useRunsStore((s) => s.draft);
   const starting = useRunsStore((s) => s.starting);
   const issues = useRunsStore((s) => s.startIssues);
@@ -162,7 +165,7 @@ export function WorkloadForm({
           others={others}
           single={sweep !== undefined}
         />
-        <BasicFields d={d} target={target} errors={errors} />
+        <BasicFields d={d} target={target} errors={errors} loads={sweep?.loads} />
         <ArrivalFields d={d} errors={errors} />
         <PromptFields d={d} errors={errors} />
         <SloFields errors={errors} />

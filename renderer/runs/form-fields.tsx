@@ -7,12 +7,15 @@ export function Field({
   label,
   error,
   hint,
+  wrap,
   children,
   title,
 }: {
   label: string;
   error?: string;
   hint?: string;
+  /** The hint wraps onto more lines instead of being cut off (long hints, syntax notes). */
+  wrap?: boolean;
   children: ReactNode;
   title?: string;
 }) {
@@ -20,8 +23,36 @@ export function Field({
     <div className="field" title={title}>
       <label>{label}</label>
       {children}
-      {error ? <p className="field-error">{error}</p> : hint ? <p className="field-hint">{hint}</p> : null}
+      {error ? (
+        <p className="field-error">{error}</p>
+      ) : hint ? (
+        <p className={wrap ? 'field-hint wrap' : 'field-hint'}>{hint}</p>
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * Whether a workload field applies where the form is used (a sweep's steps set the rate, and
+ * sometimes the concurrency, themselves), with a short note saying what happens to it.
+ */
+export interface FieldUse {
+  applies: boolean;
+  note: string;
+}
+
+/** The load fields' use in a sweep (the Sweep mode fills it from its plan). */
+export interface LoadFieldsUse {
+  rate: FieldUse;
+  maxConcurrency: FieldUse;
+}
+
+/** A field that does not apply: its value left out of sight, the input disabled, the note why. */
+export function NotApplied({ label, use, testId }: { label: string; use: FieldUse; testId?: string }) {
+  return (
+    <Field label={label} hint={use.note} wrap>
+      <input aria-label={label} data-testid={testId} disabled value="" placeholder="set by each step" />
+    </Field>
   );
 }
 

@@ -2,6 +2,7 @@
  * The comparison view's distributions: an empirical CDF per run from its per-request values, on
  * an x axis fitted to the data. The numbers themselves are compared in shared/runs/compare.ts.
  */
+import { LOG_X_DECADES } from '../../shared/charts/histogram-bins.ts';
 import { niceTicks } from '../core/charts/ticks.ts';
 
 export {
@@ -51,4 +52,41 @@ export function cdfDomain(
   const ticks: number[] = [];
   for (let k = 0; lo + k * step <= hi + step * 1e-9; k++) ticks.push(round(lo + k * step));
   return { lo, hi, ticks };
+}
+
+/**
+ * The x axis of overlaid CDFs on a log scale: whole decades around the positive values, ticks at
+ * each decade (and at 2 and 5 when there are fewer than three). Whether it is the default: the
+ * values from the 1st percentile up span more than LOG_X_DECADES (a seconds-long tail beside
+ * milliseconds squeezes the bulk against the axis).
+ */
+export function cdfLogDomain(series: readonly { points: readonly { v: number; p: number }[] }[]): {
+  lo: number;
+  hi: number;
+  ticks: number[];
+  auto: boolean;
+} {
+  let min = Infinity;
+  let bulk = Infinity;
+  let max = -Infinity;
+  for (const s of series)
+    for (const q of s.points) {
+      if (q.v > 0 && q.v < min) min = q.v;
+      if (q.v > 0 && q.p >= 1 && q.v < bulk) bulk = q.v;
+      if (q.v > max) max = q.v;
+    }
+  if (!Number.isFinite(min) || !(max > 0)) return { lo: 1, hi: 10, ticks: [1, 10], auto: false };
+  const e0 = Math.floor(Math.log10(min) + 1e-9);
+  const e1 = Math.max(e0 + 1, Math.ceil(Math.log10(max) - 1e-9));
+  const decades: number[] = [];
+  for (let e = e0; e <= e1; e++) decades.push(Number((10 ** e).toPrecision(6)));
+  const ticks =
+    decades.length >= 3
+      ? decades
+      : decades
+          .flatMap((d, i) => (i < decades.length - 1 ? [d, d * 2, d * 5] : [d]))
+          .map((v) => Number(v.toPrecision(6)));
+  const lo = decades[0]!;
+  const hi = decades[decades.length - 1]!;
+  return { lo, hi, ticks, auto: Math.log10(max / (Number.isFinite(bulk) ? bulk : min)) > LOG_X_DECADES };
 }

@@ -27,6 +27,8 @@ export interface DerivedRun {
   concurrency: TimePoint[];
   xMax: number;
   hist: Record<DistMetric, HistDatum[]>;
+  /** The same values in log bins (drawn on a log x axis: by default when they span decades). */
+  histLog: Record<DistMetric, HistDatum[]>;
 }
 
 /** The measured requests' outcomes (warm-up and cancelled left out, as the summary does). */
@@ -44,8 +46,7 @@ export function deriveRun(d: RunDetail): DerivedRun {
     if (lanes.n === 0) lanes = null;
   }
   const end = lanes ? lanes.lastMs : 0;
-  const hist = {} as Record<DistMetric, HistDatum[]>;
-  for (const m of DIST_METRICS) hist[m.id] = histogramData(metricValues(outcomes, m.id));
+  const { hist, histLog } = histogramsOf(outcomes);
   return {
     outcomes,
     lanes,
@@ -53,7 +54,20 @@ export function deriveRun(d: RunDetail): DerivedRun {
     concurrency: lanes ? concurrencySeries(lanes, end) : [],
     xMax: Math.max(1, end / 1000),
     hist,
+    histLog,
   };
+}
+
+/** Each metric's histogram, in linear and in log bins. */
+export function histogramsOf(outcomes: readonly RequestOutcome[]): Pick<DerivedRun, 'hist' | 'histLog'> {
+  const hist = {} as Record<DistMetric, HistDatum[]>;
+  const histLog = {} as Record<DistMetric, HistDatum[]>;
+  for (const m of DIST_METRICS) {
+    const v = metricValues(outcomes, m.id);
+    hist[m.id] = histogramData(v);
+    histLog[m.id] = histogramData(v, 30, 'log');
+  }
+  return { hist, histLog };
 }
 
 export { statsOf } from '../../shared/runs/stats-of.ts';

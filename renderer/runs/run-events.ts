@@ -5,6 +5,8 @@
 import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
 import type { RunProgress } from '../../shared/runs/progress-types.ts';
 import { onEvent } from '../core/api.ts';
+import { useAppStore } from '../core/app-store.ts';
+import { clientTokens } from '../core/client-tokens.ts';
 import { liveLanes } from './lane-store.ts';
 import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';
 import { newLiveRun, sequenceOwns, useRunsStore, type LiveRun } from './run-store.ts';
@@ -78,6 +80,33 @@ export function handleLanes(b: RunLaneBatch): void {
     if (live?.runId !== b.runId) ensureLive(b.runId, null);
   }
   liveLanes.apply(b);
+  countClientTokens(b);
+}
+
+/** Warm-up requests of the live run: their times count from the warm-up's start, not the run's. */
+let warmupIds = new Set<string>();
+let warmupRun: string | null = null;
+
+/**
+ * The run's tokens into the client's per-second token counts (the metrics panel draws them beside
+ * the server's counters), at wall time: the run clock's zero plus the event's run time.
+ */
+function countClientTokens(b: RunLaneBatch): void {
+  const header = useRunsStore.getState().live?.header;
+  if (!header) return;
+  if (warmupRun !== b.runId) {
+    warmupIds = new Set();
+    warmupRun = b.runId;
+  }
+  for (const s of b.starts) if (s.warmup) warmupIds.add(s.id);
+  const url = header.target.url.replace(/\/+$/, '');
+  const target = useAppStore.getState().targets.find((t) => t.baseUrl.replace(/\/+$/, '') === url);
+  if (!target) return;
+  const zero = header.clockZeroWall ?? header.startedAtWall;
+  for (const e of b.events) {
+    if (warmupIds.has(e.id)) continue;
+    for (let i = 0; i < e.t.length; i++) clientTokens.add(target.id, zero + e.t[i]!, e.tok[i]!);
+  }
 }
 
 export function handleFinished(f: RunFinished, open: (key: string) => void): void {

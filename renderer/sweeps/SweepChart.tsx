@@ -10,13 +10,14 @@ import {
   ReferenceArea,
   ReferenceDot,
   ReferenceLine,
-  ResponsiveContainer,
   Scatter,
   ScatterChart,
   Tooltip,
   XAxis,
   YAxis,
 } from 'recharts';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { labelRows, type PlacedLabel, type TopLabel } from '../core/charts/label-rows.ts';
 import { C } from '../core/charts/theme.ts';
 import { fmtTick } from '../core/format.ts';
 import type { ChartData } from './sweep-chart-data.ts';
@@ -38,13 +39,48 @@ export interface SweepChartProps {
   height?: number;
 }
 
-function Chart({ data, logY, running, width, height }: SweepChartProps & { height: number }) {
+const MARGIN = { top: 14, right: 18, bottom: 6, left: 4 };
+const Y_AXIS_WIDTH = 56;
+const LEGEND_HEIGHT = 26;
+
+/** The x axis' domain: from the first tick to the last. */
+function xDomain(data: ChartData, running: SweepChartProps['running'], width: number) {
   const r = axisRange(data, running?.x ?? null);
-  const xt = coverTicks(r.x0, r.x1, width && width < 420 ? 4 : 6);
+  const xt = coverTicks(r.x0, r.x1, width < 420 ? 4 : 6);
+  return { r, xt, domain: [xt[0] ?? r.x0, xt[xt.length - 1] ?? r.x1] as [number, number] };
+}
+
+/**
+ * The band's and the running step's names along the top of the plot, laid out in rows so they
+ * never overlap (recharts places each label alone: "step 5 running" ran over "SLO answer").
+ */
+export function topLabels(
+  data: ChartData,
+  running: SweepChartProps['running'],
+  width: number,
+): PlacedLabel[] {
+  const { domain } = xDomain(data, running, width);
+  const left = MARGIN.left + Y_AXIS_WIDTH;
+  const right = width - MARGIN.right;
+  const px = (x: number): number => left + ((x - domain[0]) / (domain[1] - domain[0] || 1)) * (right - left);
+  const labels: TopLabel[] = [];
+  if (data.band)
+    labels.push({
+      id: 'band',
+      text: data.band.label,
+      x: px((data.band.x1 + data.band.x2) / 2),
+      align: 'middle',
+    });
+  if (running) labels.push({ id: 'running', text: running.label, x: px(running.x) + 4, align: 'start' });
+  return labelRows(labels, { left: left + 2, right: right - 2 });
+}
+
+function Chart({ data, logY, running, width, height }: SweepChartProps & { height: number; width: number }) {
+  const { r, xt } = xDomain(data, running, width);
   const yt = logY ? logTicks(r.y0, r.y1) : coverTicks(0, r.y1, 5);
   const yDomain: [number, number] = logY ? [yt[0]!, yt[yt.length - 1]!] : [0, yt[yt.length - 1] ?? r.y1];
   return (
-    <ScatterChart width={width} height={height} margin={{ top: 14, right: 18, bottom: 6, left: 4 }}>
+    <ScatterChart width={width} height={height} margin={MARGIN}>
       <CartesianGrid stroke={C.grid} />
       <XAxis
         type="number"
@@ -70,7 +106,7 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
         tickFormatter={(v: number) => fmtTick(v, yDomain[1])}
         stroke={C.axis}
         tick={TICK}
-        width={56}
+        width={Y_AXIS_WIDTH}
         label={{ value: data.yLabel, angle: -90, position: 'insideLeft', offset: 10, ...LABEL }}
       />
       <Tooltip
@@ -81,7 +117,7 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
       />
       <Legend
         verticalAlign="top"
-        height={26}
+        height={LEGEND_HEIGHT}
         wrapperStyle={{ fontSize: 11, color: C.text }}
         content={() => <LineLegend data={data} />}
       />
@@ -93,7 +129,6 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
           fillOpacity={0.18}
           stroke={C.terminal}
           strokeOpacity={0.6}
-          label={{ value: data.band.label, position: 'insideTop', fill: C.terminal, fontSize: 11 }}
         />
       )}
       {data.limit && (
@@ -104,14 +139,7 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
           label={{ value: data.limit.label, position: 'insideTopLeft', fill: C.terminal, fontSize: 11 }}
         />
       )}
-      {running && (
-        <ReferenceLine
-          x={running.x}
-          stroke={C.coalesced}
-          strokeDasharray="3 3"
-          label={{ value: running.label, position: 'insideTopRight', fill: C.coalesced, fontSize: 11 }}
-        />
-      )}
+      {running && <ReferenceLine x={running.x} stroke={C.coalesced} strokeDasharray="3 3" />}
       {data.series.map((s) => (
         <Scatter
           key={s.key}
@@ -150,18 +178,48 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
   );
 }
 
+/** The container's width (whole px), followed as it changes; 0 until measured. */
+function useWidth(ref: RefObject<HTMLDivElement | null>, fixed: number | undefined): number {
+  const [w, setW] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (fixed || !el) return;
+    const measure = (): void => setW(Math.floor(el.clientWidth));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, fixed]);
+  return fixed ?? w;
+}
+
 export function SweepChart(p: SweepChartProps) {
   const height = p.height ?? 260;
   const empty = p.data.series.every((s) => s.points.length === 0);
+  const ref = useRef<HTMLDivElement>(null);
+  // Measured, not a ResponsiveContainer: the labels are laid out in pixels.
+  const width = useWidth(ref, p.width);
+  const labels = width > 0 ? topLabels(p.data, p.running, width) : [];
   return (
-    <div className="sweep-chart" data-testid={p.testId} role="img" aria-label={p.title}>
-      {p.width ? (
-        <Chart {...p} height={height} />
-      ) : (
-        <ResponsiveContainer width="100%" height={height}>
-          <Chart {...p} height={height} />
-        </ResponsiveContainer>
-      )}
+    <div ref={ref} className="sweep-chart" data-testid={p.testId} role="img" aria-label={p.title}>
+      {width > 0 && <Chart {...p} width={width} height={height} />}
+      {labels.map((l) => (
+        <span
+          key={l.id}
+          className={`sweep-top-label ${l.id}`}
+          data-testid={`sweep-label-${l.id}`}
+          data-row={l.row}
+          style={{
+            left: l.left,
+            top: MARGIN.top + LEGEND_HEIGHT + 2 + l.row * 15,
+            width: l.width,
+            color: l.id === 'band' ? C.terminal : C.coalesced,
+          }}
+        >
+          {l.text}
+        </span>
+      ))}
       {empty && <div className="mchart-overlay">no finished step yet</div>}
     </div>
   );

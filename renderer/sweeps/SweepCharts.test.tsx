@@ -90,6 +90,31 @@ describe('SweepCharts', () => {
     expect(screen.getByTestId('sweep-chart-latency').querySelectorAll('.sweep-knee').length).toBe(0);
   });
 
+  it("lays the SLO answer's and the running step's labels in rows so they never overlap", () => {
+    // Step 5 at 45 req/s runs inside the SLO answer's band (40–50): both labels at the same place.
+    render(
+      <SweepCharts
+        sources={[a]}
+        width={900}
+        running={{ index: 4, load: { kind: 'rate', value: 45 }, fraction: 0.4 }}
+      />,
+    );
+    const band = screen.getByTestId('sweep-label-band');
+    const run = screen.getByTestId('sweep-label-running');
+    expect(band.textContent).toBe('SLO answer 40–50');
+    expect(run.textContent).toBe('step 5 running (40 %)');
+    const box = (e: HTMLElement) => {
+      const left = parseFloat(e.style.left);
+      const top = parseFloat(e.style.top);
+      return { left, right: left + parseFloat(e.style.width), top, bottom: top + 13 };
+    };
+    const p = box(band);
+    const q = box(run);
+    const overlap = p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom;
+    expect(overlap).toBe(false);
+    expect([band.dataset.row, run.dataset.row]).toEqual(['0', '1']);
+  });
+
   it('overlays two sweeps, each its own colour and legend entries', () => {
     render(<SweepCharts sources={[a, b]} width={900} />);
     const lat = screen.getByTestId('sweep-chart-latency');

@@ -3,11 +3,12 @@
  * before) or Sweep — the plan (auto, rates, concurrencies or an SLO search), the same workload form
  * for target and workload, Start/Cancel, and the sweep files of the runs folder to open or overlay.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { Field } from '../runs/form-fields.tsx';
 import { RunsSidebar } from '../runs/RunsSidebar.tsx';
 import { WorkloadForm } from '../runs/WorkloadForm.tsx';
+import { loadFieldsOf, PLAN_LABELS } from './plan-fields.ts';
 import { cancelSweep, openSweep, openSweepText, refreshSweeps, startSweep } from './sweep-actions.ts';
 import { setPlan, useSweepStore, type PlanKind } from './sweep-store.ts';
 
@@ -52,7 +53,7 @@ function PlanFields() {
   const kind = KINDS.find((k) => k.id === p.kind)!;
   return (
     <>
-      <Field label="Loads" hint={kind.hint}>
+      <Field label="Loads" hint={kind.hint} wrap>
         <select
           aria-label="Sweep loads"
           data-testid="sweep-kind"
@@ -67,7 +68,7 @@ function PlanFields() {
         </select>
       </Field>
       {p.kind === 'auto' && (
-        <Field label="Steps between" hint="rates between the baseline and the ceiling (1–50)">
+        <Field label={PLAN_LABELS.steps} hint="rates between the baseline and the ceiling (1–50)" wrap>
           <input
             type="number"
             min={1}
@@ -79,7 +80,7 @@ function PlanFields() {
         </Field>
       )}
       {p.kind === 'rate' && (
-        <Field label="Rates (req/s)">
+        <Field label={PLAN_LABELS.rate} hint="comma-separated, e.g. 1,2,4,inf" wrap>
           <input
             data-testid="sweep-rates"
             value={p.rates}
@@ -88,7 +89,7 @@ function PlanFields() {
         </Field>
       )}
       {p.kind === 'concurrency' && (
-        <Field label="Concurrencies">
+        <Field label={PLAN_LABELS.concurrency} hint="comma-separated, e.g. 1,2,4,8" wrap>
           <input
             data-testid="sweep-concurrencies"
             value={p.concurrencies}
@@ -97,8 +98,12 @@ function PlanFields() {
         </Field>
       )}
       {p.kind === 'slo' && (
-        <div className="field-pair">
-          <Field label="SLO terms" hint="{mean,p50,p90,p99}_{ttft,tpot,itl,e2el}_ms, error_rate">
+        <>
+          <Field
+            label={PLAN_LABELS.slo}
+            hint="{mean,p50,p90,p99}_{ttft,tpot,itl,e2el}_ms, error_rate; comma-separated, each with <= or <"
+            wrap
+          >
             <input
               data-testid="sweep-slo"
               placeholder="p99_ttft_ms<=500,p99_tpot_ms<=50"
@@ -106,7 +111,7 @@ function PlanFields() {
               onChange={(e) => setPlan({ slo: e.target.value })}
             />
           </Field>
-          <Field label="Search">
+          <Field label={PLAN_LABELS.search}>
             <select
               value={p.search}
               onChange={(e) => setPlan({ search: e.target.value as 'rate' | 'concurrency' })}
@@ -115,7 +120,7 @@ function PlanFields() {
               <option value="concurrency">concurrency</option>
             </select>
           </Field>
-        </div>
+        </>
       )}
     </>
   );
@@ -220,6 +225,9 @@ function SweepFiles() {
 
 export function RunsTabSidebar() {
   const mode = useSweepStore((s) => s.mode);
+  const kind = useSweepStore((s) => s.plan.kind);
+  const search = useSweepStore((s) => s.plan.search);
+  const loads = useMemo(() => loadFieldsOf({ kind, search }), [kind, search]);
   return (
     <>
       <ModeSwitch />
@@ -229,7 +237,7 @@ export function RunsTabSidebar() {
         <>
           <ErrorBoundary name="New sweep">
             <WorkloadForm
-              sweep={{ title: 'New sweep', start: <SweepStart />, onSubmit: () => void startSweep() }}
+              sweep={{ title: 'New sweep', start: <SweepStart />, onSubmit: () => void startSweep(), loads }}
             />
           </ErrorBoundary>
           <ErrorBoundary name="Sweeps">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binValues } from './histogram-bins.ts';
+import { binValues, binValuesLog, binsPreferLogX, decadesSpanned, preferLogX } from './histogram-bins.ts';
 
 describe('binValues', () => {
   it('uses round edges and counts every value exactly once', () => {
@@ -42,5 +42,37 @@ describe('binValues', () => {
     expect(one[0]!.x1).toBeGreaterThan(42);
     const same = binValues([3, 3, 3]);
     expect(same.reduce((a, b) => a + b.count, 0)).toBe(3);
+  });
+});
+
+describe('log bins', () => {
+  // 4,598 gaps: 4,000 between 2 and 20 ms, a tail up to 1.4 s (the llama.cpp stream).
+  const gaps: number[] = [];
+  for (let i = 0; i < 4000; i++) gaps.push(2 + (18 * i) / 4000);
+  for (let i = 0; i < 598; i++) gaps.push(20 + (1380 * i) / 597);
+
+  it('spreads the bulk over many bars where linear bins put it in one', () => {
+    const lin = binValues(gaps);
+    expect(Math.max(...lin.map((b) => b.count))).toBeGreaterThanOrEqual(4000);
+    const log = binValuesLog(gaps);
+    expect(log.reduce((s, b) => s + b.count, 0)).toBe(4598);
+    expect(Math.max(...log.map((b) => b.count))).toBeLessThan(1500);
+    // Decades start a bin: 10, 100, 1000 ms are edges.
+    for (const d of [10, 100, 1000]) expect(log.some((b) => b.x0 === d)).toBe(true);
+    expect(log[log.length - 1]!.x1).toBeGreaterThan(1400);
+  });
+
+  it('is chosen over ~2 decades, from the values or from the bins', () => {
+    expect(decadesSpanned(gaps)).toBeGreaterThan(2);
+    expect(preferLogX(gaps)).toBe(true);
+    expect(binsPreferLogX(binValuesLog(gaps))).toBe(true);
+    const narrow = Array.from({ length: 500 }, (_, i) => 10 + i / 10);
+    expect(preferLogX(narrow)).toBe(false);
+    expect(binsPreferLogX(binValuesLog(narrow))).toBe(false);
+  });
+
+  it('puts zeros in a first bin from 0', () => {
+    const b = binValuesLog([0, 0, 1, 10]);
+    expect(b[0]).toEqual({ x0: 0, x1: 1, count: 2, overflow: false });
   });
 });

@@ -72,4 +72,9 @@ export interface ServerProfile {
   histograms: Partial<Record<HistogramConcept, readonly HistogramSource[]>>;
   /** Where a concept means something narrower than its name says. */
   notes: Partial<Record<Concept, string>>;
+  /**
+   * Counters the server adds a request's share to only when the request completes (llama.cpp's
+   * tokens_predicted_total): their rate is 0 during a long stream, then a spike at its end.
+   */
+  countedAtEnd?: readonly ScalarConcept[];
 }

@@ -119,6 +119,7 @@ export const PROFILES: Record<ProfileId, ServerProfile> = {
       generationTokensTotal: 'Sum of the generated-tokens histogram: finished requests only.',
       ttftHistogram: 'TGI exposes no TTFT histogram.',
     },
+    countedAtEnd: ['promptTokensTotal', 'generationTokensTotal'],
   },
   llamacpp: {
     id: 'llamacpp',
@@ -150,7 +151,10 @@ export const PROFILES: Record<ProfileId, ServerProfile> = {
       promptTokensTotal:
         'Newest builds count cache hits separately; both are added. Counters have 6 significant digits.',
       kvCacheUsage: 'Only legacy builds (kv_cache_usage_ratio) expose it.',
+      generationTokensTotal:
+        'tokens_predicted_total grows when a request completes, not per token: a long stream reads 0 tok/s, then a spike.',
     },
+    countedAtEnd: ['generationTokensTotal'],
   },
   triton: {
     id: 'triton',

@@ -43,13 +43,19 @@ export function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
 export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): ReportRun {
   const outcomes = outcomesOfDetail(d);
   const hist = {} as Record<DistMetric, HistDatum[]>;
-  for (const m of DIST) hist[m] = histogramData(metricValues(outcomes, m));
+  const histLog = {} as Record<DistMetric, HistDatum[]>;
+  for (const m of DIST) {
+    const v = metricValues(outcomes, m);
+    hist[m] = histogramData(v);
+    histLog[m] = histogramData(v, 30, 'log');
+  }
   return {
     entry: d.entry,
     header: d.header,
     summary: d.summary,
     problems: d.problems,
     hist,
+    histLog,
     cdfs: cdfsOf([outcomes], [d.summary]),
     lanes: d.lines ? reportLanes(d.lines, tickBudget) : null,
   };
@@ -155,7 +161,9 @@ export function buildReportData(input: ReportInput): Result<ReportData> {
   if (input.compare && input.compare.length >= 2) {
     const c = reportComparison(input.compare, input);
     if (!c.ok) return c;
-    comparison = c.value;
+    // Each run's section is one column's run, or one of a pooled column's repeats, in order.
+    const runColumns = input.compare.flatMap((col, i) => (col.parts ?? [col]).map(() => i));
+    comparison = runColumns.length === input.runs.length ? { ...c.value, runColumns } : c.value;
   }
   return ok({
     format: REPORT_FORMAT,

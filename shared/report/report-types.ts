@@ -52,6 +52,8 @@ export interface ReportRun {
   problems: string[];
   /** A histogram per latency metric (an overflow bin's x1 is Infinity, null in JSON). */
   hist: Record<DistMetric, HistDatum[]>;
+  /** The same values in log bins (the log x axis); absent in reports made before it was added. */
+  histLog?: Record<DistMetric, HistDatum[]>;
   /** The run's CDFs (one series each). */
   cdfs: CdfSet[];
   /** Null when the run has no per-request times (imports). */
@@ -72,6 +74,11 @@ export interface ReportComparison {
   clients: string | null;
   spreads: ({ letter: string; name: string; rows: SpreadRow[] } | null)[];
   cdfs: CdfSet[];
+  /**
+   * Per report run (`ReportData.runs`, in order): the column it is part of — a pooled column's
+   * repeats each have a section of their own. Absent in reports made before it was recorded.
+   */
+  runColumns?: number[];
 }
 
 export interface ReportData {

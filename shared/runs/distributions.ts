@@ -4,7 +4,7 @@
  * the app draws them from a run's lines and the core's report builder (shared/report/) ships them
  * precomputed (a run's every token gap is too large to put in a report).
  */
-import { binValues, type Bin } from '../charts/histogram-bins.ts';
+import { binValues, binValuesLog, type Bin } from '../charts/histogram-bins.ts';
 import { LETTERS } from './compare-export.ts';
 import { RUN_COLORS } from './compare.ts';
 import type { RequestOutcome, RunSummary } from './run-types.ts';
@@ -52,7 +52,20 @@ export interface HistDatum {
   overflow: boolean;
 }
 
-export function histogramData(values: readonly number[], target = 30): HistDatum[] {
+/** Equal-width bins (`linear`), or equal width in log10 (`log`: for values spanning decades). */
+export function histogramData(
+  values: readonly number[],
+  target = 30,
+  scale: 'linear' | 'log' = 'linear',
+): HistDatum[] {
+  if (scale === 'log')
+    return binValuesLog(values, { target }).map((b) => ({
+      x: b.x0 > 0 ? Math.sqrt(b.x0 * b.x1) : b.x1 / 2,
+      x0: b.x0,
+      x1: b.x1,
+      count: b.count,
+      overflow: false,
+    }));
   const bins: Bin[] = binValues(values, { target });
   return bins.map((b) => {
     const w = bins[0] ? bins[0].x1 - bins[0].x0 : 1;
