@@ -231,7 +231,7 @@ describe('tokenscope compare', () => {
     expect(pj.rows.every((x) => x.interval.every((c) => c === null))).toBe(true);
     const bad = await runCli(['compare', fast, slow, '--replicates', '-1']);
     expect(bad.code).toBe(2);
-  }, 30_000);
+  }, 90_000);
 
   it('an appended vLLM results file brings every result; FILE#N picks one', async () => {
     const runOf = async (f: string) => {
