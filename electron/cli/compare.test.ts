@@ -95,15 +95,20 @@ describe('tokenscope compare', () => {
     expect(r.stdout).toMatch(/^B {2}two at once/m);
     expect(r.stdout).toContain('The workloads differ: max concurrency 8 vs 2.');
     const line = (label: string) => r.stdout.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
-    // A quarter of the concurrency: less throughput (worse), shorter TPOT (better).
-    // Throughputs have no interval; latencies do, and it holds the change.
-    expect(line('Output token throughput')).toMatch(/tok\/s\s+\d[\d.]* tok\/s\s+−\d[\d.]*%\s+↓ worse$/);
+    // A quarter of the concurrency: less throughput (worse), shorter TPOT (better). Both have an
+    // interval (a throughput's resamples each request's share of the run's time) that holds the change.
+    expect(line('Output token throughput')).toMatch(
+      /tok\/s\s+\d[\d.]* tok\/s\s+−\d[\d.]*%\s+\[−[\d.]+%, −[\d.]+%\]\s+↓ worse$/,
+    );
     expect(line('TPOT p50')).toMatch(/ms\s+\d[\d.]* ms\s+−\d[\d.]*%\s+\[−[\d.]+%, −[\d.]+%\]\s+↑ better$/);
-    expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%\s+= same$/);
+    // 16 requests: a p99 rests on none above it, so it says so instead of a tight false interval.
+    expect(line('TPOT p99')).toMatch(/ms\s+[−+][\d.]+%\s+too few requests for p99$/);
+    // The counts carry no verdict (the failure rate does, with its interval); the peak has no interval.
+    expect(line('Successful requests')).toMatch(/16\s+16\s+±0\.00%$/);
     expect(line('Failure rate')).toMatch(
       /0\.00 %\s+0\.00 %\s+±0\.00 pp\s+= same$/, // no failures on either side: no interval to print
     );
-    expect(r.stdout).toContain('95 % bootstrap interval of the change');
+    expect(r.stdout).toContain('95 % interval of the change');
     expect(r.stdout).not.toContain('Failure rates:'); // no run failed: no banner
     // Both runs watched the simulator's /metrics. Their queue times sit in vLLM's first queue
     // bucket (0, 0.3 s]: written and compared as that bucket, not as two interpolated midpoints.
@@ -166,11 +171,31 @@ describe('tokenscope compare', () => {
     const loose = await runCli(['compare', fast, slow, '--max-regression', '100000']);
     expect(loose.code).toBe(0);
     expect(loose.stdout).toContain(
-      'No regression: no metric worse than A by more than 100000%, or failure rate up by more than 0 pp, with 95 % confidence.',
+      'No regression: no metric worse than A by more than 100000%, or failure rate up by more than 0 pp, with 95 % confidence for all rows together.',
+    );
+    // The peak has no interval: not gated, but said.
+    expect(loose.stdout).not.toContain('Not gated');
+    expect(j.regressions?.map((x) => x.metric)).not.toContain('peak-tput');
+    expect((j as Json & { notGated: { metric: string }[] }).notGated.map((x) => x.metric)).toContain(
+      'peak-tput',
     );
     const same = await runCli(['compare', fast, exported, '--max-regression', '0']);
     expect(same.code).toBe(0);
-  }, 20_000);
+    // --same-within: an equivalence margin the whole interval must lie within to be "same".
+    // --same-within is the equivalence margin: "same" when the whole interval lies within it. TPOT
+    // mean fell by ~40 % (better); with a ±60 % margin the whole interval is inside it: same.
+    const eq = await runCli(['compare', fast, slow, '--same-within', '60', '--json']);
+    const ej = JSON.parse(eq.stdout) as Json & { sameWithinPct: number };
+    expect(ej.sameWithinPct).toBe(60);
+    const tpot = ej.rows.find((x) => x.metric === 'tpot-mean')!;
+    expect(Math.max(...tpot.interval[1]!.map(Math.abs))).toBeLessThan(0.6);
+    expect(tpot.verdict[1]).toBe('same');
+    const dj = JSON.parse((await runCli(['compare', fast, slow, '--json'])).stdout) as Json;
+    expect(dj.rows.find((x) => x.metric === 'tpot-mean')!.verdict[1]).toBe('better');
+    expect((await runCli(['compare', fast, slow, '--same-within', '-1'])).code).toBe(2);
+    const none = await runCli(['compare', fast, slow, '--max-regression', '5', '--replicates', '0']);
+    expect(none.code).toBe(2);
+  }, 60_000);
 
   it('failures count: 40 % HTTP 500s fail the gate, are bannered, and make throughput changes unreliable', async () => {
     // Failed requests end fast: the faulty run's latencies look fine, yet it must not pass.
@@ -206,7 +231,7 @@ describe('tokenscope compare', () => {
     expect(pj.rows.every((x) => x.interval.every((c) => c === null))).toBe(true);
     const bad = await runCli(['compare', fast, slow, '--replicates', '-1']);
     expect(bad.code).toBe(2);
-  }, 30_000);
+  }, 90_000);
 
   it('an appended vLLM results file brings every result; FILE#N picks one', async () => {
     const runOf = async (f: string) => {

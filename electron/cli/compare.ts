@@ -1,12 +1,13 @@
 /**
  * `tokenscope compare A B [C D]`: runs side by side in the terminal — Tokenscope run files or
  * vLLM / SGLang result files, in any mix — with the same rows, baseline and verdicts as the app's
- * comparison (shared/runs/compare.ts), each change with its 95 % bootstrap interval
- * (shared/runs/bootstrap.ts). `--max-regression PCT` makes it a CI gate: exit 1 when a metric with
- * a direction is worse than the baseline by more than PCT percent *with confidence* (its whole
- * interval beyond PCT; a metric without an interval — throughputs, server metrics — by its value),
- * or when the failure rate rose clearly by more than `--max-failure-increase` percentage points
- * (default 0: any increase beyond noise).
+ * comparison (shared/runs/compare.ts), each change with its 95 % interval
+ * (shared/runs/compare-intervals.ts). `--same-within PCT` is the equivalence margin ("same": the
+ * whole interval within ±PCT). `--max-regression PCT` makes it a CI gate
+ * (shared/runs/compare-gate.ts): exit 1 when a metric with an interval is worse than the baseline
+ * by more than PCT percent with confidence, or when the failure rate rose clearly by more than
+ * `--max-failure-increase` percentage points (default 0: any increase beyond noise); rows without
+ * an interval are listed as not gated.
  *
  * Exit codes: 0 ok · 1 a regression beyond --max-regression · 2 bad arguments or unreadable file.
  */
@@ -14,16 +15,21 @@ import {
   compareRows,
   failureBanner,
   MAX_COMPARED,
+  SAME_WITHIN,
   workloadDifferences,
   type CompareRow,
 } from '../../shared/runs/compare.ts';
-import { compareIntervals } from '../../shared/runs/compare-intervals.ts';
+import {
+  compareIntervalsForGate,
+  MIN_TAIL_REQUESTS,
+  type GateBounds,
+} from '../../shared/runs/compare-intervals.ts';
+import { gateRegressions, type GateResult } from '../../shared/runs/compare-gate.ts';
 import {
   ciCell,
   compareCell,
   compareCsv,
   compareMarkdown,
-  fmtChange,
   INTERVAL_NOTE,
   LETTERS,
   relCell,
@@ -44,6 +50,8 @@ export interface CompareCliOptions {
   /** CSV (spreadsheets) instead of the terminal table. */
   csv?: boolean;
   maxRegression?: number;
+  /** The equivalence margin, %: "same" when the whole interval lies within ±this (default 1). */
+  sameWithin?: number;
   /** Gate: the failure rate may rise by at most this many percentage points (default 0). */
   maxFailureIncrease?: number;
   /** Bootstrap replicates for the intervals (default 1000; 0: no intervals). */
@@ -143,10 +151,12 @@ export async function runCompare(
       resolved.defaulted,
     ) + (clients ? `\n${clients}` : '');
   const replicates = o.replicates ?? undefined;
-  const intervals = replicates === 0 ? null : compareIntervals(runs, { replicates });
+  const worked = replicates === 0 ? null : compareIntervalsForGate(runs, { replicates });
+  const intervals = worked?.intervals ?? null;
   const rows = compareRows(
     runs.map((r) => r.summary),
     intervals,
+    o.sameWithin === undefined ? {} : { sameWithin: o.sameWithin / 100 },
   );
   const diffs = workloadDifferences(runs);
   const banner = failureBanner(
@@ -154,7 +164,16 @@ export async function runCompare(
     rows,
   );
   const gate = o.maxRegression !== undefined || o.maxFailureIncrease !== undefined;
-  const regressions = gate ? gateRegressions(rows, o.maxRegression ?? null, o.maxFailureIncrease ?? 0) : [];
+  const bounds: GateBounds = worked?.gate ?? new Map();
+  const judged: GateResult = gate
+    ? gateRegressions(
+        rows,
+        bounds,
+        o.maxRegression === undefined ? null : o.maxRegression / 100,
+        o.maxFailureIncrease ?? 0,
+      )
+    : { regressions: [], ungated: [] };
+  const regressions = judged.regressions;
   if (o.json) {
     const c: Compared = {
       runs,
@@ -165,7 +184,7 @@ export async function runCompare(
       banner,
       withIntervals: intervals !== null,
       gate,
-      regressions,
+      judged,
     };
     write(JSON.stringify(compareJson(c, o)) + '\n');
   } else if (o.csv) {
@@ -176,7 +195,7 @@ export async function runCompare(
         ? compareMarkdown(runs, rows, diffs, banner, defsLine)
         : compareText(runs, rows, diffs, banner, defsLine),
     );
-    if (gate) write(gateText(o, regressions));
+    if (gate) write(gateText(o, judged));
   }
   return regressions.length ? 1 : 0;
 }
@@ -188,6 +207,10 @@ function optionProblem(fileCount: number, o: CompareCliOptions): string | null {
   if ([o.json, o.markdown, o.csv].filter(Boolean).length > 1) return 'give one of --json, --markdown, --csv';
   if (o.maxRegression !== undefined && !(o.maxRegression >= 0))
     return '--max-regression must be a percentage ≥ 0';
+  if (o.sameWithin !== undefined && !(o.sameWithin >= 0 && o.sameWithin < 100))
+    return '--same-within must be a percentage from 0 to below 100';
+  if (o.replicates === 0 && (o.maxRegression !== undefined || o.maxFailureIncrease !== undefined))
+    return 'the gate judges changes by their intervals: --max-regression / --max-failure-increase need --replicates above 0';
   if (o.maxFailureIncrease !== undefined && !(o.maxFailureIncrease >= 0 && o.maxFailureIncrease <= 100))
     return '--max-failure-increase must be percentage points between 0 and 100';
   if (
@@ -210,7 +233,7 @@ interface Compared {
   withIntervals: boolean;
   /** --max-regression or --max-failure-increase was given. */
   gate: boolean;
-  regressions: readonly Regression[];
+  judged: GateResult;
 }
 
 /** The comparison as one JSON object (--json): runs, rows with intervals, failures, the gate. */
@@ -239,6 +262,8 @@ function compareJson(c: Compared, o: CompareCliOptions): object {
       change: r.def.change ?? 'relative',
       // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
       interval: r.ci,
+      // Per run: a quantile on too few requests for an interval (no verdict).
+      tooFew: r.tooFew,
       verdict: r.verdict,
       unreliable: r.unreliable,
       // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
@@ -255,76 +280,39 @@ function compareJson(c: Compared, o: CompareCliOptions): object {
           level: 0.95,
           method: 'bootstrap-percentile',
           unit: 'request',
+          throughput: 'requests resampled with their share of the run time',
+          failureRate: 'newcombe-wilson',
+          repeats: 'widened by the between-repeat variance',
+          minTailRequests: MIN_TAIL_REQUESTS,
           replicates: o.replicates ?? 1000,
         }
       : null,
+    sameWithinPct: o.sameWithin ?? SAME_WITHIN * 100,
     ...(c.gate
       ? {
           maxRegressionPct: o.maxRegression ?? null,
           maxFailureIncreasePp: o.maxFailureIncrease ?? 0,
-          regressions: c.regressions,
+          regressions: c.judged.regressions,
+          notGated: c.judged.ungated,
         }
       : {}),
   };
 }
 
 /** The gate's verdict under the terminal or Markdown table. */
-function gateText(o: CompareCliOptions, regressions: readonly Regression[]): string {
+function gateText(o: CompareCliOptions, g: GateResult): string {
   const rules = [
     ...(o.maxRegression !== undefined ? [`worse than A by more than ${o.maxRegression}%`] : []),
     `failure rate up by more than ${o.maxFailureIncrease ?? 0} pp`,
   ].join(', or ');
-  return regressions.length
-    ? `\n${regressions.length} regression(s) (${rules}, with 95 % confidence): ${regressions
+  const { regressions, ungated } = g;
+  const head = regressions.length
+    ? `\n${regressions.length} regression(s) (${rules}, with 95 % confidence for all rows together): ${regressions
         .map((x) => `${x.run} ${x.label} ${x.text}`)
         .join(', ')}\n`
-    : `\nNo regression: no metric ${rules}, with 95 % confidence.\n`;
-}
-
-export interface Regression {
-  run: string;
-  metric: string;
-  label: string;
-  /** The change (relative, or percentage points for the failure rate). */
-  change: number;
-  /** Its 95 % interval, when there is one. */
-  interval: [number, number] | null;
-  text: string;
-}
-
-/**
- * The gate. A metric regresses when it is worse than A by more than `maxRel` (a percentage) for
- * the whole of its interval — the bound nearest zero clears the threshold — or, without an
- * interval (throughputs, server metrics, aggregate-only imports), by its value. The failure rate
- * regresses when its whole interval lies above `maxFailPp` percentage points.
- */
-export function gateRegressions(
-  rows: readonly CompareRow[],
-  maxRel: number | null,
-  maxFailPp: number,
-): Regression[] {
-  const out: Regression[] = [];
-  for (const r of rows) {
-    const fail = r.def.id === 'fail-rate';
-    if (!fail && (maxRel === null || r.def.better === null)) continue;
-    const limit = fail ? maxFailPp : maxRel! / 100;
-    r.verdict.forEach((v, i) => {
-      const change = r.rel[i] ?? null;
-      // A quantile known only to a wide server bucket has no number to gate on.
-      if (v !== 'worse' || change === null) return;
-      const ci = r.ci[i] ?? null;
-      // The bound nearest zero, in the worse direction.
-      const nearest = ci
-        ? r.def.better === 'lower'
-          ? ci[0]
-          : -ci[1]
-        : r.def.better === 'lower'
-          ? change
-          : -change;
-      if (nearest <= limit) return;
-      const text = `${fmtChange(r, change)}${ci ? ` ${ciCell(r, i)}` : ''}`;
-      out.push({ run: LETTERS[i]!, metric: r.def.id, label: r.def.label, change, interval: ci, text });
-    });
-  }
-  return out;
+    : `\nNo regression: no metric ${rules}, with 95 % confidence for all rows together.\n`;
+  const rest = ungated.length
+    ? `Not gated (no interval), worse by their values: ${ungated.map((x) => `${x.run} ${x.label} ${x.text}`).join(', ')}\n`
+    : '';
+  return head + rest;
 }

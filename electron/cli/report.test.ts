@@ -98,18 +98,24 @@ describe('tokenscope report', () => {
 
   it('compares two runs as `compare --json` does', async () => {
     const out = path.join(dir, 'two.html');
-    const r = await runCli(['report', a, b, '-o', out], 60_000);
+    const r = await runCli(['report', a, b, '-o', out, '--same-within', '60'], 60_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2 runs and their comparison/);
     const data = dataOf(readFileSync(out, 'utf8'));
     expect(data.runs.map((x) => x.entry.name)).toEqual([hostileName, 'two at once']);
     const c = data.comparison!;
     expect(c.labels.map((l) => l.label)).toEqual([hostileName, 'two at once']);
-    const json = await runCli(['compare', a, b, '--json']);
-    const cmp = JSON.parse(json.stdout) as { rows: { metric: string; interval: unknown[] }[] };
-    // The page computes its rows with the app's compareRows from what the report carries.
-    const rows = compareRows(c.summaries, new Map(c.intervals!));
+    const json = await runCli(['compare', a, b, '--json', '--same-within', '60']);
+    const cmp = JSON.parse(json.stdout) as {
+      rows: { metric: string; interval: unknown[]; verdict: unknown[] }[];
+    };
+    // The page computes its rows with the app's compareRows from what the report carries, with the
+    // equivalence margin it was made with: the same intervals and verdicts as `compare`.
+    expect(c.sameWithin).toBe(0.6);
+    const rows = compareRows(c.summaries, new Map(c.intervals!), { sameWithin: c.sameWithin });
     expect(rows.map((x) => [x.def.id, x.ci])).toEqual(cmp.rows.map((x) => [x.metric, x.interval]));
+    expect(rows.map((x) => x.verdict)).toEqual(cmp.rows.map((x) => x.verdict));
+    expect(rows.some((x) => x.verdict.includes('same') && x.ci.some(Boolean))).toBe(true);
     expect(rows.filter((x) => x.ci.some(Boolean)).length).toBeGreaterThan(3);
   });
 

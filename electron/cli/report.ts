@@ -20,6 +20,8 @@ export interface ReportCliOptions {
   definitions?: DefinitionsId;
   /** Bootstrap replicates for the comparison's intervals (default 1000; 0: none). */
   replicates?: number;
+  /** The equivalence margin of the comparison's verdicts, % (as `compare --same-within`). */
+  sameWithin?: number;
 }
 
 /** A run read from a file as the run views take it (a result file: no lines, its outcomes). */
@@ -73,6 +75,8 @@ export async function runReport(
     !(Number.isInteger(o.replicates) && o.replicates >= 0 && o.replicates <= 100_000)
   )
     return fail('--replicates must be a whole number from 0 (no intervals) to 100000');
+  if (o.sameWithin !== undefined && !(o.sameWithin >= 0 && o.sameWithin < 100))
+    return fail('--same-within must be a percentage from 0 to below 100');
   const loaded = await Promise.all(files.map((f) => loadRunOrPool(f)));
   const bad = loaded.filter((x): x is string => typeof x === 'string');
   if (bad.length) return fail(bad.join('; '));
@@ -98,6 +102,7 @@ export async function runReport(
       compare: columns.length > 1 ? columns : null,
       definitions: o.definitions,
       replicates: o.replicates,
+      ...(o.sameWithin === undefined ? {} : { sameWithin: o.sameWithin / 100 }),
     },
     (line) => process.stderr.write(line + '\n'),
   );

@@ -8,12 +8,22 @@ import type { ReportComparison, ReportRun } from '../../shared/report/report-typ
 import { LETTERS } from '../../shared/runs/compare-export.ts';
 import { fmtDateTime } from '../core/format-date.ts';
 import { CompareTable, SpreadSection } from '../runs/CompareTable.tsx';
-import { compareRows, failureBanner, RUN_COLORS, workloadDifferences } from '../runs/run-compare.ts';
+import {
+  compareRows,
+  failureBanner,
+  RUN_COLORS,
+  SAME_WITHIN,
+  workloadDifferences,
+} from '../runs/run-compare.ts';
 import { CompareCdfs } from '../runs/RunCompareView.tsx';
 
 /** The rows, banner and workload differences, as the app's comparison view derives them. */
 export function comparisonView(c: ReportComparison) {
-  const rows = compareRows(c.summaries, c.intervals ? new Map(c.intervals) : null);
+  const rows = compareRows(
+    c.summaries,
+    c.intervals ? new Map(c.intervals) : null,
+    c.sameWithin === undefined ? {} : { sameWithin: c.sameWithin },
+  );
   return {
     rows,
     banner: failureBanner(c.summaries, rows),
@@ -30,8 +40,9 @@ export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly
         <header className="card-head">
           <h2>Comparing {c.labels.length} runs</h2>
           <span className="muted">
-            each against A · green better, red worse, grey within 1 % or not distinguishable from noise ·
-            [low, high]: 95 % interval of the change
+            each against A · green better, red worse, grey the same (the whole interval within ±
+            {+((c.sameWithin ?? SAME_WITHIN) * 100).toFixed(2)} %) or not distinguishable from noise · [low,
+            high]: 95 % interval of the change
           </span>
         </header>
         <ol className="compare-legend">
@@ -66,7 +77,7 @@ export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly
         )}
         <p className="muted caption">
           {c.intervals
-            ? 'Intervals: requests resampled with replacement (a request’s gaps stay together), 1,000 replicates, seeded — the same runs always give the same intervals.'
+            ? 'Intervals: requests resampled with replacement (a request’s gaps stay together; throughputs with each request’s share of the run’s time), 1,000 replicates, seeded — the same runs always give the same intervals. Failure rate: Newcombe score interval. Pooled repeats: widened by the drift between them.'
             : 'No intervals were computed for this report.'}
         </p>
       </section>

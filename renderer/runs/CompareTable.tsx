@@ -8,7 +8,7 @@ import { fmtBucket, fmtCompact, fmtLatency } from '../core/format.ts';
 import { fmtPointChange, UNRELIABLE_NOTE, VERDICT_TEXT } from '../../shared/runs/compare-export.ts';
 import type { SpreadRow } from '../../shared/runs/pooled.ts';
 import type { QuantileBucket } from '../../shared/runs/server-quantile.ts';
-import { bucketChangeText, RUN_COLORS, type CompareRow } from './run-compare.ts';
+import { bucketChangeText, RUN_COLORS, tooFewText, type CompareRow } from './run-compare.ts';
 import { LETTERS, type Comparison } from './use-comparison.ts';
 
 function fmtValue(v: number | null, unit: CompareRow['def']['unit']): string {
@@ -150,6 +150,7 @@ function CompareTableRow({ row }: { row: CompareRow }) {
               relText={bucketed ? bucketChangeText(row, i) : undefined}
               absolute={def.change === 'absolute'}
               ci={row.ci[i] ?? null}
+              tooFew={row.tooFew[i] === true ? tooFewText(row) : null}
               unreliable={row.unreliable[i] === true}
               verdict={row.verdict[i] ?? null}
               baseline={i === 0}
@@ -176,6 +177,7 @@ function CompareCells({
   relText,
   absolute,
   ci,
+  tooFew,
   unreliable,
   verdict,
   baseline,
@@ -186,6 +188,8 @@ function CompareCells({
   relText?: string;
   absolute: boolean;
   ci: [number, number] | null;
+  /** Said instead of an interval and a verdict: the quantile rests on too few requests. */
+  tooFew: string | null;
   unreliable: boolean;
   verdict: CompareRow['verdict'][number];
   baseline: boolean;
@@ -194,6 +198,7 @@ function CompareCells({
   const tip = [
     verdict ? VERDICT_TEXT[verdict] : null,
     ci ? `95 % interval of the change: ${fmt(ci[0])} to ${fmt(ci[1])}` : null,
+    tooFew ? `${tooFew}: fewer than 4 requests lie above it in a run, so no interval is honest` : null,
     unreliable ? 'the failure rates differ: this change says little' : null,
   ]
     .filter(Boolean)
@@ -212,6 +217,11 @@ function CompareCells({
           {ci && !relText && (
             <span className="compare-ci" data-testid="compare-ci">
               [{fmt(ci[0])}, {fmt(ci[1])}]
+            </span>
+          )}
+          {tooFew && (
+            <span className="compare-ci" data-testid="compare-too-few">
+              {tooFew}
             </span>
           )}
         </td>

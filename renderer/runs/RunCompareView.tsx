@@ -35,6 +35,8 @@ export function RunCompareView() {
     spreads,
     cdfs,
     setAskedDefs,
+    sameWithin,
+    setSameWithin,
   } = useComparison();
   if (compared === null) return null;
   const failed = compared.errors
@@ -45,6 +47,7 @@ export function RunCompareView() {
       <section className="card">
         <CompareHead
           title={compareTitle(ready ? columns.length : null, compared.keys.length)}
+          sameWithin={sameWithin}
           exports={
             ready
               ? {
@@ -73,6 +76,7 @@ export function RunCompareView() {
           </p>
         )}
         {ready && under && <CompareDefinitions under={under} clients={clients} onPick={setAskedDefs} />}
+        {ready && <SameWithin value={sameWithin} onChange={setSameWithin} />}
         {banner && (
           <p className={`banner ${anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">
             {banner}
@@ -81,7 +85,7 @@ export function RunCompareView() {
         {ready && (
           <p className="muted caption" data-testid="compare-ci-status">
             {ci
-              ? 'Intervals: requests resampled with replacement (a request’s gaps stay together), 1,000 replicates, seeded — the same runs always give the same intervals.'
+              ? 'Intervals: requests resampled with replacement (a request’s gaps stay together; throughputs with each request’s share of the run’s time), 1,000 replicates, seeded — the same runs always give the same intervals. Failure rate: Newcombe score interval. Pooled repeats: widened by the drift between them.'
               : 'Computing 95 % intervals…'}
           </p>
         )}
@@ -110,9 +114,11 @@ function compareTitle(columns: number | null, picked: number): string {
 /** The comparison's head: its title, what the colours mean, the exports (once read), Close. */
 function CompareHead({
   title,
+  sameWithin,
   exports,
 }: {
   title: string;
+  sameWithin: number;
   /** The table as Markdown and as CSV, made when asked for; null until the runs are read. */
   exports: { markdown: () => string; csv: () => string; report: () => void } | null;
 }) {
@@ -120,8 +126,9 @@ function CompareHead({
     <header className="card-head">
       <h2>{title}</h2>
       <span className="muted">
-        each against A, the first picked · green better, red worse, grey within 1 % or not distinguishable
-        from noise · [low, high]: 95 % interval of the change
+        each against A, the first picked · green better, red worse, grey the same (the whole interval within ±
+        {+(sameWithin * 100).toFixed(2)} %) or not distinguishable from noise · [low, high]: 95 % interval of
+        the change
       </span>
       <span className="spacer" />
       {exports && (
@@ -165,6 +172,32 @@ function CompareHead({
         Close
       </button>
     </header>
+  );
+}
+
+/** The equivalence margin: a change is "same" when its whole 95 % interval lies within ±this. */
+function SameWithin({ value, onChange }: { value: number; onChange: (v: number) => void }) {
+  return (
+    <label
+      className="muted caption"
+      title="Equivalence margin: a change is the same when its whole 95 % interval lies within ±this (tokenscope compare --same-within)"
+    >
+      same within ±{' '}
+      <input
+        type="number"
+        className="tiny"
+        data-testid="compare-same-within"
+        min={0}
+        max={50}
+        step={0.5}
+        value={+(value * 100).toFixed(2)}
+        onChange={(e) => {
+          const v = Number(e.target.value);
+          if (Number.isFinite(v) && v >= 0 && v < 100) onChange(v / 100);
+        }}
+      />{' '}
+      %
+    </label>
   );
 }
 

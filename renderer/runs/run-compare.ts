@@ -12,6 +12,7 @@ export {
   MAX_COMPARED,
   RUN_COLORS,
   SAME_WITHIN,
+  tooFewText,
   workloadDifferences,
   type CompareRow,
   type Verdict,

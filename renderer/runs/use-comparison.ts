@@ -18,7 +18,7 @@ import {
 } from './run-compare.ts';
 import { outcomesOf } from './run-detail.ts';
 import { poolRuns, repeatSpread } from '../../shared/runs/pooled.ts';
-import { MAX_COMPARED } from '../../shared/runs/compare.ts';
+import { MAX_COMPARED, SAME_WITHIN } from '../../shared/runs/compare.ts';
 import { type DefinitionsId } from '../../shared/runs/definitions.ts';
 import {
   clientsNote,
@@ -162,7 +162,12 @@ export function useComparison() {
   // Runs measured by different clients (an import beside a Tokenscope run): said, with what it does to TTFT.
   const clients = useMemo(() => clientsNote(summaries), [summaries]);
   const { intervals, ci } = useIntervals({ ready, columns, summaries, outcomes, under });
-  const rows = useMemo(() => (ready ? compareRows(summaries, ci) : []), [ready, summaries, ci]);
+  // The equivalence margin (`--same-within`): "same" when a change's whole interval lies within it.
+  const [sameWithin, setSameWithin] = useState(SAME_WITHIN);
+  const rows = useMemo(
+    () => (ready ? compareRows(summaries, ci, { sameWithin }) : []),
+    [ready, summaries, ci, sameWithin],
+  );
   const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
   const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
   const diffs = useMemo(
@@ -210,6 +215,8 @@ export function useComparison() {
     cdfs,
     setAskedDefs,
     intervals,
+    sameWithin,
+    setSameWithin,
   };
 }
 

@@ -101,7 +101,7 @@ export function detailColumns(details: readonly RunDetail[]): LoadedRun[] | stri
 /** The comparison's inputs: columns under one set of definitions, their intervals, CDFs, spreads. */
 export function reportComparison(
   columns: readonly LoadedRun[],
-  o: { definitions?: DefinitionsId; replicates?: number } = {},
+  o: { definitions?: DefinitionsId; replicates?: number; sameWithin?: number } = {},
 ): Result<ReportComparison> {
   const resolved = resolveDefinitions(columns, o.definitions);
   if (typeof resolved === 'string')
@@ -132,6 +132,7 @@ export function reportComparison(
     headers: runs.map((r) => r.header),
     summaries,
     intervals: intervals ? [...intervals.entries()] : null,
+    ...(o.sameWithin === undefined ? {} : { sameWithin: o.sameWithin }),
     definitions: resolved.definitions,
     definitionsLine: definitionsLine(resolved.definitions, rederived, resolved.defaulted),
     rederived,
@@ -151,6 +152,8 @@ export interface ReportInput {
   compare: readonly LoadedRun[] | null;
   definitions?: DefinitionsId;
   replicates?: number;
+  /** The verdicts' equivalence margin, a fraction (compare.ts SAME_WITHIN by default). */
+  sameWithin?: number;
   tickBudget?: number;
   tokenscopeVersion: string;
   generatedAtWall: number;

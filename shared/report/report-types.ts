@@ -8,6 +8,7 @@
 import type { RunEntry } from '../runs-api.ts';
 import type { CdfSet, DistMetric, HistDatum } from '../runs/distributions.ts';
 import type { DefinitionsId } from '../runs/definitions.ts';
+import type { IntervalCell } from '../runs/compare-intervals.ts';
 import type { SpreadRow } from '../runs/pooled.ts';
 import type { RunHeader, RunSummary } from '../runs/run-types.ts';
 
@@ -66,8 +67,13 @@ export interface ReportComparison {
   headers: (RunHeader | null)[];
   /** Each column's summary under `definitions` (re-derived, repeats pooled). */
   summaries: RunSummary[];
-  /** Per row id, per run: the 95 % interval of the change (compare-intervals.ts); null: none computed. */
-  intervals: [string, ([number, number] | null)[]][] | null;
+  /**
+   * Per row id, per run: the 95 % interval of the change, or 'too-few' (compare-intervals.ts); null:
+   * none computed.
+   */
+  intervals: [string, IntervalCell[]][] | null;
+  /** The equivalence margin the verdicts were asked with (compare.ts SAME_WITHIN; absent: default). */
+  sameWithin?: number;
   definitions: DefinitionsId;
   definitionsLine: string;
   rederived: boolean[];

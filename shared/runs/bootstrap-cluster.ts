@@ -5,9 +5,10 @@
  */
 import { percentileSorted } from '../stats/summary.ts';
 import type { SampleStat } from './bootstrap-samples.ts';
+import type { Resampled } from './bootstrap-rate.ts';
 
 /** One metric of one run, laid out for resampling. */
-export class ClusterData {
+export class ClusterData implements Resampled {
   /** Values ascending, and the request each came from. */
   readonly sorted: Float64Array;
   readonly owner: Uint32Array;
@@ -50,6 +51,16 @@ export class ClusterData {
       this.sorted[i] = vals[idx[i]!]!;
       this.owner[i] = own[idx[i]!]!;
     }
+  }
+
+  /**
+   * How many requests hold a value above `v`: what a tail quantile at v is decided by (a p99 of
+   * 100 single values rests on one request; see compare-intervals.ts MIN_TAIL_REQUESTS).
+   */
+  requestsAbove(v: number): number {
+    const seen = new Set<number>();
+    for (let j = this.total - 1; j >= 0 && this.sorted[j]! > v; j--) seen.add(this.owner[j]!);
+    return seen.size;
   }
 
   private window(p: number) {

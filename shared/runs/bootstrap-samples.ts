@@ -14,9 +14,20 @@ export type SampleMetric =
   | 'itl_per_token'
   | 'itl_per_token_every_gap'
   | 'e2el'
-  | 'failed';
+  | 'failed'
+  | RateMetric;
 
-/** A statistic: the mean, or a percentile (numpy linear) of the pooled values. */
+/**
+ * A run's rates: successful requests, output tokens, input + output tokens, or requests that met
+ * every SLO, per second of the run (bootstrap-rate.ts resamples them with each request's share of
+ * the run's time).
+ */
+export type RateMetric = 'req_tput' | 'out_tput' | 'total_tput' | 'goodput';
+
+export const isRateMetric = (m: SampleMetric): m is RateMetric =>
+  m === 'req_tput' || m === 'out_tput' || m === 'total_tput' || m === 'goodput';
+
+/** A statistic: the mean (for a rate: the rate itself), or a percentile (numpy linear) of the pooled values. */
 export type SampleStat = 'mean' | 50 | 90 | 99;
 
 export interface SampleSpec {
@@ -31,6 +42,7 @@ export interface SampleSpec {
  */
 export function valuesOf(o: RequestOutcome, m: SampleMetric): readonly number[] | null {
   if (m === 'failed') return [o.ok ? 0 : 1];
+  if (isRateMetric(m)) return null; // not a list of values: bootstrap-rate.ts
   if (!o.ok) return null;
   switch (m) {
     case 'ttft':

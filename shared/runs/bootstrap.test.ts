@@ -153,7 +153,7 @@ describe('diffInterval', () => {
       expect(coverage, k).toBeGreaterThanOrEqual(0.93);
       expect(coverage, k).toBeLessThanOrEqual(0.97);
     }
-  });
+  }, 120_000);
 
   it('a difference that is there is found; the same requests twice are not distinguishable', () => {
     const rng = new Rng(5, 'd');

@@ -20,7 +20,10 @@
  */
 import { percentileSorted } from '../stats/summary.ts';
 import { ClusterData } from './bootstrap-cluster.ts';
+import { RateData, type RateBasis, type Resampled } from './bootstrap-rate.ts';
+import { driftFactor, widen } from './bootstrap-repeats.ts';
 import {
+  isRateMetric,
   specKey,
   valuesOf,
   type SampleMetric,
@@ -54,6 +57,13 @@ export interface RunReplicates {
   /** Per spec key (`metric:stat`): the statistic on the data, and on each replicate. */
   point: Map<string, number>;
   replicates: Map<string, Float64Array>;
+  /** Per quantile's key: how many requests hold a value above the estimate (what decides it). */
+  tail: Map<string, number>;
+  /**
+   * Pooled repeats only, per key: the factor the replicates were widened by for the drift between
+   * the repeats (bootstrap-repeats.ts; 1: they agree as well as sampling explains).
+   */
+  drift: Map<string, number>;
 }
 
 /**
@@ -78,6 +88,8 @@ export interface BootstrapOptions {
    * number of requests), so the repeats' own sizes are kept.
    */
   strata?: readonly number[] | null;
+  /** What the run's rates (throughputs) are measured over; without it they have no replicates. */
+  rates?: RateBasis | null;
 }
 
 /** Runs a step generator to its end. */
@@ -119,10 +131,14 @@ export function* bootstrapSteps(
   const n = outcomes.length;
   // One layout per distinct metric; metrics whose lists are the same values share one (and its
   // replicates): ITL per token is ITL per chunk when every chunk is one token.
-  const data = new Map<SampleMetric, ClusterData>();
+  const data = new Map<SampleMetric, Resampled>();
   const lists = new Map<SampleMetric, (readonly number[] | null)[]>();
   for (const s of specs) {
     if (data.has(s.metric)) continue;
+    if (isRateMetric(s.metric)) {
+      data.set(s.metric, new RateData(outcomes, s.metric, opts.rates ?? null));
+      continue;
+    }
     const l = outcomes.map((o) => valuesOf(o, s.metric));
     const twin = [...lists].find(([, other]) => sameLists(l, other));
     data.set(s.metric, twin ? data.get(twin[0])! : new ClusterData(l));
@@ -130,7 +146,7 @@ export function* bootstrapSteps(
     yield;
   }
   // Per distinct layout: the statistics asked of it, computed together per replicate.
-  const jobs = new Map<ClusterData, { stats: SampleStat[]; keys: string[][] }>();
+  const jobs = new Map<Resampled, { stats: SampleStat[]; keys: string[][] }>();
   for (const s of specs) {
     const d = data.get(s.metric)!;
     let job = jobs.get(d);
@@ -143,21 +159,26 @@ export function* bootstrapSteps(
   }
   const point = new Map<string, number>();
   const replicates = new Map<string, Float64Array>();
+  const tail = new Map<string, number>();
+  const drift = new Map<string, number>();
   const ones = new Uint32Array(n).fill(1);
   for (const [d, job] of jobs) {
     const out = new Float64Array(job.stats.length);
     d.evalAll(ones, job.stats, out);
     job.keys.forEach((ks, j) => {
       const reps = new Float64Array(B);
+      const st = job.stats[j]!;
+      const above = d instanceof ClusterData && st !== 'mean' ? d.requestsAbove(out[j]!) : null;
       for (const k of ks) {
         point.set(k, out[j]!);
         replicates.set(k, reps);
+        if (above !== null) tail.set(k, above);
       }
     });
   }
   if (n === 0) {
     for (const r of replicates.values()) r.fill(NaN);
-    return { point, replicates };
+    return { point, replicates, tail, drift };
   }
   const rng = new Rng(opts.seed ?? BOOTSTRAP_SEED, opts.salt ?? '');
   const w = new Uint32Array(n);
@@ -184,13 +205,62 @@ export function* bootstrapSteps(
     }
     yield;
   }
-  return { point, replicates };
+  if (strata.length > 1)
+    for (const job of jobList) addDrift(job, strata, point, drift, jobs.get(job.d)!.keys);
+  return { point, replicates, tail, drift };
+}
+
+/** Widens a layout's replicates by the drift between the pooled repeats (bootstrap-repeats.ts). */
+function addDrift(
+  job: { d: Resampled; stats: SampleStat[]; out: Float64Array; reps: Float64Array[] },
+  strata: readonly number[],
+  point: Map<string, number>,
+  drift: Map<string, number>,
+  keys: string[][],
+): void {
+  const n = strata.reduce((a, b) => a + b, 0);
+  const per = job.stats.map(() => [] as number[]);
+  let from = 0;
+  for (const size of strata) {
+    const mask = new Uint32Array(n);
+    mask.fill(1, from, from + size);
+    job.d.evalAll(mask, job.stats, job.out);
+    per.forEach((p, j) => p.push(job.out[j]!));
+    from += size;
+  }
+  job.reps.forEach((reps, j) => {
+    const f = driftFactor(reps, per[j]!, strata);
+    widen(reps, point.get(keys[j]![0]!)!, f);
+    for (const k of keys[j]!) drift.set(k, f);
+  });
 }
 
 /**
- * The interval of the difference of run X against the baseline A over paired replicates:
- * relative ((X − A)/|A|) or absolute (X − A). Replicates where either is undefined (no values
- * drawn, A = 0) are left out; null when more than 1 % of them are (too little data to say).
+ * The difference of run X against the baseline A per paired replicate: relative ((X − A)/|A|) or
+ * absolute (X − A); NaN where either is undefined (no values drawn, A = 0). Null when more than
+ * 1 % of them are (too little data to say).
+ */
+export function diffReplicates(
+  base: Float64Array,
+  other: Float64Array,
+  mode: 'relative' | 'absolute',
+): Float64Array | null {
+  const B = Math.min(base.length, other.length);
+  const d = new Float64Array(B);
+  let k = 0;
+  for (let b = 0; b < B; b++) {
+    const a = base[b]!;
+    const x = other[b]!;
+    const v = mode === 'relative' ? (a === 0 ? NaN : (x - a) / Math.abs(a)) : x - a;
+    d[b] = v;
+    if (Number.isFinite(v)) k++;
+  }
+  return B === 0 || k < 0.99 * B ? null : d;
+}
+
+/**
+ * The interval of the difference of run X against the baseline A over paired replicates
+ * (diffReplicates): the percentiles (1 − level)/2 and (1 + level)/2 of the defined ones.
  */
 export function diffInterval(
   base: Float64Array,
@@ -198,20 +268,9 @@ export function diffInterval(
   mode: 'relative' | 'absolute',
   level = CI_LEVEL,
 ): [number, number] | null {
-  const B = Math.min(base.length, other.length);
-  const d = new Float64Array(B);
-  let k = 0;
-  for (let b = 0; b < B; b++) {
-    const a = base[b]!;
-    const x = other[b]!;
-    if (!Number.isFinite(a) || !Number.isFinite(x)) continue;
-    if (mode === 'relative') {
-      if (a === 0) continue;
-      d[k++] = (x - a) / Math.abs(a);
-    } else d[k++] = x - a;
-  }
-  if (B === 0 || k < 0.99 * B) return null;
-  const s = d.subarray(0, k).sort();
+  const d = diffReplicates(base, other, mode);
+  if (!d) return null;
+  const s = d.filter(Number.isFinite).sort();
   const tail = ((1 - level) / 2) * 100;
   return [percentileSorted(s, tail), percentileSorted(s, 100 - tail)];
 }

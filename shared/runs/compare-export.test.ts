@@ -80,7 +80,7 @@ describe('comparison export with intervals', () => {
     expect(md).toContain('> Failure rates: A 0.0 % (0 of 10) · B 41.0 % (4 of 10).');
     expect(md).toContain('| TTFT p99 | 80.00 ms | 120.0 ms | +50.0% [+10.0%, +90.0%] (worse) |');
     expect(md).toContain('| Output token throughput | 100.0 tok/s | 150.0 tok/s | +50.0% (better) ⚠ |');
-    expect(md).toContain('95 % bootstrap interval');
+    expect(md).toContain('95 % interval of the change');
     expect(md).toContain('⚠ the failure rates differ');
     const csv = compareCsv(runs, withCi, 'vllm').trimEnd().split('\r\n');
     expect(csv).toContain('ttft-p99,TTFT p99,ms,lower,pct,80,120,50,10,90,worse,,vllm');

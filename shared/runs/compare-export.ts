@@ -3,7 +3,7 @@
  * (issues, docs, chat) and CSV (spreadsheets), the same rows and verdicts as the app and
  * `tokenscope compare`. The terminal table uses the same cell text (compareCell, relCell).
  */
-import { bucketChangeText, type CompareRow } from './compare.ts';
+import { bucketChangeText, tooFewText, type CompareRow } from './compare.ts';
 import { bucketText } from './server-quantile.ts';
 
 export const LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -56,9 +56,13 @@ export function relCell(row: CompareRow, i: number): string {
   return row.byBucket[i] ? bucketChangeText(row, i) : fmtChange(row, row.rel[i] ?? null);
 }
 
-/** The 95 % interval of the change ("[+2.1%, +9.8%]"), '' without one. */
+/**
+ * The 95 % interval of the change ("[+2.1%, +9.8%]"); where a quantile rests on too few requests,
+ * that ("too few requests for p99"); '' otherwise.
+ */
 export function ciCell(row: CompareRow, i: number): string {
   const c = row.ci[i] ?? null;
+  if (row.tooFew[i]) return tooFewText(row);
   if (!c) return '';
   return `[${fmtChange(row, c[0])}, ${fmtChange(row, c[1])}]`;
 }
@@ -117,7 +121,7 @@ export function compareMarkdown(
 }
 
 export const INTERVAL_NOTE =
-  '[low, high]: 95 % bootstrap interval of the change (requests resampled, 1,000 replicates, seeded); "not distinguishable" when it spans zero.';
+  '[low, high]: 95 % interval of the change (requests resampled with their share of the run time, 1,000 replicates, seeded; the failure rate: Newcombe score interval; pooled repeats widened by their drift); "not distinguishable" when it spans zero, "same" when all of it lies within the equivalence margin; "too few requests" where a quantile rests on fewer than 4 requests above it.';
 
 /** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
 function csvField(s: string): string {
@@ -129,9 +133,10 @@ function csvField(s: string): string {
  * (or, where only a server histogram bucket is known, the bucket as `lo–hi`), then for each run
  * after the first its change against A (`change` says how: `pct` relative in percent, `pp`
  * absolute in percentage points; empty where there is none, as between buckets), the 95 %
- * interval of that change, the verdict (better / worse / same / unclear, empty where nothing can
- * be said), whether the change is unreliable (the failure rates differ), and the definitions preset
- * every number was computed under (definitions.ts).
+ * interval of that change, the verdict (better / worse / same / unclear, `too-few` where a quantile
+ * rests on too few requests for an interval, empty where nothing can be said), whether the change
+ * is unreliable (the failure rates differ), and the definitions preset every number was computed
+ * under (definitions.ts).
  */
 export function compareCsv(
   runs: readonly ComparedRunLabel[],
@@ -167,7 +172,8 @@ export function compareCsv(
         x === null || x === undefined ? '' : String(+(x * scale).toFixed(6));
       const c = row.ci[i] ?? null;
       const verdict = row.verdict[i] ?? null;
-      return [n(row.rel[i]), n(c?.[0]), n(c?.[1]), verdict ?? '', row.unreliable[i] ? 'yes' : ''];
+      const said = verdict ?? (row.tooFew[i] ? 'too-few' : '');
+      return [n(row.rel[i]), n(c?.[0]), n(c?.[1]), said, row.unreliable[i] ? 'yes' : ''];
     });
     const change = row.def.change === 'absolute' ? 'pp' : 'pct';
     lines.push(

@@ -2,7 +2,7 @@
  * The rows of a comparison of runs (compare.ts): which numbers are compared, how each is read from
  * a run's summary, which way is better, and which statistic a confidence interval resamples.
  */
-import type { SampleMetric, SampleSpec, SampleStat } from './bootstrap-samples.ts';
+import type { RateMetric, SampleMetric, SampleSpec, SampleStat } from './bootstrap-samples.ts';
 import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from './run-types.ts';
 import { serverQuantileRange, type QuantileBucket } from './server-quantile.ts';
 import { statsOf } from './stats-of.ts';
@@ -18,7 +18,7 @@ export interface CompareRowDef {
   change?: 'relative' | 'absolute';
   /**
    * The statistic recomputed on resampled requests for a confidence interval (bootstrap.ts); rows
-   * without one (throughputs, server metrics) have no interval.
+   * without one (peak throughput, server metrics, counts) have no interval and are not gated.
    */
   sample?: SampleSpec;
   /** The sample of the every-gap variant (see everyGap). */
@@ -130,6 +130,11 @@ export function failureRate(s: RunSummary): number | null {
 }
 
 const sensitive = (r: CompareRowDef): CompareRowDef => ({ ...r, failureSensitive: true });
+/** A throughput resampled with each request's share of the run's time (bootstrap-rate.ts). */
+const rate = (r: CompareRowDef, metric: RateMetric): CompareRowDef => ({
+  ...sensitive(r),
+  sample: { metric, stat: 'mean' },
+});
 
 export const COMPARE_ROWS: CompareRowDef[] = [
   {
@@ -142,16 +147,21 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     sample: { metric: 'failed', stat: 'mean' },
     group: 'Requests',
   },
-  vllmRow('completed', 'Successful requests', 'count', 'higher', 'completed'),
-  vllmRow('failed', 'Failed requests', 'count', 'lower', 'failed'),
+  // The counts carry no verdict of their own: the failure rate above is the one with an interval.
+  vllmRow('completed', 'Successful requests', 'count', null, 'completed'),
+  vllmRow('failed', 'Failed requests', 'count', null, 'failed'),
   { ...sensitive(vllmRow('duration', 'Benchmark duration', 's', null, 'duration')), group: 'Throughput' },
-  sensitive(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput')),
-  sensitive(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput')),
-  sensitive(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput')),
+  rate(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput'), 'req_tput'),
+  rate(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput'), 'goodput'),
+  rate(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'), 'out_tput'),
+  // A maximum over one-second windows: no resample gives it an interval, so the gate leaves it out.
   sensitive(
     vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
   ),
-  sensitive(vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput')),
+  rate(
+    vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
+    'total_tput',
+  ),
   ...latencyRows('ttft', 'TTFT'),
   // Runs with reasoning only (stats.ttfat is null without it, so the rows are left out).
   ...latencyRows('ttfat', 'Time to first answer token'),

@@ -6,6 +6,7 @@
  * compare-intervals.ts.
  */
 import type { CompareIntervals } from './compare-intervals.ts';
+import type { SampleStat } from './bootstrap-samples.ts';
 import { COMPARE_ROWS, failureRate, mixedItl, type CompareRowDef } from './compare-rows.ts';
 import type { RunHeader, RunSummary } from './run-types.ts';
 import { compareBuckets, type QuantileBucket } from './server-quantile.ts';
@@ -15,8 +16,9 @@ export const MAX_COMPARED = 4;
 export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
 
 /**
- * better / worse: the difference is clear (its interval excludes zero, or without an interval it
- * exceeds SAME_WITHIN); same: within SAME_WITHIN (for an interval: all of it); unclear: the
+ * same: equivalent — the whole interval lies within ±the margin (`--same-within`, SAME_WITHIN by
+ * default; without an interval, the change itself); better / worse: otherwise, the difference is
+ * clear (its interval excludes zero; without an interval, the value decides); unclear: the
  * interval spans zero — not distinguishable from noise.
  */
 export type Verdict = 'better' | 'worse' | 'same' | 'unclear';
@@ -39,8 +41,19 @@ export interface CompareRow {
    * be computed (no per-request data, a throughput, a server metric).
    */
   ci: ([number, number] | null)[];
+  /**
+   * Per run: a tail quantile decided by too few requests (in this run or the baseline) for an
+   * interval (compare-intervals.ts MIN_TAIL_REQUESTS): no interval and no verdict, said instead.
+   */
+  tooFew: boolean[];
   /** Per run: the failure rates differ clearly from the baseline's, so this change is unreliable. */
   unreliable: boolean[];
+}
+
+/** What a row says where its quantile rests on too few requests ("too few requests for p99"). */
+export function tooFewText(row: CompareRow): string {
+  const st: SampleStat | undefined = row.def.sample?.stat;
+  return `too few requests for ${typeof st === 'number' ? `p${st}` : 'an interval'}`;
 }
 
 /**
@@ -55,12 +68,21 @@ export function bucketChangeText(row: CompareRow, i: number): string {
   return lower ? 'lower bucket' : 'higher bucket';
 }
 
-/** Differences under this share of the baseline are called the same (noise, not a result). */
+/**
+ * The default equivalence margin: a change whose whole interval lies within ±1 % of the baseline
+ * (without an interval: the change itself) is called the same. `--same-within` widens it.
+ */
 export const SAME_WITHIN = 0.01;
+
+export interface CompareOptions {
+  /** The equivalence margin as a fraction of the baseline (0.03: ±3 %); default SAME_WITHIN. */
+  sameWithin?: number;
+}
 
 export function compareRows(
   summaries: readonly RunSummary[],
   intervals: CompareIntervals | null = null,
+  opts: CompareOptions = {},
 ): CompareRow[] {
   const rows: CompareRow[] = [];
   // A run that cannot say which ITL gaps were coalesced beside one that left some out: compare
@@ -70,7 +92,7 @@ export function compareRows(
   const estimatedTokens = summaries.some(
     (s) => (s.tokens?.outputSource?.estimated ?? 0) > 0 || (s.tokens?.outputSource?.['usage-total'] ?? 0) > 0,
   );
-  const ctx: RowContext = { summaries, every, intervals };
+  const ctx: RowContext = { summaries, every, intervals, sameWithin: opts.sameWithin ?? SAME_WITHIN };
   for (const baseDef of COMPARE_ROWS) {
     const row = compareRow(labelled(baseDef, estimatedTokens), ctx);
     if (row) rows.push(row);
@@ -96,6 +118,7 @@ interface RowContext {
   /** ITL rows compare every gap (mixedItl). */
   every: boolean;
   intervals: CompareIntervals | null;
+  sameWithin: number;
 }
 
 /** A row's values and changes, before its verdicts. */
@@ -107,6 +130,7 @@ interface RowDraft {
   byBucket: boolean[];
   rel: (number | null)[];
   ci: ([number, number] | null)[];
+  sameWithin: number;
 }
 
 /** One row across the runs; null when no run has its value (e.g. goodput without SLOs). */
@@ -141,38 +165,33 @@ function compareRow(def: CompareRowDef, ctx: RowContext): CompareRow | null {
           ? null
           : (v - base) / Math.abs(base),
   );
+  const cell = (v: number | null, i: number) =>
+    i === 0 || v === null || base === null || bucketed(i) ? null : (intervals?.get(def.id)?.[i] ?? null);
+  const tooFew = values.map((v, i) => cell(v, i) === 'too-few');
   const ci = values.map((v, i) => {
-    if (i === 0 || v === null || base === null || bucketed(i)) return null;
-    const c = intervals?.get(def.id)?.[i] ?? null;
+    const c = cell(v, i);
     // Nothing on either side (no failures in both): no interval worth printing.
-    return c && c[0] === 0 && c[1] === 0 ? null : c;
+    return c === 'too-few' || (c && c[0] === 0 && c[1] === 0) ? null : c;
   });
-  const draft: RowDraft = { def, values, base, buckets, byBucket, rel, ci };
+  const draft: RowDraft = { def, values, base, buckets, byBucket, rel, ci, sameWithin: ctx.sameWithin };
   return {
     def,
     values,
     rel,
-    verdict: values.map((v, i) => verdictAt(draft, summaries, v, i)),
+    verdict: values.map((v, i) => (tooFew[i] ? null : verdictAt(draft, v, i))),
     ranges,
     byBucket,
     buckets: buckets.map((b) => b.all),
     ci,
+    tooFew,
     unreliable: values.map(() => false),
   };
 }
 
 /** Run i's verdict against the baseline (see Verdict); null for the baseline and where none applies. */
-function verdictAt(
-  r: RowDraft,
-  summaries: readonly RunSummary[],
-  v: number | null,
-  i: number,
-): Verdict | null {
+function verdictAt(r: RowDraft, v: number | null, i: number): Verdict | null {
   const { def, values, base, buckets } = r;
   if (i === 0 || v === null || base === null || def.better === null) return null;
-  // Successful requests: more is better only between runs that measured as many requests.
-  const measured = (s: RunSummary) => s.vllm.completed + s.vllm.failed;
-  if (def.id === 'completed' && measured(summaries[i]!) !== measured(summaries[0]!)) return null;
   const absolute = def.change === 'absolute';
   const lowerIsBetter = def.better === 'lower';
   if (r.byBucket[i] === true) {
@@ -183,15 +202,18 @@ function verdictAt(
     return (c === 'lower') === lowerIsBetter ? 'better' : 'worse';
   }
   const c = r.ci[i];
+  const m = r.sameWithin;
   if (c) {
-    if (!absolute && c[0] > -SAME_WITHIN && c[1] < SAME_WITHIN) return 'same';
+    // Equivalence: the whole interval inside ±m (relative changes; a failure rate's percentage
+    // points have no relative margin).
+    if (!absolute && c[0] > -m && c[1] < m) return 'same';
     if (c[0] > 0) return lowerIsBetter ? 'worse' : 'better';
     if (c[1] < 0) return lowerIsBetter ? 'better' : 'worse';
     return 'unclear';
   }
   const rel = r.rel[i];
   if (rel === null || rel === undefined) return null;
-  if (absolute ? rel === 0 : Math.abs(rel) < SAME_WITHIN) return 'same';
+  if (absolute ? rel === 0 : Math.abs(rel) < m) return 'same';
   return rel < 0 === lowerIsBetter ? 'better' : 'worse';
 }
 

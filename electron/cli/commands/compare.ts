@@ -20,8 +20,13 @@ export function addCompareCommand(program: Command): void {
     .option('--markdown', 'a Markdown table to paste into an issue or a doc')
     .option('--csv', 'CSV for a spreadsheet: numbers with their unit column, change, interval, verdicts')
     .option(
+      '--same-within <pct>',
+      'equivalence margin: "same" when the whole 95 % interval of a change lies within ±this percentage (default 1)',
+      num('--same-within'),
+    )
+    .option(
       '--max-regression <pct>',
-      'exit 1 when a metric is worse than the first run by more than this percentage with 95 % confidence (a CI gate)',
+      'exit 1 when a metric with an interval is worse than the first run by more than this percentage with 95 % confidence for all rows together (a CI gate)',
       num('--max-regression'),
     )
     .option(

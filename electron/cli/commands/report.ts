@@ -1,7 +1,7 @@
 /** One self-contained HTML report of runs (`tokenscope report RUN… -o report.html`). */
 import { Option, type Command } from 'commander';
 import { DEFINITION_IDS } from '../../../shared/runs/definitions.ts';
-import { int } from '../args.ts';
+import { int, num } from '../args.ts';
 import type { ReportCliOptions } from '../report.ts';
 
 export function addReportCommand(program: Command): void {
@@ -19,6 +19,11 @@ export function addReportCommand(program: Command): void {
       '--replicates <n>',
       'bootstrap replicates for the comparison’s 95 % intervals (default 1000; 0 = no intervals)',
       int('--replicates'),
+    )
+    .option(
+      '--same-within <pct>',
+      'the comparison’s equivalence margin: "same" when a change’s whole 95 % interval lies within ±this percentage (default 1)',
+      num('--same-within'),
     )
     .addOption(
       new Option(
