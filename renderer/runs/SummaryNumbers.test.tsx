@@ -99,3 +99,20 @@ describe('a run where every request failed', () => {
     expect(sample.textContent!.length).toBeGreaterThan(0);
   });
 });
+
+describe('SummaryNumbers: the peak output throughput', () => {
+  const s = runDetail(5).summary;
+
+  it('says "estimated counts" next to a peak spread over events without per-event counts', () => {
+    render(<SummaryNumbers s={{ ...s, tokens: { ...s.tokens, peakEstimated: true } }} />);
+    const peak = screen.getByTestId('sum-peak-tput');
+    expect(peak.textContent).toMatch(/^[\d,.]+ tok\/s \(estimated counts\)$/);
+    expect(peak.closest('.sum-row')!.getAttribute('title')).toMatch(/no per-event token counts/);
+  });
+
+  it('says nothing more when the counts were the server’s', () => {
+    const { peakEstimated: _none, ...tokens } = s.tokens;
+    render(<SummaryNumbers s={{ ...s, tokens }} />);
+    expect(screen.getByTestId('sum-peak-tput').textContent).toMatch(/^[\d,.]+ tok\/s$/);
+  });
+});
