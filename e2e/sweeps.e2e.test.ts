@@ -83,9 +83,9 @@ describe('load sweeps in Chromium', () => {
     await fill('sweep-steps', '2');
     // Auto sets each step's rate: the form's rate is disabled with a note; the cap applies, said so.
     expect(await page.getByTestId('run-rate').isDisabled()).toBe(true);
-    expect(await page.locator('.field', { has: page.getByTestId('run-concurrency') }).textContent()).toContain(
-      'Caps every rate step',
-    );
+    expect(
+      await page.locator('.field', { has: page.getByTestId('run-concurrency') }).textContent(),
+    ).toContain('Caps every rate step');
     await shot(page, 'sweep-form-auto');
     await startOn(small, 'sim 4 seqs');
     // Live: a later step runs while the earlier ones are drawn.
