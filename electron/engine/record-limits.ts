@@ -1,5 +1,5 @@
 /**
- * What one request may hold, whatever a server sends (README "Limits", docs/ARCHITECTURE.md
+ * What one request may hold, whatever a server sends (docs/security.md, docs/ARCHITECTURE.md
  * "Dialects and errors"). The stream decoder enforces them as it frames and decodes.
  */
 import type { RequestError } from '../../shared/errors.ts';
@@ -40,7 +40,7 @@ export interface RecordLimits {
   maxTextChars?: number;
 }
 
-/** The most a finished record of these limits holds, bytes (the README's stated bound). */
+/** The most a finished record of these limits holds, bytes (the bound docs/security.md states). */
 export function recordBoundBytes(l: RecordLimits = {}): number {
   const events = l.maxEvents ?? MAX_RECORD_EVENTS;
   const chars = l.maxTextChars ?? MAX_RECORD_TEXT_CHARS;

@@ -5,7 +5,7 @@
  * the rest is prefilled. Bounded: an LRU of at most kvCacheTokens / 16 block keys (what the KV
  * cache could hold), so memory stays a few MB whatever the load.
  *
- * Simplifications (README "Multi-turn sessions"): a prompt's blocks are cached when it is admitted,
+ * Simplifications (docs/load.md "Multi-turn sessions"): a prompt's blocks are cached when it is admitted,
  * the generated answer's are not (vLLM caches those too; here the answer comes back as part of the
  * next turn's prompt and is cached then), and running sequences' blocks may be evicted like any other.
  */

@@ -14,7 +14,7 @@ const int1 = z.number().int().min(1);
 
 /**
  * Upper bounds: far past any real workload, low enough that a typo (`inputLen: 1e9`) is a clear
- * message instead of a process that runs out of memory. README "Security and limits" lists them.
+ * message instead of a process that runs out of memory. docs/security.md lists them.
  */
 export const WORKLOAD_LIMITS = {
   /** Tokens in one prompt or one output (a million-token context fits). */
@@ -144,7 +144,7 @@ export type ThinkTime = z.output<typeof ThinkTime>;
 const turnCount = int1.max(L.turns, `at most ${L.turns} turns`);
 
 /**
- * Multi-turn sessions (README "Multi-turn sessions"): each of `requests` is a conversation, not a
+ * Multi-turn sessions (docs/load.md "Multi-turn sessions"): each of `requests` is a conversation, not a
  * request. Turn k sends turns 1..k−1 (user messages and the answers actually streamed) plus a new
  * user message, `thinkTimeMs` after turn k−1's answer ended. `maxConcurrency` counts conversations
  * in flight (one holds its slot through its think times), `rate` is conversations started per

@@ -1,7 +1,7 @@
 /**
  * One request's ITL as every surface shows it — the stream debugger's statistics and side-by-side
  * comparison, `tokenscope probe` (text, `--json`, the two-URL table): Tokenscope's ITL, coalesced
- * gaps left out (request-stats.ts, the README's "What the numbers mean"), with vLLM's every-gap
+ * gaps left out (request-stats.ts, docs/numbers.md), with vLLM's every-gap
  * figures beside it for whoever shows them too, labelled as such. One function, so the app and the
  * terminal cannot drift apart again (a probe of llama.cpp printed p50 0.00 ms from coalesced gaps
  * while the debugger showed 0.31 ms).

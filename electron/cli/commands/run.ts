@@ -4,7 +4,7 @@ import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { collectUrl } from '../url-arg.ts';
-/** Multi-turn sessions (workload `sessions`; README "Multi-turn sessions"). */
+/** Multi-turn sessions (workload `sessions`; docs/load.md "Multi-turn sessions"). */
 function addSessionOptions(cmd: Command): Command {
   return cmd
     .option(
