@@ -245,8 +245,9 @@ describe('tokenscope run (CLI)', () => {
         slow.url,
         '-m',
         'tokenscope-sim',
+        // Enough requests for a p50 interval (at least 4 beyond it in each run).
         '-n',
-        '4',
+        '12',
         '--output-len',
         '8',
         '--name',

@@ -51,13 +51,20 @@ describe('determinism', () => {
           '/v1/chat/completions',
           chatBody({ messages: [{ role: 'user', content: p }], max_tokens: 40, ignore_eos: false }),
         );
-        out.push(contentOf(r.text), String(sseJson(r.text).length), r.headers.get('x-request-id') ?? '');
+        // An id is 8 hex digits of this simulator instance, then 24 seeded: only the latter repeat.
+        const id = r.headers.get('x-request-id') ?? '';
+        expect(id).toMatch(/^[0-9a-f]{32}$/);
+        out.push(contentOf(r.text), String(sseJson(r.text).length), id.slice(8));
+        instances.add(id.slice(0, 8));
       }
       return out;
     };
+    const instances = new Set<string>();
     const a = await run(7);
     expect(await run(7)).toEqual(a);
     expect(await run(8)).not.toEqual(a);
+    // Three simulators, three instance prefixes: two never answer with the same id.
+    expect(instances.size).toBe(3);
   });
 
   it('a request seed makes the text independent of arrival order', async () => {
