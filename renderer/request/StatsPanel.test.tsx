@@ -32,6 +32,22 @@ describe('StatsPanel', () => {
     expect(screen.getByText(/prompt 9 · completion 4 · total 13/)).toBeTruthy();
   });
 
+  it('names the model the response answered as, and warns when it is another than asked', () => {
+    const asked = { ...handMadeRecord(), model: 'Qwen/Qwen3-8B' };
+    const same = { ...asked, responseModel: 'Qwen/Qwen3-8B' };
+    render(<StatsPanel stats={computeRequestStats(same)} digest={digestOf(same)} />);
+    expect(screen.getByTestId('stats-model').textContent).toBe('Qwen/Qwen3-8B');
+    expect(screen.getByTestId('stats-model').parentElement!.className).toBe('stat');
+    cleanup();
+    // llama.cpp serves what it has loaded whatever the name: the mismatch is said, in warning colour.
+    const other = { ...asked, responseModel: 'llama-3.2-1b-instruct-q4.gguf' };
+    render(<StatsPanel stats={computeRequestStats(other)} digest={digestOf(other)} />);
+    const cell = screen.getByTestId('stats-model');
+    expect(cell.textContent).toBe('⚠ llama-3.2-1b-instruct-q4.gguf (asked Qwen/Qwen3-8B)');
+    expect(cell.parentElement!.className).toBe('stat warn');
+    expect(cell.parentElement!.title).toMatch(/answered as "llama-3.2-1b-instruct-q4.gguf".*check the model/);
+  });
+
   it('summarises ITL per chunk and per token, the coalesced gap left out and counted', () => {
     const rec = handMadeRecord();
     render(<StatsPanel stats={computeRequestStats(rec)} digest={digestOf(rec)} />);

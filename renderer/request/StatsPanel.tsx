@@ -11,6 +11,7 @@ import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { requestItl } from '../../shared/stats/request-itl.ts';
 import type { Summary } from '../../shared/stats/summary.ts';
 import type { RecordDigest } from './record-view.ts';
+import { otherModelAnswered } from '../../shared/model-answer.ts';
 import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 
 const SRC = 'shared/stats/request-stats.ts';
@@ -51,6 +52,29 @@ export function tokenSourceLabel(s: TokenSource): string {
 interface Props {
   stats: RequestStats | null;
   digest: RecordDigest | null;
+}
+
+/**
+ * The model the response named. A server that serves what it has loaded whatever the name
+ * (llama.cpp) answers as another model than asked: said here in warning colour, as probe and run's
+ * test request say it (shared/model-answer.ts decides what counts as another model).
+ */
+function ModelRow({ digest }: { digest: RecordDigest | null }) {
+  const answered = digest?.responseModel;
+  const other = digest ? otherModelAnswered(digest.model, answered) : null;
+  return (
+    <div
+      className={`stat${other ? ' warn' : ''}`}
+      title={
+        other
+          ? `Asked for "${digest!.model}"; the server answered as "${other}". It may serve what it has loaded whatever the name (llama.cpp does): check the model.`
+          : 'The model the response named'
+      }
+    >
+      <dt>Model</dt>
+      <dd data-testid="stats-model">{other ? `⚠ ${other} (asked ${digest!.model})` : (answered ?? '—')}</dd>
+    </div>
+  );
 }
 
 function Row({
@@ -254,6 +278,7 @@ export function StatsPanel({ stats, digest }: Props) {
           title="Why generation stopped, as the server said"
           testId="stats-finish"
         />
+        <ModelRow digest={digest} />
         <Row
           label="Usage"
           value={u ? usageText(u) : '—'}
