@@ -257,8 +257,9 @@ describe('load runs in Chromium', () => {
     const tpotRel = pct(((await cells('tpot-p50'))[2] ?? '').replace(/\[.*$/, ''));
     expect(pct(ciM![1]!)).toBeLessThanOrEqual(tpotRel + 0.01);
     expect(pct(ciM![2]!)).toBeGreaterThanOrEqual(tpotRel - 0.01);
-    // Throughputs have none (no per-request resample); nobody failed, so no failure banner.
-    expect(await row('out-tput').getByTestId('compare-ci').count()).toBe(0);
+    // Throughputs have one too (each request resampled with its share of the run's time); nobody
+    // failed, so no failure banner.
+    expect(await row('out-tput').getByTestId('compare-ci').count()).toBe(1);
     expect(await page.getByTestId('compare-failure-banner').count()).toBe(0);
     // Both runs watched the simulator's /metrics: the server's side is compared too.
     expect((await cells('srv-ttft-p50'))[0]).toMatch(/\d/);
@@ -304,7 +305,7 @@ describe('load runs in Chromium', () => {
     );
     const md = await page.evaluate(() => navigator.clipboard.readText());
     expect(md).toMatch(
-      /^\| Output token throughput \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| −[\d.]+% \(worse\) \|$/m,
+      /^\| Output token throughput \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| −[\d.]+% \[−[\d.]+%, −[\d.]+%\] \(worse\) \|$/m,
     );
     // Definitions: Tokenscope's by default for two Tokenscope runs; vLLM's on request, both re-derived.
     expect(await page.getByTestId('compare-definitions-select').inputValue()).toBe('tokenscope');
