@@ -126,6 +126,29 @@ describe('no terminal injection from server text', () => {
     }
   }, 120_000);
 
+  it('sweep: the test request’s error, and steps whose every request failed (text and --json)', async () => {
+    const tested = await runCli(
+      ['sweep', '--target', `${base}/inband`, '--rate', '1', '-n', '1', '--out', path.join(dir, 's.json')],
+      30_000,
+    );
+    expect(tested.code).not.toBe(0);
+    expect(tested.stdout + tested.stderr).toContain('overloaded');
+    expectInert('sweep test request', tested);
+    for (const extra of [[], ['--json']]) {
+      const r = await runCli(
+        ['sweep', '--target', `${base}/http`, '--concurrency', '1', '-n', '2', '--no-test-request'].concat(
+          ['--out', path.join(dir, `s${extra.length}.json`)],
+          extra,
+        ),
+        60_000,
+      );
+      expect(r.code).toBe(1);
+      // The model the server listed (escapes and all) is named in what the sweep prints.
+      expect(r.stdout + r.stderr).toContain('model-A');
+      expectInert(`sweep ${extra.join(' ')}`, r);
+    }
+  }, 150_000);
+
   it('metrics: metric help, label values and model names (text and --json)', async () => {
     for (const extra of [[], ['--json']]) {
       const r = await runCli(['metrics', base, ...extra]);
