@@ -54,6 +54,11 @@ async function shard(index: number, of: number, startAt: number, seed = 5): Prom
   });
   const r = parseRunText(readFileSync(file, 'utf8'));
   if (!r.ok) throw new Error(r.error);
+  // Three shards share this test's process (and CI's two cores with other test files), so their
+  // own self-check may flag a loop delay: that is the machine, not the merge under test. The cases
+  // that are about a flagged self-check set it themselves.
+  const sc = r.value.summary.selfCheck;
+  if (sc) Object.assign(sc, { flagged: false, reasons: [] });
   return { file: path.basename(file), run: r.value };
 }
 
