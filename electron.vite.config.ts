@@ -19,7 +19,7 @@ export default defineConfig({
           main: resolve(__dirname, 'electron/main.ts'),
           'sim-worker': resolve(__dirname, 'electron/sim/sim-worker.ts'),
           'io-worker': resolve(__dirname, 'electron/engine/io/io-worker.ts'),
-          'import-worker': resolve(__dirname, 'electron/runs/import-worker.ts'),
+          'import-worker': resolve(__dirname, 'electron/runs/import/import-worker.ts'),
         },
         // Code shared by main and the workers (spawn.ts among it) goes to chunks beside them, not
         // in chunks/: its import.meta.url-relative paths (`./sim-worker.js`) must resolve in out/main.

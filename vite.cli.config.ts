@@ -38,7 +38,7 @@ export default defineConfig({
         tokenscope: resolve(import.meta.dirname, 'electron/cli/bin.ts'),
         'sim-worker': resolve(import.meta.dirname, 'electron/sim/sim-worker.ts'),
         'io-worker': resolve(import.meta.dirname, 'electron/engine/io/io-worker.ts'),
-        'import-worker': resolve(import.meta.dirname, 'electron/runs/import-worker.ts'),
+        'import-worker': resolve(import.meta.dirname, 'electron/runs/import/import-worker.ts'),
       },
       external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'electron'],
       // hdr-histogram-js reaches zlib through eval('require("zlib")') for its compressed encoding,

@@ -1,15 +1,15 @@
 /**
- * Confidence intervals of a comparison (shared/runs/compare.ts compareIntervals, bootstrap.ts):
+ * Confidence intervals of a comparison (shared/runs/compare/compare.ts compareIntervals, bootstrap.ts):
  * two runs of N requests with G gaps each, every compared row's 95 % interval, 1,000 replicates.
  * Target (issue 11): 10,000 requests in ≤ 2 s. Reference in the same run: sorting the pooled ITL
  * values once (what any exact quantile costs), so the ratio travels between machines.
  * `npm run bench -- intervals [requests] [gaps]`
  */
-import { outcomesFromCounts } from '../shared/runs/bootstrap.ts';
-import { compareIntervals } from '../shared/runs/compare-intervals.ts';
+import { outcomesFromCounts } from '../shared/runs/compare/bootstrap.ts';
+import { compareIntervals } from '../shared/runs/compare/intervals.ts';
 import { Rng } from '../shared/prng.ts';
-import type { RequestOutcome } from '../shared/runs/run-types.ts';
-import { computeRunSummary } from '../shared/runs/summary.ts';
+import type { RequestOutcome } from '../shared/runs/file/types.ts';
+import { computeRunSummary } from '../shared/runs/summary/summary.ts';
 
 function synth(n: number, gaps: number, scale: number, seed: number): RequestOutcome[] {
   const rng = new Rng(seed, 'bench');

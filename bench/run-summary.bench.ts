@@ -6,10 +6,10 @@
 import { EventColumns } from '../shared/event-columns.ts';
 import { EV_CONTENT, EV_TERMINAL, EV_USAGE } from '../shared/request.ts';
 import type { RequestRecord } from '../shared/record.ts';
-import { LiveStats } from '../shared/runs/live-stats.ts';
-import { outcomeOfLine } from '../shared/runs/outcome.ts';
-import { recordToLine } from '../shared/runs/record-line.ts';
-import { computeRunSummary } from '../shared/runs/summary.ts';
+import { LiveStats } from '../shared/runs/live/live-stats.ts';
+import { outcomeOfLine } from '../shared/runs/summary/outcome.ts';
+import { recordToLine } from '../shared/runs/file/record-line.ts';
+import { computeRunSummary } from '../shared/runs/summary/summary.ts';
 
 export function benchRunSummary(requests = 10_000, tokens = 256): Record<string, number> {
   const recs: RequestRecord[] = [];

@@ -12,7 +12,7 @@ import type { Result as BaseResult } from './result.ts';
 import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
-import { DEFINITION_IDS } from './runs/run-types.ts';
+import { DEFINITION_IDS } from './runs/file/types.ts';
 import { StartSweepInput, sweepKey } from './sweeps-api.ts';
 
 export type { ApiError, ApiErrorKind } from './result.ts';
@@ -273,7 +273,7 @@ export interface ApiResults {
   startSweep: { sweepId: string; key: string };
   cancelSweep: { cancelled: boolean };
   listSweeps: import('./sweeps-api.ts').SweepList;
-  openSweep: import('./runs/sweep-file.ts').SweepFile;
+  openSweep: import('./runs/sweep/file.ts').SweepFile;
 }
 
 export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;

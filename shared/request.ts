@@ -67,7 +67,7 @@ export const EV_FINISH = 64; // carries a finish reason
 /**
  * An OpenAI chunk with a non-empty `choices` array (role-only and finish chunks included; the
  * trailing usage chunk and error events have none): what vLLM's benchmark client counts as a
- * token chunk (shared/runs/definitions.ts). Absent in files written before it existed.
+ * token chunk (shared/runs/summary/definitions.ts). Absent in files written before it existed.
  */
 export const EV_CHOICES = 128;
 /**

@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type { RunRepeat, RequestOutcome, RunHeader, RunRequestLine, RunSummary } from './runs/run-types.ts';
-import type { RunProgress, RunRequestStart } from './runs/progress-types.ts';
+import type { RunRepeat, RequestOutcome, RunHeader, RunRequestLine, RunSummary } from './runs/file/types.ts';
+import type { RunProgress, RunRequestStart } from './runs/live/progress-types.ts';
 
 export const runKey = z
   .string()
@@ -24,7 +24,7 @@ export const StartRunInput = z.object({
   /** Default: the target's dialect. */
   dialect: z.enum(DIALECT_IDS).optional(),
   name: z.string().max(200).optional(),
-  /** A workload (shared/runs/workload.ts), validated by the core with paths in its errors; its `target` is ignored. */
+  /** A workload (shared/runs/workload/workload.ts), validated by the core with paths in its errors; its `target` is ignored. */
   workload: z.record(z.string(), z.unknown()),
   /** Watch the server's own metrics through the run (summary.server). Default true. */
   serverMetrics: z.boolean().optional(),

@@ -1,11 +1,11 @@
 /**
  * The sweep part of the contract (shared/api.ts): what the app's Sweep mode sends to start a sweep
- * (the workload form's run, plus a plan in the CLI's own words: electron/runs/sweep-plan.ts), the
+ * (the workload form's run, plus a plan in the CLI's own words: electron/runs/sweep/plan.ts), the
  * sweep files it lists and opens, and the events of a sweep going on, one per step boundary.
  */
 import { z } from 'zod';
 import { StartRunInput } from './runs-api.ts';
-import type { SweepFile, SweepLoad, SweepStep } from './runs/sweep-file.ts';
+import type { SweepFile, SweepLoad, SweepStep } from './runs/sweep/file.ts';
 
 /** A sweep file in the runs folder, by name (`sweep-20261126-031500.json`); never a path. */
 export const sweepKey = z

@@ -17,10 +17,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runWorkload } from '../../electron/runs/runner.ts';
-import { loadPrompts } from '../../electron/runs/prompts.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { loadPrompts } from '../../electron/runs/prompts/prompts.ts';
+import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { EV_COALESCED, EV_CONTENT } from '../../shared/request.ts';
-import type { RunRequestLine } from '../../shared/runs/run-types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
 import { hrMinusPerf, numArg, parseArgs, type ClientRequest, type ClientResult } from './common.ts';
 
 const args = parseArgs(process.argv.slice(2));

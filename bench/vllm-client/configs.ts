@@ -3,8 +3,8 @@
  * workload's lengths, and the prompts both clients send, written out for the Python driver.
  */
 import fs from 'node:fs';
-import { loadPrompts } from '../../electron/runs/prompts.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { loadPrompts } from '../../electron/runs/prompts/prompts.ts';
+import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { ROOT } from './processes.ts';
 
 export interface Config {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { tmpDir } from '../../electron/testing/runs.ts';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));

@@ -4,9 +4,9 @@
  * every LANE_INTERVAL_MS for the whole run (lanes start, tick and end all along).
  */
 import type { RequestRecord } from '../../shared/record.ts';
-import { requestOriginMs } from '../../shared/runs/outcome.ts';
-import type { RunRequestLine } from '../../shared/runs/run-types.ts';
-import type { RunRequestStart } from '../../shared/runs/progress-types.ts';
+import { requestOriginMs } from '../../shared/runs/summary/outcome.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestStart } from '../../shared/runs/live/progress-types.ts';
 import type { RunLaneBatch } from '../../shared/runs-api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
 

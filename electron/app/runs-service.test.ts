@@ -3,14 +3,14 @@
  * transports do): a real run against the built-in simulator over loopback, its live events,
  * its file in the history, export → import, rename, delete, and keys that try to leave the folder.
  */
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
+import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiEvents, Result } from '../../shared/api.ts';
 import type { RunDetail, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { tmpDir } from '../testing/runs.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';

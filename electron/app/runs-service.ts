@@ -2,30 +2,30 @@
  * Load runs for the app: starts one run at a time through electron/runs/runner.ts, writes its run
  * file into the runs folder, and reports it to the UI (onRunStarted, onRunProgress every 250 ms,
  * onRunLanes ~10 times a second for the swimlane, onRunFinished). The folder's history — list,
- * open, rename, delete, export, import — is electron/runs/run-library.ts; this service says when
+ * open, rename, delete, export, import — is electron/runs/files/run-library.ts; this service says when
  * its list changed.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
-import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
+import { parseWorkload, type Workload } from '../../shared/runs/workload/workload.ts';
 import type { RunDetail, RunExport, RunList, StartRunInput } from '../../shared/runs-api.ts';
-import { defaultRunFileName } from '../runs/run-file.ts';
+import { defaultRunFileName } from '../runs/files/run-file.ts';
 import { runWorkload, TestRequestError, type RunOptions } from '../runs/runner.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
-import type { PromptProvider } from '../runs/prompt-items.ts';
+import type { PromptProvider } from '../runs/prompts/items.ts';
 import { RunLanes } from './run-lanes.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
-import { RunLibrary } from '../runs/run-library.ts';
-import { RunError } from '../runs/run-keys.ts';
+import { RunLibrary } from '../runs/files/run-library.ts';
+import { RunError } from '../runs/files/run-keys.ts';
 
-export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/imported-runs.ts';
-export { fileNameOf } from '../runs/run-export.ts';
-export { IMPORTED_DIR, RunError } from '../runs/run-keys.ts';
+export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/import/imported-runs.ts';
+export { fileNameOf } from '../runs/export/run-export.ts';
+export { IMPORTED_DIR, RunError } from '../runs/files/run-keys.ts';
 export { LANE_INTERVAL_MS } from './run-lanes.ts';
 
 type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
@@ -60,7 +60,7 @@ interface Launch extends Prepared {
 export class RunService {
   private active: Active | null = null;
   private disposed = false;
-  /** The runs folder: history, imports, exports (electron/runs/run-library.ts). */
+  /** The runs folder: history, imports, exports (electron/runs/files/run-library.ts). */
   readonly library: RunLibrary;
 
   constructor(

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/api.ts';
-import type { SweepFile } from '../../shared/runs/sweep-file.ts';
+import type { SweepFile } from '../../shared/runs/sweep/file.ts';
 import type { SweepEvent, SweepList } from '../../shared/sweeps-api.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { testCore, type RecordedEvent } from '../testing/core.ts';

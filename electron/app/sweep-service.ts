@@ -1,6 +1,6 @@
 /**
  * Load sweeps for the app: one at a time, never beside a run (they share the server), through the
- * CLI's own driver (electron/runs/sweep.ts, its plan from runs/sweep-plan.ts). The sweep file and
+ * CLI's own driver (electron/runs/sweep/sweep.ts, its plan from runs/sweep-plan.ts). The sweep file and
  * its step runs go in the runs folder; onSweepProgress reports each step's start, progress and
  * numbers, an over-saturation stop, SLO verdicts and the end. Lists and opens sweep files too.
  */
@@ -8,15 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
-import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep-file.ts';
+import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep/file.ts';
 import {
   SWEEP_FORM_LABELS,
   type StartSweepInput,
   type SweepEvent,
   type SweepList,
 } from '../../shared/sweeps-api.ts';
-import { runSweep } from '../runs/sweep.ts';
-import { planOf, sweepFileName } from '../runs/sweep-plan.ts';
+import { runSweep } from '../runs/sweep/sweep.ts';
+import { planOf, sweepFileName } from '../runs/sweep/plan.ts';
 import { RunError, type RunService } from './runs-service.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 

@@ -5,19 +5,19 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isCancelledLine, outcomeOfLine } from '../../shared/runs/outcome.ts';
-import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { rederiveRun } from '../../shared/runs/rederive.ts';
-import { poolLoaded, type LoadedRun } from '../../shared/runs/compare-runs.ts';
-import { parseRunText } from '../../shared/runs/run-parse.ts';
-import { detectResultFormat, importSglangText } from '../../shared/runs/sglang-format.ts';
-import { importVllmText } from '../../shared/runs/vllm-format.ts';
+import { isCancelledLine, outcomeOfLine } from '../../shared/runs/summary/outcome.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
+import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
+import { poolLoaded, type LoadedRun } from '../../shared/runs/compare/runs.ts';
+import { parseRunText } from '../../shared/runs/file/parse.ts';
+import { detectResultFormat, importSglangText } from '../../shared/runs/import/sglang-format.ts';
+import { importVllmText } from '../../shared/runs/import/vllm-format.ts';
 
-export { resolveDefinitions, type LoadedRun } from '../../shared/runs/compare-runs.ts';
+export { resolveDefinitions, type LoadedRun } from '../../shared/runs/compare/runs.ts';
 
 /**
  * A compared run: one file, or repeats joined with `+` (`a.r1.jsonl+a.r2.jsonl`) pooled into one
- * (shared/runs/pooled.ts). A name that exists as a file is that file, `+` or not.
+ * (shared/runs/compare/pooled.ts). A name that exists as a file is that file, `+` or not.
  */
 export async function loadRunOrPool(arg: string): Promise<LoadedRun[] | string> {
   const parts = arg.split('+');

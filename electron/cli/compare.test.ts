@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toVllmResult } from '../../shared/runs/vllm-format.ts';
+import { toVllmResult } from '../../shared/runs/import/vllm-format.ts';
 import { runCli } from '../testing/cli.ts';
-import { readRunFile } from '../runs/run-file.ts';
+import { readRunFile } from '../runs/files/run-file.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 

@@ -1,10 +1,10 @@
 /**
  * `tokenscope compare A B [C D]`: runs side by side in the terminal — Tokenscope run files or
  * vLLM / SGLang result files, in any mix — with the same rows, baseline and verdicts as the app's
- * comparison (shared/runs/compare.ts), each change with its 95 % interval
- * (shared/runs/compare-intervals.ts). `--same-within PCT` is the equivalence margin ("same": the
+ * comparison (shared/runs/compare/compare.ts), each change with its 95 % interval
+ * (shared/runs/compare/intervals.ts). `--same-within PCT` is the equivalence margin ("same": the
  * whole interval within ±PCT). `--max-regression PCT` makes it a CI gate
- * (shared/runs/compare-gate.ts): exit 1 when a metric with an interval is worse than the baseline
+ * (shared/runs/compare/gate.ts): exit 1 when a metric with an interval is worse than the baseline
  * by more than PCT percent with confidence, or when the failure rate rose clearly by more than
  * `--max-failure-increase` percentage points (default 0: any increase beyond noise); rows without
  * an interval are listed as not gated.
@@ -18,13 +18,13 @@ import {
   SAME_WITHIN,
   workloadDifferences,
   type CompareRow,
-} from '../../shared/runs/compare.ts';
+} from '../../shared/runs/compare/compare.ts';
 import {
   compareIntervalsForGate,
   MIN_TAIL_REQUESTS,
   type GateBounds,
-} from '../../shared/runs/compare-intervals.ts';
-import { gateRegressions, type GateResult } from '../../shared/runs/compare-gate.ts';
+} from '../../shared/runs/compare/intervals.ts';
+import { gateRegressions, type GateResult } from '../../shared/runs/compare/gate.ts';
 import {
   ciCell,
   compareCell,
@@ -36,9 +36,9 @@ import {
   runLegend,
   UNRELIABLE_MARK,
   UNRELIABLE_NOTE,
-} from '../../shared/runs/compare-export.ts';
-import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { clientsNote, definitionsLine } from '../../shared/runs/rederive.ts';
+} from '../../shared/runs/compare/export.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
+import { clientsNote, definitionsLine } from '../../shared/runs/summary/rederive.ts';
 import { loadRunOrPool, resolveDefinitions, type LoadedRun } from './compare-load.ts';
 
 export { loadRun, loadRunOrPool, loadRuns, resolveDefinitions, type LoadedRun } from './compare-load.ts';

@@ -6,18 +6,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeShards, type ShardFile } from '../../shared/runs/merge-shards.ts';
-import { parseRunText, type ParsedRun } from '../../shared/runs/run-parse.ts';
-import type { ClockEstimate } from '../../shared/runs/shard.ts';
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
+import { mergeShards, type ShardFile } from '../../shared/runs/shard/merge.ts';
+import { parseRunText, type ParsedRun } from '../../shared/runs/file/parse.ts';
+import type { ClockEstimate } from '../../shared/runs/shard/shard.ts';
+import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { localMs } from '../runs/clock-probe.ts';
-import { loadPrompts } from '../runs/prompts.ts';
+import { loadPrompts } from '../runs/prompts/prompts.ts';
 import { runWorkload } from '../runs/runner.ts';
-import { workloadHash } from '../runs/workload-hash.ts';
+import { workloadHash } from '../runs/files/workload-hash.ts';
 import { runCli } from '../testing/cli.ts';
 import { tmpDir, workload } from '../testing/runs.ts';
-import type { WorkloadInput } from '../../shared/runs/workload.ts';
+import type { WorkloadInput } from '../../shared/runs/workload/workload.ts';
 
 const dir = tmpDir('tokenscope-merge-');
 let sim: SimServer;

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/cli.ts';
-import { readRunFile } from '../runs/run-file.ts';
+import { readRunFile } from '../runs/files/run-file.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 

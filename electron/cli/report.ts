@@ -9,10 +9,10 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunDetail } from '../../shared/runs-api.ts';
-import { MAX_COMPARED } from '../../shared/runs/compare.ts';
-import type { LoadedRun } from '../../shared/runs/compare-runs.ts';
-import type { DefinitionsId } from '../../shared/runs/definitions.ts';
-import { makeReport } from '../runs/report-file.ts';
+import { MAX_COMPARED } from '../../shared/runs/compare/compare.ts';
+import type { LoadedRun } from '../../shared/runs/compare/runs.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
+import { makeReport } from '../runs/export/report-file.ts';
 import { loadRunOrPool } from './compare-load.ts';
 
 export interface ReportCliOptions {

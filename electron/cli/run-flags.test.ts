@@ -1,6 +1,6 @@
 /** `tokenscope run`'s multi-turn flags laid over a workload: --turns, --think-time, --first-input-len. */
 import { describe, expect, it } from 'vitest';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { applyOverrides } from './run-flags.ts';
 
 const parsed = (o: Parameters<typeof applyOverrides>[1], raw: Record<string, unknown> = {}) =>

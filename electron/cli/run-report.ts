@@ -3,14 +3,14 @@
  * few seconds otherwise), then the summary table or JSON with its warnings and exit code, and after
  * a target's repeats how much they differed and their pooled summary.
  */
-import { progressLine, testRequestLine } from '../../shared/runs/progress-text.ts';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
-import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/pooled.ts';
-import type { RunHeader } from '../../shared/runs/run-types.ts';
-import { rederiveRun } from '../../shared/runs/rederive.ts';
-import { replayWarning } from '../../shared/runs/replay-lag.ts';
-import { summaryJson } from '../../shared/runs/summary-json.ts';
-import { summaryText } from '../../shared/runs/summary-text.ts';
+import { progressLine, testRequestLine } from '../../shared/runs/live/progress-text.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
+import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/compare/pooled.ts';
+import type { RunHeader } from '../../shared/runs/file/types.ts';
+import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
+import { replayWarning } from '../../shared/runs/summary/replay-lag.ts';
+import { summaryJson } from '../../shared/runs/summary/json.ts';
+import { summaryText } from '../../shared/runs/summary/text.ts';
 import type { RunResult } from '../runs/runner.ts';
 import { loadRun, type LoadedRun } from './compare.ts';
 import { writeControl } from './redact-output.ts';

@@ -4,12 +4,17 @@
  * hash — what the header records and `tokenscope merge` checks. Without --shard, --start-at alone
  * is shard 0/1: a run that starts at a set instant.
  */
-import { parseShard, parseStartAt, type ClockEstimate, type RunShardInfo } from '../../shared/runs/shard.ts';
-import type { Workload } from '../../shared/runs/workload.ts';
+import {
+  parseShard,
+  parseStartAt,
+  type ClockEstimate,
+  type RunShardInfo,
+} from '../../shared/runs/shard/shard.ts';
+import type { Workload } from '../../shared/runs/workload/workload.ts';
 import { estimateClockOffset } from '../runs/clock-offset.ts';
 import { localMs } from '../runs/clock-probe.ts';
-import type { PromptProvider } from '../runs/prompt-items.ts';
-import { workloadHash } from '../runs/workload-hash.ts';
+import type { PromptProvider } from '../runs/prompts/items.ts';
+import { workloadHash } from '../runs/files/workload-hash.ts';
 
 export interface ShardCliOptions {
   /** I/N, 0-based. */

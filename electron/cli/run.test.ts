@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { until } from '../testing/until.ts';
 import { numberedFile } from './run.ts';
-import { readRunFile } from '../runs/run-file.ts';
-import { rederiveRun } from '../../shared/runs/rederive.ts';
+import { readRunFile } from '../runs/files/run-file.ts';
+import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { startCorpusServer } from '../testing/corpus-server.ts';
 

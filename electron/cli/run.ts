@@ -12,18 +12,18 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
-import { parseWorkload, type Workload } from '../../shared/runs/workload.ts';
-import { defaultRunFileName } from '../runs/run-file.ts';
+import { parseWorkload, type Workload } from '../../shared/runs/workload/workload.ts';
+import { defaultRunFileName } from '../runs/files/run-file.ts';
 import { runsDir } from '../platform/paths.ts';
 import { runWorkload, StartMissedError, TestRequestError, type RunResult } from '../runs/runner.ts';
 import { planLine, planShard } from './run-shard.ts';
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
-import type { PromptProvider } from '../runs/prompt-items.ts';
+import type { PromptProvider } from '../runs/prompts/items.ts';
 import type { RunTargetSpec } from '../runs/request-spec.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
-import { MAX_COMPARED } from '../../shared/runs/compare.ts';
+import { MAX_COMPARED } from '../../shared/runs/compare/compare.ts';
 import { runCompare } from './compare.ts';
-import { formatIssues, readWorkloadJson } from '../runs/workload-file.ts';
+import { formatIssues, readWorkloadJson } from '../runs/files/workload-file.ts';
 import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
 import { printPooled, progressWriter, reportResult } from './run-report.ts';
 

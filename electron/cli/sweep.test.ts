@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSweepFile } from '../../shared/runs/sweep-file.ts';
+import { parseSweepFile } from '../../shared/runs/sweep/file.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runCli } from '../testing/cli.ts';
 import { tmpDir } from '../testing/runs.ts';

@@ -1,5 +1,5 @@
 /**
- * `tokenscope sweep [WORKLOAD]` — the workload at a series of loads (electron/runs/sweep.ts): its
+ * `tokenscope sweep [WORKLOAD]` — the workload at a series of loads (electron/runs/sweep/sweep.ts): its
  * plan from the flags, a table row per step as it completes (stdout), progress on stderr, then the
  * knee and the SLO answer; or the sweep file as one JSON object with --json.
  *
@@ -9,10 +9,10 @@
  */
 import path from 'node:path';
 import { runsDir } from '../platform/paths.ts';
-import { stepHeader, stepRow, sweepFooter, loadText } from '../../shared/runs/sweep-text.ts';
-import { runSweep } from '../runs/sweep.ts';
-import { planOf, sweepFileName, type SweepPlanFlags } from '../runs/sweep-plan.ts';
-import { StepWorkloadError } from '../runs/sweep-step-run.ts';
+import { stepHeader, stepRow, sweepFooter, loadText } from '../../shared/runs/sweep/text.ts';
+import { runSweep } from '../runs/sweep/sweep.ts';
+import { planOf, sweepFileName, type SweepPlanFlags } from '../runs/sweep/plan.ts';
+import { StepWorkloadError } from '../runs/sweep/step-run.ts';
 import { TestRequestError } from '../runs/runner.ts';
 import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { CORPUS_DIR } from '../testing/corpus.ts';
 import { tmpDir } from '../testing/runs.ts';
-import { readRunFile } from '../runs/run-file.ts';
+import { readRunFile } from '../runs/files/run-file.ts';
 import { applyOverrides } from './run-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

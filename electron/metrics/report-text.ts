@@ -5,7 +5,7 @@
  */
 import { fmtBytes } from '../../shared/format.ts';
 import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
-import { bucketText, type QuantileBucket } from '../../shared/runs/server-quantile.ts';
+import { bucketText, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramSummary, ScrapeReport, WindowSummary } from './scrape-report.ts';
 
 const W = 20;

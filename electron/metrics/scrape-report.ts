@@ -16,7 +16,7 @@ import {
   type HistogramDelta,
 } from '../../shared/metrics/prom-math.ts';
 import type { ParseError } from '../../shared/metrics/prom-types.ts';
-import { wideQuantileBucket, type QuantileBucket } from '../../shared/runs/server-quantile.ts';
+import { wideQuantileBucket, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
 import type { ScrapeResult } from './scraper.ts';
 
@@ -30,7 +30,7 @@ export interface HistogramSummary {
   p99: number | null;
   /**
    * Seconds: the server's bucket each quantile lies in when that bucket is wide next to the value
-   * interpolated in it (shared/runs/server-quantile.ts, as the app and run summaries show it) —
+   * interpolated in it (shared/runs/summary/server-quantile.ts, as the app and run summaries show it) —
    * the true quantile is anywhere inside, so it is the answer, not the interpolation; null when
    * the value is precise. An upper bound of null is +Inf.
    */

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimThread, type SimThreadServer } from '../sim/thread.ts';
-import { readRunFile } from './run-file.ts';
+import { readRunFile } from './files/run-file.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
 
 // The simulator in its own thread, as in the app: its stamps are not delayed behind ours.

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst } from '../testing/runs.ts';
-import { summaryText } from '../../shared/runs/summary-text.ts';
+import { summaryText } from '../../shared/runs/summary/text.ts';
 
 let llama: SimServer;
 beforeAll(async () => {

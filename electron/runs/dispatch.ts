@@ -5,10 +5,10 @@
 import { hash32 } from '../../shared/prng.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
-import { ms3, recordToLineWithStats } from '../../shared/runs/record-line.ts';
-import type { RunRequestLine } from '../../shared/runs/run-types.ts';
+import { ms3, recordToLineWithStats } from '../../shared/runs/file/record-line.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
-import type { PromptItem } from './prompt-items.ts';
+import type { PromptItem } from './prompts/items.ts';
 import type { Slots } from './slots.ts';
 
 /** A request about to be sent: where it stands in the run and what it sends. */

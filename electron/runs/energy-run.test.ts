@@ -10,10 +10,10 @@ import type { SimHttpServer } from '../sim/server.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compareRows } from '../../shared/runs/compare.ts';
-import { summaryText } from '../../shared/runs/summary-text.ts';
+import { compareRows } from '../../shared/runs/compare/compare.ts';
+import { summaryText } from '../../shared/runs/summary/text.ts';
 import { runAgainst } from '../testing/runs.ts';
-import { readRunFile } from './run-file.ts';
+import { readRunFile } from './files/run-file.ts';
 
 const WORKLOAD = {
   requests: 12,

@@ -5,8 +5,8 @@
  * fills this before the clock starts and in the idle time before each arrival, up to a budget of
  * prompt characters, and takes item i from it (building it then only when it is not there).
  */
-import { ownsRequest, type ShardSpec } from '../../shared/runs/shard.ts';
-import type { PromptItem } from './prompt-items.ts';
+import { ownsRequest, type ShardSpec } from '../../shared/runs/shard/shard.ts';
+import type { PromptItem } from './prompts/items.ts';
 
 /** Characters of prompt text held ready at most (~2 bytes each). */
 export const LOOKAHEAD_CHARS = 32 * 1024 * 1024;

@@ -5,10 +5,10 @@
  * message for the user; nothing has been sent to the server but the model list.
  */
 import type { DialectId } from '../../shared/dialects.ts';
-import type { Workload } from '../../shared/runs/workload.ts';
+import type { Workload } from '../../shared/runs/workload/workload.ts';
 import { discoverModels } from '../engine/models.ts';
-import { PromptFileError } from './prompt-files.ts';
-import { loadPrompts, type PromptProvider } from './prompts.ts';
+import { PromptFileError } from './prompts/files.ts';
+import { loadPrompts, type PromptProvider } from './prompts/prompts.ts';
 
 export class PrepareError extends Error {
   /**

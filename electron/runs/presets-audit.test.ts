@@ -19,9 +19,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DialectId } from '../../shared/dialects.ts';
 import { newRecord } from '../../shared/record.ts';
-import { outcomeUnder, type DefinitionsId } from '../../shared/runs/definitions.ts';
-import { recordToLineWithStats } from '../../shared/runs/record-line.ts';
-import type { RequestOutcome, RunRequestLine } from '../../shared/runs/run-types.ts';
+import { outcomeUnder, type DefinitionsId } from '../../shared/runs/summary/definitions.ts';
+import { recordToLineWithStats } from '../../shared/runs/file/record-line.ts';
+import type { RequestOutcome, RunRequestLine } from '../../shared/runs/file/types.ts';
 import { getDialect } from '../engine/dialects/index.ts';
 import { StreamDecoder } from '../engine/stream-decoder.ts';
 import { readCorpus } from '../testing/framing-corpus.ts';

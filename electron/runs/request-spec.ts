@@ -4,10 +4,10 @@
  * query values redacted) and the header names.
  */
 import type { RequestSpec, SamplingParams } from '../../shared/request.ts';
-import type { RunTarget } from '../../shared/runs/run-types.ts';
-import type { Workload } from '../../shared/runs/workload.ts';
+import type { RunTarget } from '../../shared/runs/file/types.ts';
+import type { Workload } from '../../shared/runs/workload/workload.ts';
 import type { DialectId } from '../../shared/dialects.ts';
-import type { PromptItem, PromptProvider } from './prompt-items.ts';
+import type { PromptItem, PromptProvider } from './prompts/items.ts';
 import { looksSecretName } from '../../shared/redact.ts';
 
 /** The target of a run, secrets included (they never leave the process). */

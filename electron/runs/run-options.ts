@@ -5,7 +5,7 @@
 import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { wallNow } from '../engine/clock.ts';
 import type { RequestRecord } from '../../shared/record.ts';
-import { type ArrivalSpec } from '../../shared/runs/arrivals.ts';
+import { type ArrivalSpec } from '../../shared/runs/workload/arrivals.ts';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -13,11 +13,11 @@ import {
   type RunRepeat,
   type RunRequestLine,
   type RunSummary,
-} from '../../shared/runs/run-types.ts';
-import type { RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
-import type { RunShardInfo } from '../../shared/runs/shard.ts';
-import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload.ts';
-import type { PromptProvider } from './prompt-items.ts';
+} from '../../shared/runs/file/types.ts';
+import type { RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
+import type { RunShardInfo } from '../../shared/runs/shard/shard.ts';
+import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload/workload.ts';
+import type { PromptProvider } from './prompts/items.ts';
 import { publicTarget, type RunTargetSpec } from './request-spec.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { EV_CONTENT, EV_TOKENS_EXACT } from '../../shared/request.ts';
-import { arrivalTimes } from '../../shared/runs/arrivals.ts';
-import type { RunRequestLine } from '../../shared/runs/run-types.ts';
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
-import { importVllmText, toVllmResult } from '../../shared/runs/vllm-format.ts';
+import { arrivalTimes } from '../../shared/runs/workload/arrivals.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
+import { importVllmText, toVllmResult } from '../../shared/runs/import/vllm-format.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
-import { readRunFile } from './run-file.ts';
+import { readRunFile } from './files/run-file.ts';
 import { arrivalSpecOf } from './runner.ts';
 import { npMean, npPercentile, npStd, runAgainst, tmpDir, workload } from '../testing/runs.ts';
 

@@ -1,9 +1,9 @@
 /**
- * The load runner: `vllm bench serve` done live. Schedules arrivals (shared/runs/arrivals.ts),
+ * The load runner: `vllm bench serve` done live. Schedules arrivals (shared/runs/workload/arrivals.ts),
  * holds them to the client-side concurrency limit (waiting time = queue time, kept apart from
  * TTFT), streams every request through the engine on keep-alive connections, appends each
  * finished request to the run file, reports progress a few times a second (counted in
- * run-tally.ts), and ends with the exact summary (shared/runs/summary.ts). Cancellable with an
+ * run-tally.ts), and ends with the exact summary (shared/runs/summary/summary.ts). Cancellable with an
  * AbortSignal. No Electron imports.
  *
  * Clock: offsets are ms since the measured part began (t0, after warm-up), on the engine's
@@ -19,19 +19,19 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
-import { arrivalStream, arrivalTimes } from '../../shared/runs/arrivals.ts';
-import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
-import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/progress-types.ts';
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
-import { rateOf, type Workload } from '../../shared/runs/workload.ts';
-import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard.ts';
+import { arrivalStream, arrivalTimes } from '../../shared/runs/workload/arrivals.ts';
+import type { RunHeader, RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
+import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
+import { rateOf, type Workload } from '../../shared/runs/workload/workload.ts';
+import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard/shard.ts';
 import { fireRequest } from '../engine/client.ts';
 import { now } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
 import { dispatchLine, type Dispatch } from './dispatch.ts';
-import type { PromptItem } from './prompt-items.ts';
+import type { PromptItem } from './prompts/items.ts';
 import { buildSpec } from './request-spec.ts';
-import { RunFileWriter } from './run-file.ts';
+import { RunFileWriter } from './files/run-file.ts';
 import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
@@ -41,7 +41,7 @@ import { FinishQueue } from './finish-queue.ts';
 import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
-import { conversationTask } from './session-loop.ts';
+import { conversationTask } from './sessions/session-loop.ts';
 
 export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';

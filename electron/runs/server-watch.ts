@@ -13,7 +13,7 @@ import type {
   ServerHistogramStats,
   ServerSample,
   ServerSideSummary,
-} from '../../shared/runs/server-side-types.ts';
+} from '../../shared/runs/summary/server-side-types.ts';
 import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
 import {
   counterIncrease,
@@ -23,7 +23,7 @@ import {
   type HistogramData,
   type Point,
 } from '../../shared/metrics/prom-math.ts';
-import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/energy.ts';
+import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/summary/energy.ts';
 import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import { redactUrlString } from '../../shared/redact.ts';

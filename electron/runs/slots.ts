@@ -4,7 +4,7 @@
  * would see. And the arrival clock's sleep, which never wakes early.
  */
 import { now } from '../engine/clock.ts';
-import { START_AT_TOLERANCE_MS } from '../../shared/runs/shard.ts';
+import { START_AT_TOLERANCE_MS } from '../../shared/runs/shard/shard.ts';
 import { StartMissedError } from './run-options.ts';
 
 export class Slots {

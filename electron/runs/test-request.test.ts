@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../sim/index.ts';
-import { readRunFile } from './run-file.ts';
+import { readRunFile } from './files/run-file.ts';
 import { TestRequestError } from './runner.ts';
 import { isTransient } from './test-request.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';

@@ -15,9 +15,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RequestRecord } from '../../shared/record.ts';
-import { vllmUsageTokens } from '../../shared/runs/definitions.ts';
-import type { RunRequestLine } from '../../shared/runs/run-types.ts';
-import type { RunTokenizedLine } from '../../shared/runs/tokenized-line.ts';
+import { vllmUsageTokens } from '../../shared/runs/summary/definitions.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunTokenizedLine } from '../../shared/runs/file/tokenized-line.ts';
 import { redactTargetUrl, type RunTargetSpec } from './request-spec.ts';
 
 /** Text kept for counting, in all (characters): past it, later requests stay estimated. */

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMooncake } from '../../shared/runs/trace-parse.ts';
-import { summaryText } from '../../shared/runs/summary-text.ts';
+import { parseMooncake } from '../../shared/runs/workload/trace-parse.ts';
+import { summaryText } from '../../shared/runs/summary/text.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { CORPUS_DIR } from '../testing/corpus.ts';
 import { npPercentile, runAgainst, tmpDir } from '../testing/runs.ts';
-import { readRunFile } from './run-file.ts';
+import { readRunFile } from './files/run-file.ts';
 
 const TRACE = path.join(CORPUS_DIR, 'traces', 'mooncake-conversation-head.jsonl');
 const SPEEDUP = 50;

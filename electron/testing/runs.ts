@@ -2,10 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
-import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
+import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload/workload.ts';
 import type { SimServer } from '../sim/index.ts';
-import { loadPrompts } from '../runs/prompts.ts';
+import { loadPrompts } from '../runs/prompts/prompts.ts';
 import { runWorkload, type RunOptions, type RunResult } from '../runs/runner.ts';
 
 export function tmpDir(prefix = 'tokenscope-runs-'): string {

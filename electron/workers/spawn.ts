@@ -14,7 +14,7 @@ export type WorkerName = 'io-worker' | 'sim-worker' | 'import-worker';
 const SOURCES: Record<WorkerName, string> = {
   'io-worker': '../engine/io/io-worker.ts',
   'sim-worker': '../sim/sim-worker.ts',
-  'import-worker': '../runs/import-worker.ts',
+  'import-worker': '../runs/import/import-worker.ts',
 };
 
 export function fromSource(): boolean {

@@ -2,7 +2,7 @@
  * Numbers of the metrics panel, readable at a glance: enough digits to compare neighbours, no
  * more; units spelled the same everywhere (ms, tok/s, %, requests).
  */
-import type { QuantileBucket } from '../../shared/runs/server-quantile.ts';
+import type { QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 
 /** 0.123 → "0.12", 12.34 → "12.3", 123.4 → "123", 1234.5 → "1,235", 12345678 → "12.3M". */
 export function fmtCompact(v: number | null | undefined): string {

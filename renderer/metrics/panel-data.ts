@@ -5,7 +5,7 @@
 import type { RequestSummary } from '../../shared/api.ts';
 import type { HistogramConcept } from '../../shared/metrics/profile-types.ts';
 import { counterIncrease, histogramQuantile, quantileBucket } from '../../shared/metrics/prom-math.ts';
-import { wideBucket } from '../../shared/runs/server-quantile.ts';
+import { wideBucket } from '../../shared/runs/summary/server-quantile.ts';
 import { bracketWindow } from './histogram-window.ts';
 import type { ScrapePoint } from './metrics-store.ts';
 import {

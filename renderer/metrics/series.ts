@@ -6,7 +6,7 @@
  * observations yields null ("no observations"), never 0; so does a gap in the scrapes (the
  * scraper was failing or the panel was closed), so lines break instead of bridging it.
  */
-import { wideBucket } from '../../shared/runs/server-quantile.ts';
+import { wideBucket } from '../../shared/runs/summary/server-quantile.ts';
 import {
   counterIncrease,
   counterRate,
@@ -40,7 +40,7 @@ export interface QuantilePoint {
   q: (number | null)[];
   /**
    * Per quantile: the histogram bucket it was interpolated in (scaled like q) when that bucket is
-   * wide next to it (shared/runs/server-quantile.ts wideBucket): the chart draws it as a band.
+   * wide next to it (shared/runs/summary/server-quantile.ts wideBucket): the chart draws it as a band.
    */
   wide?: ([number, number] | null)[];
   /** Observations in the step (0: none; null: unknown, e.g. a gap or a missing histogram). */

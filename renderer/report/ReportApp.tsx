@@ -6,14 +6,14 @@
  */
 import { useMemo } from 'react';
 import type { ReportData, ReportRun } from '../../shared/report/report-types.ts';
-import { DEFINITIONS } from '../../shared/runs/definitions.ts';
+import { DEFINITIONS } from '../../shared/runs/summary/definitions.ts';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { fmtDateTime } from '../core/format-date.ts';
-import { RunBadges } from '../runs/RunBadges.tsx';
-import { CompareCdfs } from '../runs/RunCompareView.tsx';
-import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/RunSummaryView.tsx';
-import { ServerSideCard } from '../runs/ServerSideCard.tsx';
-import { StatsTable, SummaryNumbers } from '../runs/SummaryNumbers.tsx';
+import { RunBadges } from '../runs/summary/RunBadges.tsx';
+import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
+import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/summary/RunSummaryView.tsx';
+import { ServerSideCard } from '../runs/summary/ServerSideCard.tsx';
+import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 

@@ -5,17 +5,17 @@
  */
 import { useMemo } from 'react';
 import type { ReportComparison, ReportRun } from '../../shared/report/report-types.ts';
-import { LETTERS } from '../../shared/runs/compare-export.ts';
+import { LETTERS } from '../../shared/runs/compare/export.ts';
 import { fmtDateTime } from '../core/format-date.ts';
-import { CompareTable, SpreadSection } from '../runs/CompareTable.tsx';
+import { CompareTable, SpreadSection } from '../runs/compare/CompareTable.tsx';
 import {
   compareRows,
   failureBanner,
   RUN_COLORS,
   SAME_WITHIN,
   workloadDifferences,
-} from '../runs/run-compare.ts';
-import { CompareCdfs } from '../runs/RunCompareView.tsx';
+} from '../runs/compare/run-compare.ts';
+import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 
 /** The rows, banner and workload differences, as the app's comparison view derives them. */
 export function comparisonView(c: ReportComparison) {

@@ -15,10 +15,10 @@ import {
 } from '../../shared/report/report-data.ts';
 import { scriptSafeJson } from '../../shared/report/report-html.ts';
 import type { ReportData } from '../../shared/report/report-types.ts';
-import { compareIntervalsAsync } from '../../shared/runs/compare-intervals.ts';
-import { compareRows } from '../../shared/runs/compare.ts';
-import { deriveRun } from '../runs/run-detail.ts';
-import { RunDetailView } from '../runs/RunSummaryView.tsx';
+import { compareIntervalsAsync } from '../../shared/runs/compare/intervals.ts';
+import { compareRows } from '../../shared/runs/compare/compare.ts';
+import { deriveRun } from '../runs/summary/run-detail.ts';
+import { RunDetailView } from '../runs/summary/RunSummaryView.tsx';
 import { runDetail } from '../testing/run-fixture.ts';
 import { energyOf, serverWithEnergy } from '../testing/server-fixture.ts';
 import { comparisonView } from './ReportCompare.tsx';

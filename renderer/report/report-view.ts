@@ -5,8 +5,8 @@
  */
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { RunDetail } from '../../shared/runs-api.ts';
-import { LETTERS } from '../../shared/runs/compare-export.ts';
-import type { DistMetric, HistDatum } from '../../shared/runs/distributions.ts';
+import { LETTERS } from '../../shared/runs/compare/export.ts';
+import type { DistMetric, HistDatum } from '../../shared/runs/workload/distributions.ts';
 import {
   REPORT_DATA_ID,
   REPORT_FORMAT,
@@ -14,9 +14,9 @@ import {
   type ReportData,
   type ReportRun,
 } from '../../shared/report/report-types.ts';
-import { LaneStore } from '../runs/lane-store.ts';
-import type { DerivedRun } from '../runs/run-detail.ts';
-import { concurrencySeries, throughputSeries } from '../runs/run-series.ts';
+import { LaneStore } from '../runs/live/lane-store.ts';
+import type { DerivedRun } from '../runs/summary/run-detail.ts';
+import { concurrencySeries, throughputSeries } from '../runs/charts/run-series.ts';
 
 /** The data in the page, or why there is none to show. */
 export function readReportData(doc: Document): Result<ReportData> {

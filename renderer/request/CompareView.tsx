@@ -6,7 +6,7 @@ import { fmtClock } from '../core/format-date.ts';
 import { useMemo } from 'react';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { requestItl } from '../../shared/stats/request-itl.ts';
-import { SAME_WITHIN } from '../../shared/runs/compare.ts';
+import { SAME_WITHIN } from '../../shared/runs/compare/compare.ts';
 import { C } from '../core/charts/theme.ts';
 import { setCompare } from './controller.ts';
 import { useRequestStore, type RequestSlot } from './request-store.ts';
@@ -66,7 +66,7 @@ export const SAME_WITHIN_MS = 0.5;
 
 /**
  * B − A in words and its colour. Coloured only when it matters, as the run comparison decides
- * (shared/runs/compare.ts): not within SAME_WITHIN (1 %) of A, and for times not within
+ * (shared/runs/compare/compare.ts): not within SAME_WITHIN (1 %) of A, and for times not within
  * SAME_WITHIN_MS — a single request has no interval to tell a change from noise.
  */
 export function diff(

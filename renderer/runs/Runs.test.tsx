@@ -2,19 +2,19 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TargetView } from '../../shared/api.ts';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { setTransport } from '../core/api.ts';
 import type { RunFinished } from '../../shared/runs-api.ts';
 import { openRun, sequenceRunFinished } from './run-actions.ts';
 import { handleFinished, handleProgress, handleStarted } from './run-events.ts';
 import { useRunsStore } from './run-store.ts';
-import { defaultDraft } from './workload-draft.ts';
+import { defaultDraft } from './form/workload-draft.ts';
 import { useAppStore } from '../core/app-store.ts';
 import { FakeTransport } from '../testing/fake-transport.ts';
 import { runDetail, runHeader } from '../testing/run-fixture.ts';
-import { LiveDashboard } from './LiveDashboard.tsx';
-import { RunDetailView } from './RunSummaryView.tsx';
-import { WorkloadForm } from './WorkloadForm.tsx';
+import { LiveDashboard } from './live/LiveDashboard.tsx';
+import { RunDetailView } from './summary/RunSummaryView.tsx';
+import { WorkloadForm } from './form/WorkloadForm.tsx';
 
 const SIM: TargetView = {
   id: 'builtin-sim',

@@ -4,9 +4,9 @@
  */
 import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
-import { LiveDashboard } from './LiveDashboard.tsx';
-import { RunCompareView } from './RunCompareView.tsx';
-import { RunSummaryView } from './RunSummaryView.tsx';
+import { LiveDashboard } from './live/LiveDashboard.tsx';
+import { RunCompareView } from './compare/RunCompareView.tsx';
+import { RunSummaryView } from './summary/RunSummaryView.tsx';
 
 const PANEL_NAME: Record<string, string> = { live: 'Live run', run: 'Run summary', compare: 'Comparison' };
 

@@ -9,14 +9,14 @@ import type { ImportOutcome } from '../core/transport/web-api.ts';
 import { download } from './run-exports.ts';
 import { useAppStore, pickTarget } from '../core/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
-import { MAX_COMPARED } from './run-compare.ts';
+import { MAX_COMPARED } from './compare/run-compare.ts';
 
 /** The most repeats the form starts (the CLI's --repeat takes as many). */
 export const MAX_REPEATS = 100;
 import { setRunsMessage, useRunsStore } from './run-store.ts';
-import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './workload-draft.ts';
-import { parseWorkloadText } from '../../shared/runs/workload-text.ts';
-import { addFileTarget, targetOutcome } from './workload-target.ts';
+import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './form/workload-draft.ts';
+import { parseWorkloadText } from '../../shared/runs/workload/text.ts';
+import { addFileTarget, targetOutcome } from './form/workload-target.ts';
 
 export async function refreshRuns(): Promise<void> {
   const r = await api.listRuns();

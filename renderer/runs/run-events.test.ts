@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { runHeader } from '../testing/run-fixture.ts';
-import { liveLanes } from './lane-store.ts';
+import { liveLanes } from './live/lane-store.ts';
 import {
   CHART_INTERVAL_MS,
   handleFinished,

@@ -3,12 +3,12 @@
  * and the lane store (every swimlane batch, no React). Called from the controller.
  */
 import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
-import type { RunProgress } from '../../shared/runs/progress-types.ts';
+import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { onEvent } from '../core/api.ts';
 import { useAppStore } from '../core/app-store.ts';
 import { clientTokens } from '../core/client-tokens.ts';
-import { liveLanes } from './lane-store.ts';
-import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './run-series.ts';
+import { liveLanes } from './live/lane-store.ts';
+import { concurrencySeries, sampleOf, throughputSeries, type ProgressSample } from './charts/run-series.ts';
 import { newLiveRun, sequenceOwns, useRunsStore, type LiveRun } from './run-store.ts';
 
 /** Progress samples kept for the concurrency chart (at 4 Hz: 2 hours). */

@@ -5,7 +5,7 @@
  */
 import type { Result } from '../../shared/api.ts';
 import type { ExportFormat, RunExport } from '../../shared/runs-api.ts';
-import type { DefinitionsId } from '../../shared/runs/definitions.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { api, getWebApi } from '../core/api.ts';
 import { saveBlob, type WebApi } from '../core/transport/web-api.ts';
 import { setRunsMessage } from './run-store.ts';

@@ -5,11 +5,11 @@
  */
 import { create } from 'zustand';
 import type { RunDetail, RunEntry, RunFinished } from '../../shared/runs-api.ts';
-import type { RunHeader } from '../../shared/runs/run-types.ts';
-import type { LiveSnapshot, RunProgress } from '../../shared/runs/progress-types.ts';
-import type { WorkloadIssue } from '../../shared/runs/workload.ts';
-import type { ProgressSample, TimePoint } from './run-series.ts';
-import { defaultDraft, validateDraft, type WorkloadDraft } from './workload-draft.ts';
+import type { RunHeader } from '../../shared/runs/file/types.ts';
+import type { LiveSnapshot, RunProgress } from '../../shared/runs/live/progress-types.ts';
+import type { WorkloadIssue } from '../../shared/runs/workload/workload.ts';
+import type { ProgressSample, TimePoint } from './charts/run-series.ts';
+import { defaultDraft, validateDraft, type WorkloadDraft } from './form/workload-draft.ts';
 
 export type RunsView =
   { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string } | { kind: 'compare' };

@@ -4,8 +4,8 @@
  * and requests/s and goodput against the offered load with the SLO's answer.
  */
 import { useMemo, useState } from 'react';
-import type { SweepLoad } from '../../shared/runs/sweep-file.ts';
-import { loadText } from '../../shared/runs/sweep-text.ts';
+import type { SweepLoad } from '../../shared/runs/sweep/file.ts';
+import { loadText } from '../../shared/runs/sweep/text.ts';
 import {
   goodputChart,
   LATENCY_METRICS,

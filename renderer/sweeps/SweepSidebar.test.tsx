@@ -10,7 +10,7 @@ import type { TargetView } from '../../shared/api.ts';
 import { setTransport } from '../core/api.ts';
 import { useAppStore } from '../core/app-store.ts';
 import { useRunsStore } from '../runs/run-store.ts';
-import { defaultDraft } from '../runs/workload-draft.ts';
+import { defaultDraft } from '../runs/form/workload-draft.ts';
 import { FakeTransport } from '../testing/fake-transport.ts';
 import { RunsTabSidebar } from './SweepSidebar.tsx';
 import { DEFAULT_PLAN, useSweepStore } from './sweep-store.ts';

@@ -5,9 +5,9 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
-import { Field } from '../runs/form-fields.tsx';
-import { RunsSidebar } from '../runs/RunsSidebar.tsx';
-import { WorkloadForm } from '../runs/WorkloadForm.tsx';
+import { Field } from '../runs/form/form-fields.tsx';
+import { RunsSidebar } from '../runs/history/RunsSidebar.tsx';
+import { WorkloadForm } from '../runs/form/WorkloadForm.tsx';
 import { loadFieldsOf, PLAN_LABELS } from './plan-fields.ts';
 import { cancelSweep, openSweep, openSweepText, refreshSweeps, startSweep } from './sweep-actions.ts';
 import { setPlan, useSweepStore, type PlanKind } from './sweep-store.ts';

@@ -4,7 +4,7 @@
  * steps as the CLI prints them, and the knee and SLO answer in words.
  */
 import { useMemo } from 'react';
-import { loadText, stepHeader, stepRow, sweepFooter } from '../../shared/runs/sweep-text.ts';
+import { loadText, stepHeader, stepRow, sweepFooter } from '../../shared/runs/sweep/text.ts';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { cancelSweep, closeSweep } from './sweep-actions.ts';
 import { colorOf, type SweepSource } from './sweep-chart-data.ts';

@@ -3,12 +3,12 @@
  * plan form's loads, cancel it, list the runs folder's sweep files, open one (or one from disk) to
  * view or overlay on the others.
  */
-import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep-file.ts';
+import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep/file.ts';
 import type { SweepPlanInput } from '../../shared/sweeps-api.ts';
 import { api } from '../core/api.ts';
 import { formTarget } from '../runs/run-actions.ts';
 import { useRunsStore } from '../runs/run-store.ts';
-import { draftToWorkload, validateDraft } from '../runs/workload-draft.ts';
+import { draftToWorkload, validateDraft } from '../runs/form/workload-draft.ts';
 import { MAX_OVERLAY, useSweepStore, type OpenedSweep, type PlanForm } from './sweep-store.ts';
 
 /** The plan form as the CLI's flags (the core reads them with the CLI's planOf). */

@@ -1,12 +1,12 @@
 /**
  * What the Sweep charts draw, from one or more sweep files (overlaid: two servers, two configs):
- * per sweep its series (shared/runs/sweep-curves.ts), its colour, the knee and over-saturated
+ * per sweep its series (shared/runs/sweep/curves.ts), its colour, the knee and over-saturated
  * points as marks, the SLO's limit (a line on its metric's chart) and answer (a band of loads).
  * Pure, so the component tests only check that it is drawn.
  */
-import type { SweepFile } from '../../shared/runs/sweep-file.ts';
-import { sweepCurves, type CurvePoint } from '../../shared/runs/sweep-curves.ts';
-import { parseSlo } from '../../shared/runs/sweep-slo.ts';
+import type { SweepFile } from '../../shared/runs/sweep/file.ts';
+import { sweepCurves, type CurvePoint } from '../../shared/runs/sweep/curves.ts';
+import { parseSlo } from '../../shared/runs/sweep/slo.ts';
 import { C } from '../core/charts/theme.ts';
 
 export type LatencyMetric = 'ttft' | 'itl' | 'tpot' | 'e2el';

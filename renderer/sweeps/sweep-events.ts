@@ -4,7 +4,7 @@
  * (noted), the end. Called from the controller (shell/start.ts).
  */
 import type { SweepEvent } from '../../shared/sweeps-api.ts';
-import { loadText } from '../../shared/runs/sweep-text.ts';
+import { loadText } from '../../shared/runs/sweep/text.ts';
 import { onEvent } from '../core/api.ts';
 import { useSweepStore, type LiveSweep } from './sweep-store.ts';
 

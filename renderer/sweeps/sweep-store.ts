@@ -5,7 +5,7 @@
  * (sweep-actions.ts) write it; components read it with narrow selectors.
  */
 import { create } from 'zustand';
-import type { SweepFile, SweepLoad, SweepStep } from '../../shared/runs/sweep-file.ts';
+import type { SweepFile, SweepLoad, SweepStep } from '../../shared/runs/sweep/file.ts';
 import type { SweepEntry } from '../../shared/sweeps-api.ts';
 
 export type PlanKind = 'auto' | 'rate' | 'concurrency' | 'slo';

@@ -4,10 +4,10 @@
  * summary and RunDetail as the core would send them.
  */
 import type { RunDetail } from '../../shared/runs-api.ts';
-import { recordToLine } from '../../shared/runs/record-line.ts';
-import type { RunHeader, RunRequestLine } from '../../shared/runs/run-types.ts';
-import { summarizeRunLines } from '../../shared/runs/summarize-run.ts';
-import { parseWorkload } from '../../shared/runs/workload.ts';
+import { recordToLine } from '../../shared/runs/file/record-line.ts';
+import type { RunHeader, RunRequestLine } from '../../shared/runs/file/types.ts';
+import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
+import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { HTTP_ERROR, handMadeRecord } from './record-fixture.ts';
 
 export function runHeader(): RunHeader {

@@ -7,8 +7,8 @@ import {
   SWEEP_FILE_VERSION,
   type SweepFile,
   type SweepStep,
-} from '../../shared/runs/sweep-file.ts';
-import { kneesOf } from '../../shared/runs/sweep-step.ts';
+} from '../../shared/runs/sweep/file.ts';
+import { kneesOf } from '../../shared/runs/sweep/step.ts';
 
 export function sweepStep(index: number, rate: number, cap = 40, over = false): SweepStep {
   const rps = Math.min(rate, cap);

@@ -1,11 +1,11 @@
 /**
  * A run's swimlane for a report: its measured requests as columns, in the order the app's lane
- * store loads them (renderer/runs/lane-store.ts loadLines), with token ticks thinned to a budget
+ * store loads them (renderer/runs/live/lane-store.ts loadLines), with token ticks thinned to a budget
  * and the exact output tokens per second (from every event, so throughput does not depend on the
  * thinning). A 10,000-request run has millions of events; a report keeps ~100,000 ticks.
  */
-import { requestOriginMs } from '../runs/outcome.ts';
-import type { RunRequestLine } from '../runs/run-types.ts';
+import { requestOriginMs } from '../runs/summary/outcome.ts';
+import type { RunRequestLine } from '../runs/file/types.ts';
 import type { ReportLanes } from './report-types.ts';
 
 /** Ticks kept per report run by default: ~1 MB of JSON, more than a swimlane can draw apart. */

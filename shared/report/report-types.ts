@@ -6,11 +6,11 @@
  * Plain JSON inside the report's `<script type="application/json" id="tokenscope-report">`.
  */
 import type { RunEntry } from '../runs-api.ts';
-import type { CdfSet, DistMetric, HistDatum } from '../runs/distributions.ts';
-import type { DefinitionsId } from '../runs/definitions.ts';
-import type { IntervalCell } from '../runs/compare-intervals.ts';
-import type { SpreadRow } from '../runs/pooled.ts';
-import type { RunHeader, RunSummary } from '../runs/run-types.ts';
+import type { CdfSet, DistMetric, HistDatum } from '../runs/workload/distributions.ts';
+import type { DefinitionsId } from '../runs/summary/definitions.ts';
+import type { IntervalCell } from '../runs/compare/intervals.ts';
+import type { SpreadRow } from '../runs/compare/pooled.ts';
+import type { RunHeader, RunSummary } from '../runs/file/types.ts';
 
 export const REPORT_FORMAT = 'tokenscope-report';
 export const REPORT_VERSION = 1;
@@ -68,7 +68,7 @@ export interface ReportComparison {
   /** Each column's summary under `definitions` (re-derived, repeats pooled). */
   summaries: RunSummary[];
   /**
-   * Per row id, per run: the 95 % interval of the change, or 'too-few' (compare-intervals.ts); null:
+   * Per row id, per run: the 95 % interval of the change, or 'too-few' (shared/runs/compare/intervals.ts); null:
    * none computed.
    */
   intervals: [string, IntervalCell[]][] | null;

@@ -9,10 +9,10 @@ import { EV_CONTENT } from '../request.ts';
 import { computeRequestStats, MAX_PER_TOKEN_VALUES } from './request-stats.ts';
 import { overMaxTokensLimit, usageTokensDoubt } from './token-bounds.ts';
 import { summarize } from './summary.ts';
-import { outcomeOfLine } from '../runs/outcome.ts';
-import { computeRunSummary } from '../runs/summary.ts';
-import { summaryText } from '../runs/summary-text.ts';
-import type { RunSummary } from '../runs/run-types.ts';
+import { outcomeOfLine } from '../runs/summary/outcome.ts';
+import { computeRunSummary } from '../runs/summary/summary.ts';
+import { summaryText } from '../runs/summary/text.ts';
+import type { RunSummary } from '../runs/file/types.ts';
 
 /** Ten content events without per-event counts, 20 ms apart. */
 const PLAIN: Row[] = Array.from({ length: 10 }, (_, i) => [50 + 20 * i, 1, EV_CONTENT, i + 1] as Row);

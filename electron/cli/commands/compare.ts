@@ -1,6 +1,6 @@
 /** Runs side by side (`tokenscope compare A B [C D]`). */
 import { Option, type Command } from 'commander';
-import { DEFINITION_IDS } from '../../../shared/runs/definitions.ts';
+import { DEFINITION_IDS } from '../../../shared/runs/summary/definitions.ts';
 import { int, num } from '../args.ts';
 import type { CompareCliOptions } from '../compare.ts';
 export function addCompareCommand(program: Command): void {

@@ -1,6 +1,6 @@
 /** Shards' run files as one run (`tokenscope merge SHARD… -o RUN`). */
 import type { Command } from 'commander';
-import { DEFAULT_CLOCK_BOUND_MS } from '../../../shared/runs/shard.ts';
+import { DEFAULT_CLOCK_BOUND_MS } from '../../../shared/runs/shard/shard.ts';
 import { num } from '../args.ts';
 import type { MergeCliOptions } from '../merge.ts';
 export function addMergeCommand(program: Command): void {

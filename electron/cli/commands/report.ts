@@ -1,6 +1,6 @@
 /** One self-contained HTML report of runs (`tokenscope report RUN… -o report.html`). */
 import { Option, type Command } from 'commander';
-import { DEFINITION_IDS } from '../../../shared/runs/definitions.ts';
+import { DEFINITION_IDS } from '../../../shared/runs/summary/definitions.ts';
 import { int, num } from '../args.ts';
 import type { ReportCliOptions } from '../report.ts';
 

@@ -140,7 +140,7 @@ export function addRunCommand(program: Command): void {
     );
 }
 
-/** Replaying a trace instead of synthetic arrivals (shared/runs/trace-parse.ts, runs/trace-prompts.ts). */
+/** Replaying a trace instead of synthetic arrivals (shared/runs/workload/trace-parse.ts, runs/trace-prompts.ts). */
 function addTraceOptions(cmd: Command): Command {
   return cmd
     .option(

@@ -1,0 +1,226 @@
+/** The run form's first fields: where it runs (target, other targets, repeats) and how much (model, requests, concurrency, rate, lengths). */
+import { selectTarget } from '../../core/app-store.ts';
+import { MAX_REPEATS } from '../run-actions.ts';
+import { MAX_COMPARED } from '../compare/run-compare.ts';
+import { setDraft, useRunsStore } from '../run-store.ts';
+import type { TargetView } from '../../../shared/api.ts';
+import { isInfRate, type WorkloadDraft } from './workload-draft.ts';
+import { ModelPicker } from '../../targets/ModelPicker.tsx';
+import { Field, LenEditor, NotApplied, Num, type LoadFieldsUse } from './form-fields.tsx';
+
+/** The target, the other targets run after it, and how many repeats. */
+export function TargetFields({
+  targets,
+  alsoIds,
+  repeats,
+  target,
+  also,
+  others,
+  single = false,
+}: {
+  targets: TargetView[];
+  alsoIds: string[];
+  repeats: number;
+  target: TargetView | null;
+  also: TargetView[];
+  others: TargetView[];
+  /** One target, once (a sweep's steps are its repeats): no other targets, no repeat count. */
+  single?: boolean;
+}) {
+  return (
+    <>
+      <Field label="Target">
+        <select
+          aria-label="Target"
+          data-testid="run-target"
+          value={target?.id ?? ''}
+          onChange={(e) => {
+            // Another server serves other models: the model picker takes the new target's
+            // default (or its first listed model) instead of keeping one it may not have.
+            useRunsStore.setState((s) => ({ targetId: e.target.value, draft: { ...s.draft, model: '' } }));
+            selectTarget(e.target.value);
+          }}
+        >
+          {targets.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {!single && others.length > 0 && (
+        <details className="sub also-targets" open={also.length > 0 || undefined}>
+          <summary>
+            Also run on other targets{also.length > 0 ? ` (${also.length})` : ''}, then compare
+          </summary>
+          <p className="field-hint wrap">
+            The same workload (same seed: same prompts and schedule) runs on each ticked target after the
+            first, one after another, and the runs open side by side.
+          </p>
+          <ul className="also-list" data-testid="run-also-targets">
+            {others.map((t) => {
+              const on = alsoIds.includes(t.id);
+              const full = !on && also.length >= MAX_COMPARED - 1;
+              return (
+                <li key={t.id}>
+                  <label
+                    className="check"
+                    title={full ? `At most ${MAX_COMPARED} runs side by side` : undefined}
+                  >
+                    <input
+                      type="checkbox"
+                      checked={on}
+                      disabled={full}
+                      data-testid="run-also-target"
+                      data-target-id={t.id}
+                      onChange={(e) =>
+                        useRunsStore.setState({
+                          alsoTargetIds: e.target.checked
+                            ? [...alsoIds, t.id]
+                            : alsoIds.filter((x) => x !== t.id),
+                        })
+                      }
+                    />{' '}
+                    {t.name} <span className="muted mono">{t.baseUrl}</span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        </details>
+      )}
+      {!single && (
+        <Field
+          label="Repeat"
+          hint={
+            repeats > 1
+              ? `each target ${repeats}×, pooled, with the spread`
+              : 'more than 1: pooled, with the run-to-run spread'
+          }
+        >
+          <input
+            type="number"
+            min={1}
+            max={MAX_REPEATS}
+            step={1}
+            data-testid="run-repeats"
+            value={repeats}
+            onChange={(e) => {
+              const n = Math.floor(Number(e.target.value));
+              useRunsStore.setState({
+                repeats: Number.isFinite(n) ? Math.max(1, Math.min(MAX_REPEATS, n)) : 1,
+              });
+            }}
+          />
+        </Field>
+      )}
+    </>
+  );
+}
+
+/** Model, how many requests (or how long), concurrency, rate, name, lengths. */
+export function BasicFields({
+  d,
+  target,
+  errors,
+  loads,
+}: {
+  d: WorkloadDraft;
+  target: TargetView | null;
+  errors: Map<string, string>;
+  /** In a sweep: whether the rate and the concurrency cap apply, and what happens to them. */
+  loads?: LoadFieldsUse;
+}) {
+  return (
+    <>
+      <Field label="Model">
+        <ModelPicker
+          target={target}
+          value={d.model}
+          onChange={(m) => setDraft({ model: m })}
+          error={errors.get('model')}
+        />
+      </Field>
+      <div className="field-pair">
+        <Field label="Stop after" error={errors.get('requests') ?? errors.get('durationS')}>
+          <div className="len-editor">
+            <select
+              aria-label="Stop after"
+              value={d.stopBy}
+              onChange={(e) => setDraft({ stopBy: e.target.value as WorkloadDraft['stopBy'] })}
+            >
+              <option value="requests">requests</option>
+              <option value="duration">seconds</option>
+              <option value="both">either</option>
+            </select>
+            {d.stopBy !== 'duration' && (
+              <Num
+                k="requests"
+                label="Requests"
+                errors={errors}
+                testId="run-requests"
+                placeholder="requests"
+              />
+            )}
+            {d.stopBy !== 'requests' && (
+              <Num
+                k="durationS"
+                label="Duration (s)"
+                errors={errors}
+                testId="run-duration"
+                placeholder="seconds"
+              />
+            )}
+          </div>
+        </Field>
+        {loads && !loads.maxConcurrency.applies ? (
+          <NotApplied label="Max concurrency" use={loads.maxConcurrency} testId="run-concurrency" />
+        ) : (
+          <Field
+            label="Max concurrency"
+            error={errors.get('maxConcurrency')}
+            hint={loads?.maxConcurrency.note ?? 'empty: no limit'}
+            wrap={loads !== undefined}
+          >
+            <Num
+              k="maxConcurrency"
+              label="Max concurrency"
+              errors={errors}
+              testId="run-concurrency"
+              placeholder="no limit"
+            />
+          </Field>
+        )}
+      </div>
+      <div className="field-pair">
+        {loads && !loads.rate.applies ? (
+          <NotApplied label="Rate (req/s)" use={loads.rate} testId="run-rate" />
+        ) : (
+          <Field
+            label="Rate (req/s)"
+            error={errors.get('rate')}
+            hint={isInfRate(d.rate) ? '∞: all at once (vLLM default)' : undefined}
+          >
+            <Num k="rate" label="Rate" errors={errors} testId="run-rate" placeholder="inf" />
+          </Field>
+        )}
+        <Field label="Name" error={errors.get('name')}>
+          <input
+            aria-label="Name"
+            data-testid="run-name"
+            value={d.name}
+            placeholder="optional"
+            maxLength={200}
+            onChange={(e) => setDraft({ name: e.target.value })}
+          />
+        </Field>
+      </div>
+      {d.source === 'synthetic' && (
+        <div className="field-pair">
+          <LenEditor which="inputLen" error={errors.get('inputLen')} />
+          <LenEditor which="outputLen" error={errors.get('outputLen')} />
+        </div>
+      )}
+    </>
+  );
+}

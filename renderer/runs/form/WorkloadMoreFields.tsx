@@ -1,0 +1,197 @@
+/** The run form's folded sections: arrivals and the test request, prompts and sampling, goodput SLOs. */
+import { setDraft } from '../run-store.ts';
+import { type WorkloadDraft } from './workload-draft.ts';
+import { Field, Num } from './form-fields.tsx';
+
+/** Arrival process, burstiness, ramp-up, warm-up, seed and the test request. */
+export function ArrivalFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
+  return (
+    <>
+      <details className="sub">
+        <summary>Arrivals, warm-up, seed, test request</summary>
+        <div className="field-pair">
+          <Field label="Arrival process" error={errors.get('arrival')}>
+            <select
+              aria-label="Arrival process"
+              value={d.arrival}
+              onChange={(e) => setDraft({ arrival: e.target.value as WorkloadDraft['arrival'] })}
+            >
+              <option value="auto">auto (Poisson, gamma if burstiness ≠ 1)</option>
+              <option value="constant">constant</option>
+              <option value="poisson">Poisson</option>
+              <option value="gamma">gamma</option>
+            </select>
+          </Field>
+          <Field label="Burstiness" error={errors.get('burstiness')} hint="gamma shape; < 1 burstier">
+            <Num k="burstiness" label="Burstiness" errors={errors} />
+          </Field>
+          <Field label="Ramp-up (s)" error={errors.get('rampUpS')} hint="linear from the start rate">
+            <Num k="rampUpS" label="Ramp-up seconds" errors={errors} placeholder="none" />
+          </Field>
+          <Field label="Ramp start rate" error={errors.get('rampUpS')}>
+            <Num k="rampStartRate" label="Ramp start rate" errors={errors} />
+          </Field>
+          <Field label="Warm-up requests" error={errors.get('warmup')} hint="not counted">
+            <Num k="warmup" label="Warm-up requests" errors={errors} />
+          </Field>
+          <Field label="Seed" error={errors.get('seed')} hint="same seed, same run">
+            <Num k="seed" label="Seed" errors={errors} />
+          </Field>
+        </div>
+        <label
+          className="check"
+          title="Like vLLM's initial test: one request before the clock starts. A wrong model, key, URL or dialect then stops the run with the server's answer, instead of a run where every request failed. A failure that may pass (a 5xx, a dropped stream) is tried up to 3 times. Not counted in the results."
+        >
+          <input
+            type="checkbox"
+            checked={d.testRequest}
+            onChange={(e) => setDraft({ testRequest: e.target.checked })}
+            data-testid="run-test-request"
+          />{' '}
+          send one test request first; stop if it fails
+        </label>
+      </details>
+    </>
+  );
+}
+
+/** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
+export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
+  return (
+    <>
+      <details className="sub" open={d.extraBody.trim() !== '' || undefined}>
+        <summary>Prompts and sampling</summary>
+        <div className="field-pair">
+          <Field label="Prompt source" error={errors.get('source')}>
+            <select
+              aria-label="Prompt source"
+              value={d.source}
+              onChange={(e) => setDraft({ source: e.target.value as WorkloadDraft['source'] })}
+            >
+              <option value="synthetic">synthetic</option>
+              <option value="sharegpt">ShareGPT JSON</option>
+              <option value="jsonl">JSONL prompts</option>
+            </select>
+          </Field>
+          <Field label="Force output length" error={errors.get('force')}>
+            <select
+              aria-label="Force output length"
+              value={d.force}
+              onChange={(e) => setDraft({ force: e.target.value as WorkloadDraft['force'] })}
+            >
+              <option value="default">default ({d.source === 'synthetic' ? 'ignore_eos' : 'none'})</option>
+              <option value="ignore_eos">ignore_eos</option>
+              <option value="min_tokens">min_tokens</option>
+              <option value="both">both</option>
+              <option value="none">none</option>
+            </select>
+          </Field>
+        </div>
+        {d.source !== 'synthetic' && (
+          <div className="field-pair">
+            <Field
+              label="File path (on the core's machine)"
+              error={errors.get('path')}
+              hint="absolute, or relative to the runs folder"
+            >
+              <input
+                aria-label="Prompt file path"
+                value={d.path}
+                onChange={(e) => setDraft({ path: e.target.value })}
+                aria-invalid={errors.has('path') || undefined}
+              />
+            </Field>
+            <Field label="Output tokens" hint="empty: the file's">
+              <Num k="fileOutputLen" label="Output tokens (files)" errors={errors} />
+            </Field>
+          </div>
+        )}
+        <div className="field-pair">
+          <Field label="Temperature" error={errors.get('temperature')}>
+            <Num k="temperature" label="Temperature" errors={errors} placeholder="server default" />
+          </Field>
+          <Field label="Max tokens" error={errors.get('maxTokens')} hint="overrides output lengths">
+            <Num k="maxTokens" label="Max tokens" errors={errors} placeholder="—" />
+          </Field>
+        </div>
+        <Field
+          label="Extra body (JSON, merged into every request)"
+          error={errors.get('extraBody')}
+          hint='e.g. {"top_p": 0.9}; the simulator also takes {"sim_fault": "reset:20@0.1"}'
+        >
+          <textarea
+            className="mono"
+            aria-label="Extra body JSON"
+            data-testid="run-extra-body"
+            rows={2}
+            spellCheck={false}
+            placeholder='{"top_k": 20}'
+            value={d.extraBody}
+            aria-invalid={errors.has('extraBody') || undefined}
+            onChange={(e) => setDraft({ extraBody: e.target.value })}
+          />
+        </Field>
+        <Field
+          label="Connections"
+          hint={
+            d.connection === 'keep-alive'
+              ? 'reused across requests; one the server closed is retried once on a new connection'
+              : 'a new connection per request (servers that close after every stream)'
+          }
+        >
+          <select
+            aria-label="Connections"
+            data-testid="run-connection"
+            value={d.connection}
+            onChange={(e) => setDraft({ connection: e.target.value === 'close' ? 'close' : 'keep-alive' })}
+          >
+            <option value="keep-alive">keep-alive (pooled)</option>
+            <option value="close">close after each request</option>
+          </select>
+        </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={d.continuousUsage}
+            onChange={(e) => setDraft({ continuousUsage: e.target.checked })}
+          />{' '}
+          continuous_usage_stats (vLLM: exact tokens per event)
+        </label>
+        <label
+          className="check"
+          title="Scrape the target's /metrics (or its Prometheus) once a second during the run and sum it up in the summary: the server's TTFT, queue time, tokens, peaks"
+        >
+          <input
+            type="checkbox"
+            checked={d.serverMetrics}
+            onChange={(e) => setDraft({ serverMetrics: e.target.checked })}
+            data-testid="run-server-metrics"
+          />{' '}
+          watch the server’s metrics during the run
+        </label>
+      </details>
+    </>
+  );
+}
+
+/** Goodput SLOs. */
+export function SloFields({ errors }: { errors: Map<string, string> }) {
+  return (
+    <>
+      <details className="sub">
+        <summary>Goodput SLOs</summary>
+        <div className="params slo">
+          <Field label="TTFT ≤ ms" error={errors.get('sloTtftMs')}>
+            <Num k="sloTtftMs" label="TTFT SLO (ms)" errors={errors} testId="slo-ttft" />
+          </Field>
+          <Field label="TPOT ≤ ms" error={errors.get('sloTpotMs')}>
+            <Num k="sloTpotMs" label="TPOT SLO (ms)" errors={errors} />
+          </Field>
+          <Field label="E2E ≤ ms" error={errors.get('sloE2elMs')}>
+            <Num k="sloE2elMs" label="E2E SLO (ms)" errors={errors} />
+          </Field>
+        </div>
+      </details>
+    </>
+  );
+}

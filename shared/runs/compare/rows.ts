@@ -1,0 +1,235 @@
+/**
+ * The rows of a comparison of runs (compare.ts): which numbers are compared, how each is read from
+ * a run's summary, which way is better, and which statistic a confidence interval resamples.
+ */
+import type { RateMetric, SampleMetric, SampleSpec, SampleStat } from './bootstrap-samples.ts';
+import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../file/types.ts';
+import { serverQuantileRange, type QuantileBucket } from '../summary/server-quantile.ts';
+import { statsOf } from '../summary/stats-of.ts';
+
+export interface CompareRowDef {
+  id: string;
+  label: string;
+  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%' | 'J' | 'W';
+  /**
+   * How a run differs from the baseline: relative ((X − A)/A, the default) or absolute in the
+   * row's unit (a failure rate: percentage points).
+   */
+  change?: 'relative' | 'absolute';
+  /**
+   * The statistic recomputed on resampled requests for a confidence interval (bootstrap.ts); rows
+   * without one (peak throughput, server metrics, counts) have no interval and are not gated.
+   */
+  sample?: SampleSpec;
+  /** The sample of the every-gap variant (see everyGap). */
+  everyGapSample?: SampleSpec;
+  /** Throughput and client latency: marked unreliable where the runs' failure rates differ. */
+  failureSensitive?: boolean;
+  /** Which direction is an improvement; null when neither is (a count of requests). */
+  better: 'lower' | 'higher' | null;
+  get: (s: RunSummary) => number | null;
+  /** A group heading shown above the row. */
+  group?: string;
+  /**
+   * ITL rows: the every-gap value (coalesced gaps included). Used for every run when a run in the
+   * comparison cannot say which gaps were coalesced (an import, an older file) while another left
+   * some out: like is compared with like.
+   */
+  everyGap?: (s: RunSummary) => number | null;
+  /**
+   * For a server quantile: the bucket it was interpolated in. Where that bucket is wide the value
+   * is shown and compared as the bucket (server-quantile.ts), not as the interpolated number.
+   */
+  bucket?: (s: RunSummary) => { wide: QuantileBucket | null; all: QuantileBucket | null };
+}
+
+const stat =
+  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
+  (s: RunSummary): number | null => {
+    const v = statsOf(s, m)?.[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+const num = (v: number | null | undefined): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : null;
+
+const everyGapStat =
+  (m: StatMetric, k: keyof Pick<MetricStats, 'mean' | 'median' | 'p90' | 'p99'>) =>
+  (s: RunSummary): number | null => {
+    const st = statsOf(s, m);
+    const v = (st?.vllm ?? st)?.[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  };
+
+const ROW_STATS: SampleStat[] = ['mean', 50, 90, 99];
+
+function latencyRows(m: StatMetric, name: string): CompareRowDef[] {
+  const metric = m as SampleMetric;
+  const rows = latencyRowsOf(m, name).map((r, i) => ({
+    ...r,
+    sample: { metric, stat: ROW_STATS[i]! },
+    failureSensitive: true,
+  }));
+  if (m !== 'itl' && m !== 'itl_per_token') return rows;
+  const keys = ['mean', 'median', 'p90', 'p99'] as const;
+  const every: SampleMetric = m === 'itl' ? 'itl_every_gap' : 'itl_per_token_every_gap';
+  return rows.map((r, i) => ({
+    ...r,
+    everyGap: everyGapStat(m, keys[i]!),
+    everyGapSample: { metric: every, stat: ROW_STATS[i]! },
+  }));
+}
+
+function latencyRowsOf(m: StatMetric, name: string): CompareRowDef[] {
+  return [
+    {
+      id: `${m}-mean`,
+      label: `${name} mean`,
+      unit: 'ms',
+      better: 'lower',
+      get: stat(m, 'mean'),
+      group: name,
+    },
+    { id: `${m}-p50`, label: `${name} p50`, unit: 'ms', better: 'lower', get: stat(m, 'median') },
+    { id: `${m}-p90`, label: `${name} p90`, unit: 'ms', better: 'lower', get: stat(m, 'p90') },
+    { id: `${m}-p99`, label: `${name} p99`, unit: 'ms', better: 'lower', get: stat(m, 'p99') },
+  ];
+}
+
+function serverRow(h: 'ttft' | 'queueTime' | 'e2e', q: 'p50' | 'p99', label: string): CompareRowDef {
+  return {
+    id: `srv-${h === 'queueTime' ? 'queue' : h}-${q}`,
+    label,
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.server?.[h]?.[q]),
+    bucket: (s) => {
+      const stats = s.server?.[h];
+      return {
+        wide: serverQuantileRange(stats, q),
+        all: (q === 'p50' ? stats?.p50Bucket : stats?.p99Bucket) ?? null,
+      };
+    },
+  };
+}
+
+/** A row read straight from the vLLM-named numbers. */
+function vllmRow(
+  id: string,
+  label: string,
+  unit: CompareRowDef['unit'],
+  better: CompareRowDef['better'],
+  key: keyof VllmMetrics,
+): CompareRowDef {
+  return { id, label, unit, better, get: (s) => num(s.vllm[key]) };
+}
+
+/** Failed requests as a share of the measured ones, %; null when the run measured none. */
+export function failureRate(s: RunSummary): number | null {
+  const n = s.vllm.completed + s.vllm.failed;
+  return n > 0 ? (100 * s.vllm.failed) / n : null;
+}
+
+const sensitive = (r: CompareRowDef): CompareRowDef => ({ ...r, failureSensitive: true });
+/** A throughput resampled with each request's share of the run's time (bootstrap-rate.ts). */
+const rate = (r: CompareRowDef, metric: RateMetric): CompareRowDef => ({
+  ...sensitive(r),
+  sample: { metric, stat: 'mean' },
+});
+
+export const COMPARE_ROWS: CompareRowDef[] = [
+  {
+    id: 'fail-rate',
+    label: 'Failure rate',
+    unit: '%',
+    better: 'lower',
+    change: 'absolute',
+    get: failureRate,
+    sample: { metric: 'failed', stat: 'mean' },
+    group: 'Requests',
+  },
+  // The counts carry no verdict of their own: the failure rate above is the one with an interval.
+  vllmRow('completed', 'Successful requests', 'count', null, 'completed'),
+  vllmRow('failed', 'Failed requests', 'count', null, 'failed'),
+  { ...sensitive(vllmRow('duration', 'Benchmark duration', 's', null, 'duration')), group: 'Throughput' },
+  rate(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput'), 'req_tput'),
+  rate(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput'), 'goodput'),
+  rate(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'), 'out_tput'),
+  // A maximum over one-second windows: no resample gives it an interval, so the gate leaves it out.
+  sensitive(
+    vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
+  ),
+  rate(
+    vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
+    'total_tput',
+  ),
+  ...latencyRows('ttft', 'TTFT'),
+  // Runs with reasoning only (stats.ttfat is null without it, so the rows are left out).
+  ...latencyRows('ttfat', 'Time to first answer token'),
+  ...latencyRows('tpot', 'TPOT'),
+  ...latencyRows('itl', 'ITL per chunk'),
+  ...latencyRows('itl_per_token', 'ITL per token'),
+  ...latencyRows('e2el', 'E2E latency'),
+  // Where the output went (runs with reasoning only: `reasoning` is absent without it).
+  {
+    id: 'reasoning-tokens',
+    label: 'Reasoning tokens',
+    unit: 'count',
+    better: null,
+    get: (s) => num(s.reasoning?.reasoningTokens),
+    group: 'Reasoning',
+  },
+  {
+    id: 'answer-tokens',
+    label: 'Answer tokens',
+    unit: 'count',
+    better: null,
+    get: (s) => num(s.reasoning?.answerTokens),
+  },
+  // What the servers' own metrics said over each run (runs that watched them).
+  { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
+  serverRow('ttft', 'p99', 'Server TTFT p99'),
+  serverRow('queueTime', 'p50', 'Server queue time p50'),
+  serverRow('queueTime', 'p99', 'Server queue time p99'),
+  serverRow('e2e', 'p99', 'Server E2E p99'),
+  {
+    id: 'srv-kv-peak',
+    label: 'Peak KV-cache usage',
+    unit: '%',
+    better: null,
+    get: (s) => {
+      const v = num(s.server?.peak.kvCacheUsage);
+      return v === null ? null : v * 100;
+    },
+  },
+  {
+    id: 'srv-preempt',
+    label: 'Preemptions',
+    unit: 'count',
+    better: 'lower',
+    get: (s) => num(s.server?.delta.preemptions),
+  },
+  // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
+  {
+    id: 'gpu-j-per-token',
+    label: 'Energy per output token',
+    unit: 'J',
+    better: 'lower',
+    group: 'GPU',
+    get: (s) => num(s.server?.energy?.joulesPerToken),
+  },
+  {
+    id: 'gpu-mean-power',
+    label: 'Mean GPU power',
+    unit: 'W',
+    better: null,
+    get: (s) => num(s.server?.energy?.meanPowerW),
+  },
+];
+
+/**
+ * Whether ITL rows compare every gap (a run that cannot say which gaps were coalesced beside one
+ * that left some out): like is compared with like.
+ */
+export function mixedItl(summaries: readonly RunSummary[]): boolean {
+  return summaries.some((s) => !s.coalesced) && summaries.some((s) => (s.coalesced?.gaps ?? 0) > 0);
+}

@@ -1,0 +1,116 @@
+/**
+ * What `tokenscope sweep` prints: a table row per step as it completes (under one header), then the
+ * knee and the SLO search's answer with its bracket and how sure each bound is.
+ */
+import type { SweepFile, SweepLoad, SweepStep } from './file.ts';
+
+const COLS: [string, number][] = [
+  ['step', 4],
+  ['load', 13],
+  ['req/s', 7],
+  ['out tok/s', 9],
+  ['goodput', 7],
+  ['tok/s/user', 10],
+  ['TTFT p50/p99', 15],
+  ['ITL p50/p99', 13],
+  ['E2E p50/p99', 15],
+  ['note', 0],
+];
+
+const pad = (s: string, w: number): string => (w === 0 ? s : s.padStart(w));
+
+export function loadText(l: SweepLoad): string {
+  return l.kind === 'rate' ? `rate ${l.value === 'inf' ? 'inf' : `${fmt(l.value)}/s`}` : `conc ${l.value}`;
+}
+
+function fmt(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  if (Math.abs(x) >= 1000) return x.toFixed(0);
+  return Number(x.toPrecision(digits)).toString();
+}
+
+const pair = (p: SweepStep['numbers']['ttft']): string => (p ? `${fmt(p.p50)}/${fmt(p.p99)}` : '–');
+
+export function stepHeader(): string {
+  return COLS.map(([n, w]) => pad(n, w))
+    .join('  ')
+    .trimEnd();
+}
+
+export function stepRow(s: SweepStep): string {
+  const n = s.numbers;
+  const notes: string[] = [];
+  if (s.role === 'confirm') notes.push('re-run');
+  else if (s.role !== 'step' && s.role !== 'search') notes.push(s.role);
+  if (s.stoppedEarly === 'over-saturated')
+    notes.push(s.role === 'confirm' ? 'OVER-SATURATED again: confirmed' : 'OVER-SATURATED: stopped early');
+  else if (s.stoppedEarly) notes.push(s.stoppedEarly);
+  else if (s.role === 'confirm') notes.push('not over-saturated: the climb goes on');
+  if (s.saturation?.judged === false) notes.push('too short to judge over-saturation');
+  if (n.failed > 0) notes.push(`${n.failed} failed`);
+  if (s.slo) notes.push(`SLO ${s.slo.verdict}${s.slo.runs > 1 ? ` (${s.slo.runs} runs pooled)` : ''}`);
+  const cells = [
+    String(s.index + 1),
+    loadText(s.load),
+    fmt(n.requestsPerS),
+    fmt(n.outputTokPerS, 4),
+    fmt(n.goodputReqPerS),
+    fmt(n.tokPerSPerUser),
+    pair(n.ttft),
+    pair(n.itl),
+    pair(n.e2el),
+    notes.join('; '),
+  ];
+  return cells
+    .map((c, i) => pad(c, COLS[i]![1]))
+    .join('  ')
+    .trimEnd();
+}
+
+function kneeLine(name: string, k: SweepFile['knee']['ttft'], f: SweepFile): string {
+  if (!k)
+    return `Knee (p99 ${name} vs output tok/s): none (p99 latency did not double over the sweep's steady steps, or rose evenly)`;
+  const s = f.steps.find((x) => x.index === k.stepIndex);
+  return (
+    `Knee (p99 ${name} vs output tok/s): step ${k.stepIndex + 1}, ${s ? loadText(s.load) : k.load}` +
+    ` — ${fmt(k.throughput, 4)} tok/s at p99 ${name} ${fmt(k.latency)} ms; to the next step latency rose ` +
+    (k.elasticity === 'inf'
+      ? 'with no throughput gained'
+      : `${fmt(k.elasticity, 2)}× as fast as throughput (relative)`)
+  );
+}
+
+export function sweepFooter(f: SweepFile): string {
+  const lines = [kneeLine('TTFT', f.knee.ttft, f), kneeLine('E2E', f.knee.e2el, f)];
+  if (f.stopped?.reason === 'over-saturated')
+    lines.push(
+      `Stopped at step ${f.stopped.atStep + 1}: the server was over-saturated (TTFT and requests outstanding both rising, on a re-run too); no higher load was run.`,
+    );
+  if (f.slo) {
+    const s = f.slo;
+    const unit = s.search === 'rate' ? ' req/s' : ' concurrent';
+    const b = (x: NonNullable<typeof s.passing>): string =>
+      `${fmt(x.load, 4)}${unit} (${x.decidedBy === 'interval' ? '95 % intervals clear of the limits' : 'inside the noise after ' + x.runs + ' runs: point estimate'})`;
+    lines.push(`SLO ${s.terms}:`);
+    if (!s.passing)
+      lines.push(
+        `  no load tried met it${s.failing ? ` (lowest tried: ${fmt(s.failing.load, 4)}${unit})` : ''}`,
+      );
+    else {
+      lines.push(`  highest passing: ${b(s.passing)}`);
+      lines.push(`  lowest failing:  ${s.failing ? b(s.failing) : 'none tried'}`);
+      if (s.failing)
+        lines.push(
+          `  answer: ${fmt(s.passing.load, 4)}${unit}, within [${fmt(s.passing.load, 4)}, ${fmt(s.failing.load, 4)}) (${fmt(((s.failing.load - s.passing.load) / s.passing.load) * 100, 2)} % bracket)`,
+        );
+    }
+    const why = {
+      converged: 'converged',
+      budget: 'step budget spent',
+      'none-passes': 'nothing passes',
+      stopped: 'stopped',
+    }[s.reason];
+    lines.push(`  search: ${why}, ${f.steps.length} steps`);
+  }
+  return lines.join('\n') + '\n';
+}
