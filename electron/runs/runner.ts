@@ -239,7 +239,8 @@ class RunSession {
         if (closedLoop) slots.release();
         break;
       }
-      this.monitor.recordLag(arrivedMs - at);
+      // Lag counts when it delayed a send: an arrival with every slot taken waits for one anyway.
+      if (closedLoop || slots.inUse < this.C) this.monitor.recordLag(arrivedMs - at);
       this.tally.arrived();
       if (!prepared) {
         const deps = {
@@ -333,7 +334,7 @@ class RunSession {
     if (fqError && this.callbackErrors.length < 5) this.callbackErrors.push(fqError.message);
     const cancelled = this.signal.aborted;
     this.phase = cancelled ? 'cancelled' : 'done';
-    const selfCheck = await this.monitor!.stop({ ...this.tally.conns });
+    const selfCheck = await this.monitor!.stop({ ...this.tally.conns }, this.lines, this.t0);
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);

@@ -124,6 +124,14 @@ class Batcher implements IoSink {
   }
 }
 
+/** Holds this thread's loop (tests of the self-check: an injected stall). */
+function busyWait(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // the stall
+  }
+}
+
 const mon = new LoopMonitor();
 const batcher = new Batcher(mon);
 const driver = new Drivers(batcher);
@@ -158,13 +166,16 @@ port.on('message', (m: ToIo) => {
       mon.reset();
       break;
     case 'stats':
-      port.postMessage({ op: 'stats', stats: mon.stats(), token: m.token } satisfies FromIo);
+      port.postMessage({ op: 'stats', stats: mon.stats(m.windows), token: m.token } satisfies FromIo);
       break;
     case 'recycle':
       batcher.recycle(m.bytes, m.meta);
       break;
     case 'ack':
       for (let i = 0; i < m.slots.length; i++) driver.ack(m.slots[i]!, m.bytes[i]!);
+      break;
+    case 'test-stall':
+      busyWait(m.ms);
       break;
   }
 });
