@@ -254,6 +254,8 @@ class RunSession {
         tasks.push(conversationTask(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
         continue;
       }
+      // Only that it ended is kept: a finished request's record (every event, its text) must not
+      // live on in this list until the run's end (4,000 × 256 events held ~100 MB).
       tasks.push(
         this.fire({
           seq: i,
@@ -264,7 +266,7 @@ class RunSession {
           haveSlot: closedLoop,
           origin: t0,
           ...prepared,
-        }),
+        }).then(ended),
       );
     }
     if (!signal.aborted) this.phase = 'draining';
@@ -390,6 +392,8 @@ class RunSession {
     await w?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
   }
 }
+
+function ended(): void {}
 
 export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const session = await RunSession.open(o);
