@@ -119,6 +119,8 @@ export class SelfCheckMonitor {
     const sc = this.result(ioStats ? ioSelfCheck(threads, ioStats) : null, connections);
     // The stamping loop's stalls (the I/O threads', or this thread's inline driver's), on the run clock.
     const touches = stallTouches(all?.stallWindows.map((x) => x - t0) ?? [], lines);
+    // Every stall counts; the events are those of the windows kept (the first MAX_STALL_WINDOWS a thread).
+    if (all) touches.stalls = Math.max(touches.stalls, all.stalls);
     const why = stallReason(touches);
     if (why) sc.reasons.push(why);
     sc.flagged = sc.reasons.length > 0;
