@@ -44,6 +44,20 @@ if (!only || only === 'accuracy') {
   const { benchAccuracy, accuracyOptionsFromArgs } = await import('./accuracy.bench.ts');
   report.accuracy = await benchAccuracy(accuracyOptionsFromArgs(only ? process.argv.slice(3) : []));
 }
+if (!only || only === 'burst') {
+  // The opening burst: 256 and 1,024 requests started at once, 5 repeats, each against the plain
+  // client in the same run (the accuracy bench's lockstep server; options after the name as there).
+  const { benchAccuracy, accuracyOptionsFromArgs } = await import('./accuracy.bench.ts');
+  const extra = only ? process.argv.slice(3) : [];
+  report.burst = await benchAccuracy(
+    accuracyOptionsFromArgs(['--streams', '256,1024', '--repeats', '5', ...extra]),
+  );
+}
+if (!only || only === 'memory') {
+  // `npm run bench -- memory [requests] [tokens]`: peak RSS of the built CLI over 1.02 M chunks.
+  const { benchMemory } = await import('./memory.bench.ts');
+  report.memory1M = await benchMemory(Number(process.argv[3]) || 4000, Number(process.argv[4]) || 256);
+}
 if (only === 'vllm-client') {
   // Only on request (needs vLLM's request function and Python): `npm run bench -- vllm-client
   // --request-func PATH/vllm/benchmarks/lib/endpoint_request_func.py [--requests 200] [--pairs 2]`.

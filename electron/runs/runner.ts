@@ -239,7 +239,8 @@ class RunSession {
         if (closedLoop) slots.release();
         break;
       }
-      this.monitor.recordLag(arrivedMs - at);
+      // Lag counts when it delayed a send: an arrival with every slot taken waits for one anyway.
+      if (closedLoop || slots.inUse < this.C) this.monitor.recordLag(arrivedMs - at);
       this.tally.arrived();
       if (!prepared) {
         const deps = {
@@ -253,6 +254,8 @@ class RunSession {
         tasks.push(conversationTask(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
         continue;
       }
+      // Only that it ended is kept: a finished request's record (every event, its text) must not
+      // live on in this list until the run's end (4,000 × 256 events held ~100 MB).
       tasks.push(
         this.fire({
           seq: i,
@@ -263,7 +266,7 @@ class RunSession {
           haveSlot: closedLoop,
           origin: t0,
           ...prepared,
-        }),
+        }).then(ended),
       );
     }
     if (!signal.aborted) this.phase = 'draining';
@@ -333,7 +336,7 @@ class RunSession {
     if (fqError && this.callbackErrors.length < 5) this.callbackErrors.push(fqError.message);
     const cancelled = this.signal.aborted;
     this.phase = cancelled ? 'cancelled' : 'done';
-    const selfCheck = await this.monitor!.stop({ ...this.tally.conns });
+    const selfCheck = await this.monitor!.stop({ ...this.tally.conns }, this.lines, this.t0);
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);
@@ -389,6 +392,8 @@ class RunSession {
     await w?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
   }
 }
+
+function ended(): void {}
 
 export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const session = await RunSession.open(o);

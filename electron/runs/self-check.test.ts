@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIVE_CPU_MIN_MS, SelfCheckMonitor } from './self-check.ts';
+import { LIVE_CPU_MIN_MS, SELF_CHECK_THRESHOLDS, SelfCheckMonitor } from './self-check.ts';
 
 describe('SelfCheckMonitor', () => {
   it('gives no live CPU figure until a second of the run is behind it, then the mean so far', async () => {
@@ -18,5 +18,17 @@ describe('SelfCheckMonitor', () => {
     } finally {
       m.dispose();
     }
+  });
+
+  it('flags a large schedule lag (requests left late against their plan), not a small one', () => {
+    const lagged = new SelfCheckMonitor();
+    for (let i = 0; i < 100; i++) lagged.recordLag(i < 90 ? 2 : 424);
+    const a = lagged.result(null);
+    expect(a.scheduleLagP99Ms).toBe(424);
+    expect(a.reasons).toContain(`schedule lag p99 424.0 ms > ${SELF_CHECK_THRESHOLDS.scheduleLagP99Ms} ms`);
+    expect(a.thresholds.scheduleLagP99Ms).toBe(50);
+    const fine = new SelfCheckMonitor();
+    for (let i = 0; i < 100; i++) fine.recordLag(3);
+    expect(fine.result(null).reasons.some((r) => r.startsWith('schedule lag'))).toBe(false);
   });
 });

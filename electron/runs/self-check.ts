@@ -14,18 +14,29 @@
  *   (above) then only bound how late arrivals are released (the schedule lag).
  * - Connections: opened, reused, retried after the server had closed a reused one.
  *
- * Flag thresholds (a run over either is marked "timing may be distorted"), on the loop that
+ * Flag thresholds (a run over any is marked "timing may be distorted"), on the loop that
  * stamps reads (the I/O thread; this thread with `--io-threads 0`):
  *   event-loop delay p99 > 5 ms — timestamps can be off by more than the ms-level precision we promise;
- *   busy > 85 % — the loop has almost no idle time left to service sockets promptly.
+ *   busy > 85 % — the loop has almost no idle time left to service sockets promptly;
+ *   any content event stamped in or up to 5 ms after a stall of that loop over 5 ms
+ *     (shared/runs/stall-touches.ts) — a p99 hides a 66-ms stall among 131k reads, the events it
+ *     made late are counted and their requests named;
+ * and on this thread: schedule lag p99 > 50 ms — requests left that much later than planned (only
+ *   arrivals that found a free concurrency slot count: the others would have waited anyway).
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
 import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import { stallReason, stallTouches } from '../../shared/runs/summary/stall-touches.ts';
 import type { IoEngine } from '../engine/io/io-engine.ts';
 import type { IoLoopStats } from '../engine/io/protocol.ts';
 
-export const SELF_CHECK_THRESHOLDS = { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 } as const;
+export const SELF_CHECK_THRESHOLDS = {
+  eventLoopDelayP99Ms: 5,
+  cpuMeanPct: 85,
+  scheduleLagP99Ms: 50,
+} as const;
 const RESOLUTION_MS = 5;
 /** The live CPU figure needs at least this much wall time behind it. */
 export const LIVE_CPU_MIN_MS = 1000;
@@ -97,10 +108,23 @@ export class SelfCheckMonitor {
     this.eld.disable();
   }
 
-  async stop(connections?: ConnectionStats): Promise<SelfCheck> {
-    const ioStats = this.io && this.io.mode.threads > 0 ? (await this.io.stats()).io : null;
+  /**
+   * The run's figures. `lines` and `t0` (the run clock's zero on this thread's clock): the events
+   * the stamping loop's stalls touched are counted in them.
+   */
+  async stop(connections?: ConnectionStats, lines: RunRequestLine[] = [], t0 = 0): Promise<SelfCheck> {
+    const all = this.io ? (await this.io.stats()).io : null;
     const threads = this.io?.mode.threads ?? 0;
-    return this.result(ioStats ? ioSelfCheck(threads, ioStats) : null, connections);
+    const ioStats = threads > 0 ? all : null;
+    const sc = this.result(ioStats ? ioSelfCheck(threads, ioStats) : null, connections);
+    // The stamping loop's stalls (the I/O threads', or this thread's inline driver's), on the run clock.
+    const touches = stallTouches(all?.stallWindows.map((x) => x - t0) ?? [], lines);
+    // Every stall counts; the events are those of the windows kept (the first MAX_STALL_WINDOWS a thread).
+    if (all) touches.stalls = Math.max(touches.stalls, all.stalls);
+    const why = stallReason(touches);
+    if (why) sc.reasons.push(why);
+    sc.flagged = sc.reasons.length > 0;
+    return { ...sc, stallTouches: touches };
   }
 
   /** The figures of this thread only (no I/O thread asked): tests and inline runs. */
@@ -130,6 +154,8 @@ export class SelfCheckMonitor {
         reasons.push(`event-loop delay p99 ${p99.toFixed(1)} ms > ${th.eventLoopDelayP99Ms} ms`);
       if (cpuMean > th.cpuMeanPct) reasons.push(`client CPU ${cpuMean.toFixed(0)} % > ${th.cpuMeanPct} %`);
     }
+    if (lag > th.scheduleLagP99Ms)
+      reasons.push(`schedule lag p99 ${lag.toFixed(1)} ms > ${th.scheduleLagP99Ms} ms`);
     return {
       eventLoopDelayP99Ms: p99,
       eventLoopDelayMaxMs: max,
@@ -138,7 +164,7 @@ export class SelfCheckMonitor {
       scheduleLagP99Ms: lag,
       flagged: reasons.length > 0,
       reasons,
-      thresholds: { eventLoopDelayP99Ms: th.eventLoopDelayP99Ms, cpuMeanPct: th.cpuMeanPct },
+      thresholds: { ...th },
       io,
       ...(connections ? { connections } : {}),
     };
@@ -146,6 +172,6 @@ export class SelfCheckMonitor {
 }
 
 function ioSelfCheck(threads: number, s: IoLoopStats): IoSelfCheck {
-  const { spanMs: _span, batches: _batches, ...figures } = s;
+  const { spanMs: _span, batches: _batches, stallWindows: _windows, ...figures } = s;
   return { threads, ...figures };
 }

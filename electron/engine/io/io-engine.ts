@@ -340,7 +340,10 @@ export class IoEngine {
     return { threads: this.mode.threads, io: combine(list) };
   }
 
-  /** Fresh figures from every thread. */
+  /**
+   * Fresh figures from every thread, with their stall windows moved onto this thread's clock
+   * (`stallWindows`: a run's self-check names the events stamped in them).
+   */
   async stats(): Promise<IoThreadsStats> {
     const asks = this.threads
       .filter((t) => t.alive)
@@ -354,14 +357,29 @@ export class IoEngine {
             }, 2000);
             t.waiters.set(token, (s) => {
               clearTimeout(timer);
-              resolve(s);
+              const off = t.offset ?? 0;
+              resolve({ ...s, stallWindows: s.stallWindows.map((x) => x + off) });
             });
-            t.worker.postMessage({ op: 'stats', token } satisfies ToIo);
+            t.worker.postMessage({ op: 'stats', token, windows: true } satisfies ToIo);
           }),
       );
     const list = await Promise.all(asks);
-    if (this.inlineMon) list.push(this.inlineMon.stats());
+    if (this.inlineMon) list.push(this.inlineMon.stats(true));
     return { threads: this.mode.threads, io: combine(list) };
+  }
+
+  /**
+   * Tests of the self-check: holds the loop that stamps reads busy for `ms` (every I/O thread, or
+   * this thread when inline), as a GC pause or a burst of work would.
+   */
+  injectStall(ms: number): void {
+    const alive = this.threads.filter((t) => t.alive);
+    for (const t of alive) t.worker.postMessage({ op: 'test-stall', ms } satisfies ToIo);
+    if (alive.length > 0) return;
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      // the stall
+    }
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,7 @@ export function emptyStats(): IoLoopStats {
     cpuPct: null,
     reads: 0,
     batches: 0,
+    stallWindows: [],
   };
 }
 
@@ -37,6 +38,7 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
     out.cpuPct = s.cpuPct === null ? out.cpuPct : Math.max(out.cpuPct ?? 0, s.cpuPct);
     out.reads += s.reads;
     out.batches += s.batches;
+    for (const x of s.stallWindows) out.stallWindows.push(x);
   }
   return out;
 }

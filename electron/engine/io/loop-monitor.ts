@@ -2,7 +2,9 @@
  * How one thread's event loop fares while it stamps reads: what can make a timestamp late.
  * - Loop delay: a 5-ms probe timer; its lateness is how long a read that became readable at that
  *   moment waited for its callback. Kept in a fixed 0.1-ms-bucket histogram (no allocation per
- *   probe) for p99 and max, and counted as a stall when over 5 ms.
+ *   probe) for p99 and max, and counted as a stall when over 5 ms. A stall's window — from the
+ *   probe before it (the loop was on time then) to the late probe — is kept (at most
+ *   MAX_STALL_WINDOWS), so the run can name the events stamped in or just after it (self-check).
  * - GC pauses: PerformanceObserver 'gc' entries of this thread.
  * - Busy share: event-loop utilization (time not idle in the poller), the thread's own CPU.
  */
@@ -13,6 +15,8 @@ const PROBE_MS = 5;
 export const STALL_MS = 5;
 const BUCKET_MS = 0.1;
 const BUCKETS = 2000; // 0–200 ms; beyond counts in the last bucket (max is kept exactly)
+/** Stall windows kept per thread; past it the count and time still add up, the windows do not. */
+export const MAX_STALL_WINDOWS = 8192;
 
 export class LoopMonitor {
   private hist = new Uint32Array(BUCKETS);
@@ -23,6 +27,8 @@ export class LoopMonitor {
   private gcCount = 0;
   private gcMs = 0;
   private gcMax = 0;
+  /** [from, to] pairs on this thread's clock, one per stall. */
+  private windows: number[] = [];
   private since = performance.now();
   private elu = perf.eventLoopUtilization();
   private last = performance.now();
@@ -51,6 +57,7 @@ export class LoopMonitor {
   private probe(): void {
     const t = performance.now();
     const late = Math.max(0, t - this.last - PROBE_MS);
+    const from = this.last;
     this.last = t;
     this.count++;
     if (late > this.max) this.max = late;
@@ -58,6 +65,7 @@ export class LoopMonitor {
     if (late > STALL_MS) {
       this.stalls++;
       this.stallMs += late;
+      if (this.windows.length < MAX_STALL_WINDOWS * 2) this.windows.push(from, t);
     }
   }
 
@@ -70,6 +78,7 @@ export class LoopMonitor {
     this.gcCount = 0;
     this.gcMs = 0;
     this.gcMax = 0;
+    this.windows = [];
     this.reads = 0;
     this.batches = 0;
     this.since = performance.now();
@@ -87,7 +96,8 @@ export class LoopMonitor {
     return this.max;
   }
 
-  stats(): IoLoopStats {
+  /** `windows`: with the stall windows since the reset (asked for at a run's end, not pushed). */
+  stats(windows = false): IoLoopStats {
     const elu = perf.eventLoopUtilization(this.elu);
     return {
       spanMs: performance.now() - this.since,
@@ -101,6 +111,7 @@ export class LoopMonitor {
       cpuPct: Number.isFinite(elu.utilization) ? elu.utilization * 100 : null,
       reads: this.reads,
       batches: this.batches,
+      stallWindows: windows ? this.windows.slice() : [],
     };
   }
 

@@ -85,6 +85,11 @@ export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {
   /** Wall time these figures cover, ms. */
   spanMs: number;
   batches: number;
+  /**
+   * Stall windows, [from, to] pairs on the clock of whoever holds the figures (the thread's own,
+   * moved onto the measuring thread's by io-engine.ts): empty in the pushed figures.
+   */
+  stallWindows: number[];
 }
 
 /** Main → worker. */
@@ -94,11 +99,13 @@ export type ToIo =
   | { op: 'pool'; id: number; opts: IoPoolOptions }
   | { op: 'pool-close'; id: number }
   | { op: 'stats-reset' }
-  /** Ask for the loop figures now; answered with the same token. */
-  | { op: 'stats'; token: number }
+  /** Ask for the loop figures now (with the stall windows); answered with the same token. */
+  | { op: 'stats'; token: number; windows?: boolean }
   | { op: 'recycle'; bytes: ArrayBuffer; meta: ArrayBuffer }
   /** Bytes of these requests' reads decoded since the last ack (back-pressure: backlog.ts). */
-  | { op: 'ack'; slots: number[]; bytes: number[] };
+  | { op: 'ack'; slots: number[]; bytes: number[] }
+  /** Tests of the self-check: busy-wait this thread's loop for `ms` (a stall, as a GC or a burst makes). */
+  | { op: 'test-stall'; ms: number };
 
 /** Worker → main. */
 export type FromIo =

@@ -84,6 +84,49 @@ describe('client self-check in the run summary', () => {
   });
 });
 
+describe('events a loop stall touched, in the run summary', () => {
+  const stallTouches = {
+    boundMs: 5,
+    stalls: 3,
+    events: 41,
+    requests: 12,
+    ttft: 2,
+    gaps: 60,
+    ids: ['r00003', 'r00007'],
+  };
+  const sc: SelfCheck = {
+    ...threaded,
+    reasons: ['41 events of 12 requests stamped in or just after a loop stall > 5 ms (2 TTFT, 60 ITL gaps)'],
+    stallTouches,
+  };
+  it('the run view counts them and names the requests (more than named: an ellipsis)', () => {
+    render(<SummaryNumbers s={withSelf(sc)} />);
+    const row = screen.getByTestId('sum-stall-touches');
+    expect(row.textContent!.replace(/\s+/g, ' ')).toBe(
+      'Events stamped in a stall > 5 ms41 of 12 requests (2 TTFT, 60 ITL gaps)r00003, r00007, …',
+    );
+    expect(screen.getByTestId('sum-selfcheck').textContent).toContain(
+      'stamped in or just after a loop stall',
+    );
+  });
+
+  it('none: says so, with the stalls counted', () => {
+    const none = { ...stallTouches, events: 0, requests: 0, ttft: 0, gaps: 0, ids: [] };
+    render(<SummaryNumbers s={withSelf({ ...threaded, stallTouches: none })} />);
+    expect(screen.getByTestId('sum-stall-touches').textContent!.replace(/\s+/g, ' ')).toBe(
+      'Events stamped in a stall > 5 msnone (3 stalls)',
+    );
+    expect(screen.queryByTestId('sum-stall-ids')).toBeNull();
+  });
+
+  it('the CLI text says the same', () => {
+    const t = summaryText(withSelf(sc));
+    expect(t).toMatch(/^Events stamped in a stall > 5 ms: +41 of 12 requests \(2 TTFT, 60 ITL gaps\)$/m);
+    expect(t).toMatch(/^ {2}requests: r00003, r00007, …$/m);
+    expect(t).toMatch(/^Timing trustworthy: +NO — 41 events of 12 requests stamped in or just after/m);
+  });
+});
+
 describe('a trace replay in the run summary', () => {
   const replay = {
     speedup: 10,

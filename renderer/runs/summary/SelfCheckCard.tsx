@@ -4,7 +4,7 @@
  * connections).
  */
 import type { RunSummary } from '../../../shared/runs/file/types.ts';
-import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-types.ts';
+import type { IoSelfCheck, StallTouches } from '../../../shared/runs/summary/self-check-types.ts';
 import type { ReplaySummary } from '../../../shared/runs/summary/replay-lag.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../core/coalesced-text.ts';
 import { f2 } from './summary-format.ts';
@@ -44,6 +44,7 @@ export function SelfCheckCard({ s }: { s: RunSummary }) {
               {f2(sc.scheduleLagP99Ms)} <span className="unit">ms</span>
             </dd>
           </div>
+          {sc.stallTouches && <StallRow st={sc.stallTouches} />}
           {s.replay && <ReplayRows r={s.replay} />}
           {s.coalesced && (
             <div className="sum-row" title={COALESCED_DEF}>
@@ -123,5 +124,35 @@ function IoThreadRows({ io }: { io: IoSelfCheck }) {
         </dd>
       </div>
     </>
+  );
+}
+
+/** The events stamped in or just after a stall of the loop that stamps reads, and their requests. */
+function StallRow({ st }: { st: StallTouches }) {
+  const more = st.requests > st.ids.length ? ', …' : '';
+  return (
+    <div
+      className="sum-row"
+      data-testid="sum-stall-touches"
+      title={`Content events stamped from the start of a stall of the loop that stamps reads (longer than ${st.boundMs} ms) to ${st.boundMs} ms after it: they may be late by up to the stall. Any flags the run.${st.ids.length > 0 ? ` Requests: ${st.ids.join(', ')}${more}` : ''}`}
+    >
+      <dt>Events stamped in a stall &gt; {st.boundMs} ms</dt>
+      <dd>
+        {st.events === 0 ? (
+          <>
+            none <span className="unit">({st.stalls} stalls)</span>
+          </>
+        ) : (
+          <>
+            {st.events} of {st.requests} requests ({st.ttft} TTFT, {st.gaps} ITL gaps)
+            <br />
+            <span className="unit" data-testid="sum-stall-ids">
+              {st.ids.join(', ')}
+              {more}
+            </span>
+          </>
+        )}
+      </dd>
+    </div>
   );
 }

@@ -124,7 +124,7 @@ const SelfCheckSchema = z
     scheduleLagP99Ms: num,
     flagged: z.boolean(),
     reasons: z.array(z.string()),
-    thresholds: z.object({ eventLoopDelayP99Ms: num, cpuMeanPct: num }),
+    thresholds: z.object({ eventLoopDelayP99Ms: num, cpuMeanPct: num, scheduleLagP99Ms: num.optional() }),
     io: z
       .object({
         threads: count,
@@ -142,6 +142,17 @@ const SelfCheckSchema = z
       .optional(),
     connections: z
       .object({ mode: z.enum(['keep-alive', 'close']), opened: count, reused: count, retried: count })
+      .optional(),
+    stallTouches: z
+      .object({
+        boundMs: num,
+        stalls: count,
+        events: count,
+        requests: count,
+        ttft: count,
+        gaps: count,
+        ids: z.array(z.string().max(200)).max(1000),
+      })
       .optional(),
   })
   .nullable();

@@ -14,7 +14,12 @@ export interface SelfCheck {
   scheduleLagP99Ms: number;
   flagged: boolean;
   reasons: string[];
-  thresholds: { eventLoopDelayP99Ms: number; cpuMeanPct: number };
+  thresholds: {
+    eventLoopDelayP99Ms: number;
+    cpuMeanPct: number;
+    /** Schedule lag p99 over this flags the run (absent in older files). */
+    scheduleLagP99Ms?: number;
+  };
   /**
    * The stream-I/O thread(s) that stamped every read (absent in older files; null when the run
    * stamped inline, `--io-threads 0`, where the figures above are the stamping loop's).
@@ -22,6 +27,28 @@ export interface SelfCheck {
   io?: IoSelfCheck | null;
   /** Connections: opened, reused from the pool, retried after the server had closed a reused one. */
   connections?: ConnectionStats;
+  /**
+   * Events stamped in or just after a stall of the loop that stamps reads (shared/runs/stall-touches.ts);
+   * any flags the run. Absent in older files.
+   */
+  stallTouches?: StallTouches;
+}
+
+/** What the stamping loop's stalls touched (shared/runs/stall-touches.ts). */
+export interface StallTouches {
+  /** Stalls longer than this count (ms), and events stamped up to this long after one. */
+  boundMs: number;
+  /** Stalls of the stamping loop(s) over the bound. */
+  stalls: number;
+  /** Content events stamped from a stall's start to boundMs after its end. */
+  events: number;
+  /** Requests with such an event; of them, those whose TTFT (first content event) was one. */
+  requests: number;
+  ttft: number;
+  /** ITL gaps that begin or end with such an event. */
+  gaps: number;
+  /** The touched requests' ids, in finishing order (at most 50). */
+  ids: string[];
 }
 
 export interface IoSelfCheck {

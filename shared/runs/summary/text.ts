@@ -2,6 +2,7 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
+import type { StallTouches } from './self-check-types.ts';
 import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from '../file/types.ts';
 import { serverGapReason, type ServerSideSummary } from './server-side-types.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
@@ -337,6 +338,7 @@ export function summaryText(s: RunSummary): string {
       row('Client CPU mean / worst 1 s (%):', `${f2(c.cpuMeanPct)} / ${f2(c.cpuMaxPct)}`),
       row('Schedule lag p99 (ms):', f2(c.scheduleLagP99Ms)),
     );
+    if (c.stallTouches) L.push(...stallRows(c.stallTouches));
     // The client's reading that merged events: the share of ITL gaps it could not measure.
     if (s.coalesced) L.push(row('Coalesced ITL gaps (client read late):', coalescedText(s.coalesced)));
     if (c.connections) L.push(row(`Connections (${c.connections.mode}):`, connectionsText(c.connections)));
@@ -352,4 +354,19 @@ export function summaryText(s: RunSummary): string {
   }
   L.push('='.repeat(50));
   return L.map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/** The events a stall of the stamping loop touched (shared/runs/stall-touches.ts), and which requests. */
+function stallRows(st: StallTouches): string[] {
+  const L = [
+    row(
+      `Events stamped in a stall > ${st.boundMs} ms:`,
+      st.events === 0
+        ? `none (${st.stalls} stall${st.stalls === 1 ? '' : 's'})`
+        : `${st.events} of ${st.requests} requests (${st.ttft} TTFT, ${st.gaps} ITL gaps)`,
+    ),
+  ];
+  if (st.ids.length > 0)
+    L.push(`  requests: ${st.ids.join(', ')}${st.requests > st.ids.length ? ', …' : ''}`);
+  return L;
 }
