@@ -18,7 +18,8 @@
  * the capacity the runs that stopped the climb met when the simulator ran slower in them (a stall
  * during a step is a real over-saturation of that step). Both to 10 % — or, on a machine so busy
  * that the simulator's capacity itself moved more than that between steps (at load 28 on the 2
- * cores it ran at 6 to 38 req/s within one sweep), to how far it moved.
+ * cores it ran at 6 to 38 req/s within one sweep), to how far it moved. Part of the unit suite:
+ * about a minute on a quiet machine (10 sweeps, two at a time), up to two at load 20.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,7 +166,7 @@ function check(
   return { bad, line };
 }
 
-describe.runIf(process.env.TOKENSCOPE_SWEEP_ACCEPTANCE === '1')('rate auto on the simulator', () => {
+describe('rate auto on the simulator', () => {
   beforeAll(async () => {
     sims = await Promise.all(
       Array.from({ length: LANES }, () =>

@@ -291,3 +291,17 @@ describe('over-saturation on a queueing server (1-s steps, capacity 50 req/s)', 
     ).toBeNull();
   });
 });
+
+describe('the server’s own variability', () => {
+  it('widens the tolerance of constant arrivals when service times vary (a server that stalls)', () => {
+    const judge = (decode: (i: number) => number): number => {
+      const m = new SaturationMonitor({ minMs: 400, arrivalCv2: 0 });
+      for (let i = 1; i <= 40; i++) m.addRequest(i * 25, 10, 10 + decode(i));
+      for (let t = 0; t <= 1000; t += 50) m.addOutstanding(t, 4);
+      return m.check(1000).queue!.tolerance;
+    };
+    expect(judge(() => 70)).toBeCloseTo(2 * Math.SQRT2, 6);
+    // Every fifth request held 300 ms by a stall: cv² ≈ 0.9 of the decode times.
+    expect(judge((i) => (i % 5 ? 70 : 300))).toBeGreaterThan(4.5);
+  });
+});

@@ -18,7 +18,8 @@
  *    count is Poisson (an M/G/∞ queue), so between two instants it changes with variance about
  *    2·λ·s. G counts only when it is above `noiseZ` (2) × √(2·(1 + cv²·λ·s)) — cv² the arrival
  *    process's squared coefficient of variation (Poisson 1, constant 0: a constant-rate client's
- *    count moves by rounding only, the 1), λ the window's arrival rate, s the service time. A
+ *    count moves by rounding only, the 1), or the service times' when they vary more (a server
+ *    that stalls now and then; up to 1), λ the window's arrival rate, s the service time. A
  *    server that does not keep up has G ≈ (λ − capacity) × window: at 1.2× a capacity of 50
  *    req/s, 10 more requests a second. And it keeps growing: in each half of the window by more
  *    than half the tolerance — a burst or a stall (a GC pause, a late timer) raises the queue
@@ -123,6 +124,14 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Squared coefficient of variation (variance / mean²); 0 for fewer than 2 values or a mean of 0. */
+function cv2Of(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (!(m > 0)) return 0;
+  return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) / (m * m);
 }
 
 /** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. */
@@ -269,7 +278,11 @@ export class SaturationMonitor {
     const outstanding = fit(this.outstanding, 1, Math.max(2, ((this.offeredPerS ?? 0) * waitMs) / 1000));
     const samples = this.outstanding.filter(([t]) => t <= nowMs);
     const done = this.ttft.map(([t]) => t);
-    const queue = queueGrowth(samples, done, fromMs, serviceMs, this.arrivalCv2, this.noiseZ);
+    // The server's own variability counts too (a count of requests in service wanders with their
+    // service times as with their arrivals): the decode times' squared coefficient of variation,
+    // up to a Poisson count's.
+    const cv2 = Math.max(this.arrivalCv2, Math.min(1, cv2Of(this.decode)));
+    const queue = queueGrowth(samples, done, fromMs, serviceMs, cv2, this.noiseZ);
     // Too few windows with a TTFT (few requests finish: a low rate, or a server swamped): the
     // queue decides alone, as GuideLLM's check does when its TTFT window is too small.
     const ttftReady = (ttft?.n ?? 0) >= Math.min(this.windows - 1, 5);
