@@ -91,6 +91,8 @@ export type SweepEvent = { sweepId: string; key: string } & (
       load: SweepLoad;
       atMs: number;
       then: 'rerun' | 'confirmed' | 'fail';
+      /** Why, in words (sweep-text.ts saturationReason; "" for an older verdict). */
+      reason?: string;
     }
   | { kind: 'slo-verdict'; index: number; load: SweepLoad; verdict: 'pass' | 'fail' | 'noise' }
   | { kind: 'done'; file: SweepFile | null; cancelled: boolean; error: string | null }

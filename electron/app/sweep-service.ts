@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep/file.ts';
+import { saturationReason } from '../../shared/runs/sweep/text.ts';
 import {
   SWEEP_FORM_LABELS,
   type StartSweepInput,
@@ -120,6 +121,7 @@ export class SweepService {
             load: step.load,
             atMs: step.saturation?.atMs ?? 0,
             then: step.role === 'search' ? 'fail' : step.role === 'confirm' ? 'confirmed' : 'rerun',
+            reason: saturationReason(step.saturation),
           });
         if (step.slo)
           say({

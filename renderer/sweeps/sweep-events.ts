@@ -64,9 +64,11 @@ export function handleSweepEvent(e: SweepEvent): void {
 
 function overNote(e: Extract<SweepEvent, { kind: 'over-saturated' }>): string {
   const at = `Step ${e.index + 1} (${loadText(e.load)})`;
-  if (e.then === 'rerun') return `${at} was over-saturated: stopped early, running it again to confirm.`;
-  if (e.then === 'confirmed') return `${at} was over-saturated again: confirmed, no higher load run.`;
-  return `${at} was over-saturated: stopped early, the load fails.`;
+  const why = e.reason ? ` (${e.reason})` : '';
+  if (e.then === 'rerun')
+    return `${at} was over-saturated${why}: stopped early, running it again to confirm.`;
+  if (e.then === 'confirmed') return `${at} was over-saturated again${why}: confirmed, no higher load run.`;
+  return `${at} was over-saturated${why}: stopped early, the load fails.`;
 }
 
 export function subscribeSweepEvents(refresh: () => void): (() => void)[] {

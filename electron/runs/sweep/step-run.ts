@@ -15,7 +15,7 @@ import {
   type SlopeFit,
 } from '../../../shared/runs/sweep/saturation.ts';
 import type { SweepLoad, SweepStep } from '../../../shared/runs/sweep/file.ts';
-import { parseWorkload, type Workload } from '../../../shared/runs/workload/workload.ts';
+import { arrivalProcessOf, parseWorkload, type Workload } from '../../../shared/runs/workload/workload.ts';
 import type { PromptProvider } from '../prompts/items.ts';
 import type { RunTargetSpec } from '../request-spec.ts';
 import { runWorkload, type RunResult } from '../runner.ts';
@@ -75,6 +75,12 @@ export function defaultMinMs(w: Workload, rate: number): number {
   return Math.min(3000, Math.min(...spans) / 2);
 }
 
+/** The squared coefficient of variation of the workload's arrival gaps (shared/runs/sweep/saturation.ts). */
+export function arrivalCv2(w: Workload): number {
+  const p = arrivalProcessOf(w);
+  return p === 'constant' ? 0 : p === 'poisson' ? 1 : 1 / w.burstiness;
+}
+
 export async function runStep(o: StepRunOptions): Promise<StepRun> {
   const w = workloadAt(o.workload, o.load, o.testRequest);
   if (typeof w === 'string') throw new StepWorkloadError(w);
@@ -87,6 +93,7 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
     ? new SaturationMonitor({
         offeredPerS: o.load.value as number,
         minMs: defaultMinMs(w, o.load.value as number),
+        arrivalCv2: arrivalCv2(w),
         ...o.saturation,
       })
     : null;
@@ -156,5 +163,6 @@ export function saturationRecord(v: SaturationVerdict | null): SweepStep['satura
     atMs: v.atMs,
     ttft: fit(v.ttft),
     outstanding: fit(v.outstanding),
+    queue: v.queue,
   };
 }

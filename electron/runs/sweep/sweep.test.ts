@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSweepFile } from '../../../shared/runs/sweep/file.ts';
 import { parseSlo } from '../../../shared/runs/sweep/slo.ts';
+import { stepRow } from '../../../shared/runs/sweep/text.ts';
 import { startSimThread, type SimThreadServer } from '../../sim/thread.ts';
 import { tmpDir, workload } from '../../testing/runs.ts';
 import { metricValue } from '../../testing/sim.ts';
@@ -147,7 +148,12 @@ describe('runSweep on the simulator', () => {
     expect(over!.stoppedEarly).toBe('over-saturated');
     expect(over!.saturation!.overSaturated).toBe(true);
     expect(over!.saturation!.atMs).toBeLessThan(1600);
-    expect(over!.saturation!.ttft!.significant && over!.saturation!.outstanding!.significant).toBe(true);
+    expect(over!.saturation!.ttft!.significant && over!.saturation!.queue!.significant).toBe(true);
+    expect(over!.saturation!.queue!.growth).toBeGreaterThan(over!.saturation!.queue!.tolerance);
+    // The verdict explains itself where the CLI prints the step.
+    expect(stepRow(over!)).toMatch(
+      /OVER-SATURATED: stopped early; \d+ arrived, \d+ done in [\d.]+ s: queue \+\d+ \(noise ±[\d.]+\)/,
+    );
     expect(again!.stoppedEarly).toBe('over-saturated');
     expect(r.file.stopped).toEqual({ reason: 'over-saturated', atStep: 2 });
   }, 60_000);

@@ -8,9 +8,10 @@
  *   then rates refined around the knee (shared/runs/sweep/auto.ts decides each next step);
  * - `slo-search`: the highest load meeting every SLO (shared/runs/sweep/search.ts), rates starting
  *   from a throughput step's ceiling.
- * A step stopped as over-saturated is run again at once (role `confirm`): only when the re-run
- * agrees does it end the sweep's climb — no higher load is run after it (rate auto still refines
- * below it; a search only goes lower from a failing load anyway, and needs no confirmation).
+ * A step stopped as over-saturated is run again at once (role `confirm`, with arrivals of its own:
+ * seed = the workload's + the step's index): only when the re-run agrees does it end the sweep's
+ * climb — no higher load is run after it (rate auto still refines below it; a search only goes
+ * lower from a failing load anyway, and needs no confirmation).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -125,7 +126,10 @@ class Sweep {
     const runFile = stepFileOf(this.o.outFile, index + 1);
     this.o.onStepStart?.(index, load, role);
     const run = await runStep({
-      workload: this.o.workload,
+      // A re-run draws its own arrivals: replaying the same schedule would replay the same bursts,
+      // and a false alarm from a burst would "confirm" itself.
+      workload:
+        role === 'confirm' ? { ...this.o.workload, seed: this.o.workload.seed + index } : this.o.workload,
       target: this.o.target,
       prompts: this.o.prompts,
       load,

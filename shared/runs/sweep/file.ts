@@ -55,6 +55,22 @@ const Fit = z
     significant: z.boolean(),
   })
   .nullable();
+/**
+ * The queue's growth over the judged window (saturation.ts, signal 1): requests arrived and
+ * completed in it, outstanding's growth, and the growth the arrivals' noise explains (older files:
+ * absent).
+ */
+const Queue = z
+  .object({
+    windowMs: num,
+    arrived: num,
+    completed: num,
+    growth: num,
+    halves: z.tuple([num, num]),
+    tolerance: num,
+    significant: z.boolean(),
+  })
+  .nullable();
 export const StepSaturation = z.object({
   overSaturated: z.boolean(),
   /**
@@ -67,6 +83,7 @@ export const StepSaturation = z.object({
   atMs: num,
   ttft: Fit,
   outstanding: Fit,
+  queue: Queue.optional(),
 });
 
 const Check = z.object({

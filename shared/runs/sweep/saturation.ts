@@ -1,25 +1,45 @@
 /**
  * Over-saturation of a sweep step: the server no longer keeps up with the offered load. After
  * GuideLLM's over-saturation constraint (vllm-project/guidellm,
- * src/guidellm/scheduler/constraints/over_saturation.py: the slopes of TTFT and of concurrent
- * requests over time, each significant by a t-test), made robust to the odd slow request by
- * testing the medians of time windows instead of the raw points.
+ * src/guidellm/scheduler/constraints/saturation.py: the slopes of TTFT and of concurrent requests
+ * over time, each significant by a t-test), with two changes a step of a few seconds needs: the
+ * TTFT slope is fitted to window medians (robust to the odd slow request), and "concurrent
+ * requests rising" is asked as what it means — the server completes fewer requests than arrive —
+ * with a tolerance from the arrivals' own noise, where a t-test on a short, bursty series of
+ * counts calls a Poisson burst a trend (GuideLLM waits 30 s before it judges at all).
  *
- * Definition: split the step so far into `windows` equal time windows and drop the first (the
- * step filling up from nothing); in each other window take the median of TTFT (of requests that
- * finished in it, counted from their arrival: a wait for a concurrency slot included) and of outstanding requests (sent or queued, not yet done; sampled a few times a
- * second). Fit a least-squares line to (window middle, median). A series is *rising significantly*
- * when its slope is above zero at one-sided 95 % confidence (slope − t·SE > 0, t with n − 2 degrees
- * of freedom), its fitted rise over the windows is at least `minRise` (default 1: it doubled) of
- * its fitted start (for outstanding requests, of at least 1 request), AND the rise matters against
- * the service time: TTFT rose by at least W = max(`serviceShare` (¼) × the service time,
- * `minRiseMs` (20 ms)), and outstanding requests by at least the requests that arrive in W at the
- * offered rate (at least 2). The service time is what a request takes without queueing: the
- * step's median of E2E − TTFT (its decode) plus its lowest TTFT (its prefill) — not the median
- * E2E, which grows with the very queue being judged. A doubling of a small number — TTFT from one decode step to two,
- * 10 → 20 ms, at 40 % of capacity — is not a queue growing; a queue that grows without bound soon
- * adds more waiting than a whole request takes. The step is over-saturated when both series rise
- * significantly, after at least `minMs` and 5 windows with data.
+ * Two signals, both required:
+ *
+ * 1. **The queue grows beyond noise** (achieved throughput below offered). Over the judged window
+ *    — the step so far without its first of `windows` parts (the step filling up from nothing) —
+ *    requests arrived A and completed C; outstanding requests (sent or queued, not done) went up
+ *    by G = A − C. A server that keeps up has G ≈ 0: at a steady load, outstanding requests are a
+ *    count of mean λ·s (Little's law: arrival rate × service time), and for Poisson arrivals that
+ *    count is Poisson (an M/G/∞ queue), so between two instants it changes with variance about
+ *    2·λ·s. G counts only when it is above `noiseZ` (2) × √(2·(1 + cv²·λ·s)) — cv² the arrival
+ *    process's squared coefficient of variation (Poisson 1, constant 0: a constant-rate client's
+ *    count moves by rounding only, the 1), or the service times' when they vary more (a server
+ *    that stalls now and then; up to 1), λ the window's arrival rate, s the service time. A
+ *    server that does not keep up has G ≈ (λ − capacity) × window: at 1.2× a capacity of 50
+ *    req/s, 10 more requests a second. And it keeps growing: in each half of the window by more
+ *    than half the tolerance — a burst or a stall (a GC pause, a late timer) raises the queue
+ *    once, and a server that keeps up drains it.
+ * 2. **TTFT rises significantly**: split the step so far into `windows` equal time windows, drop
+ *    the first, take the median TTFT of the requests that finished in each (counted from their
+ *    arrival: a wait for a concurrency slot included) and fit a least-squares line to (window
+ *    middle, median). It rises significantly when its slope is positive as GuideLLM asks it
+ *    (margin of error t·SE / slope under 2, t the two-sided 95 % quantile with n − 2 degrees of
+ *    freedom), its fitted rise is at least `minRise` (1: doubled) of its fitted start, AND it
+ *    matters against the service time: at least
+ *    max(`serviceShare` (¼) × the service time, `minRiseMs` (20 ms)). A doubling of a small
+ *    number — TTFT from one decode step to two, 10 → 20 ms, at 40 % of capacity — is no queue.
+ *
+ * The service time is what a request takes without queueing: the step's median E2E − TTFT (its
+ * decode) plus its lowest TTFT (its prefill) — not the median E2E, which grows with the very queue
+ * being judged. No verdict before `minMs`. With TTFTs in fewer than 5 windows (few requests
+ * finish: a low rate, or a server so swamped nothing comes back) (1) decides alone, as GuideLLM's
+ * check does with too few TTFTs. The outstanding requests' slope is still fitted and recorded (with
+ * its t-test), as information: the verdict is (1) and (2).
  */
 
 export interface SaturationOptions {
@@ -35,6 +55,30 @@ export interface SaturationOptions {
   minRiseMs?: number;
   /** The step's offered rate (req/s): outstanding must grow by what arrives in that time (default: 2 requests). */
   offeredPerS?: number;
+  /**
+   * The arrival process's squared coefficient of variation of its gaps: 1 Poisson (default), 0
+   * constant, 1/burstiness gamma. How much the arrivals' count wanders by itself.
+   */
+  arrivalCv2?: number;
+  /** Standard deviations of that noise the queue must grow by (default 2). */
+  noiseZ?: number;
+}
+
+/** Signal 1: the queue's growth over the judged window against the arrivals' noise. */
+export interface QueueGrowth {
+  /** From the first outstanding sample in the judged window to the last, ms. */
+  windowMs: number;
+  /** Requests that arrived in the window (growth + completed). */
+  arrived: number;
+  /** Requests that completed in it. */
+  completed: number;
+  /** Outstanding requests at its end minus at its start. */
+  growth: number;
+  /** …over its first and its second half. */
+  halves: [number, number];
+  /** The growth the arrivals' noise explains at a steady load (noiseZ standard deviations). */
+  tolerance: number;
+  significant: boolean;
 }
 
 export interface SlopeFit {
@@ -62,20 +106,32 @@ export interface SaturationVerdict {
   /** ms into the step when it was judged. */
   atMs: number;
   ttft: SlopeFit | null;
+  /** Informational: the slope of outstanding requests (the verdict asks `queue` instead). */
   outstanding: SlopeFit | null;
+  queue: QueueGrowth | null;
 }
 
-/** One-sided 95 % critical values of Student's t, df 1…30; 1.645 beyond. */
-const T95 = [
-  6.314, 2.92, 2.353, 2.132, 2.015, 1.943, 1.895, 1.86, 1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753,
-  1.746, 1.74, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697,
+/** Two-sided 95 % (0.975 quantile) critical values of Student's t, df 1…30; 1.96 beyond. */
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
-export const t95 = (df: number): number => (df >= 1 && df <= 30 ? T95[df - 1]! : 1.645);
+export const t975 = (df: number): number => (df >= 1 && df <= 30 ? T975[df - 1]! : 1.96);
+/** GuideLLM's margin-of-error threshold: a slope counts when t(97.5 %)·SE / slope is below it. */
+const MOE_MAX = 2;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Squared coefficient of variation (variance / mean²); 0 for fewer than 2 values or a mean of 0. */
+function cv2Of(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (!(m > 0)) return 0;
+  return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) / (m * m);
 }
 
 /** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. */
@@ -125,8 +181,46 @@ export function fitSlope(
   const gain = slope * (xs[n - 1]! - xs[0]!);
   const base = Math.max(start, floor);
   const rise = base > 0 ? gain / base : gain > 0 ? Infinity : 0;
-  const significant = slope - t95(n - 2) * se > 0 && rise >= minRise && gain >= minGain;
+  // GuideLLM's test (saturation.py SlopeChecker.check_slope): positive, with a margin of error
+  // t(97.5 %)·SE / slope under 2 — looser than a one-sided slope − t(95 %)·SE > 0: the queue's
+  // growth against the arrivals' noise is the verdict's test; this one asks that TTFT agrees.
+  const significant = slope > 0 && (t975(n - 2) * se) / slope < MOE_MAX && rise >= minRise && gain >= minGain;
   return { slope, se, start, rise, gain, minGain, n, significant };
+}
+
+/**
+ * Signal 1 over [fromMs, the last sample]: outstanding samples ([ms, n]) give the growth, the
+ * completion times the completed count; null without two samples in it, or without one in its
+ * middle half.
+ */
+export function queueGrowth(
+  outstanding: readonly (readonly [number, number])[],
+  doneAtMs: readonly number[],
+  fromMs: number,
+  serviceMs: number,
+  arrivalCv2: number,
+  z: number,
+): QueueGrowth | null {
+  const first = outstanding.find(([t]) => t >= fromMs);
+  const last = outstanding[outstanding.length - 1];
+  if (!first || !last || !(last[0] > first[0])) return null;
+  const windowMs = last[0] - first[0];
+  const completed = doneAtMs.filter((t) => t > first[0] && t <= last[0]).length;
+  const growth = last[1] - first[1];
+  const arrived = Math.max(0, growth + completed);
+  // Outstanding at a steady load: mean λ·s, variance cv²·λ·s (Poisson: an M/G/∞ count), plus
+  // one for rounding; its change between two instants has twice that variance.
+  const steady = (arrived / windowMs) * serviceMs;
+  const tolerance = z * Math.sqrt(2 * (1 + arrivalCv2 * steady));
+  // A burst or a stall raises the queue once, and a server that keeps up drains it: a queue that
+  // grows without bound grows in both halves of the window.
+  const midT = (first[0] + last[0]) / 2;
+  const mid = outstanding.reduce((a, b) => (Math.abs(b[0] - midT) < Math.abs(a[0] - midT) ? b : a), first);
+  // Samples too sparse to see the middle (a client too busy to tick): no verdict either way.
+  if (Math.abs(mid[0] - midT) > windowMs / 4) return null;
+  const halves: [number, number] = [mid[1] - first[1], last[1] - mid[1]];
+  const significant = growth > tolerance && Math.min(...halves) > tolerance / 2;
+  return { windowMs, arrived, completed, growth, halves, tolerance, significant };
 }
 
 /** Collects a step's TTFTs and outstanding counts as they come, and judges over-saturation. */
@@ -142,6 +236,8 @@ export class SaturationMonitor {
   private readonly serviceShare: number;
   private readonly minRiseMs: number;
   private readonly offeredPerS: number | null;
+  private readonly arrivalCv2: number;
+  private readonly noiseZ: number;
 
   constructor(o: SaturationOptions = {}) {
     this.windows = o.windows ?? 8;
@@ -150,6 +246,8 @@ export class SaturationMonitor {
     this.serviceShare = o.serviceShare ?? 0.25;
     this.minRiseMs = o.minRiseMs ?? 20;
     this.offeredPerS = o.offeredPerS ?? null;
+    this.arrivalCv2 = o.arrivalCv2 ?? 1;
+    this.noiseZ = o.noiseZ ?? 2;
   }
 
   /** A request finished at `atMs` (ms into the step) with this TTFT and E2E. */
@@ -159,31 +257,45 @@ export class SaturationMonitor {
     if (Number.isFinite(e2eMs)) this.decode.push(Math.max(0, e2eMs - ttftMs));
   }
 
-  /** Requests sent or queued, not yet finished, at `atMs`. */
+  /** Requests sent or queued, not yet finished, at `atMs` (in time order). */
   addOutstanding(atMs: number, n: number): void {
     this.outstanding.push([atMs, n]);
   }
 
-  check(nowMs: number): SaturationVerdict {
+  /** Both signals at `nowMs`, from what had come in by then. */
+  private signals(nowMs: number, serviceMs: number): Omit<SaturationVerdict, 'judged'> {
+    const fromMs = nowMs / this.windows;
     const fit = (pts: [number, number][], floor: number, minGain: number): SlopeFit | null =>
       fitSlope(
-        windowMedians(pts, nowMs, this.windows).filter(([mid]) => mid > nowMs / this.windows),
+        windowMedians(pts, nowMs, this.windows).filter(([mid]) => mid > fromMs),
         this.minRise,
         floor,
         minGain,
       );
     // The waiting that matters: a quarter of a request's service time, 20 ms at least.
-    const serviceMs = this.decode.length ? median(this.decode) + this.minTtft : 0;
     const waitMs = Math.max(this.serviceShare * serviceMs, this.minRiseMs);
     const ttft = fit(this.ttft, 0, waitMs);
     const outstanding = fit(this.outstanding, 1, Math.max(2, ((this.offeredPerS ?? 0) * waitMs) / 1000));
-    const ready = nowMs >= this.minMs && (ttft?.n ?? 0) >= Math.min(this.windows - 1, 5);
-    return {
-      overSaturated: ready && !!ttft?.significant && !!outstanding?.significant,
-      judged: ready && outstanding !== null,
-      atMs: nowMs,
-      ttft,
-      outstanding,
-    };
+    const samples = this.outstanding.filter(([t]) => t <= nowMs);
+    const done = this.ttft.map(([t]) => t);
+    // The server's own variability counts too (a count of requests in service wanders with their
+    // service times as with their arrivals): the decode times' squared coefficient of variation,
+    // up to a Poisson count's.
+    const cv2 = Math.max(this.arrivalCv2, Math.min(1, cv2Of(this.decode)));
+    const queue = queueGrowth(samples, done, fromMs, serviceMs, cv2, this.noiseZ);
+    // Too few windows with a TTFT (few requests finish: a low rate, or a server swamped): the
+    // queue decides alone, as GuideLLM's check does when its TTFT window is too small.
+    const ttftReady = (ttft?.n ?? 0) >= Math.min(this.windows - 1, 5);
+    // …as long as something finished in it: a server that answers nothing at all is stalled or
+    // gone, not shown to be over-saturated (and a step stopped with nothing done is a failed one).
+    const overSaturated = !!queue?.significant && (ttftReady ? !!ttft?.significant : queue.completed > 0);
+    return { overSaturated, atMs: nowMs, ttft, outstanding, queue };
+  }
+
+  check(nowMs: number): SaturationVerdict {
+    const serviceMs = this.decode.length ? median(this.decode) + this.minTtft : 0;
+    const now = this.signals(nowMs, serviceMs);
+    const ready = nowMs >= this.minMs;
+    return { ...now, overSaturated: ready && now.overSaturated, judged: ready && now.queue !== null };
   }
 }

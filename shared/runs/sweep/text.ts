@@ -37,14 +37,30 @@ export function stepHeader(): string {
     .trimEnd();
 }
 
+/**
+ * Why a step was judged over-saturated, in words: the queue's growth against the noise it allows,
+ * and TTFT's rise ("" for an older file without the queue's numbers).
+ */
+export function saturationReason(sat: SweepStep['saturation']): string {
+  const q = sat?.queue;
+  if (!q) return '';
+  const ttft = sat.ttft?.significant ? `, TTFT +${fmt(sat.ttft.gain)} ms` : '';
+  return (
+    `${fmt(q.arrived)} arrived, ${fmt(q.completed)} done in ${fmt(q.windowMs / 1000, 2)} s:` +
+    ` queue +${fmt(q.growth)} (noise ±${fmt(q.tolerance, 2)})${ttft}`
+  );
+}
+
 export function stepRow(s: SweepStep): string {
   const n = s.numbers;
   const notes: string[] = [];
   if (s.role === 'confirm') notes.push('re-run');
   else if (s.role !== 'step' && s.role !== 'search') notes.push(s.role);
-  if (s.stoppedEarly === 'over-saturated')
+  if (s.stoppedEarly === 'over-saturated') {
     notes.push(s.role === 'confirm' ? 'OVER-SATURATED again: confirmed' : 'OVER-SATURATED: stopped early');
-  else if (s.stoppedEarly) notes.push(s.stoppedEarly);
+    const why = saturationReason(s.saturation);
+    if (why) notes.push(why);
+  } else if (s.stoppedEarly) notes.push(s.stoppedEarly);
   else if (s.role === 'confirm') notes.push('not over-saturated: the climb goes on');
   if (s.saturation?.judged === false) notes.push('too short to judge over-saturation');
   if (n.failed > 0) notes.push(`${n.failed} failed`);
@@ -84,7 +100,7 @@ export function sweepFooter(f: SweepFile): string {
   const lines = [kneeLine('TTFT', f.knee.ttft, f), kneeLine('E2E', f.knee.e2el, f)];
   if (f.stopped?.reason === 'over-saturated')
     lines.push(
-      `Stopped at step ${f.stopped.atStep + 1}: the server was over-saturated (TTFT and requests outstanding both rising, on a re-run too); no higher load was run.`,
+      `Stopped at step ${f.stopped.atStep + 1}: the server was over-saturated (fewer requests completed than arrived, the queue growing beyond noise, TTFT rising — on a re-run too); no higher load was run.`,
     );
   if (f.slo) {
     const s = f.slo;
