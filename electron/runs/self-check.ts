@@ -21,7 +21,7 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
-import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-types.ts';
+import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-schema.ts';
 import type { IoEngine } from '../engine/io/io-engine.ts';
 import type { IoLoopStats } from '../engine/io/protocol.ts';
 

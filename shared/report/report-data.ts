@@ -21,7 +21,7 @@ import {
 } from '../runs/workload/distributions.ts';
 import { isCancelledLine, outcomeOfLine } from '../runs/summary/outcome.ts';
 import { repeatSpread } from '../runs/compare/pooled.ts';
-import type { RequestOutcome } from '../runs/file/types.ts';
+import type { RequestOutcome } from '../runs/summary/outcome.ts';
 import { reportLanes, DEFAULT_TICK_BUDGET } from './report-lanes.ts';
 import {
   REPORT_FORMAT,

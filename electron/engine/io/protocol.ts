@@ -10,7 +10,7 @@
  * underneath, so the offset is ~0, but it is measured rather than assumed).
  */
 import type { RequestError } from '../../../shared/errors.ts';
-import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-types.ts';
+import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-schema.ts';
 
 /** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
 export interface IoRequest {

@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
-import type { RequestOutcome, RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
 export { CDFS } from '../../../shared/runs/workload/distributions.ts';
 import {

@@ -8,7 +8,8 @@
 import type { CompareIntervals } from './intervals.ts';
 import type { SampleStat } from './bootstrap-samples.ts';
 import { COMPARE_ROWS, failureRate, mixedItl, type CompareRowDef } from './rows.ts';
-import type { RunHeader, RunSummary } from '../file/types.ts';
+import type { RunHeader } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { compareBuckets, type QuantileBucket } from '../summary/server-quantile.ts';
 
 export const MAX_COMPARED = 4;

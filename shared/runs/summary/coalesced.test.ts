@@ -8,7 +8,7 @@ import { EXACT, recordOf, withoutCoalesced, X, type Row } from '../../testing/re
 import { LiveStats } from '../live/live-stats.ts';
 import { outcomeOfLine } from './outcome.ts';
 import { recordToLineWithStats } from '../file/record-line.ts';
-import type { RunHeader, RunRequestLine } from '../file/types.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 import { compareRows } from '../compare/compare.ts';
 import { computeRunSummary, vllmStatKeys } from './summary.ts';

@@ -11,7 +11,7 @@ import { recordOf, type Row } from '../../testing/records.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import { finishedMs, outcomeOfLine, requestOriginMs } from './outcome.ts';
 import { recordToLineWithStats } from '../file/record-line.ts';
-import type { RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 import { computeRunSummary } from './summary.ts';
 import { summaryJson } from './json.ts';
 import { summaryText } from './text.ts';

@@ -7,7 +7,8 @@
 import { binValues, binValuesLog, type Bin } from '../../charts/histogram-bins.ts';
 import { LETTERS } from '../compare/export.ts';
 import { RUN_COLORS } from '../compare/compare.ts';
-import type { RequestOutcome, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunSummary } from '../summary/schema.ts';
 
 export type DistMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
 
