@@ -78,7 +78,7 @@ export interface IoSink {
 
 /**
  * How the I/O thread's own event loop fared: what can make its stamps late. The figures a run's
- * self-check records (shared/runs/summary/self-check-types.ts IoSelfCheck, there with the thread count), plus the
+ * self-check records (shared/runs/summary/self-check-schema.ts IoSelfCheck, there with the thread count), plus the
  * span they cover and the batches sent.
  */
 export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {

@@ -1,5 +1,5 @@
 /**
- * Run files on disk: one JSONL file per run (format in shared/runs/file/types.ts), appended while
+ * Run files on disk: one JSONL file per run (lines: shared/runs/file/line-schema.ts, summary: shared/runs/summary/schema.ts), appended while
  * the run goes. Lines are buffered and written at least every FLUSH_MS (a plain write, no fsync:
  * what we guard against is the process dying, not the machine), so a kill loses at most the last
  * FLUSH_MS of finished requests; the reader reopens such a file as `partial`.

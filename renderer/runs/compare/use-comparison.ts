@@ -9,7 +9,7 @@ import type { RunDetail } from '../../../shared/runs-api.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-export { CDFS } from '../../../shared/runs/workload/distributions.ts';
+export { CDFS } from '../../../shared/runs/summary/distributions.ts';
 import {
   compareIntervalsAsync,
   compareRows,
@@ -27,7 +27,7 @@ import {
   definitionsLine,
   rederiveRun,
 } from '../../../shared/runs/summary/rederive.ts';
-import { cdfsOf } from '../../../shared/runs/workload/distributions.ts';
+import { cdfsOf } from '../../../shared/runs/summary/distributions.ts';
 import { useRunsStore } from '../run-store.ts';
 
 export const LETTERS = ['A', 'B', 'C', 'D'];

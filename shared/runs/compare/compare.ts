@@ -13,8 +13,6 @@ import type { RunSummary } from '../summary/schema.ts';
 import { compareBuckets, type QuantileBucket } from '../summary/server-quantile.ts';
 
 export const MAX_COMPARED = 4;
-/** One colour per compared run, in pick order (distinct from each other on the dark theme). */
-export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
 
 /**
  * same: equivalent — the whole interval lies within ±the margin (`--same-within`, SAME_WITHIN by

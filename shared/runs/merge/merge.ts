@@ -28,8 +28,8 @@ import type { ParsedRun } from '../run-file/parse.ts';
 import { ms3 } from '../file/record-line.ts';
 import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import type { RunSummary } from '../summary/schema.ts';
-import { START_AT_TOLERANCE_MS } from './shard.ts';
-import { type MergedShard, type RunShardInfo } from './schema.ts';
+import { START_AT_TOLERANCE_MS } from '../shard/shard.ts';
+import type { MergedShard, RunShardInfo } from '../shard/schema.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
 
 export interface ShardFile {

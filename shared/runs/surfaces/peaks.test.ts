@@ -8,13 +8,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EV_CHOICES, EV_CONTENT, EV_TERMINAL, EV_TOKENS_EXACT, EV_USAGE, type Usage } from '../../request.ts';
 import { recordOf, type Row } from '../../testing/records.ts';
-import { outcomeUnder, type DefinitionsId } from './definitions.ts';
-import { finishedMs, outcomeOfLine, requestOriginMs } from './outcome.ts';
+import { outcomeUnder, type DefinitionsId } from '../summary/definitions.ts';
+import { finishedMs, outcomeOfLine, requestOriginMs } from '../summary/outcome.ts';
 import { recordToLineWithStats } from '../file/record-line.ts';
 import type { RunRequestLine } from '../file/line-schema.ts';
-import { computeRunSummary } from './summary.ts';
-import { summaryJson } from './json.ts';
-import { summaryText } from './text.ts';
+import { computeRunSummary } from '../summary/summary.ts';
+import { summaryJson } from '../summary/json.ts';
+import { summaryText } from '../summary/text.ts';
 import { toVllmResult } from '../import/vllm-format.ts';
 
 const CONFIG = { maxConcurrency: null, requestRate: 'inf' as const, burstiness: 1, numPrompts: null };
