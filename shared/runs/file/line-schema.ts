@@ -37,7 +37,7 @@ const msN = nul(ms);
 const clockMs = z.number().min(-MAX_RUN_MS).max(MAX_RUN_MS);
 
 /** Where the run went, without secrets: credentials and key-like query values redacted, header values dropped. */
-export const RunTargetSchema = z.object({
+const RunTargetSchema = z.object({
   url: z.string(),
   dialect: z.enum(DIALECT_IDS),
   model: z.string(),
@@ -48,7 +48,7 @@ export const RunTargetSchema = z.object({
 export type RunTarget = z.output<typeof RunTargetSchema>;
 
 /** One of N repeats of the same workload: which, of how many, and the id that ties them together. */
-export const RunRepeatSchema = z.object({
+const RunRepeatSchema = z.object({
   group: z.string(),
   /** 1-based. */
   index: z.number().int().min(1),
@@ -57,7 +57,7 @@ export const RunRepeatSchema = z.object({
 export type RunRepeat = z.output<typeof RunRepeatSchema>;
 
 /** What the test request saw (not part of the run's numbers). */
-export const RunTestRequestSchema = z.object({
+const RunTestRequestSchema = z.object({
   /** 1, or more when a passing failure (a 5xx, a dropped stream) was tried again. */
   attempts: z.number().int().min(1),
   ttftMs: msN,

@@ -44,7 +44,7 @@ export const ShardInfoSchema = z.object({
 });
 export type RunShardInfo = z.output<typeof ShardInfoSchema>;
 
-export const MergedShardSchema = z.object({
+const MergedShardSchema = z.object({
   index: z.number().int().min(0),
   runId: z.string(),
   file: z.string(),

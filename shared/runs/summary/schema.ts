@@ -44,7 +44,7 @@ const nanIfNull = z
   .transform((v) => v ?? NaN);
 
 /** mean/median/std/percentiles; min/max/count null when an import reported only aggregates. */
-export const MetricStatsSchema = z.object({
+const MetricStatsSchema = z.object({
   count: count.nullable(),
   mean: num,
   median: nanIfNull,
@@ -70,7 +70,7 @@ export type MetricStats = z.output<typeof MetricStatsSchema>;
  * `vllm bench serve` result keys, exactly as vLLM names and computes them (seconds for duration,
  * ms for latencies, per second for rates). Plus `mean_ttft_ms`, `p99.9_itl_ms`, … per metric.
  */
-export const VllmMetricsSchema = z
+const VllmMetricsSchema = z
   .object({
     completed: count,
     failed: count,
@@ -88,7 +88,7 @@ export const VllmMetricsSchema = z
   .catchall(numN);
 export type VllmMetrics = z.output<typeof VllmMetricsSchema>;
 
-export const ReasoningTotalsSchema = z.object({
+const ReasoningTotalsSchema = z.object({
   /** Successful requests that reasoned. */
   requests: count,
   reasoningTokens: count,
@@ -99,7 +99,7 @@ export const ReasoningTotalsSchema = z.object({
 export type ReasoningTotals = z.output<typeof ReasoningTotalsSchema>;
 
 /** A multi-turn run's requests of one turn (by-turn.ts). */
-export const TurnRowSchema = z.object({
+const TurnRowSchema = z.object({
   /** 1-based; with andLater, this turn and every later one. */
   turn: z.number().int().min(1),
   andLater: z.boolean(),
@@ -117,7 +117,7 @@ export type TurnRow = z.output<typeof TurnRowSchema>;
  * got the read's time, so the gap is ~0 ms by construction): left out of Tokenscope's ITL, kept in
  * vLLM's.
  */
-export const CoalescedGapsSchema = z.object({
+const CoalescedGapsSchema = z.object({
   /** Coalesced chunk gaps. */
   gaps: count,
   /** Every chunk gap (vLLM's ITL count). */
@@ -128,7 +128,7 @@ export const CoalescedGapsSchema = z.object({
 export type CoalescedGaps = z.output<typeof CoalescedGapsSchema>;
 
 /** A trace replay's schedule lag (replay-lag.ts). */
-export const ReplaySummarySchema = z.object({
+const ReplaySummarySchema = z.object({
   speedup: num,
   /** Measured requests whose lag is known (they were sent). */
   requests: count,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 const num = z.number();
 const count = z.number().int().min(0);
 
-export const IoSelfCheckSchema = z.object({
+const IoSelfCheckSchema = z.object({
   threads: count,
   /** Event-loop delay of the I/O thread (the worst thread): how late a read could be stamped. */
   loopDelayP99Ms: num,
@@ -26,7 +26,7 @@ export const IoSelfCheckSchema = z.object({
 });
 export type IoSelfCheck = z.output<typeof IoSelfCheckSchema>;
 
-export const ConnectionStatsSchema = z.object({
+const ConnectionStatsSchema = z.object({
   mode: z.enum(['keep-alive', 'close']),
   /** Requests sent on a new connection (retries included). */
   opened: count,

@@ -10,7 +10,7 @@ const numN = z.number().nullable();
 const count = z.number().int().min(0);
 
 /** A server histogram's observations over the run (delta of its buckets), in ms. */
-export const ServerHistogramStatsSchema = z.object({
+const ServerHistogramStatsSchema = z.object({
   count: z.number().min(0),
   mean: numN,
   p50: numN,
@@ -23,7 +23,7 @@ export const ServerHistogramStatsSchema = z.object({
 export type ServerHistogramStats = z.output<typeof ServerHistogramStatsSchema>;
 
 /** One scrape during the run: ms since the measured run began (negative: before it). */
-export const ServerSampleSchema = z.object({
+const ServerSampleSchema = z.object({
   t: num,
   running: numN,
   waiting: numN,
@@ -32,7 +32,7 @@ export const ServerSampleSchema = z.object({
 });
 export type ServerSample = z.output<typeof ServerSampleSchema>;
 
-export const EnergySummarySchema = z.object({
+const EnergySummarySchema = z.object({
   /** 'counter': every GPU's energy counter; 'integrated-power': power x time; 'mixed': some of each. */
   method: z.enum(['counter', 'integrated-power', 'mixed']),
   /** Joules of every GPU over the window. */
