@@ -47,6 +47,27 @@ const RENDERER_LAYERS = [
   ['renderer/shell/', 'renderer/main.tsx', 'renderer/report/'],
 ];
 
+/**
+ * shared/runs' feature folders, lowest first (docs/ARCHITECTURE.md "Runs in shared/"): the line
+ * shapes below the summary, the summary below the whole-file reader, and every feature above them.
+ * One folder per layer, so no two of them can import each other. Tests included.
+ */
+const SHARED_RUNS_LAYERS = [
+  ['shared/runs/letters.ts'],
+  ['shared/runs/workload/'],
+  ['shared/runs/shard/'],
+  ['shared/runs/file/'],
+  ['shared/runs/summary/'],
+  ['shared/runs/run-file/'],
+  ['shared/runs/live/'],
+  ['shared/runs/compare/'],
+  ['shared/runs/import/'],
+  ['shared/runs/sweep/'],
+  ['shared/runs/merge/'],
+  // Tests that follow one number through every surface (summary, text, JSON, comparison, exports).
+  ['shared/runs/surfaces/'],
+];
+
 const nodeBuiltins = [
   'fs',
   'path',
@@ -112,6 +133,11 @@ export default tseslint.config(
     files: ['electron/**/*.ts'],
     plugins: { layers },
     rules: { 'layers/order': ['error', { layers: ELECTRON_LAYERS }] },
+  },
+  {
+    files: ['shared/runs/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/order': ['error', { layers: SHARED_RUNS_LAYERS }] },
   },
   {
     // Small units (docs/ARCHITECTURE.md "Conventions"): a file a reader takes in at once, a

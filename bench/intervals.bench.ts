@@ -8,7 +8,7 @@
 import { outcomesFromCounts } from '../shared/runs/compare/bootstrap.ts';
 import { compareIntervals } from '../shared/runs/compare/intervals.ts';
 import { Rng } from '../shared/prng.ts';
-import type { RequestOutcome } from '../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../shared/runs/summary/outcome.ts';
 import { computeRunSummary } from '../shared/runs/summary/summary.ts';
 
 function synth(n: number, gaps: number, scale: number, seed: number): RequestOutcome[] {

@@ -12,7 +12,7 @@ import type { Result as BaseResult } from './result.ts';
 import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
-import { DEFINITION_IDS } from './runs/file/types.ts';
+import { DEFINITION_IDS } from './runs/summary/definitions.ts';
 import { StartSweepInput, sweepKey } from './sweeps-api.ts';
 
 export type { ApiError, ApiErrorKind } from './result.ts';

@@ -2,7 +2,9 @@
  * Every failure of a request is a value with a kind (docs/ARCHITECTURE.md "Dialects and errors"). What arrived before the
  * failure is kept in the request record; the error only says what went wrong and where.
  */
-export type ErrorKind = 'network' | 'http' | 'protocol' | 'server' | 'client';
+/** Every error kind, once: the type, the run file's schema and the import reader take it from here. */
+export const ERROR_KINDS = ['network', 'http', 'protocol', 'server', 'client'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export type ErrorCode =
   // network: the connection could not be made or was lost

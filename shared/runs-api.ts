@@ -8,7 +8,9 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type { RunRepeat, RequestOutcome, RunHeader, RunRequestLine, RunSummary } from './runs/file/types.ts';
+import type { RunRepeat, RunHeader, RunRequestLine } from './runs/file/line-schema.ts';
+import type { RequestOutcome } from './runs/summary/outcome.ts';
+import type { RunSummary } from './runs/summary/schema.ts';
 import type { RunProgress, RunRequestStart } from './runs/live/progress-types.ts';
 
 export const runKey = z

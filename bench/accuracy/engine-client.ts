@@ -20,7 +20,7 @@ import { runWorkload } from '../../electron/runs/runner.ts';
 import { loadPrompts } from '../../electron/runs/prompts/prompts.ts';
 import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { EV_COALESCED, EV_CONTENT } from '../../shared/request.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { hrMinusPerf, numArg, parseArgs, type ClientRequest, type ClientResult } from './common.ts';
 
 const args = parseArgs(process.argv.slice(2));

@@ -5,7 +5,7 @@
  */
 import type { RequestRecord } from '../../shared/record.ts';
 import { requestOriginMs } from '../../shared/runs/summary/outcome.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RunRequestStart } from '../../shared/runs/live/progress-types.ts';
 import type { RunLaneBatch } from '../../shared/runs-api.ts';
 import { StreamBatcher } from './stream-batcher.ts';

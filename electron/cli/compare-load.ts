@@ -9,7 +9,7 @@ import { isCancelledLine, outcomeOfLine } from '../../shared/runs/summary/outcom
 import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
 import { poolLoaded, type LoadedRun } from '../../shared/runs/compare/runs.ts';
-import { parseRunText } from '../../shared/runs/file/parse.ts';
+import { parseRunText } from '../../shared/runs/run-file/parse.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/import/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/import/vllm-format.ts';
 

@@ -31,12 +31,12 @@ import {
   compareCsv,
   compareMarkdown,
   INTERVAL_NOTE,
-  LETTERS,
   relCell,
   runLegend,
   UNRELIABLE_MARK,
   UNRELIABLE_NOTE,
 } from '../../shared/runs/compare/export.ts';
+import { LETTERS } from '../../shared/runs/letters.ts';
 import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { clientsNote, definitionsLine } from '../../shared/runs/summary/rederive.ts';
 import { loadRunOrPool, resolveDefinitions, type LoadedRun } from './compare-load.ts';

@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeShards, type ShardFile } from '../../shared/runs/shard/merge.ts';
-import { parseRunText, type ParsedRun } from '../../shared/runs/file/parse.ts';
-import type { ClockEstimate } from '../../shared/runs/shard/shard.ts';
+import { mergeShards, type ShardFile } from '../../shared/runs/merge/merge.ts';
+import { parseRunText, type ParsedRun } from '../../shared/runs/run-file/parse.ts';
+import type { ClockEstimate } from '../../shared/runs/shard/schema.ts';
 import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { localMs } from '../runs/clock-probe.ts';

@@ -1,7 +1,7 @@
 /**
  * `tokenscope merge SHARD… -o RUN` — the run files of a workload's shards (`run --shard I/N` on
  * several machines) as one run file: checked, aligned, the summary computed from the merged lines
- * (shared/runs/shard/merge.ts says how). Prints the summary like `run`; flags go to stderr.
+ * (shared/runs/merge/merge.ts says how). Prints the summary like `run`; flags go to stderr.
  *
  * Exit codes: 0 merged · 1 merged, but a shard was flagged and --strict was given, or the file could
  * not be written · 2 the files are not one run (workload, N or start differ; a shard missing or
@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { mergeShards, type ShardFile } from '../../shared/runs/shard/merge.ts';
+import { mergeShards, type ShardFile } from '../../shared/runs/merge/merge.ts';
 import { DEFAULT_CLOCK_BOUND_MS } from '../../shared/runs/shard/shard.ts';
 import { summaryJson } from '../../shared/runs/summary/json.ts';
 import { summaryText } from '../../shared/runs/summary/text.ts';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
-import type { RunRepeat } from '../../shared/runs/file/types.ts';
+import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
 
 export interface RunCliOptions {
   target?: string;

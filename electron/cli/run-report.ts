@@ -6,7 +6,7 @@
 import { progressLine, testRequestLine } from '../../shared/runs/live/progress-text.ts';
 import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { poolRuns, repeatSpread, spreadText } from '../../shared/runs/compare/pooled.ts';
-import type { RunHeader } from '../../shared/runs/file/types.ts';
+import type { RunHeader } from '../../shared/runs/file/line-schema.ts';
 import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
 import { replayWarning } from '../../shared/runs/summary/replay-lag.ts';
 import { summaryJson } from '../../shared/runs/summary/json.ts';

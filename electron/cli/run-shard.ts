@@ -4,12 +4,8 @@
  * hash — what the header records and `tokenscope merge` checks. Without --shard, --start-at alone
  * is shard 0/1: a run that starts at a set instant.
  */
-import {
-  parseShard,
-  parseStartAt,
-  type ClockEstimate,
-  type RunShardInfo,
-} from '../../shared/runs/shard/shard.ts';
+import { parseShard, parseStartAt } from '../../shared/runs/shard/shard.ts';
+import { type ClockEstimate, type RunShardInfo } from '../../shared/runs/shard/schema.ts';
 import type { Workload } from '../../shared/runs/workload/workload.ts';
 import { estimateClockOffset } from '../runs/clock-offset.ts';
 import { localMs } from '../runs/clock-probe.ts';

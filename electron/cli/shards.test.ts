@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { parseRunText, type ParsedRun } from '../../shared/runs/file/parse.ts';
+import { parseRunText, type ParsedRun } from '../../shared/runs/run-file/parse.ts';
 import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runCli } from '../testing/cli.ts';

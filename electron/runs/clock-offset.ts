@@ -18,7 +18,7 @@
  * runs a `--clock-url` that stamps its Date (README). Intervals that do not meet (a cache, a
  * load balancer over servers whose clocks differ) are reported as inconsistent.
  */
-import type { ClockEstimate } from '../../shared/runs/shard/shard.ts';
+import type { ClockEstimate } from '../../shared/runs/shard/schema.ts';
 import { redactUrlString } from '../../shared/redact.ts';
 import { localMs, probeClient, type ClockProbe, type ProbeClient } from './clock-probe.ts';
 

@@ -6,7 +6,7 @@ import { hash32 } from '../../shared/prng.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { ms3, recordToLineWithStats } from '../../shared/runs/file/record-line.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import type { PromptItem } from './prompts/items.ts';
 import type { Slots } from './slots.ts';

@@ -4,7 +4,7 @@
  * query values redacted) and the header names.
  */
 import type { RequestSpec, SamplingParams } from '../../shared/request.ts';
-import type { RunTarget } from '../../shared/runs/file/types.ts';
+import type { RunTarget } from '../../shared/runs/file/line-schema.ts';
 import type { Workload } from '../../shared/runs/workload/workload.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { PromptItem, PromptProvider } from './prompts/items.ts';

@@ -12,10 +12,10 @@ import {
   type RunHeader,
   type RunRepeat,
   type RunRequestLine,
-  type RunSummary,
-} from '../../shared/runs/file/types.ts';
+} from '../../shared/runs/file/line-schema.ts';
+import { type RunSummary } from '../../shared/runs/summary/schema.ts';
 import type { RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
-import type { RunShardInfo } from '../../shared/runs/shard/shard.ts';
+import type { RunShardInfo } from '../../shared/runs/shard/schema.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload/workload.ts';
 import type { PromptProvider } from './prompts/items.ts';
 import { publicTarget, type RunTargetSpec } from './request-spec.ts';

@@ -7,7 +7,7 @@ import type { RequestRecord } from '../../shared/record.ts';
 import { LiveStats } from '../../shared/runs/live/live-stats.ts';
 import { isCancelledLine, outcomeOfLine } from '../../shared/runs/summary/outcome.ts';
 import type { RunPhase, RunProgress } from '../../shared/runs/live/progress-types.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { Workload } from '../../shared/runs/workload/workload.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { now } from '../engine/clock.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { EV_CONTENT, EV_TOKENS_EXACT } from '../../shared/request.ts';
 import { arrivalTimes } from '../../shared/runs/workload/arrivals.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { importVllmText, toVllmResult } from '../../shared/runs/import/vllm-format.ts';
 import { startSim, type SimServer } from '../sim/index.ts';

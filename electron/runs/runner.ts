@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { arrivalStream, arrivalTimes } from '../../shared/runs/workload/arrivals.ts';
-import type { RunHeader, RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunHeader, RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
 import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { rateOf, type Workload } from '../../shared/runs/workload/workload.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EV_CONTENT } from '../../shared/request.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { mergeWindows, STALL_BOUND_MS, stallTouches } from '../../shared/runs/summary/stall-touches.ts';
 import { io } from '../engine/io/io-engine.ts';
 import { startSim, type SimServer } from '../sim/index.ts';

@@ -26,8 +26,8 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
-import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-types.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-schema.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { stallReason, stallTouches } from '../../shared/runs/summary/stall-touches.ts';
 import type { IoEngine } from '../engine/io/io-engine.ts';
 import type { IoLoopStats } from '../engine/io/protocol.ts';

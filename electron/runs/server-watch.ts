@@ -13,7 +13,7 @@ import type {
   ServerHistogramStats,
   ServerSample,
   ServerSideSummary,
-} from '../../shared/runs/summary/server-side-types.ts';
+} from '../../shared/runs/summary/server-side-schema.ts';
 import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
 import {
   counterIncrease,

@@ -14,7 +14,7 @@ import type { RequestError } from '../../shared/errors.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { recordToLineWithStats } from '../../shared/runs/file/record-line.ts';
-import type { RunTestRequest } from '../../shared/runs/file/types.ts';
+import type { RunTestRequest } from '../../shared/runs/file/line-schema.ts';
 import { fireRequest } from '../engine/client.ts';
 import { sleepUntil } from './slots.ts';
 import { now } from '../engine/clock.ts';

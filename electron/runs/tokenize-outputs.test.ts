@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeUnder } from '../../shared/runs/summary/definitions.ts';
-import { parseRunText } from '../../shared/runs/file/parse.ts';
+import { parseRunText } from '../../shared/runs/run-file/parse.ts';
 import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
 import { summaryText } from '../../shared/runs/summary/text.ts';
 import { startSim, type SimServer } from '../sim/index.ts';

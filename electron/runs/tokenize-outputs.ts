@@ -16,7 +16,7 @@ import https from 'node:https';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { vllmUsageTokens } from '../../shared/runs/summary/definitions.ts';
-import type { RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RunTokenizedLine } from '../../shared/runs/file/tokenized-line.ts';
 import { redactTargetUrl, type RunTargetSpec } from './request-spec.ts';
 

@@ -75,6 +75,42 @@ describe('the layer rule', () => {
       ),
     ).toEqual([]);
   });
+
+  it("orders shared/runs' folders: the line shapes below the summary below the whole-file reader", async () => {
+    // Up: a line shape reading the summary, the summary reading the reader, a feature reading compare/.
+    expect(
+      await layerErrors(
+        'shared/runs/file/x.ts',
+        "import { a } from '../summary/schema.ts';\nexport { a };\n",
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /^shared\/runs\/file\/x\.ts \(shared\/runs\/file\/\) imports shared\/runs\/summary\/schema\.ts \(shared\/runs\/summary\/\), a layer above it\./,
+      ),
+    ]);
+    expect(
+      await layerErrors(
+        'shared/runs/summary/x.test.ts',
+        "import { a } from '../run-file/parse.ts';\nexport { a };\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'shared/runs/summary/x.ts',
+        "import { a } from '../compare/compare.ts';\nexport { a };\n",
+      ),
+    ).toHaveLength(1);
+    // Down: the reader reads lines and the summary; the summary's distributions take the letters.
+    expect(
+      await layerErrors(
+        'shared/runs/run-file/x.ts',
+        "import { a } from '../file/line-schema.ts';\nimport { b } from '../summary/schema.ts';\nexport { a, b };\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors('shared/runs/summary/x.ts', "import { a } from '../letters.ts';\nexport { a };\n"),
+    ).toEqual([]);
+  });
 });
 
 describe('the size rules', () => {

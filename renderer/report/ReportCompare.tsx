@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import type { ReportComparison, ReportRun } from '../../shared/report/report-types.ts';
-import { LETTERS } from '../../shared/runs/compare/export.ts';
+import { LETTERS } from '../../shared/runs/letters.ts';
 import { fmtDateTime } from '../core/format-date.ts';
 import { CompareTable, SpreadSection } from '../runs/compare/CompareTable.tsx';
 import {

@@ -5,8 +5,8 @@
  */
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { RunDetail } from '../../shared/runs-api.ts';
-import { LETTERS } from '../../shared/runs/compare/export.ts';
-import type { DistMetric, HistDatum } from '../../shared/runs/workload/distributions.ts';
+import { LETTERS } from '../../shared/runs/letters.ts';
+import type { DistMetric, HistDatum } from '../../shared/runs/summary/distributions.ts';
 import {
   REPORT_DATA_ID,
   REPORT_FORMAT,

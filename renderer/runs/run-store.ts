@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { RunDetail, RunEntry, RunFinished } from '../../shared/runs-api.ts';
-import type { RunHeader } from '../../shared/runs/file/types.ts';
+import type { RunHeader } from '../../shared/runs/file/line-schema.ts';
 import type { LiveSnapshot, RunProgress } from '../../shared/runs/live/progress-types.ts';
 import type { WorkloadIssue } from '../../shared/runs/workload/workload.ts';
 import type { ProgressSample, TimePoint } from './charts/run-series.ts';

@@ -5,7 +5,7 @@
  */
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { recordToLine } from '../../shared/runs/file/record-line.ts';
-import type { RunHeader, RunRequestLine } from '../../shared/runs/file/types.ts';
+import type { RunHeader, RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { HTTP_ERROR, handMadeRecord } from './record-fixture.ts';

@@ -2,8 +2,8 @@
  * A hand-made server side of a run (summary.server) for tests: three scrapes of a vLLM V1 server
  * and, when asked, the energy of its GPUs over the run.
  */
-import type { EnergySummary } from '../../shared/runs/summary/energy.ts';
-import type { ServerSideSummary } from '../../shared/runs/summary/server-side-types.ts';
+import type { EnergySummary } from '../../shared/runs/summary/server-side-schema.ts';
+import type { ServerSideSummary } from '../../shared/runs/summary/server-side-schema.ts';
 
 export const serverSide: ServerSideSummary = {
   source: 'scrape',

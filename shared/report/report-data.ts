@@ -1,13 +1,13 @@
 /**
  * The report's data from runs the core has read (the run library's RunDetail, or the CLI's files):
  * each run's summary with its charts' inputs precomputed by the app's own functions
- * (shared/runs/workload/distributions.ts, report-lanes.ts), and for several runs the comparison's inputs —
+ * (shared/runs/summary/distributions.ts, report-lanes.ts), and for several runs the comparison's inputs —
  * the columns under one set of definitions (repeats pooled) with their bootstrap intervals, which
  * need every request's gaps and so cannot be computed in the report itself.
  */
 import { ok, fail, type Result } from '../result.ts';
 import type { RunDetail } from '../runs-api.ts';
-import { LETTERS } from '../runs/compare/export.ts';
+import { LETTERS } from '../runs/letters.ts';
 import { compareIntervals } from '../runs/compare/intervals.ts';
 import { poolLoaded, resolveDefinitions, type LoadedRun } from '../runs/compare/runs.ts';
 import { clientsNote, definitionsLine, rederiveRun } from '../runs/summary/rederive.ts';
@@ -18,10 +18,10 @@ import {
   metricValues,
   type DistMetric,
   type HistDatum,
-} from '../runs/workload/distributions.ts';
+} from '../runs/summary/distributions.ts';
 import { isCancelledLine, outcomeOfLine } from '../runs/summary/outcome.ts';
 import { repeatSpread } from '../runs/compare/pooled.ts';
-import type { RequestOutcome } from '../runs/file/types.ts';
+import type { RequestOutcome } from '../runs/summary/outcome.ts';
 import { reportLanes, DEFAULT_TICK_BUDGET } from './report-lanes.ts';
 import {
   REPORT_FORMAT,

@@ -5,7 +5,7 @@
  * thinning). A 10,000-request run has millions of events; a report keeps ~100,000 ticks.
  */
 import { requestOriginMs } from '../runs/summary/outcome.ts';
-import type { RunRequestLine } from '../runs/file/types.ts';
+import type { RunRequestLine } from '../runs/file/line-schema.ts';
 import type { ReportLanes } from './report-types.ts';
 
 /** Ticks kept per report run by default: ~1 MB of JSON, more than a swimlane can draw apart. */

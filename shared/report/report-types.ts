@@ -6,11 +6,12 @@
  * Plain JSON inside the report's `<script type="application/json" id="tokenscope-report">`.
  */
 import type { RunEntry } from '../runs-api.ts';
-import type { CdfSet, DistMetric, HistDatum } from '../runs/workload/distributions.ts';
+import type { CdfSet, DistMetric, HistDatum } from '../runs/summary/distributions.ts';
 import type { DefinitionsId } from '../runs/summary/definitions.ts';
 import type { IntervalCell } from '../runs/compare/intervals.ts';
 import type { SpreadRow } from '../runs/compare/pooled.ts';
-import type { RunHeader, RunSummary } from '../runs/file/types.ts';
+import type { RunHeader } from '../runs/file/line-schema.ts';
+import type { RunSummary } from '../runs/summary/schema.ts';
 
 export const REPORT_FORMAT = 'tokenscope-report';
 export const REPORT_VERSION = 1;

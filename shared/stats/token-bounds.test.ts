@@ -12,7 +12,7 @@ import { summarize } from './summary.ts';
 import { outcomeOfLine } from '../runs/summary/outcome.ts';
 import { computeRunSummary } from '../runs/summary/summary.ts';
 import { summaryText } from '../runs/summary/text.ts';
-import type { RunSummary } from '../runs/file/types.ts';
+import type { RunSummary } from '../runs/summary/schema.ts';
 
 /** Ten content events without per-event counts, 20 ms apart. */
 const PLAIN: Row[] = Array.from({ length: 10 }, (_, i) => [50 + 20 * i, 1, EV_CONTENT, i + 1] as Row);

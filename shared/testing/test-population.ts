@@ -9,7 +9,8 @@
  */
 import { Rng } from '../prng.ts';
 import { blankOutcome } from '../runs/summary/outcome.ts';
-import type { RequestOutcome, RunSummary } from '../runs/file/types.ts';
+import type { RequestOutcome } from '../runs/summary/outcome.ts';
+import type { RunSummary } from '../runs/summary/schema.ts';
 import { computeRunSummary } from '../runs/summary/summary.ts';
 
 export interface Population {

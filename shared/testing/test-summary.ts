@@ -2,7 +2,7 @@
  * Test fixtures: a run summary with only what comparisons read (throughput, TTFT), the rest
  * left empty. Not shipped: used by the comparison tests.
  */
-import type { MetricStats, RunSummary } from '../runs/file/types.ts';
+import type { MetricStats, RunSummary } from '../runs/summary/schema.ts';
 
 /** Stats whose median and p99 are the given values (mean = median, p90 = p95 = p99.9 = p99). */
 export const metricStats = (median: number, p99: number): MetricStats => ({

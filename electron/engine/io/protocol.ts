@@ -10,7 +10,7 @@
  * underneath, so the offset is ~0, but it is measured rather than assumed).
  */
 import type { RequestError } from '../../../shared/errors.ts';
-import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-types.ts';
+import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-schema.ts';
 
 /** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
 export interface IoRequest {
@@ -78,7 +78,7 @@ export interface IoSink {
 
 /**
  * How the I/O thread's own event loop fared: what can make its stamps late. The figures a run's
- * self-check records (shared/runs/summary/self-check-types.ts IoSelfCheck, there with the thread count), plus the
+ * self-check records (shared/runs/summary/self-check-schema.ts IoSelfCheck, there with the thread count), plus the
  * span they cover and the batches sent.
  */
 export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {

@@ -9,7 +9,8 @@ import { buildReportData, reportRun } from '../../../shared/report/report-data.t
 import { fillReportTemplate, scriptSafeJson } from '../../../shared/report/report-html.ts';
 import { REPORT_DATA_PLACEHOLDER, type ReportData } from '../../../shared/report/report-types.ts';
 import type { RunDetail } from '../../../shared/runs-api.ts';
-import type { RunHeader, RunRequestLine, RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RunHeader, RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { statsOf } from '../../../shared/runs/summary/stats-of.ts';
 import { summarizeRunLines } from '../../../shared/runs/summary/summarize-run.ts';
 import { startSim, type SimServer } from '../../sim/index.ts';

@@ -10,8 +10,9 @@
 import { open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DialectId } from '../../../shared/dialects.ts';
-import type { RunRepeat, RunSummary } from '../../../shared/runs/file/types.ts';
-import { parseRunText } from '../../../shared/runs/file/parse.ts';
+import type { RunRepeat } from '../../../shared/runs/file/line-schema.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
+import { parseRunText } from '../../../shared/runs/run-file/parse.ts';
 import { readRunFile } from './run-file.ts';
 
 export interface RunListEntry {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { toCsv, CSV_COLUMNS } from '../../../shared/runs/summary/csv.ts';
-import type { RunRequestLine } from '../../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import { summarizeRunLines } from '../../../shared/runs/summary/summarize-run.ts';
 import { until } from '../../testing/until.ts';
 import { startSim, type SimServer } from '../../sim/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Run files on disk: one JSONL file per run (format in shared/runs/file/types.ts), appended while
+ * Run files on disk: one JSONL file per run (lines: shared/runs/file/line-schema.ts, summary: shared/runs/summary/schema.ts), appended while
  * the run goes. Lines are buffered and written at least every FLUSH_MS (a plain write, no fsync:
  * what we guard against is the process dying, not the machine), so a kill loses at most the last
  * FLUSH_MS of finished requests; the reader reopens such a file as `partial`.
@@ -9,8 +9,13 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { RunHeader, RunRequestLine, RunSummary } from '../../../shared/runs/file/types.ts';
-import { RunLineReader, type ParseRunResult } from '../../../shared/runs/file/parse.ts';
+import type { RunHeader, RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
+import {
+  RunLineReader,
+  type ParseRunResult,
+  type RunSummaryLine,
+} from '../../../shared/runs/run-file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
 
 /** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
@@ -100,7 +105,8 @@ export class RunFileWriter {
   /** Appends the summary line and closes (the header must have been written). */
   async finish(summary: RunSummary): Promise<void> {
     if (this.closed || !this.headerWritten) return;
-    this.buf.push(JSON.stringify({ type: 'summary', summary }) + '\n');
+    const line: RunSummaryLine = { type: 'summary', summary };
+    this.buf.push(JSON.stringify(line) + '\n');
     await this.close();
   }
 

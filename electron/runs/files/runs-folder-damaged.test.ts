@@ -7,8 +7,8 @@ import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROBLEMS } from '../../../shared/runs/file/parse.ts';
-import type { RunRequestLine } from '../../../shared/runs/file/types.ts';
+import { MAX_PROBLEMS } from '../../../shared/runs/run-file/parse.ts';
+import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import { startSim, type SimServer } from '../../sim/index.ts';
 import { runAgainst, tmpDir } from '../../testing/runs.ts';
 import { indexStats } from './history.ts';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { isCancelledLine, finishedMs, outcomeOfLine } from '../../../shared/runs/summary/outcome.ts';
 import type { RunProgress } from '../../../shared/runs/live/progress-types.ts';
-import type { RequestOutcome } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import {
   SaturationMonitor,
   type SaturationOptions,

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunProgress } from '../../../shared/runs/live/progress-types.ts';
-import type { RequestOutcome } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import type { SaturationOptions } from '../../../shared/runs/sweep/saturation.ts';
 import {
   SWEEP_FILE_FORMAT,

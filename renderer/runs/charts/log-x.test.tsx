@@ -7,7 +7,7 @@
  */
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { histogramData, cdfFromValues } from '../../../shared/runs/workload/distributions.ts';
+import { histogramData, cdfFromValues } from '../../../shared/runs/summary/distributions.ts';
 import { ItlHistogram } from '../../request/ItlHistogram.tsx';
 import { HistChart } from './HistChart.tsx';
 import { CdfCompareChart } from './RunCharts.tsx';

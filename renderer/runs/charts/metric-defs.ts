@@ -1,5 +1,5 @@
 /** The latency metrics of a run: names, definitions (docs/ARCHITECTURE.md, shared/runs/summary/summary.ts), colours. */
-import type { StatMetric } from '../../../shared/runs/file/types.ts';
+import type { StatMetric } from '../../../shared/runs/summary/schema.ts';
 import type { DistMetric } from './run-series.ts';
 
 export interface MetricDef {

@@ -11,7 +11,7 @@ export {
   metricValues,
   type DistMetric,
   type HistDatum,
-} from '../../../shared/runs/workload/distributions.ts';
+} from '../../../shared/runs/summary/distributions.ts';
 
 /** One point of a time series: t in seconds since the measured run began. */
 export interface TimePoint {

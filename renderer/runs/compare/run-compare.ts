@@ -10,15 +10,15 @@ export {
   compareRows,
   failureBanner,
   MAX_COMPARED,
-  RUN_COLORS,
   SAME_WITHIN,
   tooFewText,
   workloadDifferences,
   type CompareRow,
   type Verdict,
 } from '../../../shared/runs/compare/compare.ts';
+export { RUN_COLORS } from '../../../shared/runs/letters.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
-export { cdfFromValues } from '../../../shared/runs/workload/distributions.ts';
+export { cdfFromValues } from '../../../shared/runs/summary/distributions.ts';
 export { COMPARE_ROWS, type CompareRowDef } from '../../../shared/runs/compare/rows.ts';
 
 /**

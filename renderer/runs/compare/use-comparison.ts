@@ -6,9 +6,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
-import type { RequestOutcome, RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-export { CDFS } from '../../../shared/runs/workload/distributions.ts';
+export { CDFS } from '../../../shared/runs/summary/distributions.ts';
 import {
   compareIntervalsAsync,
   compareRows,
@@ -26,7 +27,7 @@ import {
   definitionsLine,
   rederiveRun,
 } from '../../../shared/runs/summary/rederive.ts';
-import { cdfsOf } from '../../../shared/runs/workload/distributions.ts';
+import { cdfsOf } from '../../../shared/runs/summary/distributions.ts';
 import { useRunsStore } from '../run-store.ts';
 
 export const LETTERS = ['A', 'B', 'C', 'D'];

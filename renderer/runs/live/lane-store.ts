@@ -13,7 +13,7 @@
  */
 import type { RunLaneBatch } from '../../../shared/runs-api.ts';
 import { requestOriginMs } from '../../../shared/runs/summary/outcome.ts';
-import type { RunRequestLine } from '../../../shared/runs/file/types.ts';
+import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import type { ReportLanes } from '../../../shared/report/report-types.ts';
 
 export const LANE_RUNNING = 0;

@@ -3,7 +3,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byTurnOf } from '../../../shared/runs/summary/by-turn.ts';
-import type { RequestOutcome } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { ByTurnTable } from './ByTurnTable.tsx';
 

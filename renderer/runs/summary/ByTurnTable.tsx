@@ -3,7 +3,7 @@
  * resend the conversation so far and so show what the server's prefix cache saves. Nothing for
  * single-request runs.
  */
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { turnLabel } from '../../../shared/runs/summary/by-turn.ts';
 import { f2, int } from './summary-format.ts';
 

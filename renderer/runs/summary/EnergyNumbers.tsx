@@ -2,7 +2,7 @@
  * GPU energy over a run (summary.server.energy, from the target's dcgm-exporter): joules per output
  * token, total joules, mean power, how the joules were had and over how many GPUs; or why none.
  */
-import type { ServerSideSummary } from '../../../shared/runs/summary/server-side-types.ts';
+import type { ServerSideSummary } from '../../../shared/runs/summary/server-side-schema.ts';
 import { ENERGY_METHOD } from '../../../shared/runs/summary/text.ts';
 import { fmtCompact } from '../../core/format.ts';
 

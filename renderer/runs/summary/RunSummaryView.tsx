@@ -7,7 +7,7 @@
 import { fmtDateTime } from '../../core/format-date.ts';
 import { useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { summaryText } from '../../../shared/runs/summary/text.ts';
 import { DIST_METRICS } from '../charts/metric-defs.ts';
 import { deriveRun, histogramsOf, type DerivedRun } from './run-detail.ts';

@@ -4,8 +4,8 @@
 // app and in the CLI's text alike; a run stamped inline (or an older file) shows what it has.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
-import type { SelfCheck } from '../../../shared/runs/summary/self-check-types.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
+import type { SelfCheck } from '../../../shared/runs/summary/self-check-schema.ts';
 import { summaryText } from '../../../shared/runs/summary/text.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { SummaryNumbers } from './SummaryNumbers.tsx';

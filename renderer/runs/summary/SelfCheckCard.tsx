@@ -3,9 +3,9 @@
  * thread's loop delay, stalls, GC and busy share; the main thread; CPU; a trace replay's lag; the
  * connections).
  */
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
-import type { IoSelfCheck, StallTouches } from '../../../shared/runs/summary/self-check-types.ts';
-import type { ReplaySummary } from '../../../shared/runs/summary/replay-lag.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
+import type { IoSelfCheck, StallTouches } from '../../../shared/runs/summary/self-check-schema.ts';
+import type { ReplaySummary } from '../../../shared/runs/summary/schema.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../core/coalesced-text.ts';
 import { f2 } from './summary-format.ts';
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerSideSummary } from '../../../shared/runs/summary/server-side-types.ts';
+import type { ServerSideSummary } from '../../../shared/runs/summary/server-side-schema.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { energyOf, serverSide, serverWithEnergy } from '../../testing/server-fixture.ts';
 import { fmtJoules } from './EnergyNumbers.tsx';

@@ -4,12 +4,12 @@
  * the server knows (queue time, running / waiting, KV-cache, preemptions), and its gauges over the
  * run's time. A run whose server had no metrics says why instead.
  */
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import {
   serverGapReason,
   type ServerHistogramStats,
   type ServerSideSummary,
-} from '../../../shared/runs/summary/server-side-types.ts';
+} from '../../../shared/runs/summary/server-side-schema.ts';
 import { wideBucket, type QuantileBucket } from '../../../shared/runs/summary/server-quantile.ts';
 import { C } from '../../core/charts/theme.ts';
 import { fmtBucket, fmtCompact, fmtLatency } from '../../core/format.ts';

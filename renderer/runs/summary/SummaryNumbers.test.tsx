@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { coalescedShareText, sharePct } from '../../core/coalesced-text.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';

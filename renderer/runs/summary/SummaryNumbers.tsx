@@ -7,7 +7,7 @@
  * beside it when it differs.
  */
 import { Fragment } from 'react';
-import type { MetricStats, RunSummary } from '../../../shared/runs/file/types.ts';
+import type { MetricStats, RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { COALESCED_DEF, coalescedShareText } from '../../core/coalesced-text.ts';
 import { ESTIMATED_COUNTS_DEF, STAT_ROWS } from '../charts/metric-defs.ts';
 import { DEFINITIONS } from '../../../shared/runs/summary/definitions.ts';

@@ -6,7 +6,8 @@
  */
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import { isCancelledLine, outcomeOfLine } from '../../../shared/runs/summary/outcome.ts';
-import type { RequestOutcome, RunSummary } from '../../../shared/runs/file/types.ts';
+import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { LaneStore } from '../live/lane-store.ts';
 import { DIST_METRICS } from '../charts/metric-defs.ts';
 import {

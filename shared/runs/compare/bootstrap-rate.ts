@@ -13,7 +13,7 @@
  *
  * Failed requests keep their share (they took an arrival, or a slot) and count 0.
  */
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 import type { Slo } from '../workload/workload.ts';
 import type { RateMetric, SampleStat } from './bootstrap-samples.ts';
 import { meetsSlo } from '../summary/summary.ts';

@@ -2,7 +2,7 @@
  * What the bootstrap resamples (bootstrap.ts): a statistic of a metric, and each request's values
  * for that metric exactly as the summary pools them.
  */
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 
 /** The per-request values a statistic pools (one list per request, as the summary takes them). */
 export type SampleMetric =

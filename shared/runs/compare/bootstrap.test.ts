@@ -5,7 +5,7 @@ import { bootstrapRun, diffInterval, outcomesFromCounts } from './bootstrap.ts';
 import { argsort } from './bootstrap-cluster.ts';
 import { specKey, type SampleSpec } from './bootstrap-samples.ts';
 import { Rng } from '../../prng.ts';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 import { computeRunSummary } from '../summary/summary.ts';
 
 function outcome(over: Partial<RequestOutcome>): RequestOutcome {

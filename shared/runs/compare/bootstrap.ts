@@ -32,7 +32,7 @@ import {
 } from './bootstrap-samples.ts';
 import { blankOutcome } from '../summary/outcome.ts';
 import { Rng } from '../../prng.ts';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 
 export const BOOTSTRAP_REPLICATES = 1000;
 export const BOOTSTRAP_SEED = 20261125;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../file/types.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { outcomesFromCounts } from './bootstrap.ts';
 import { compareRows, failureBanner, workloadDifferences } from './compare.ts';
 import { compareIntervals } from './intervals.ts';
 import { Rng } from '../../prng.ts';
 import { computeRunSummary } from '../summary/summary.ts';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 import { summary } from '../../testing/test-summary.ts';
 
 describe('compareRows', () => {

@@ -8,12 +8,11 @@
 import type { CompareIntervals } from './intervals.ts';
 import type { SampleStat } from './bootstrap-samples.ts';
 import { COMPARE_ROWS, failureRate, mixedItl, type CompareRowDef } from './rows.ts';
-import type { RunHeader, RunSummary } from '../file/types.ts';
+import type { RunHeader } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { compareBuckets, type QuantileBucket } from '../summary/server-quantile.ts';
 
 export const MAX_COMPARED = 4;
-/** One colour per compared run, in pick order (distinct from each other on the dark theme). */
-export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
 
 /**
  * same: equivalent — the whole interval lies within ±the margin (`--same-within`, SAME_WITHIN by

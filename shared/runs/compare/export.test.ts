@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRows } from './compare.ts';
 import { compareCsv, compareMarkdown } from './export.ts';
-import type { RunSummary } from '../file/types.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { summary } from '../../testing/test-summary.ts';
 
 function run(tput: number, ttft: [number, number], queueP99: number): RunSummary {

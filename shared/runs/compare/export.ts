@@ -5,8 +5,7 @@
  */
 import { bucketChangeText, tooFewText, type CompareRow } from './compare.ts';
 import { bucketText } from '../summary/server-quantile.ts';
-
-export const LETTERS = ['A', 'B', 'C', 'D'] as const;
+import { LETTERS } from '../letters.ts';
 
 /** Which run is which, for the legend above a table. */
 export interface ComparedRunLabel {

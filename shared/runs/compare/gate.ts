@@ -9,7 +9,8 @@
  * pooled repeats add their drift (bootstrap-repeats.ts). gate.test.ts measures the gate's
  * false alarms on pairs of runs drawn from one population.
  */
-import { ciCell, fmtChange, LETTERS } from './export.ts';
+import { ciCell, fmtChange } from './export.ts';
+import { LETTERS } from '../letters.ts';
 import type { CompareRow } from './compare.ts';
 import type { GateBounds } from './intervals.ts';
 

@@ -19,7 +19,8 @@ import { specKey, type SampleSpec } from './bootstrap-samples.ts';
 import { COMPARE_ROWS, mixedItl, type CompareRowDef } from './rows.ts';
 import { failureRateInterval, type FailureCounts } from './failure-interval.ts';
 import { simultaneousLowerBounds } from './simultaneous.ts';
-import type { RequestOutcome, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunSummary } from '../summary/schema.ts';
 
 /**
  * Run i's interval of the change against run 0 (see compare.ts CompareRow.ci): the interval, or

@@ -3,7 +3,8 @@ import { bootstrapRun, diffInterval, outcomesFromCounts } from './bootstrap.ts';
 import { compareRows } from './compare.ts';
 import { compareIntervals } from './intervals.ts';
 import { poolRuns, repeatSpread, spreadText } from './pooled.ts';
-import type { RequestOutcome, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { computeRunSummary } from '../summary/summary.ts';
 
 const base = outcomesFromCounts(1, 0)[0]!;

@@ -13,7 +13,9 @@
  * up, another tenant, thermal throttling).
  */
 import { COMPARE_ROWS } from './rows.ts';
-import type { RequestOutcome, RunHeader, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunHeader } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { computeRunSummary } from '../summary/summary.ts';
 
 export interface PoolPart {

@@ -3,7 +3,7 @@
  * a run's summary, which way is better, and which statistic a confidence interval resamples.
  */
 import type { RateMetric, SampleMetric, SampleSpec, SampleStat } from './bootstrap-samples.ts';
-import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../file/types.ts';
+import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../summary/schema.ts';
 import { serverQuantileRange, type QuantileBucket } from '../summary/server-quantile.ts';
 import { statsOf } from '../summary/stats-of.ts';
 

@@ -6,7 +6,9 @@
 import type { DefinitionsId } from '../summary/definitions.ts';
 import { poolRuns } from './pooled.ts';
 import { comparisonDefinitions, type Rederived } from '../summary/rederive.ts';
-import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
 
 /**
  * The definitions a comparison uses, and the runs under them: natives re-derived from their events,

@@ -1,15 +1,28 @@
 /**
- * The zod schemas of a run file's header and request lines (parse.ts reads with them). A file
- * is a trust boundary: every number a line holds is checked against the range the code that reads
- * it can take — token counts the column's type (Uint32Array), times a bound no run reaches — so no
- * count or time read from a file sizes an allocation (docs/ARCHITECTURE.md "Counts from outside").
+ * A run file's lines, declared once: the zod schema of each line is its type (`z.output`), so a
+ * field exists in one place and cannot be written and then dropped on reopen (zod strips keys its
+ * schema does not name). Run file (JSONL, electron/runs/files/run-file.ts): line 1 `RunHeader`,
+ * then a `RunRequestLine` per request as it finishes, then (tokenized-line.ts) an optional
+ * `tokenized` line, then the summary line (shared/runs/summary/schema.ts). The whole file is read
+ * by shared/runs/run-file/parse.ts. Plain JSON-able data: it goes into files, over IPC and into the
+ * renderer unchanged.
+ *
+ * A file is a trust boundary: every number a line holds is checked against the range the code that
+ * reads it can take — token counts the column's type (Uint32Array), times a bound no run reaches —
+ * so no count or time read from a file sizes an allocation (docs/ARCHITECTURE.md "Counts from
+ * outside").
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
+import { ERROR_KINDS } from '../../errors.ts';
+import type { Phases, TokenSource, Usage } from '../../request.ts';
+import type { SameType } from '../../same-type.ts';
 import { MAX_TOKEN_COUNT } from '../../stats/token-bounds.ts';
 import { MergeInfoSchema, ShardInfoSchema } from '../shard/schema.ts';
 import { WorkloadSchema } from '../workload/workload.ts';
-import { RUN_FILE_FORMAT } from './types.ts';
+
+export const RUN_FILE_FORMAT = 'tokenscope-run';
+export const RUN_FILE_VERSION = 1;
 
 /** A run-clock time or duration past this (about 115 days) is no run's: the line is refused. */
 export const MAX_RUN_MS = 1e10;
@@ -23,68 +36,140 @@ const msN = nul(ms);
 /** A run-clock time: warm-up lines may be before the zero. */
 const clockMs = z.number().min(-MAX_RUN_MS).max(MAX_RUN_MS);
 
+/** Where the run went, without secrets: credentials and key-like query values redacted, header values dropped. */
+const RunTargetSchema = z.object({
+  url: z.string(),
+  dialect: z.enum(DIALECT_IDS),
+  model: z.string(),
+  headerNames: z.array(z.string()),
+  /** Whether an API key was sent (never the key). */
+  authenticated: z.boolean(),
+});
+export type RunTarget = z.output<typeof RunTargetSchema>;
+
+/** One of N repeats of the same workload: which, of how many, and the id that ties them together. */
+const RunRepeatSchema = z.object({
+  group: z.string(),
+  /** 1-based. */
+  index: z.number().int().min(1),
+  of: z.number().int().min(1),
+});
+export type RunRepeat = z.output<typeof RunRepeatSchema>;
+
+/** What the test request saw (not part of the run's numbers). */
+const RunTestRequestSchema = z.object({
+  /** 1, or more when a passing failure (a 5xx, a dropped stream) was tried again. */
+  attempts: z.number().int().min(1),
+  ttftMs: msN,
+  e2eMs: msN,
+  outputTokens: z.number().int().min(0),
+  /**
+   * The model its response named, when it named one (shared/model-answer.ts): a server that serves
+   * what it has loaded whatever the name (llama.cpp) shows here that the run's model was not used.
+   */
+  responseModel: z.string().max(1000).optional(),
+});
+export type RunTestRequest = z.output<typeof RunTestRequestSchema>;
+
 export const HeaderSchema = z.object({
   type: z.literal('header'),
   format: z.literal(RUN_FILE_FORMAT),
   version: z.number().int(),
   runId: z.string(),
   name: nul(z.string()),
+  /** The workload with every default filled in, without its target. */
   workload: WorkloadSchema,
-  target: z.object({
-    url: z.string(),
-    dialect: z.enum(DIALECT_IDS),
-    model: z.string(),
-    headerNames: z.array(z.string()),
-    authenticated: z.boolean(),
-  }),
+  target: RunTargetSchema,
   tokenscopeVersion: z.string(),
   nodeVersion: z.string(),
   platform: z.string(),
+  /** Wall clock at the start (labels only; every duration is monotonic). */
   startedAtWall: z.number(),
   startedAt: z.string(),
+  /**
+   * The run clock's zero (the measured part's start) as wall-clock epoch ms, sampled with the
+   * monotonic clock at that instant: a request's wall time is clockZeroWall + sentMs + an event's t.
+   * Absent in files written before it existed.
+   */
   clockZeroWall: z.number().optional(),
-  repeat: z
-    .object({ group: z.string(), index: z.number().int().min(1), of: z.number().int().min(1) })
-    .optional(),
-  testRequest: z
-    .object({
-      attempts: z.number().int().min(1),
-      ttftMs: msN,
-      e2eMs: msN,
-      outputTokens: z.number().int().min(0),
-      responseModel: z.string().max(1000).optional(),
-    })
-    .optional(),
+  /**
+   * One of N repeats of the same workload (`tokenscope run --repeat N`): which, of how many, and
+   * the id that ties the repeats together (pooled in summaries and comparisons).
+   */
+  repeat: RunRepeatSchema.optional(),
+  /** The test request sent before the clock started (workload.testRequest), when it passed. */
+  testRequest: RunTestRequestSchema.optional(),
+  /** One shard of a workload run from several machines (`run --shard I/N`, shared/runs/shard/shard.ts). */
   shard: ShardInfoSchema.optional(),
+  /** The shards this run was merged from (`tokenscope merge`), with what was flagged. */
   merged: MergeInfoSchema.optional(),
 });
+export type RunHeader = z.output<typeof HeaderSchema>;
 
+// The request record's parts a line copies (shared/request.ts declares them for the engine): tied
+// to their schemas here, so a field added there and not here fails the typecheck.
+const PhasesSchema = z.object({
+  connectedMs: msN,
+  requestWrittenMs: msN,
+  headersMs: msN,
+  firstByteMs: msN,
+  endMs: msN,
+});
+const UsageSchema = z.object({
+  promptTokens: numN,
+  completionTokens: numN,
+  totalTokens: numN,
+  cachedTokens: numN.optional(),
+  reasoningTokens: numN.optional(),
+});
+const TokenSourceSchema = z.enum(['per-event', 'usage-total', 'estimated']);
+const phasesTied: SameType<z.output<typeof PhasesSchema>, Phases> = true;
+const usageTied: SameType<z.output<typeof UsageSchema>, Usage> = true;
+const tokenSourceTied: SameType<z.output<typeof TokenSourceSchema>, TokenSource> = true;
+void phasesTied;
+void usageTied;
+void tokenSourceTied;
+
+/**
+ * One finished request. Offsets (`scheduledMs`, `arrivedMs`, `startedMs`) are ms since the
+ * measured part of the run began; warm-up lines count from the warm-up's start. Event and phase
+ * times are ms since the request was sent, 3 decimals.
+ */
 export const RequestSchema = z.object({
   type: z.literal('request'),
   seq: z.number().int(),
   id: z.string(),
   warmup: z.literal(true).optional(),
+  /** Planned arrival (null for warm-up). */
   scheduledMs: nul(clockMs),
+  /** When the scheduler released it: late against `scheduledMs` when the client lags. */
   arrivedMs: clockMs,
+  /** When it got a concurrency slot and was sent. */
   startedMs: clockMs,
+  /** startedMs − arrivedMs: waiting for a slot (vLLM's client_queue_time), not part of TTFT. */
   queueMs: ms,
+  /**
+   * When the stream-I/O thread began sending it, on the run clock (the zero of its event and phase
+   * times; warm-up lines: on the warm-up's clock). Absent in older files.
+   */
   sentMs: clockMs.optional(),
+  /**
+   * Schedule lag: sentMs − scheduledMs, how late it left against its plan (queue time for a
+   * concurrency slot included). Absent for warm-up lines and in older files.
+   */
   lagMs: clockMs.optional(),
+  /** Its connection: reused from the pool, and whether it was retried after a closed reused one. */
   connection: z
     .object({ reused: z.boolean(), retried: z.boolean(), retryReason: z.string().optional() })
     .optional(),
+  /** Prompt tokens: the server's usage when it reported them, else the workload's estimate. */
   inputTokens: nul(count),
   inputTokensSource: z.enum(['usage', 'estimated']),
   expectedOutputTokens: nul(count),
   status: z.enum(['ok', 'error']),
   httpStatus: numN,
-  phases: z.object({
-    connectedMs: msN,
-    requestWrittenMs: msN,
-    headersMs: msN,
-    firstByteMs: msN,
-    endMs: msN,
-  }),
+  phases: PhasesSchema,
+  /** Columns of every event: time (ms), generated tokens, EV_* flags. */
   events: z
     .object({
       t: z.array(ms),
@@ -95,19 +180,12 @@ export const RequestSchema = z.object({
       message: 'event columns differ in length',
     }),
   finishReason: nul(z.string()),
-  usage: nul(
-    z.object({
-      promptTokens: numN,
-      completionTokens: numN,
-      totalTokens: numN,
-      cachedTokens: numN.optional(),
-      reasoningTokens: numN.optional(),
-    }),
-  ),
-  tokenSource: z.enum(['per-event', 'usage-total', 'estimated']),
+  usage: nul(UsageSchema),
+  tokenSource: TokenSourceSchema,
+  /** The error's code is any string: a file may come from a build with codes this one lacks. */
   error: nul(
     z.object({
-      kind: z.enum(['network', 'http', 'protocol', 'server', 'client']),
+      kind: z.enum(ERROR_KINDS),
       code: z.string(),
       message: z.string(),
       status: z.number().optional(),
@@ -119,17 +197,34 @@ export const RequestSchema = z.object({
   bytes: z.number(),
   terminated: z.boolean(),
   serverRequestId: nul(z.string()),
+  /** Convenience copies for readers of the file (the reader recomputes them from `events`). */
   ttftMs: msN,
   tpotMs: msN,
   e2eMs: msN,
   outputTokens: z.number().min(0).max(Number.MAX_SAFE_INTEGER),
+  /**
+   * Requests with reasoning only (absent otherwise, and in files written before): of outputTokens,
+   * the reasoning ones — the server's, or estimated from the live record's text
+   * (shared/stats/reasoning-stats.ts), which the line does not keep — and whether they were exact.
+   * A reader takes the split from here; the times (TTFAT) it recomputes from the EV_REASONING flags.
+   */
   reasoningTokens: z.number().int().min(0).optional(),
   reasoningTokensExact: z.boolean().optional(),
+  /** Convenience copy: time to first answer token (requests with reasoning only). */
   ttfatMs: msN.optional(),
+  /** Full text, only when the workload asked for it (saveText). */
   text: z.string().optional(),
+  /**
+   * The output text counted by the server's tokenizer after the run (POST /tokenize), for lines
+   * whose stream gave no count vLLM's client reads: vLLM re-tokenizes the text then. Else absent.
+   */
   tokenizedOutputTokens: z.number().int().min(0).optional(),
+  /** hash32 of what was sent (prompt or messages), 8 hex digits: the same request in another run. */
   promptHash: z.string().optional(),
+  /** In a merged run: the shard that sent it. */
   shard: z.number().int().min(0).optional(),
+  /** Multi-turn runs (workload sessions): the conversation's index and this request's turn in it (1-based). */
   session: z.number().int().min(0).optional(),
   turn: z.number().int().min(1).optional(),
 });
+export type RunRequestLine = z.output<typeof RequestSchema>;

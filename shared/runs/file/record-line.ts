@@ -5,7 +5,7 @@
  */
 import type { RequestRecord } from '../../record.ts';
 import { computeRequestStats, type RequestStats } from '../../stats/request-stats.ts';
-import type { RunRequestLine } from './types.ts';
+import type { RunRequestLine } from './line-schema.ts';
 
 export const ms3 = (v: number): number => Math.round(v * 1000) / 1000;
 const ms3n = (v: number | null): number | null => (v === null ? null : ms3(v));

@@ -5,23 +5,17 @@
  * before the counts existed; a reader puts the counts back on them (`tokenizedOutputTokens`).
  */
 import { z } from 'zod';
-import type { RunRequestLine } from './types.ts';
-
-export interface RunTokenizedLine {
-  type: 'tokenized';
-  /** The endpoint that counted (credentials redacted), and the request shape it took. */
-  via: string;
-  shape: 'vllm' | 'llamacpp';
-  /** Request id → output tokens of its text. */
-  counts: Record<string, number>;
-}
+import type { RunRequestLine } from './line-schema.ts';
 
 export const TokenizedLineSchema = z.object({
   type: z.literal('tokenized'),
+  /** The endpoint that counted (credentials redacted), and the request shape it took. */
   via: z.string(),
   shape: z.enum(['vllm', 'llamacpp']),
+  /** Request id → output tokens of its text. */
   counts: z.record(z.string(), z.number().int().min(0)),
 });
+export type RunTokenizedLine = z.output<typeof TokenizedLineSchema>;
 
 /** Puts the counts on the request lines they belong to. */
 export function applyTokenized(requests: RunRequestLine[], t: RunTokenizedLine): void {

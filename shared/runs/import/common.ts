@@ -3,9 +3,10 @@
  * Infinity/NaN), files with several results (vLLM --append-result, SGLang JSONL), per-request
  * arrays → outcomes, and `mean_/median_/std_/pNN_<metric>_ms` keys → statistics.
  */
-import type { ErrorCode, ErrorKind } from '../../errors.ts';
+import { ERROR_KINDS, type ErrorKind } from '../../errors.ts';
 import { summarize } from '../../stats/summary.ts';
-import { STAT_METRICS, type MetricStats, type RequestOutcome } from '../file/types.ts';
+import { STAT_METRICS, type MetricStats } from '../summary/schema.ts';
+import { type RequestOutcome } from '../summary/outcome.ts';
 import { toMetricStats } from '../summary/summary.ts';
 
 export type Json = Record<string, unknown>;
@@ -195,23 +196,18 @@ function toMs(a: number[]): number[] {
   return a;
 }
 
-const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
-  'network',
-  'http',
-  'protocol',
-  'server',
-  'client',
-]);
+const isErrorKind = (s: string): s is ErrorKind => (ERROR_KINDS as readonly string[]).includes(s);
 
 /**
  * The kind and code of an error text Tokenscope wrote into an export (`kind/code: message`), so
  * error kinds survive a round trip through vLLM's format; null for anyone else's text.
  */
-export function errorKindOf(text: unknown): { kind: ErrorKind; code: ErrorCode } | null {
+export function errorKindOf(text: unknown): { kind: ErrorKind; code: string } | null {
   if (typeof text !== 'string') return null;
   const m = /^([a-z]+)\/([a-z0-9-]+): /.exec(text);
-  if (!m || !ERROR_KINDS.has(m[1]!)) return null;
-  return { kind: m[1] as ErrorKind, code: m[2] as ErrorCode };
+  const kind = m?.[1];
+  if (!m || kind === undefined || !isErrorKind(kind)) return null;
+  return { kind, code: m[2]! };
 }
 
 /**

@@ -17,7 +17,8 @@ import {
   type Json,
 } from './common.ts';
 import { valuesOf, type SampleMetric } from '../compare/bootstrap-samples.ts';
-import type { RequestOutcome, RunSummary, StatMetric, VllmMetrics } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunSummary, StatMetric, VllmMetrics } from '../summary/schema.ts';
 import { percentileSorted } from '../../stats/summary.ts';
 import { computeRunSummary, hasSlo, meetsSlo, vllmStatKeys } from '../summary/summary.ts';
 import type { Slo } from '../workload/workload.ts';

@@ -17,7 +17,9 @@ import { outcomeUnder } from '../summary/definitions.ts';
 import { importedSummary } from './imported-summary.ts';
 import { parseJsonObjects, type Json } from './common.ts';
 import { isCancelledLine, requestOriginMs } from '../summary/outcome.ts';
-import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
 import { percentileKey, vllmStatKeys } from '../summary/summary.ts';
 

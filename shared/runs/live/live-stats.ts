@@ -13,7 +13,7 @@
  * and metrics that did not change reuse their last snapshot.
  */
 import { Int32Histogram } from 'hdr-histogram-js';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 import type { LiveMetric, LiveSnapshot, LiveStat } from './progress-types.ts';
 import { coalescedOf } from '../summary/summary.ts';
 

@@ -1,5 +1,5 @@
 /** One-line progress for terminals and logs: bar, counts, ETA, and the live TTFT/ITL medians. */
-import type { RunTestRequest } from '../file/types.ts';
+import type { RunTestRequest } from '../file/line-schema.ts';
 import type { RunProgress } from './progress-types.ts';
 
 function dur(ms: number | null): string {

@@ -1,8 +1,8 @@
 /**
  * What a run reports while it runs: live percentiles, the phase and counters a UI consumes a few
- * times a second, and each request as it is sent. Not part of the run file (shared/runs/file/types.ts).
+ * times a second, and each request as it is sent. Not part of the run file (shared/runs/file/line-schema.ts).
  */
-import type { CoalescedGaps } from '../file/types.ts';
+import type { CoalescedGaps } from '../summary/schema.ts';
 
 /** Live percentiles of one metric (HdrHistogram, 3 significant digits). */
 export interface LiveStat {

@@ -1,15 +1,15 @@
 /**
  * Sharded load runs (`tokenscope run --shard I/N`): which requests of the global schedule a shard
- * sends, how `--shard` and `--start-at` are read, and what a shard and a merged run record in the
- * run file's header. Pure: the CLI, the runner and `tokenscope merge` share it.
+ * sends and how `--shard` and `--start-at` are read (what a shard and a merged run record in the run
+ * file's header: schema.ts). Pure: the CLI, the runner and `tokenscope merge` share it.
  *
  * Slicing: shard I of N (0-based, like Kubernetes' JOB_COMPLETION_INDEX) sends request i of the
  * whole workload when i mod N = I, at the whole workload's planned time for i, with prompt i. Its
  * warm-up requests are numbered k·N + I, so every shard's warm-up lines stay distinct too.
  */
 import { fail, ok, type Result } from '../../result.ts';
+import { MAX_SHARDS } from './schema.ts';
 
-export const MAX_SHARDS = 1024;
 /** A --start-at this far in the past is still taken (clocks of machines started together differ). */
 export const START_AT_TOLERANCE_MS = 250;
 /** …and one further ahead than this is taken for a typo. */
@@ -21,57 +21,6 @@ export interface ShardSpec {
   /** 0-based. */
   index: number;
   of: number;
-}
-
-/** This machine's clock against a reference (the target server's HTTP Date), ms. */
-export interface ClockEstimate {
-  /** reference − local: add it to a local time to get the reference's. null: not measured. */
-  offsetMs: number | null;
-  /** Half-width of the interval the offset is known to lie in (null: not measured). */
-  uncertaintyMs: number | null;
-  /** How it was measured: the Date header's second boundary, or not at all. */
-  method: 'http-date' | 'none';
-  /** The URL whose Date was read (no credentials). */
-  source: string | null;
-  /** Round trip of the probes (median), ms. */
-  rttMs: number | null;
-  probes: number;
-  /** Why it is absent or weak (no Date header, Date not changing at second boundaries…). */
-  note?: string;
-}
-
-/** What a shard's run file header says of it. */
-export interface RunShardInfo extends ShardSpec {
-  /** Hash of what the shards must share (shard-hash: workload, model, prompts, schedule). */
-  workloadHash: string;
-  /** The measured part's start on the reference clock, epoch ms (the --start-at given). */
-  startAt: number;
-  clock: ClockEstimate;
-}
-
-/** A merged run's header: where its lines came from and what was found wrong with them. */
-export interface RunMergeInfo {
-  of: number;
-  workloadHash: string;
-  startAt: number;
-  clockBoundMs: number;
-  shards: MergedShard[];
-  /** Any shard flagged. */
-  flagged: boolean;
-}
-
-export interface MergedShard {
-  index: number;
-  runId: string;
-  file: string;
-  clock: ClockEstimate;
-  /** Added to the shard's run-clock times (arrivedMs, startedMs, sentMs) to put them on the merged clock. */
-  shiftMs: number;
-  requests: number;
-  warmupRequests: number;
-  partial: boolean;
-  selfCheckFlagged: boolean;
-  flags: string[];
 }
 
 /** "2/4" → {index 2, of 4}; 0-based, I < N ≤ MAX_SHARDS. */

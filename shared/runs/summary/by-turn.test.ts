@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BY_TURN_CAP, byTurnOf } from './by-turn.ts';
-import type { RequestOutcome, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { RunSummary } from './schema.ts';
 import { computeRunSummary } from './summary.ts';
 import { summaryJson } from './json.ts';
 import { summaryText } from './text.ts';

@@ -5,7 +5,8 @@
  * rules as the run's own statistics (successful requests only; shared/stats/summary.ts).
  */
 import { summarize } from '../../stats/summary.ts';
-import type { RequestOutcome, TurnRow } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { TurnRow } from './schema.ts';
 import { toMetricStats } from './summary.ts';
 
 /** Turns shown one by one; turn BY_TURN_CAP's row holds it and every later one. */

@@ -4,7 +4,7 @@
  */
 import { summarize } from '../../stats/summary.ts';
 import { statsOfLine } from './outcome.ts';
-import type { RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 
 export const CSV_COLUMNS = [
   'seq',

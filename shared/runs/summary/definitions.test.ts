@@ -10,7 +10,7 @@ import { C, recordOf, type Row } from '../../testing/records.ts';
 import { DEFINITIONS, outcomeUnder } from './definitions.ts';
 import { clientsNote } from './rederive.ts';
 import { recordToLineWithStats } from '../file/record-line.ts';
-import type { RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 import { computeRunSummary } from './summary.ts';
 import { summaryText } from './text.ts';
 

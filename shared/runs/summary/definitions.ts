@@ -28,10 +28,12 @@ import {
   EV_USAGE,
 } from '../../request.ts';
 import { blankOutcome, outcomeOfLine, requestOriginMs } from './outcome.ts';
-import type { RequestOutcome, RunRequestLine } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 
-import { DEFINITION_IDS, type DefinitionsId } from '../file/types.ts';
-export { DEFINITION_IDS, type DefinitionsId } from '../file/types.ts';
+/** The definition presets: whose per-request rules made a summary (RunSummary.definitions). */
+export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
+export type DefinitionsId = (typeof DEFINITION_IDS)[number];
 
 export interface DefinitionsInfo {
   id: DefinitionsId;

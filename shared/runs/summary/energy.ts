@@ -7,29 +7,12 @@
  */
 import { counterIncrease, type Point } from '../../metrics/prom-math.ts';
 import type { GpuReading } from '../../metrics/telemetry.ts';
+import type { EnergySummary } from './server-side-schema.ts';
 
 /** One telemetry tick: its time (ms, any monotonic clock) and the GPUs read then. */
 export interface GpuTick {
   t: number;
   gpus: readonly GpuReading[];
-}
-
-export interface EnergySummary {
-  /** 'counter': every GPU's energy counter; 'integrated-power': power x time; 'mixed': some of each. */
-  method: 'counter' | 'integrated-power' | 'mixed';
-  /** Joules of every GPU over the window. */
-  joules: number;
-  gpus: number;
-  /** The scrapes the energy runs between: ms since the measured run began. */
-  windowMs: { fromMs: number; toMs: number };
-  /** Mean power of all GPUs together over the window (W). */
-  meanPowerW: number | null;
-  /** The output tokens it is divided by (total_output_tokens, the successful requests'). */
-  outputTokens: number | null;
-  /** joules / outputTokens; null without tokens. */
-  joulesPerToken: number | null;
-  peakUtilPct: number | null;
-  peakFbUsedMiB: number | null;
 }
 
 function trapezoid(pts: readonly Point[]): number {

@@ -2,7 +2,7 @@
  * A run's summary as one flat JSON object (`tokenscope run --json`, `merge --json`): vLLM's keys
  * first, then Tokenscope's own in the same style. The text layout is text.ts.
  */
-import type { MetricStats, RunSummary } from '../file/types.ts';
+import type { MetricStats, RunSummary } from './schema.ts';
 import { turnLabel } from './by-turn.ts';
 
 /**

@@ -4,10 +4,64 @@
  * the line's event columns — live, at the end of a run and when a file is reopened alike, so a
  * reopened run gives the same summary to the last digit.
  */
+import type { ErrorKind } from '../../errors.ts';
 import type { RequestRecord } from '../../record.ts';
-import { EV_CONTENT } from '../../request.ts';
+import { EV_CONTENT, type TokenSource } from '../../request.ts';
 import { computeRequestStats, type RequestStats } from '../../stats/request-stats.ts';
-import type { RequestOutcome, RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
+
+/** What one request contributes to a summary, whatever it came from (run line or imported arrays). */
+export interface RequestOutcome {
+  ok: boolean;
+  /** Sent (the zero of its event times: outcome.ts requestOriginMs), ms since run start. null: imports. */
+  startMs: number | null;
+  queueMs: number | null;
+  firstEventMs: number | null;
+  ttftMs: number | null;
+  e2eMs: number | null;
+  /** (E2E − TTFT)/(N − 1); 0 when N ≤ 1 (vLLM). */
+  tpotMs: number | null;
+  itlChunkMs: readonly number[];
+  /** null when unknown (imports have only chunk gaps). */
+  itlTokenMs: readonly number[] | null;
+  /**
+   * Tokenscope's own ITL lists, coalesced gaps left out (shared/stats/request-stats.ts): what
+   * `stats.itl` / `stats.itl_per_token` pool. Absent when unknown (imports): itlChunkMs / itlTokenMs
+   * are used instead.
+   */
+  itlChunkMeasuredMs?: readonly number[];
+  itlTokenMeasuredMs?: readonly number[] | null;
+  /** Chunk gaps whose later event shared the earlier one's socket read (in itlChunkMs only). Absent when unknown. */
+  coalescedGaps?: number;
+  /**
+   * Content events as (ms since the request's start, tokens): a peak throughput in tokens
+   * (Tokenscope's and AIPerf's definitions). The tokens add up to `outputTokens`; `exact` false when
+   * they were spread over the events (no per-event counts from the server: outcome.ts
+   * contentEventsOf). Absent for imports: their peak counts chunks.
+   */
+  contentEvents?: { t: readonly number[]; tok: readonly number[]; exact?: boolean };
+  outputTokens: number;
+  /** outputTokens is the server's tokenizer count of the text (`tokenizedOutputTokens`), not its usage. */
+  tokenizedByServer?: boolean;
+  /**
+   * Time to first answer token (shared/stats/reasoning-stats.ts), and the reasoning/answer split:
+   * present only for requests that reasoned (absent: no reasoning, or unknown — imports).
+   */
+  ttfatMs?: number | null;
+  reasoningTokens?: number;
+  answerTokens?: number;
+  reasoningTokensExact?: boolean;
+  inputTokens: number | null;
+  tokenSource: TokenSource | null;
+  /** Why the server's usage total was not believed (request-stats.ts `tokenDoubt`); absent: it was. */
+  tokenDoubt?: string;
+  inputTokensSource: 'usage' | 'estimated' | null;
+  errorKind: ErrorKind | null;
+  /** Any string: a file may come from a build with codes this one lacks. */
+  errorCode: string | null;
+  /** The error's message (a sample is kept per kind in the summary). */
+  errorMessage?: string | null;
+}
 
 /** A RequestRecord view of a run line (what computeRequestStats reads: events, usage, phases). */
 export function recordOfLine(line: RunRequestLine): RequestRecord {
@@ -41,7 +95,8 @@ export function recordOfLine(line: RunRequestLine): RequestRecord {
     bytes: line.bytes,
     reads: 0,
     terminated: line.terminated,
-    error: line.error ? { ...line.error } : null,
+    // computeRequestStats reads no error, and a file's code may be one this build lacks (ErrorCode).
+    error: null,
   };
 }
 

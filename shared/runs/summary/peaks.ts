@@ -3,7 +3,7 @@
  * [start, start + E2E)) and max_output_tokens_per_s (chunks in 1-s buckets from the first start,
  * vLLM's definition; or tokens under Tokenscope's and AIPerf's, never below the mean).
  */
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
 
 /** Peak of requests in flight over [start, start + E2E): vLLM's sweep line. */
 export function peakConcurrency(intervals: readonly { start: number; end: number }[]): number {

@@ -5,7 +5,9 @@
  */
 import { DEFINITIONS, outcomeUnder, type DefinitionsId } from './definitions.ts';
 import { isCancelledLine } from './outcome.ts';
-import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from './schema.ts';
 import { summarizeRunLines } from './summarize-run.ts';
 
 export interface Rederived {

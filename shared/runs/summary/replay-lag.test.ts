@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lagOfLine, replaySummaryOf, replayWarning } from './replay-lag.ts';
-import type { RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 import { parseWorkload, type Workload } from '../workload/workload.ts';
 
 function wl(prompts: unknown): Workload {

@@ -5,20 +5,9 @@
  * loads the server differently from the trace, so its numbers are flagged.
  */
 import { percentileSorted, sortedCopy } from '../../stats/summary.ts';
-import type { RunRequestLine } from '../file/types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
 import type { Workload } from '../workload/workload.ts';
-
-export interface ReplaySummary {
-  speedup: number;
-  /** Measured requests whose lag is known (they were sent). */
-  requests: number;
-  lagP50Ms: number;
-  lagP99Ms: number;
-  lagMaxMs: number;
-  boundMs: number;
-  /** lagP99Ms > boundMs. */
-  flagged: boolean;
-}
+import type { ReplaySummary } from './schema.ts';
 
 /** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. */
 export function lagOfLine(l: RunRequestLine): number | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerHistogramStats } from './server-side-types.ts';
+import type { ServerHistogramStats } from './server-side-schema.ts';
 import { bucketText, compareBuckets, serverQuantileRange, wideBucket } from './server-quantile.ts';
 
 describe('server quantile buckets', () => {

@@ -8,7 +8,7 @@
  */
 import { quantileBucket } from '../../metrics/prom-math.ts';
 import type { HistogramBucket } from '../../metrics/prom-types.ts';
-import type { ServerHistogramStats } from './server-side-types.ts';
+import type { ServerHistogramStats } from './server-side-schema.ts';
 
 /** ms: lower bound (exclusive), upper bound (null = +Inf). */
 export type QuantileBucket = [number, number | null];

@@ -7,8 +7,8 @@
  * request's TTFT (its first content event) or the ITL gaps the event ends or begins.
  */
 import { EV_CONTENT } from '../../request.ts';
-import type { RunRequestLine } from '../file/types.ts';
-import type { StallTouches } from './self-check-types.ts';
+import type { RunRequestLine } from '../file/line-schema.ts';
+import type { StallTouches } from './self-check-schema.ts';
 
 /** A stall longer than this (ms) counts; events up to this long after it count with it. */
 export const STALL_BOUND_MS = 5;

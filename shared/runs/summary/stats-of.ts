@@ -1,5 +1,5 @@
 /** A run's statistics per metric, whatever the run came from (native, or an import with only vLLM's keys). */
-import type { MetricStats, RunSummary, StatMetric } from '../file/types.ts';
+import type { MetricStats, RunSummary, StatMetric } from './schema.ts';
 import { percentileKey } from './summary.ts';
 
 /** A metric's statistics: the summary's own, else (imports that reported only aggregates) vLLM's keys. */

@@ -3,8 +3,9 @@
  * reader calls it for a partial file (no summary line), so both give the same numbers.
  */
 import { finishedMs, isCancelledLine, outcomeOfLine } from './outcome.ts';
-import type { RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
-import type { SelfCheck } from './self-check-types.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from './schema.ts';
+import type { SelfCheck } from './self-check-schema.ts';
 import { computeRunSummary } from './summary.ts';
 import { byTurnOf } from './by-turn.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';

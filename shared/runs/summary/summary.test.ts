@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from './outcome.ts';
 import { computeRunSummary } from './summary.ts';
 import { maxChunksPerSecond, peakConcurrency } from './peaks.ts';
 import { summaryJson } from './json.ts';

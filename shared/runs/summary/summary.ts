@@ -36,12 +36,12 @@ import {
   type CoalescedGaps,
   type MetricStats,
   type ReasoningTotals,
-  type RequestOutcome,
   type RunSummary,
   type StatMetric,
   type VllmMetrics,
-} from '../file/types.ts';
-import type { SelfCheck } from './self-check-types.ts';
+} from './schema.ts';
+import { type RequestOutcome } from './outcome.ts';
+import type { SelfCheck } from './self-check-schema.ts';
 
 export interface SummaryInput {
   /** Measured requests only: no warm-up, no requests the user's cancel stopped. */

@@ -2,15 +2,15 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
-import type { StallTouches } from './self-check-types.ts';
-import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from '../file/types.ts';
-import { serverGapReason, type ServerSideSummary } from './server-side-types.ts';
+import type { StallTouches } from './self-check-schema.ts';
+import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './schema.ts';
+import { serverGapReason, type ServerSideSummary } from './server-side-schema.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { turnLabel } from './by-turn.ts';
 import { DEFINITIONS } from './definitions.ts';
-import { VLLM_PERCENTILES } from '../file/types.ts';
-import type { ReplaySummary } from './replay-lag.ts';
+import { VLLM_PERCENTILES } from './schema.ts';
+import type { ReplaySummary } from './schema.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {

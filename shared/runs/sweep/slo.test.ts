@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blankOutcome } from '../summary/outcome.ts';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 import { goodputSloOf, judgeSlo, parseSlo } from './slo.ts';
 import { SloSearch } from './search.ts';
 

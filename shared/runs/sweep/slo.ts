@@ -14,7 +14,7 @@ import {
   type SampleSpec,
   type SampleStat,
 } from '../compare/bootstrap-samples.ts';
-import type { RequestOutcome } from '../file/types.ts';
+import type { RequestOutcome } from '../summary/outcome.ts';
 
 export interface SloTerm {
   /** As written: p99_ttft_ms, mean_e2el_ms, error_rate. */

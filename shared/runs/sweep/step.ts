@@ -5,7 +5,7 @@
 import { findKnee, type Knee } from './knee.ts';
 import type { StepNumbers, SweepFile, SweepLoad, SweepStep } from './file.ts';
 import { statsOf } from '../summary/stats-of.ts';
-import type { RunSummary, StatMetric } from '../file/types.ts';
+import type { RunSummary, StatMetric } from '../summary/schema.ts';
 
 function pcts(s: RunSummary, m: StatMetric): StepNumbers['ttft'] {
   const st = statsOf(s, m);

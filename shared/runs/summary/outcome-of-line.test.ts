@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EV_CONTENT, EV_ERROR, EV_TERMINAL } from '../../request.ts';
 import { C, EXACT, recordOf, X } from '../../testing/records.ts';
-import { outcomeOfLine, statsOfLine } from '../summary/outcome.ts';
-import { recordToLine, recordToLineWithStats, type LineContext } from './record-line.ts';
+import { outcomeOfLine, statsOfLine } from './outcome.ts';
+import { recordToLine, recordToLineWithStats, type LineContext } from '../file/record-line.ts';
 
 const ctx: LineContext = {
   seq: 3,

@@ -24,10 +24,12 @@
  * zero to the last request's end); nothing is averaged.
  */
 import { fail, ok, type Result } from '../../result.ts';
-import type { ParsedRun } from '../file/parse.ts';
+import type { ParsedRun } from '../run-file/parse.ts';
 import { ms3 } from '../file/record-line.ts';
-import type { RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
-import { START_AT_TOLERANCE_MS, type MergedShard, type RunShardInfo } from './shard.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from '../summary/schema.ts';
+import { START_AT_TOLERANCE_MS } from '../shard/shard.ts';
+import type { MergedShard, RunShardInfo } from '../shard/schema.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
 
 export interface ShardFile {

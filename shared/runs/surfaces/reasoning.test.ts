@@ -8,11 +8,11 @@ import { EV_CONTENT, EV_REASONING, EV_TERMINAL, EV_TOKENS_EXACT, EV_USAGE } from
 import { computeRequestStats } from '../../stats/request-stats.ts';
 import { C, EXACT, recordOf, type Row } from '../../testing/records.ts';
 import { recordToLine } from '../file/record-line.ts';
-import type { RunHeader, RunRequestLine } from '../file/types.ts';
-import { parseRunText } from '../file/parse.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import { parseRunText } from '../run-file/parse.ts';
 import { compareRows } from '../compare/compare.ts';
-import { summaryJson } from './json.ts';
-import { summaryText } from './text.ts';
+import { summaryJson } from '../summary/json.ts';
+import { summaryText } from '../summary/text.ts';
 import { parseWorkload } from '../workload/workload.ts';
 
 const R = EV_REASONING;

@@ -5,9 +5,9 @@
  * precomputed (a run's every token gap is too large to put in a report).
  */
 import { binValues, binValuesLog, type Bin } from '../../charts/histogram-bins.ts';
-import { LETTERS } from '../compare/export.ts';
-import { RUN_COLORS } from '../compare/compare.ts';
-import type { RequestOutcome, RunSummary } from '../file/types.ts';
+import { LETTERS, RUN_COLORS } from '../letters.ts';
+import type { RequestOutcome } from './outcome.ts';
+import type { RunSummary } from './schema.ts';
 
 export type DistMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
 

@@ -1,7 +1,7 @@
 /**
  * Reading a run file's text (pure: the core reopens files with it, the renderer can read a dropped
  * file). A file is a trust boundary — users share them — so every line is validated
- * (line-schema.ts); a bad line is skipped and reported, never fatal. No summary line →
+ * (shared/runs/file/line-schema.ts, shared/runs/summary/schema.ts); a bad line is skipped and reported, never fatal. No summary line →
  * `partial`, summary recomputed from the request lines (summarize-run.ts), exactly as the runner
  * computes it.
  *
@@ -16,11 +16,16 @@ import type { z } from 'zod';
 import { fail, ok, type Result } from '../../result.ts';
 import { eventTokensDoubt } from '../../stats/token-bounds.ts';
 import { EV_CONTENT } from '../../request.ts';
-import type { RunHeader, RunRequestLine, RunSummary } from './types.ts';
+import { HeaderSchema, RequestSchema, type RunHeader, type RunRequestLine } from '../file/line-schema.ts';
+import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from '../file/tokenized-line.ts';
+import { RunSummarySchema, type RunSummary } from '../summary/schema.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
-import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './tokenized-line.ts';
-import { RunSummarySchema } from '../summary/schema.ts';
-import { HeaderSchema, RequestSchema } from './line-schema.ts';
+
+/** The last line of a finished run file (the writer: electron/runs/files/run-file.ts). */
+export interface RunSummaryLine {
+  type: 'summary';
+  summary: RunSummary;
+}
 
 /** Problems kept per file; past it they are counted, and the count is the last problem. */
 export const MAX_PROBLEMS = 100;
@@ -107,11 +112,11 @@ export class RunLineReader {
     if (i === 0 || (this.header === null && type === 'header')) {
       const h = HeaderSchema.safeParse(v);
       if (!h.success) this.fatal = `line ${i + 1}: not a Tokenscope run header (${issueText(h.error)})`;
-      else this.header = h.data as RunHeader;
+      else this.header = h.data;
     } else if (type === 'request') this.request(v, i);
     else if (type === 'summary') {
       const s = RunSummarySchema.safeParse((v as { summary?: unknown }).summary);
-      if (s.success) this.summary = s.data as RunSummary;
+      if (s.success) this.summary = s.data;
       else {
         this.damage = `its summary line is malformed (${issueText(s.error)})`;
         this.problem(
@@ -138,7 +143,7 @@ export class RunLineReader {
       this.problem(`line ${i + 1}: bad request line (${issueText(r.error)}); skipped`);
       return;
     }
-    const l = r.data as RunRequestLine;
+    const l = r.data;
     const why = implausible(l);
     if (why) {
       this.impossible++;
