@@ -93,15 +93,12 @@ export class StreamDecoder {
   checkContentType(ct: string | null, atMs: number): void {
     if (!ct) return;
     const c = ct.toLowerCase();
-    const ok =
-      this.dialect.framing === 'sse'
-        ? c.includes('text/event-stream')
-        : c.includes('ndjson') || c.includes('application/json') || c.includes('text/plain');
-    if (!ok) {
+    const { expected, accepted } = this.dialect.contentType;
+    if (!accepted.some((a) => c.includes(a))) {
       this.setError({
         kind: 'protocol',
         code: 'content-type',
-        message: `Expected ${this.dialect.framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson'} but the server sent "${ct}" (did it ignore stream: true?).`,
+        message: `Expected ${expected} but the server sent "${ct}" (did it ignore stream: true?).`,
         atMs,
       });
     }
@@ -221,7 +218,7 @@ export class StreamDecoder {
     return {
       kind: 'protocol',
       code: 'truncated',
-      message: `The stream ended without its terminator (${terminatorName(this.dialect.id)}).${extra}`,
+      message: `The stream ended without its terminator (${this.dialect.terminator}).${extra}`,
       atMs: t,
     };
   }
@@ -352,23 +349,5 @@ export class StreamDecoder {
         atMs: t,
       });
     }
-  }
-}
-
-function terminatorName(id: Dialect['id']): string {
-  switch (id) {
-    case 'openai-chat':
-    case 'openai-completions':
-      return 'data: [DONE]';
-    case 'openai-responses':
-      return 'response.completed';
-    case 'anthropic-messages':
-      return 'message_stop';
-    case 'tgi':
-      return 'a final event with generated_text';
-    case 'llamacpp':
-      return 'a final event with stop: true';
-    default:
-      return 'a final line with done: true';
   }
 }
