@@ -31,6 +31,8 @@ export interface CoreOptions {
   reveal?: (file: string) => boolean;
   emit: <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
   log?: (line: string) => void;
+  /** The request history's bound (the entry point's engine configuration); default 256 MiB. */
+  historyMaxBytes?: number;
 }
 
 export interface Core {
@@ -63,7 +65,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);
     }
   }
-  const requests = new RequestService((event, payload) => o.emit(event, payload as never));
+  const requests = new RequestService((event, payload) => o.emit(event, payload as never), o.historyMaxBytes);
   const metrics = new MetricsService(
     (event, payload) => o.emit(event, payload as never),
     (id) => targets.resolve(id),

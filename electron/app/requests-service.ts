@@ -16,7 +16,8 @@ import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { fireRequest } from '../engine/client.ts';
 import { wallNow } from '../engine/clock.ts';
-import { originOf, type ResolvedTarget } from './targets-service.ts';
+import type { ResolvedTarget } from './targets-service.ts';
+import { originOf } from '../../shared/origin.ts';
 import { looksSecretName } from '../../shared/redact.ts';
 
 export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
@@ -69,10 +70,15 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
 
 export class RequestService {
   private readonly live = new Map<string, Live>();
-  private readonly history = new RequestHistory();
+  private readonly history: RequestHistory;
   private readonly batcher = new StreamBatcher(BATCH_INTERVAL_MS, () => this.flushAll());
 
-  constructor(private readonly emit: Emit) {}
+  constructor(
+    private readonly emit: Emit,
+    historyMaxBytes?: number,
+  ) {
+    this.history = new RequestHistory(undefined, historyMaxBytes);
+  }
 
   fire(input: FireInput, target: ResolvedTarget): string {
     const id = randomUUID();

@@ -9,7 +9,8 @@
  * decoded yet past a bound stops being read (backlog.ts: the drivers pause it, 'ack' resumes it).
  * No JSON, no statistics, no framing here.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { workerInput } from '../../workers/spawn.ts';
 import { Drivers } from './raw-driver.ts';
 import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
@@ -19,6 +20,7 @@ import {
   META_STRIDE,
   type FromIo,
   type IoCtrl,
+  type IoDriverConfig,
   type IoSink,
   type ToIo,
 } from './protocol.ts';
@@ -126,7 +128,8 @@ class Batcher implements IoSink {
 
 const mon = new LoopMonitor();
 const batcher = new Batcher(mon);
-const driver = new Drivers(batcher);
+// The engine configuration's part for this thread, given by the engine that started it.
+const driver = new Drivers(batcher, workerInput<IoDriverConfig>(workerData));
 
 // Clock samples for the offset between this thread's performance.now() and the main thread's.
 clockSamples(5); // warm the path

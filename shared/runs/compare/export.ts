@@ -6,6 +6,7 @@
 import { bucketChangeText, tooFewText, type CompareRow } from './compare.ts';
 import { bucketText } from '../summary/server-quantile.ts';
 
+/** Compared runs' letters, the baseline first: every view, export and the CLI name runs by these. */
 export const LETTERS = ['A', 'B', 'C', 'D'] as const;
 
 /** Which run is which, for the legend above a table. */

@@ -7,6 +7,7 @@ import { DEFINITIONS, outcomeUnder, type DefinitionsId } from './definitions.ts'
 import { isCancelledLine } from './outcome.ts';
 import type { RequestOutcome, RunHeader, RunRequestLine, RunSummary } from '../file/types.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import { LETTERS } from '../compare/export.ts';
 
 export interface Rederived {
   summary: RunSummary;
@@ -35,8 +36,6 @@ export function rederiveRun(
   if (stored.server !== undefined) summary.server = stored.server;
   return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
 }
-
-const LETTERS = ['A', 'B', 'C', 'D'];
 
 /**
  * The preset a comparison uses: the one asked for, else the imported results' (a vLLM result makes
