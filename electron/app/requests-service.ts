@@ -6,7 +6,7 @@
  * by bytes).
  */
 import { randomUUID } from 'node:crypto';
-import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
+import type { FireInput, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
 import { RequestHistory } from './request-history.ts';
@@ -19,15 +19,10 @@ import { wallNow } from '../engine/clock.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { originOf } from '../../shared/origin.ts';
 import { looksSecretName } from '../../shared/redact.ts';
+import type { Emit } from './emit.ts';
 
-export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
-  event: E,
-  payload: E extends 'onRequestStarted'
-    ? RequestSummary
-    : E extends 'onRequestBatch'
-      ? RequestBatch
-      : RequestSnapshot,
-) => void;
+/** The events a request service sends. */
+type RequestEmit = Emit<'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>;
 
 interface Live {
   id: string;
@@ -74,7 +69,7 @@ export class RequestService {
   private readonly batcher = new StreamBatcher(BATCH_INTERVAL_MS, () => this.flushAll());
 
   constructor(
-    private readonly emit: Emit,
+    private readonly emit: RequestEmit,
     historyMaxBytes?: number,
   ) {
     this.history = new RequestHistory(undefined, historyMaxBytes);
