@@ -202,4 +202,27 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Configuration is built at the entry points (electron/engine/engine-config.ts): the engine, the
+    // runs, the app, metrics and the simulator read no environment variable, at load or later.
+    // Passing the environment on to a child process (`{ ...process.env, … }`) is not a read.
+    files: [
+      'electron/engine/**/*.ts',
+      'electron/runs/**/*.ts',
+      'electron/app/**/*.ts',
+      'electron/metrics/**/*.ts',
+      'electron/sim/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: ":not(SpreadElement) > MemberExpression[object.name='process'][property.name='env']",
+          message:
+            'No process.env here: the entry point builds the configuration (engineConfigFromEnv) and passes it down.',
+        },
+      ],
+    },
+  },
 );

@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fireRequest } from '../electron/engine/client.ts';
-import { io } from '../electron/engine/io/io-engine.ts';
+import { configureEngine, io } from '../electron/engine/io/io-engine.ts';
+import { engineConfigFromEnv } from '../electron/engine/engine-config.ts';
 import { EV_COALESCED } from '../shared/request.ts';
 import { summarize } from '../shared/stats/summary.ts';
 import type { RequestRecord } from '../shared/record.ts';
@@ -143,5 +144,6 @@ export async function benchItlAccuracy(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [a, b, c] = process.argv.slice(2).map(Number);
+  configureEngine(engineConfigFromEnv(process.env));
   console.log(JSON.stringify(await benchItlAccuracy(a || 256, b || 20, c || 100), null, 2));
 }

@@ -5,6 +5,11 @@
 import os from 'node:os';
 import { benchIngest } from './ingest.bench.ts';
 import { benchItlAccuracy } from './itl-accuracy.bench.ts';
+import { engineConfigFromEnv } from '../electron/engine/engine-config.ts';
+import { configureEngine } from '../electron/engine/io/io-engine.ts';
+
+// An entry point: the engine runs as the CLI's does (the environment's settings, the priority step).
+configureEngine(engineConfigFromEnv(process.env));
 
 const only = process.argv[2];
 const report: Record<string, unknown> = {

@@ -8,6 +8,8 @@ import { app, BrowserWindow, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCore, type Core } from './app/core.ts';
+import { engineConfigFromEnv } from './engine/engine-config.ts';
+import { configureEngine, engineConfig } from './engine/io/io-engine.ts';
 import type { SecretBox } from './app/secrets.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { bindIpc, type IpcBinding } from './ipc.ts';
@@ -98,6 +100,8 @@ async function start(): Promise<void> {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
+  // The app's engine configuration: the environment's overrides, read once here.
+  configureEngine(engineConfigFromEnv(process.env));
   const emitQueue: IpcBinding['emit'] = (event, payload) => ipc?.emit(event, payload);
   core = await createCore({
     mode: 'electron',
@@ -107,6 +111,7 @@ async function start(): Promise<void> {
     secrets: secretBox(),
     emit: emitQueue,
     log: (l) => console.error(l),
+    historyMaxBytes: engineConfig().historyMaxBytes,
     reveal: (file) => {
       shell.showItemInFolder(file);
       return true;

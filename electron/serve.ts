@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { createCore, type Core } from './app/core.ts';
+import { engineConfig } from './engine/io/io-engine.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { CSP } from '../shared/csp.ts';
 import { handleApi } from './serve-api.ts';
@@ -81,6 +82,8 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     simPort: o.simPort,
     emit: pages.emit,
     log: o.log,
+    // The entry point's engine configuration (the CLI's, built before `serve` ran).
+    historyMaxBytes: engineConfig().historyMaxBytes,
   });
   const served: Served = { token, host, allowedHosts, root: path.resolve(o.rendererDir), core, log: o.log };
   const server = http.createServer((req, res) => handleRequest(served, req, res));

@@ -19,6 +19,9 @@ export const runKey = z
   .max(400)
   .regex(/^(imported\/)?[A-Za-z0-9._-]+(#\d{1,4})?$/, 'not a run key');
 
+/** The most repeats of one workload: the app's run form, the contract and the CLI's --repeat. */
+export const MAX_REPEATS = 100;
+
 export const StartRunInput = z.object({
   targetId: z.string().min(1).max(64),
   /** Default: the target's default model, else the first model the server lists. */
@@ -34,8 +37,8 @@ export const StartRunInput = z.object({
   repeat: z
     .object({
       group: z.string().min(1).max(64),
-      index: z.number().int().min(1).max(100),
-      of: z.number().int().min(1).max(100),
+      index: z.number().int().min(1).max(MAX_REPEATS),
+      of: z.number().int().min(1).max(MAX_REPEATS),
     })
     .optional(),
 });

@@ -17,12 +17,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runWorkload } from '../../electron/runs/runner.ts';
+import { engineConfigFromEnv } from '../../electron/engine/engine-config.ts';
+import { configureEngine } from '../../electron/engine/io/io-engine.ts';
 import { loadPrompts } from '../../electron/runs/prompts/prompts.ts';
 import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { EV_COALESCED, EV_CONTENT } from '../../shared/request.ts';
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { hrMinusPerf, numArg, parseArgs, type ClientRequest, type ClientResult } from './common.ts';
 
+// An entry point: the engine configuration from the environment (TOKENSCOPE_IO_THREADS, as the CLI's).
+configureEngine(engineConfigFromEnv(process.env));
 const args = parseArgs(process.argv.slice(2));
 const url = args.get('url') ?? 'http://127.0.0.1:8000';
 const streams = numArg(args, 'streams', 16);

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { ApiEvent, ApiEvents, ApiHandlers, AppInfo } from '../../shared/api.ts';
+import type { ApiHandlers, AppInfo } from '../../shared/api.ts';
 import type { SimServer } from '../sim/index.ts';
 import { startSimThread } from '../sim/thread.ts';
 import { createHandlers } from './handlers.ts';
@@ -15,6 +15,7 @@ import { RunService } from './runs-service.ts';
 import { SweepService } from './sweep-service.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets-service.ts';
+import type { Emit } from './emit.ts';
 
 export interface CoreOptions {
   mode: 'electron' | 'web';
@@ -29,8 +30,10 @@ export interface CoreOptions {
   runsDir?: string;
   /** Show a file in the system's file manager (Electron's shell.showItemInFolder). */
   reveal?: (file: string) => boolean;
-  emit: <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
+  emit: Emit;
   log?: (line: string) => void;
+  /** The request history's bound (the entry point's engine configuration); default 256 MiB. */
+  historyMaxBytes?: number;
 }
 
 export interface Core {
@@ -63,11 +66,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);
     }
   }
-  const requests = new RequestService((event, payload) => o.emit(event, payload as never));
-  const metrics = new MetricsService(
-    (event, payload) => o.emit(event, payload as never),
-    (id) => targets.resolve(id),
-  );
+  const requests = new RequestService(o.emit, o.historyMaxBytes);
+  const metrics = new MetricsService(o.emit, (id) => targets.resolve(id));
   const runsDir =
     o.runsDir ??
     (o.userDataDir

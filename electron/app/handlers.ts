@@ -5,6 +5,7 @@
  */
 import type { ApiErrorKind, ApiHandlers, ApiMethod, AppInfo, Result } from '../../shared/api.ts';
 import { API_METHODS } from '../../shared/api.ts';
+import { fail, ok } from '../../shared/result.ts';
 import { discoverModels } from '../engine/models.ts';
 import type { RequestService } from './requests-service.ts';
 import type { TargetStore } from './targets-service.ts';
@@ -23,11 +24,9 @@ export interface Services {
   onTargetsChanged: () => void;
 }
 
-const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-const err = (kind: ApiErrorKind, message: string, code?: string): Result<never> => ({
-  ok: false,
-  error: { kind, message, code },
-});
+/** A failed call in the contract's error shape, built with shared/result.ts's `fail`. */
+const err = (kind: ApiErrorKind, message: string, code?: string): Result<never> =>
+  fail({ kind, message, code });
 
 /** Runs' errors carry their kind ('busy', 'not-found', …); file system errors are 'io'. */
 async function runCall<T>(fn: () => Promise<T>): Promise<Result<T>> {

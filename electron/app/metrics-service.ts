@@ -4,25 +4,19 @@
  * the explorer. Failures are sent as state (with backoff), never hidden.
  */
 import { createHash } from 'node:crypto';
-import type {
-  MetricsScrape,
-  MetricsState,
-  ExplorerSeries,
-  TelemetryScrape,
-} from '../../shared/metrics-api.ts';
+import type { MetricsState, ExplorerSeries, TelemetryScrape } from '../../shared/metrics-api.ts';
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
 import type { ParseResult } from '../../shared/metrics/prom-types.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { redactUrlString } from '../../shared/redact.ts';
+import type { Emit } from './emit.ts';
 
 const EXPLORER_MAX = 5000;
 
-export type MetricsEmit = {
-  (event: 'onMetricsScrape', payload: MetricsScrape): void;
-  (event: 'onMetricsState', payload: MetricsState): void;
-};
+/** The events a metrics service sends. */
+export type MetricsEmit = Emit<'onMetricsScrape' | 'onMetricsState'>;
 
 interface Watched {
   scraper: Scraper;

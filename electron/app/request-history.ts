@@ -1,6 +1,6 @@
 /**
  * The session's finished requests for the history view, newest first, bounded twice: at most
- * HISTORY_MAX entries and HISTORY_MAX_BYTES of their records' estimated footprint
+ * HISTORY_MAX entries and `maxBytes` (the engine configuration's historyMaxBytes) of their records' estimated footprint
  * (engine/record-limits.ts recordFootprintBytes). Entries alone did not bound memory: each record
  * may hold up to its limits (~390 MB at the defaults), and 27 flooded requests in the 50 entries
  * took web mode from 129 MB to 8.1 GB. The newest request is always kept, whatever its size (one
@@ -8,10 +8,9 @@
  */
 import type { RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { recordFootprintBytes } from '../engine/record-limits.ts';
+import { DEFAULT_HISTORY_MAX_BYTES } from '../engine/engine-config.ts';
 
 export const HISTORY_MAX = 50;
-/** TOKENSCOPE_HISTORY_MB overrides it (256 MiB). */
-export const HISTORY_MAX_BYTES = (Number(process.env.TOKENSCOPE_HISTORY_MB) || 256) * 1024 * 1024;
 
 export class RequestHistory {
   private readonly entries: { snap: RequestSnapshot; bytes: number }[] = [];
@@ -19,7 +18,7 @@ export class RequestHistory {
 
   constructor(
     private readonly maxEntries = HISTORY_MAX,
-    private readonly maxBytes = HISTORY_MAX_BYTES,
+    private readonly maxBytes = DEFAULT_HISTORY_MAX_BYTES,
   ) {}
 
   /** Estimated bytes the kept records hold. */

@@ -6,7 +6,7 @@
  * by bytes).
  */
 import { randomUUID } from 'node:crypto';
-import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
+import type { FireInput, RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { BATCH_INTERVAL_MS } from '../../shared/api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
 import { RequestHistory } from './request-history.ts';
@@ -16,17 +16,13 @@ import type { RequestSpec } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
 import { fireRequest } from '../engine/client.ts';
 import { wallNow } from '../engine/clock.ts';
-import { originOf, type ResolvedTarget } from './targets-service.ts';
+import type { ResolvedTarget } from './targets-service.ts';
+import { originOf } from '../../shared/origin.ts';
 import { looksSecretName } from '../../shared/redact.ts';
+import type { Emit } from './emit.ts';
 
-export type Emit = <E extends 'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>(
-  event: E,
-  payload: E extends 'onRequestStarted'
-    ? RequestSummary
-    : E extends 'onRequestBatch'
-      ? RequestBatch
-      : RequestSnapshot,
-) => void;
+/** The events a request service sends. */
+type RequestEmit = Emit<'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>;
 
 interface Live {
   id: string;
@@ -69,10 +65,15 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
 
 export class RequestService {
   private readonly live = new Map<string, Live>();
-  private readonly history = new RequestHistory();
+  private readonly history: RequestHistory;
   private readonly batcher = new StreamBatcher(BATCH_INTERVAL_MS, () => this.flushAll());
 
-  constructor(private readonly emit: Emit) {}
+  constructor(
+    private readonly emit: RequestEmit,
+    historyMaxBytes?: number,
+  ) {
+    this.history = new RequestHistory(undefined, historyMaxBytes);
+  }
 
   fire(input: FireInput, target: ResolvedTarget): string {
     const id = randomUUID();

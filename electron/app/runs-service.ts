@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { parseWorkload, type Workload } from '../../shared/runs/workload/workload.ts';
@@ -22,13 +21,12 @@ import { scrapeTargetOf } from './metrics-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
+import type { Emit } from './emit.ts';
 
 export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/import/imported-runs.ts';
 export { fileNameOf } from '../runs/export/run-export.ts';
 export { IMPORTED_DIR, RunError } from '../runs/files/run-keys.ts';
 export { LANE_INTERVAL_MS } from './run-lanes.ts';
-
-type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
 
 /** The run going on. */
 interface Active {

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiEvent, ApiEvents } from '../../shared/api.ts';
 import { parseSweepFile, type SweepFile } from '../../shared/runs/sweep/file.ts';
 import { saturationReason } from '../../shared/runs/sweep/text.ts';
 import {
@@ -20,8 +19,7 @@ import { runSweep } from '../runs/sweep/sweep.ts';
 import { planOf, sweepFileName } from '../runs/sweep/plan.ts';
 import { RunError, type RunService } from './runs-service.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
-
-type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
+import type { Emit } from './emit.ts';
 
 interface Active {
   sweepId: string;

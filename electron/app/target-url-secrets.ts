@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { joinUrlSecrets, splitUrlSecrets, type UrlSecretParts } from '../../shared/url-credentials.ts';
 import type { SecretBox } from './secrets.ts';
+import { originOf } from '../../shared/origin.ts';
 
 /** The URL fields of a target. */
 export interface TargetUrls {
@@ -25,14 +26,6 @@ const Parts = z.object({
 const SecretMap = z.record(z.string(), Parts);
 /** Per URL field ('baseUrl', 'telemetryUrls.0', …): its secret parts and their origin. */
 export type UrlSecretMap = z.infer<typeof SecretMap>;
-
-function originOf(u: string): string {
-  try {
-    return new URL(u).origin;
-  } catch {
-    return '';
-  }
-}
 
 /** Applies `f` to every URL field of `t` (by key), a new object with the results. */
 function mapUrls<T extends TargetUrls>(t: T, f: (key: string, url: string) => string): T {

@@ -13,6 +13,7 @@ import type { TargetInput, TargetView } from '../../shared/api.ts';
 import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
 import type { SecretBox } from './secrets.ts';
 import { looksSecretName, redactUrlString } from '../../shared/redact.ts';
+import { originOf } from '../../shared/origin.ts';
 import {
   joinTargetUrls,
   openUrlSecrets,
@@ -20,15 +21,6 @@ import {
   splitTargetUrls,
   type UrlSecretMap,
 } from './target-url-secrets.ts';
-
-/** scheme://host:port of a URL, for "is this the same server" ('' when not a URL). */
-export function originOf(u: string): string {
-  try {
-    return new URL(u).origin;
-  } catch {
-    return '';
-  }
-}
 
 const StoredTarget = z.object({
   id: z.string(),

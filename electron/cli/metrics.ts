@@ -5,8 +5,8 @@
  * did); 2 bad arguments.
  */
 import type { RequestError } from '../../shared/errors.ts';
-import { formatReport } from '../metrics/report-text.ts';
-import { ReportBuilder } from '../metrics/scrape-report.ts';
+import { formatScrapeDigest } from '../metrics/scrape-digest-text.ts';
+import { ScrapeDigestBuilder } from '../metrics/scrape-digest.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
 
 export interface MetricsCliOptions {
@@ -73,7 +73,7 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   // One-shot: a slow or distant endpoint gets 10 s; watch mode keeps the scraper's interval-based default.
   if (o.timeout !== undefined) target.timeoutMs = o.timeout;
   else if (!o.watch) target.timeoutMs = 10_000;
-  const reports = new ReportBuilder(o.model !== undefined ? { model: o.model } : {});
+  const digests = new ScrapeDigestBuilder(o.model !== undefined ? { model: o.model } : {});
   let lastOk = false;
   let failures = 0;
   let where = url;
@@ -81,10 +81,10 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     lastOk = false;
     const empty = emptyError(r);
     if (empty !== null) return printError(o.json, r.url, empty);
-    const report = reports.next(r);
+    const digest = digests.next(r);
     const text = o.json
-      ? JSON.stringify(report) + '\n'
-      : formatReport(report, { showTime: o.watch === true });
+      ? JSON.stringify(digest) + '\n'
+      : formatScrapeDigest(digest, { showTime: o.watch === true });
     out(o.watch && !o.json ? text + '\n' : text);
     lastOk = true;
   };

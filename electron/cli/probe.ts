@@ -19,6 +19,7 @@ import { fireRequest } from '../engine/client.ts';
 import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
 import { discoverModels } from '../engine/models.ts';
 import { probeJson } from './probe-json.ts';
+import { LETTERS } from '../../shared/runs/letters.ts';
 
 export interface ProbeCliOptions {
   model?: string;
@@ -165,8 +166,6 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
   }
   return recs.some((r) => r.error) ? 1 : 0;
 }
-
-const LETTERS = ['A', 'B'];
 
 /** Two requests' numbers in columns, with B − A (and the ratio, for latencies). */
 export function sideBySideText(a: RequestRecord, b: RequestRecord): string {

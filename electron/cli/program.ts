@@ -35,8 +35,12 @@ export function buildProgram(): Command {
     )
     .hook('preAction', async (cmd) => {
       const n = cmd.opts<{ ioThreads?: number }>().ioThreads;
+      // The CLI's engine configuration (web mode's too): the environment's, --io-threads over it.
       // Loaded here, not at the top: `tokenscope --help` parses options and loads nothing else.
-      if (n !== undefined) (await import('../engine/io/io-engine.ts')).configureIo(n);
+      const { engineConfigFromEnv } = await import('../engine/engine-config.ts');
+      const config = engineConfigFromEnv(process.env);
+      if (n !== undefined) config.ioThreads = n;
+      (await import('../engine/io/io-engine.ts')).configureEngine(config);
     });
 
   addProbeCommand(program);

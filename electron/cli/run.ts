@@ -4,7 +4,7 @@
  * flags stand in for or override the workload file, a progress line on stderr (redrawn on a
  * TTY, plain lines every few seconds otherwise), the run file written as it goes, then the summary
  * table (or one JSON object with --json). The API key comes from --api-key or TOKENSCOPE_API_KEY
- * and is never written anywhere. Its flags are run-flags.ts; what it prints, run-report.ts.
+ * and is never written anywhere. Its flags are run-flags.ts; what it prints, run-output.ts.
  *
  * Exit codes: 0 ok · 1 every request failed (or the run file could not be written, or the server
  * could not be asked for its models) · 2 bad workload, target or flags · 130 cancelled (Ctrl-C).
@@ -25,7 +25,8 @@ import { MAX_COMPARED } from '../../shared/runs/compare/compare.ts';
 import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/files/workload-file.ts';
 import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
-import { printPooled, progressWriter, reportResult } from './run-report.ts';
+import { printPooled, progressWriter, printRunResult } from './run-output.ts';
+import { MAX_REPEATS } from '../../shared/runs-api.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
 function failed(o: RunCliOptions, msg: string, code = 2): number {
@@ -33,8 +34,6 @@ function failed(o: RunCliOptions, msg: string, code = 2): number {
   else process.stderr.write(`error: ${msg}\n`);
   return code;
 }
-
-export const MAX_REPEATS = 100;
 
 /** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). */
 export function numberedFile(file: string, n: number | string): string {
@@ -193,7 +192,7 @@ export async function runRunCommand(
     progress.end();
   }
   if (result.path) onFile?.(result.path);
-  return reportResult(result, o);
+  return printRunResult(result, o);
 }
 
 /** A run ready to go: its workload and target, the key and headers it sends, its model and prompts. */

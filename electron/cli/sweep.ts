@@ -16,7 +16,7 @@ import { StepWorkloadError } from '../runs/sweep/step-run.ts';
 import { TestRequestError } from '../runs/runner.ts';
 import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';
-import { progressWriter } from './run-report.ts';
+import { progressWriter } from './run-output.ts';
 
 export { planOf };
 

@@ -1,7 +1,7 @@
 /**
  * Fires one streaming request and times every event.
  *
- * The sockets live on a stream-I/O thread (io/io-engine.ts, io/driver.ts): it stamps each socket
+ * The sockets live on a stream-I/O thread (io/io-engine.ts, io/node-driver.ts): it stamps each socket
  * read the moment its callback runs and hands the bytes here in batches. This side frames,
  * decodes and records them: every event a read completes gets that read's stamp, and events
  * sharing a read are flagged coalesced. So nothing done here (JSON, statistics, run files, IPC)
@@ -17,10 +17,11 @@ import { redactUrl } from './endpoint.ts';
 import { httpStatusError } from './classify.ts';
 import { compressedError, readJsonBody, withResponseHints } from './response-body.ts';
 import { redactText } from '../../shared/redact.ts';
-import { DECODE_SLICE_FRAMES, MAX_EVENT_CHARS, StreamDecoder } from './stream-decoder.ts';
+import { DECODE_SLICE_FRAMES, StreamDecoder } from './stream-decoder.ts';
 import { io, type IoCall, type IoHandler } from './io/io-engine.ts';
 import { READ_COST_BYTES } from './io/backlog.ts';
 import type { IoCtrl } from './io/protocol.ts';
+import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 
 export { MAX_TIMER_MS } from './prepare-request.ts';
@@ -41,15 +42,6 @@ export interface FireOptions {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
-/**
- * No byte for this long fails a request as client/idle-timeout (a server that accepted and went
- * silent), unless the request sets its own (0 = never). TOKENSCOPE_IDLE_TIMEOUT_S overrides it.
- */
-export const DEFAULT_IDLE_TIMEOUT_MS =
-  process.env.TOKENSCOPE_IDLE_TIMEOUT_S !== undefined &&
-  Number.isFinite(Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S))
-    ? Math.max(0, Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S)) * 1000
-    : 60_000;
 
 /**
  * One setImmediate for every request's pending decode: reads handed over together are all
@@ -134,6 +126,9 @@ class Exchange implements IoHandler {
   private call!: IoCall;
   /** The decoder's decodedCost already reported to the I/O side (back-pressure). */
   private reported = 0;
+  /** The engine that sends it, and so the entry point's configuration (limits, idle timeout). */
+  private readonly engine = io();
+  private readonly limits: EngineLimits = this.engine.config.limits;
 
   constructor(
     private readonly spec: RequestSpec,
@@ -153,19 +148,24 @@ class Exchange implements IoHandler {
       maxTokens: spec.params?.maxTokens ?? null,
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
-    this.decoder = new StreamDecoder(prep.dialect, this.rec, { maxTokens: spec.params?.maxTokens ?? null });
+    this.decoder = new StreamDecoder(prep.dialect, this.rec, {
+      maxTokens: spec.params?.maxTokens ?? null,
+      maxEvents: this.limits.maxRecordEvents,
+      maxTextChars: this.limits.maxRecordTextChars,
+      maxEventChars: this.limits.maxEventChars,
+    });
   }
 
   start(): void {
     const { spec, opts, prep } = this;
-    this.call = io().fire(
+    this.call = this.engine.fire(
       {
         url: prep.target.href,
         method: 'POST',
         headers: prep.headers,
         body: prep.body,
         timeoutMs: spec.timeoutMs ?? 300_000,
-        idleTimeoutMs: spec.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        idleTimeoutMs: spec.idleTimeoutMs ?? this.limits.idleTimeoutMs,
         insecureTls: spec.insecureTls === true,
         pool: opts.pool ?? null,
       },
@@ -232,7 +232,7 @@ class Exchange implements IoHandler {
     if (this.errorParts) {
       // Not a stream (an error status, or one JSON document): keep the body (truncated). A
       // copy: the chunk's memory goes back to the I/O thread.
-      if (this.errorSize < (this.jsonBody ? MAX_EVENT_CHARS : MAX_ERROR_BODY))
+      if (this.errorSize < (this.jsonBody ? this.limits.maxEventChars : MAX_ERROR_BODY))
         this.errorParts.push(Buffer.from(chunk));
       this.errorSize += chunk.length;
       this.call.consumed(chunk.length + READ_COST_BYTES); // taken as it came: no backlog

@@ -5,7 +5,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fireRequest } from './client.ts';
-import { MAX_EVENT_CHARS } from './stream-decoder.ts';
+import { DEFAULT_LIMITS } from './engine-config.ts';
+
+const MAX_EVENT_CHARS = DEFAULT_LIMITS.maxEventChars;
 import { io } from './io/io-engine.ts';
 
 let srv: http.Server;

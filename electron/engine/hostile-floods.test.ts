@@ -14,8 +14,10 @@ import { DIALECT_IDS } from '../../shared/dialects.ts';
 import { REPO_ROOT } from '../testing/corpus.ts';
 import { FLOOD_SHAPES, floodOf, startHostileServer, type HostileServer } from '../testing/hostile-server.ts';
 import type { FloodOutcome } from '../testing/flood-child.ts';
-import { BACKLOG_HIGH_BYTES } from './io/backlog.ts';
 import { recordBoundBytes } from './record-limits.ts';
+import { DEFAULT_LIMITS } from './engine-config.ts';
+
+const BACKLOG_HIGH_BYTES = DEFAULT_LIMITS.backlogHighBytes;
 
 const MAX_EVENTS = 20_000;
 const MAX_TEXT_MB = 1;

@@ -5,28 +5,25 @@
 import type { RequestError } from '../../shared/errors.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { overMaxTokensLimit } from '../../shared/stats/token-bounds.ts';
+import { DEFAULT_LIMITS } from './engine-config.ts';
 
 /**
- * An event (or NDJSON line) that grows past this without ending fails its request as
- * protocol/event-too-large: memory stays bounded whatever a server sends (a real event is a few KB;
- * TOKENSCOPE_MAX_EVENT_MB raises it).
- */
-export const MAX_EVENT_CHARS = (Number(process.env.TOKENSCOPE_MAX_EVENT_MB) || 8) * 1024 * 1024;
-
-/**
+ * The limits come from the engine configuration (engine-config.ts, DEFAULT_LIMITS), passed to each
+ * request's decoder. An event (or NDJSON line) that grows past `maxEventChars` without ending fails
+ * its request as protocol/event-too-large: memory stays bounded whatever a server sends (a real
+ * event is a few KB; 8 MiB, TOKENSCOPE_MAX_EVENT_MB raises it).
+ *
  * A request's record is bounded whatever a server sends (an endless fast stream grew ~33 MB/s):
- * - text kept (raw event data, output text, each event's text) stops at MAX_RECORD_TEXT_CHARS
+ * - text kept (raw event data, output text, each event's text) stops at `maxRecordTextChars`
  *   (64 Mi characters; TOKENSCOPE_MAX_RECORD_MB): `rec.textCapped`, timing of every event still
  *   kept. A read whose event is kept is charged whole (an event's raw text keeps its read's string);
- * - framed units stop at MAX_RECORD_EVENTS (2 M; TOKENSCOPE_MAX_EVENTS): events, and what frames
+ * - framed units stop at `maxRecordEvents` (2 M; TOKENSCOPE_MAX_EVENTS): events, and what frames
  *   nothing (comments, keep-alive blank lines, `event:`-only blocks) as well. The request is stopped
  *   as client/record-limit at the read that reached it, at most that many events kept, what
  *   arrived before kept.
  * So a finished record holds at most RECORD_BYTES_PER_EVENT per event of its limit plus two bytes
  * per character of its text limit (recordBoundBytes): ≈ 390 MB at the defaults.
  */
-export const MAX_RECORD_TEXT_CHARS = (Number(process.env.TOKENSCOPE_MAX_RECORD_MB) || 64) * 1024 * 1024;
-export const MAX_RECORD_EVENTS = Number(process.env.TOKENSCOPE_MAX_EVENTS) || 2_000_000;
 
 /**
  * What one kept event costs at most beyond its text: the columns (22 bytes), the row's text and raw
@@ -38,12 +35,13 @@ export interface RecordLimits {
   maxTokens?: number | null;
   maxEvents?: number;
   maxTextChars?: number;
+  maxEventChars?: number;
 }
 
 /** The most a finished record of these limits holds, bytes (the bound docs/security.md states). */
 export function recordBoundBytes(l: RecordLimits = {}): number {
-  const events = l.maxEvents ?? MAX_RECORD_EVENTS;
-  const chars = l.maxTextChars ?? MAX_RECORD_TEXT_CHARS;
+  const events = l.maxEvents ?? DEFAULT_LIMITS.maxRecordEvents;
+  const chars = l.maxTextChars ?? DEFAULT_LIMITS.maxRecordTextChars;
   return events * RECORD_BYTES_PER_EVENT + chars * 2;
 }
 
@@ -64,11 +62,11 @@ export function recordLimitError(units: number, events: number, atMs: number): R
   };
 }
 
-export function eventTooLargeError(atMs: number): RequestError {
+export function eventTooLargeError(atMs: number, maxEventChars: number): RequestError {
   return {
     kind: 'protocol',
     code: 'event-too-large',
-    message: `An event grew past ${Math.round(MAX_EVENT_CHARS / 1048576)} MiB without ending; the stream was stopped there (what arrived before it is kept).`,
+    message: `An event grew past ${Math.round(maxEventChars / 1048576)} MiB without ending; the stream was stopped there (what arrived before it is kept).`,
     atMs,
   };
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fireRequest } from './client.ts';
 import { io, IoEngine, useIo } from './io/io-engine.ts';
+import { defaultEngineConfig } from './engine-config.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 
@@ -33,12 +34,7 @@ describe.each([
   beforeAll(async () => {
     // The I/O threads pick their driver when they start: new threads for each suite.
     await io().close();
-    if (client) process.env.TOKENSCOPE_HTTP_CLIENT = client;
-    else delete process.env.TOKENSCOPE_HTTP_CLIENT;
-    useIo(new IoEngine(1));
-  });
-  afterAll(() => {
-    delete process.env.TOKENSCOPE_HTTP_CLIENT;
+    useIo(new IoEngine(defaultEngineConfig({ ioThreads: 1, httpClient: client ?? 'raw' })));
   });
 
   it('a 307 says where it points; Tokenscope does not follow it', async () => {

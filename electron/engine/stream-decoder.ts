@@ -30,15 +30,13 @@ import { eventTokensDoubt } from '../../shared/stats/token-bounds.ts';
 import { READ_COST_BYTES } from './io/backlog.ts';
 import {
   eventTooLargeError,
-  MAX_EVENT_CHARS,
-  MAX_RECORD_EVENTS,
-  MAX_RECORD_TEXT_CHARS,
   overMaxTokensLimit,
   recordLimitError,
   type RecordLimits,
 } from './record-limits.ts';
+import { DEFAULT_LIMITS } from './engine-config.ts';
 
-export { MAX_EVENT_CHARS, MAX_RECORD_EVENTS, MAX_RECORD_TEXT_CHARS, overMaxTokensLimit };
+export { overMaxTokensLimit };
 
 /** Frames decoded per slice (flush): the measuring thread yields between slices. */
 export const DECODE_SLICE_FRAMES = 1024;
@@ -60,7 +58,7 @@ export class StreamDecoder {
   private head = 0;
   private pushedCost = 0;
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
-  /** An event grew past MAX_EVENT_CHARS: the request is to be stopped (the client checks this). */
+  /** An event grew past the event limit (maxEventChars): the request is to be stopped (the client checks this). */
   tooLarge = false;
   /** Stop the request now (over max_tokens, record limit): its error is set; the client checks this. */
   stop = false;
@@ -73,6 +71,7 @@ export class StreamDecoder {
   /** The last read whose kept event was charged its whole length against the text limit. */
   private chargedRead = -1;
   private readonly maxEvents: number;
+  private readonly maxEventChars: number;
 
   constructor(
     private readonly dialect: Dialect,
@@ -82,7 +81,8 @@ export class StreamDecoder {
     this.sse = dialect.framing === 'sse' ? new SseParser() : null;
     this.nd = dialect.framing === 'ndjson' ? new NdjsonFramer() : null;
     this.decoder = dialect.createDecoder();
-    this.maxEvents = limits.maxEvents ?? MAX_RECORD_EVENTS;
+    this.maxEvents = limits.maxEvents ?? DEFAULT_LIMITS.maxRecordEvents;
+    this.maxEventChars = limits.maxEventChars ?? DEFAULT_LIMITS.maxEventChars;
   }
 
   private get events(): EventColumns {
@@ -93,15 +93,12 @@ export class StreamDecoder {
   checkContentType(ct: string | null, atMs: number): void {
     if (!ct) return;
     const c = ct.toLowerCase();
-    const ok =
-      this.dialect.framing === 'sse'
-        ? c.includes('text/event-stream')
-        : c.includes('ndjson') || c.includes('application/json') || c.includes('text/plain');
-    if (!ok) {
+    const { expected, accepted } = this.dialect.contentType;
+    if (!accepted.some((a) => c.includes(a))) {
       this.setError({
         kind: 'protocol',
         code: 'content-type',
-        message: `Expected ${this.dialect.framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson'} but the server sent "${ct}" (did it ignore stream: true?).`,
+        message: `Expected ${expected} but the server sent "${ct}" (did it ignore stream: true?).`,
         atMs,
       });
     }
@@ -121,9 +118,9 @@ export class StreamDecoder {
     if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
     else this.nd!.push(chunk, frames as NdjsonLine[]);
     const pendingChars = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
-    if (pendingChars > MAX_EVENT_CHARS) {
+    if (pendingChars > this.maxEventChars) {
       this.tooLarge = true;
-      this.setError(eventTooLargeError(t));
+      this.setError(eventTooLargeError(t, this.maxEventChars));
     }
     // The limit counts every framed unit; no event past it is queued.
     const queued = this.events.n + this.pendingFrames;
@@ -221,7 +218,7 @@ export class StreamDecoder {
     return {
       kind: 'protocol',
       code: 'truncated',
-      message: `The stream ended without its terminator (${terminatorName(this.dialect.id)}).${extra}`,
+      message: `The stream ended without its terminator (${this.dialect.terminator}).${extra}`,
       atMs: t,
     };
   }
@@ -300,7 +297,7 @@ export class StreamDecoder {
         break;
     }
     // Text is kept up to the record's limit; past it, only times and token counts.
-    const maxText = this.limits.maxTextChars ?? MAX_RECORD_TEXT_CHARS;
+    const maxText = this.limits.maxTextChars ?? DEFAULT_LIMITS.maxRecordTextChars;
     const keepText = this.keptChars < maxText;
     if (keepText) {
       // The raw data is a slice of its read's string and keeps all of it: the read is charged once.
@@ -352,23 +349,5 @@ export class StreamDecoder {
         atMs: t,
       });
     }
-  }
-}
-
-function terminatorName(id: Dialect['id']): string {
-  switch (id) {
-    case 'openai-chat':
-    case 'openai-completions':
-      return 'data: [DONE]';
-    case 'openai-responses':
-      return 'response.completed';
-    case 'anthropic-messages':
-      return 'message_stop';
-    case 'tgi':
-      return 'a final event with generated_text';
-    case 'llamacpp':
-      return 'a final event with stop: true';
-    default:
-      return 'a final line with done: true';
   }
 }

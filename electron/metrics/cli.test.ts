@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR } from '../testing/corpus.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
-import type { ScrapeReport } from './scrape-report.ts';
+import type { ScrapeDigest } from './scrape-digest.ts';
 import { closedPort, LiveCli, runCli, serveOnce, streamChat } from '../testing/cli.ts';
 
-type Line = ScrapeReport & { error?: { kind: string; code: string; message: string } };
+type Line = ScrapeDigest & { error?: { kind: string; code: string; message: string } };
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();

@@ -25,7 +25,7 @@ import {
 import type { GroundTruthLog } from './ground-truth.ts';
 import { ollamaName } from './info.ts';
 import { hash32, type Rng } from '../../shared/prng.ts';
-import { parseRequest, RequestError, type GenRequest } from './request.ts';
+import { parseRequest, BadSimRequest, type GenRequest } from './request.ts';
 import { planOutput, type Scheduler } from './scheduler.ts';
 import { blockKeys } from './prefix-cache.ts';
 import { StreamSession } from './stream.ts';
@@ -136,7 +136,7 @@ export function acceptGeneration(
   try {
     r = parseRequest(dialect, body);
   } catch (err) {
-    if (err instanceof RequestError) return rejectInvalid(res, dialect, err.message, err.param);
+    if (err instanceof BadSimRequest) return rejectInvalid(res, dialect, err.message, err.param);
     throw err;
   }
   if (forceNonStream || fault?.kind === 'no-stream') r.stream = false;

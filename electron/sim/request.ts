@@ -36,7 +36,8 @@ export interface GenRequest {
   reasoningTokens: number | null;
 }
 
-export class RequestError extends Error {
+/** A request body the simulator refuses (answered 400 in the dialect's error shape); not the client's RequestError. */
+export class BadSimRequest extends Error {
   constructor(
     message: string,
     readonly param: string | null = null,
@@ -55,7 +56,7 @@ function optInt(o: Obj, key: string, min: number): number | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new RequestError(`${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`, key);
+    throw new BadSimRequest(`${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`, key);
   }
   return v;
 }
@@ -74,9 +75,9 @@ function textOf(content: unknown): string {
 }
 
 function messagesOf(v: unknown, key: string): ChatMessageLike[] {
-  if (!Array.isArray(v)) throw new RequestError(`${key} must be a list of messages`, key);
+  if (!Array.isArray(v)) throw new BadSimRequest(`${key} must be a list of messages`, key);
   return v.map((m) => {
-    if (!isObj(m)) throw new RequestError(`each of ${key} must be an object`, key);
+    if (!isObj(m)) throw new BadSimRequest(`each of ${key} must be an object`, key);
     return { role: typeof m.role === 'string' ? m.role : 'user', content: textOf(m.content) };
   });
 }
@@ -95,7 +96,7 @@ type OpenAiUsage = Pick<GenRequest, 'includeUsage' | 'continuousUsage'>;
 type DialectParser = (body: Obj, base: Common, openaiUsage: OpenAiUsage, dialect: DialectId) => GenRequest;
 
 export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
-  if (!isObj(body)) throw new RequestError('request body must be a JSON object');
+  if (!isObj(body)) throw new BadSimRequest('request body must be a JSON object');
   const base: Common = {
     dialect,
     model: typeof body.model === 'string' ? body.model : null,
@@ -115,7 +116,7 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
   };
   const r = PARSERS[dialect](body, base, openaiUsage, dialect);
   if (r.maxTokens !== null && r.minTokens > r.maxTokens) {
-    throw new RequestError(
+    throw new BadSimRequest(
       `min_tokens must be less than or equal to max_tokens=${r.maxTokens}, got ${r.minTokens}.`,
       'min_tokens',
     );
@@ -144,7 +145,7 @@ function openaiCompletions(body: Obj, base: Common, openaiUsage: OpenAiUsage): G
     : typeof body.prompt === 'string'
       ? body.prompt
       : null;
-  if (p === null) throw new RequestError('prompt must be a string', 'prompt');
+  if (p === null) throw new BadSimRequest('prompt must be a string', 'prompt');
   return {
     ...base,
     ...openaiUsage,
@@ -184,7 +185,7 @@ function anthropicMessages(body: Obj, base: Common): GenRequest {
   ];
   const maxTokens = optInt(body, 'max_tokens', 1);
   // Anthropic's and vLLM's wording for the missing field.
-  if (maxTokens === null) throw new RequestError('max_tokens: Field required', 'max_tokens');
+  if (maxTokens === null) throw new BadSimRequest('max_tokens: Field required', 'max_tokens');
   return {
     ...base,
     promptText: messages.map((m) => m.content).join('\n'),
@@ -196,7 +197,7 @@ function anthropicMessages(body: Obj, base: Common): GenRequest {
 }
 
 function tgi(body: Obj, base: Common): GenRequest {
-  if (typeof body.inputs !== 'string') throw new RequestError('inputs must be a string', 'inputs');
+  if (typeof body.inputs !== 'string') throw new BadSimRequest('inputs must be a string', 'inputs');
   const params = isObj(body.parameters) ? body.parameters : {};
   return {
     ...base,
@@ -212,7 +213,7 @@ function tgi(body: Obj, base: Common): GenRequest {
 
 function llamacpp(body: Obj, base: Common): GenRequest {
   const p = typeof body.prompt === 'string' ? body.prompt : null;
-  if (p === null) throw new RequestError('"prompt" must be a string', 'prompt');
+  if (p === null) throw new BadSimRequest('"prompt" must be a string', 'prompt');
   const n = limit(optInt(body, 'n_predict', -1) ?? optInt(body, 'max_tokens', -1));
   return {
     ...base,

@@ -6,13 +6,15 @@
  * while it ran (VmHWM, reset before each shape with /proc/self/clear_refs).
  *
  * Run: node --expose-gc bin/run-ts.mjs electron/testing/flood-child.ts <url> <timeoutMs> <dialect/shape>…
- * Limits come from the environment (TOKENSCOPE_MAX_EVENTS, TOKENSCOPE_MAX_RECORD_MB, …).
+ * An entry point: its engine configuration comes from the environment (TOKENSCOPE_MAX_EVENTS,
+ * TOKENSCOPE_MAX_RECORD_MB, …), read once here.
  */
 import fs from 'node:fs';
 import { isDialectId } from '../../shared/dialects.ts';
 import { EV_CONTENT } from '../../shared/request.ts';
 import { fireRequest } from '../engine/client.ts';
-import { io } from '../engine/io/io-engine.ts';
+import { configureEngine, io } from '../engine/io/io-engine.ts';
+import { engineConfigFromEnv } from '../engine/engine-config.ts';
 
 export interface FloodOutcome {
   dialect: string;
@@ -35,6 +37,7 @@ function memKb(): { rss: number; hwm: number } {
 
 const [url, timeout, ...cases] = process.argv.slice(2);
 if (!url || !timeout) throw new Error('usage: flood-child.ts <url> <timeoutMs> <dialect/shape>…');
+configureEngine(engineConfigFromEnv(process.env));
 await io().ready();
 for (const c of cases) {
   const [dialect = '', shape = ''] = c.split('/');

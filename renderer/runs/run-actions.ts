@@ -10,9 +10,8 @@ import { download } from './run-exports.ts';
 import { useAppStore, pickTarget } from '../core/app-store.ts';
 import { ensureLive, handleList } from './run-events.ts';
 import { MAX_COMPARED } from './compare/run-compare.ts';
+import { MAX_REPEATS } from '../../shared/runs-api.ts';
 
-/** The most repeats the form starts (the CLI's --repeat takes as many). */
-export const MAX_REPEATS = 100;
 import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './form/workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload/text.ts';

@@ -13,7 +13,13 @@ import {
 } from './target-input.ts';
 import { setTargets, useAppStore } from '../core/app-store.ts';
 import type { TargetView } from '../../shared/api.ts';
-import { AuthFields, EditorActions, IdentityFields, MetricsFields, TlsField } from './TargetFields.tsx';
+import {
+  AuthFields,
+  EditorActions,
+  IdentityFields,
+  MetricsFields,
+  TlsField,
+} from './target-editor-fields.tsx';
 
 /**
  * `onSwitch`: a new target was saved, or the open one's defaults changed — the app selects it

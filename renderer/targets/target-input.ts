@@ -3,6 +3,7 @@ import { selectorProblem, type TargetInput, type TargetView } from '../../shared
 import type { DialectId } from '../../shared/dialects.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import { headersFromRows, rowsFromHeaders, type HeaderRow } from './header-rows.ts';
+import { originOf } from '../../shared/origin.ts';
 
 export interface TargetForm {
   id?: string;
@@ -116,15 +117,6 @@ export function telemetryList(text: string): string[] {
     .split(/\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '');
-}
-
-/** scheme://host:port, '' when not a URL. */
-export function originOf(u: string): string {
-  try {
-    return new URL(u.trim()).origin;
-  } catch {
-    return '';
-  }
 }
 
 /** The form's base URL names another server than the stored target's, which has secrets to lose. */

@@ -15,6 +15,7 @@ import {
   str,
   total,
   type Obj,
+  SSE_CONTENT_TYPE,
 } from './common.ts';
 import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 
@@ -149,6 +150,8 @@ function split(spec: RequestSpec): { system: string | undefined; messages: ChatM
 export const anthropicMessages: Dialect = {
   id: 'anthropic-messages',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'message_stop',
   path: DIALECT_PATHS['anthropic-messages'],
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

@@ -3,9 +3,21 @@
  * all servers (FORMATS.md §6.3), and prompt/message conversion for request bodies.
  */
 import type { ChatMessage, RequestSpec, Usage } from '../../../shared/request.ts';
-import type { DecodedEvent } from './types.ts';
+import type { DecodedEvent, StreamContentType } from './types.ts';
 
 export type Obj = Record<string, unknown>;
+
+/** What an SSE stream's Content-Type must contain. */
+export const SSE_CONTENT_TYPE: StreamContentType = {
+  expected: 'text/event-stream',
+  accepted: ['text/event-stream'],
+};
+
+/** NDJSON streams (Ollama) come labelled several ways, all accepted. */
+export const NDJSON_CONTENT_TYPE: StreamContentType = {
+  expected: 'application/x-ndjson',
+  accepted: ['ndjson', 'application/json', 'text/plain'],
+};
 
 export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -19,6 +19,7 @@ import {
   stopList,
   str,
   usageOf,
+  SSE_CONTENT_TYPE,
 } from './common.ts';
 import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 
@@ -63,6 +64,8 @@ class LlamaCppDecoder implements EventDecoder {
 export const llamacpp: Dialect = {
   id: 'llamacpp',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'a final event with stop: true',
   path: DIALECT_PATHS.llamacpp,
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

@@ -5,7 +5,7 @@
  */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
-import { chatMessages, isObj, str, type Obj } from './common.ts';
+import { chatMessages, isObj, str, type Obj, SSE_CONTENT_TYPE } from './common.ts';
 import { OpenAiChunkDecoder, openAiParams, type ChoiceOutput } from './openai-common.ts';
 import type { Dialect } from './types.ts';
 
@@ -37,6 +37,8 @@ function functionText(f: unknown): string {
 export const openAiChat: Dialect = {
   id: 'openai-chat',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'data: [DONE]',
   path: DIALECT_PATHS['openai-chat'],
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

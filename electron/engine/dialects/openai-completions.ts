@@ -6,7 +6,7 @@
  */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
-import { promptText, str, type Obj } from './common.ts';
+import { promptText, str, type Obj, SSE_CONTENT_TYPE } from './common.ts';
 import { OpenAiChunkDecoder, openAiParams, type ChoiceOutput } from './openai-common.ts';
 import type { Dialect } from './types.ts';
 
@@ -17,6 +17,8 @@ function readText(choice: Obj): ChoiceOutput {
 export const openAiCompletions: Dialect = {
   id: 'openai-completions',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'data: [DONE]',
   path: DIALECT_PATHS['openai-completions'],
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

@@ -7,7 +7,18 @@
  */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
-import { defined, errorEvent, invalid, isObj, count, parseObject, str, usageOf, type Obj } from './common.ts';
+import {
+  defined,
+  errorEvent,
+  invalid,
+  isObj,
+  count,
+  parseObject,
+  str,
+  usageOf,
+  type Obj,
+  SSE_CONTENT_TYPE,
+} from './common.ts';
 import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 
 /** Delta event types, by where their `delta` string goes. */
@@ -107,6 +118,8 @@ function withUsage(ev: DecodedEvent, r: Obj): DecodedEvent {
 export const openAiResponses: Dialect = {
   id: 'openai-responses',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'response.completed',
   path: DIALECT_PATHS['openai-responses'],
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

@@ -18,6 +18,7 @@ import {
   stopList,
   str,
   usageOf,
+  SSE_CONTENT_TYPE,
 } from './common.ts';
 import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 
@@ -63,6 +64,8 @@ class TgiDecoder implements EventDecoder {
 export const tgi: Dialect = {
   id: 'tgi',
   framing: 'sse',
+  contentType: SSE_CONTENT_TYPE,
+  terminator: 'a final event with generated_text',
   path: DIALECT_PATHS.tgi,
   endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {

@@ -59,9 +59,22 @@ export interface EventDecoder {
   decode(frame: Frame): DecodedEvent;
 }
 
+/**
+ * The response content types a dialect's stream may carry: a 200 whose Content-Type contains none
+ * of `accepted` (lower-case substrings) is kept going (some proxies relabel) but reported, naming
+ * `expected`.
+ */
+export interface StreamContentType {
+  expected: string;
+  accepted: readonly string[];
+}
+
 export interface Dialect {
   id: DialectId;
   framing: 'sse' | 'ndjson';
+  contentType: StreamContentType;
+  /** The proper end of the stream in words, for the error when a stream ends without it. */
+  terminator: string;
   /** Path appended to a base URL. */
   path: string;
   /**

@@ -5,21 +5,31 @@
  * far faster than that. Without flow control the undelivered batches piled up in the message queue
  * (16.5 GB for one request). So each request counts its backlog — bytes handed on and not yet
  * decoded, plus a fixed cost per read — and its socket stops being read while that is over
- * BACKLOG_HIGH_BYTES, and is read again once the measuring side has caught up to BACKLOG_LOW_BYTES.
+ * its high bound, and is read again once the measuring side has caught up to its low bound.
  * Reads resume in order; each is still stamped first thing when it happens, so a pause shows in
  * the record as the stall it was (a gap, then reads that came together), never as wrong times.
  */
 
-/** Above this backlog a request's socket stops being read (TOKENSCOPE_IO_BACKLOG_KB; 1 MiB). */
-export const BACKLOG_HIGH_BYTES = (Number(process.env.TOKENSCOPE_IO_BACKLOG_KB) || 1024) * 1024;
-/** Reading resumes once the backlog is down to this. */
-export const BACKLOG_LOW_BYTES = Math.floor(BACKLOG_HIGH_BYTES / 2);
+/** Where reading stops and resumes; built from the engine configuration's `backlogHighBytes`. */
+export interface BacklogBounds {
+  /** Above this backlog a request's socket stops being read (1 MiB by default). */
+  high: number;
+  /** Reading resumes once the backlog is down to this. */
+  low: number;
+}
+
+export function backlogBounds(highBytes: number): BacklogBounds {
+  return { high: highBytes, low: Math.floor(highBytes / 2) };
+}
+
 /**
  * The measuring side reports decoded bytes in steps of at least this (a normal stream of a few
  * tens of KB never sends one); at most this much is unreported, so a drained backlog always
- * reads below BACKLOG_LOW_BYTES.
+ * reads below the low bound.
  */
-export const ACK_STEP_BYTES = Math.min(64 * 1024, Math.floor(BACKLOG_LOW_BYTES / 2));
+export function ackStepBytes(b: BacklogBounds): number {
+  return Math.min(64 * 1024, Math.floor(b.low / 2));
+}
 /** What a read costs beyond its bytes on the way and while framed (its stamp, index, length). */
 export const READ_COST_BYTES = 64;
 
@@ -30,17 +40,17 @@ export interface Backlogged {
 }
 
 /** A read of `bytes` was handed on: true when the socket should stop being read now. */
-export function backlogGrew(b: Backlogged, bytes: number): boolean {
+export function backlogGrew(b: Backlogged, bytes: number, bounds: BacklogBounds): boolean {
   b.backlog += bytes + READ_COST_BYTES;
-  if (b.paused || b.backlog <= BACKLOG_HIGH_BYTES) return false;
+  if (b.paused || b.backlog <= bounds.high) return false;
   b.paused = true;
   return true;
 }
 
 /** The measuring side decoded `bytes`: true when the socket should be read again now. */
-export function backlogShrank(b: Backlogged, bytes: number): boolean {
+export function backlogShrank(b: Backlogged, bytes: number, bounds: BacklogBounds): boolean {
   b.backlog = Math.max(0, b.backlog - bytes);
-  if (!b.paused || b.backlog > BACKLOG_LOW_BYTES) return false;
+  if (!b.paused || b.backlog > bounds.low) return false;
   b.paused = false;
   return true;
 }

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IoEngine, type IoHandler } from './io-engine.ts';
+import { defaultEngineConfig } from '../engine-config.ts';
 import type { IoCtrl, IoRequest } from './protocol.ts';
 
 let srv: http.Server;
@@ -49,7 +50,7 @@ const req = (path: string): IoRequest => ({
 
 describe('an opening burst on the stream-I/O thread', () => {
   it('is started in slices, with a running stream read between them', async () => {
-    const engine = new IoEngine(1);
+    const engine = new IoEngine(defaultEngineConfig({ ioThreads: 1 }));
     await engine.ready();
     try {
       // What the I/O thread did, in its order: 'r' a read of the running stream, 's' a burst request started.

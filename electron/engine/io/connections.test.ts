@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fireRequest } from '../client.ts';
 import { IoEngine, io, useIo } from './io-engine.ts';
+import { defaultEngineConfig } from '../engine-config.ts';
 import type { RequestSpec } from '../../../shared/request.ts';
 
 const CHUNKS = [
@@ -92,18 +93,13 @@ afterAll(async () => {
   await io().close();
 });
 
-// Plain HTTP goes through the raw driver by default; TOKENSCOPE_HTTP_CLIENT=node sends it through
-// Node's client (the path https always takes). Both must keep the same rules.
-describe.each(['raw', 'node'])('connections through the stream-I/O thread (%s driver)', (driver) => {
+// Plain HTTP goes through the raw driver by default; `httpClient: 'node'` (TOKENSCOPE_HTTP_CLIENT=node)
+// sends it through Node's client (the path https always takes). Both must keep the same rules.
+describe.each(['raw', 'node'] as const)('connections through the stream-I/O thread (%s driver)', (driver) => {
   beforeAll(async () => {
-    if (driver === 'node') process.env.TOKENSCOPE_HTTP_CLIENT = 'node';
-    else delete process.env.TOKENSCOPE_HTTP_CLIENT;
-    const e = new IoEngine(1); // its thread reads the variable as it starts
+    const e = new IoEngine(defaultEngineConfig({ ioThreads: 1, httpClient: driver })); // its thread is given it as it starts
     useIo(e);
     await e.ready();
-  });
-  afterAll(() => {
-    delete process.env.TOKENSCOPE_HTTP_CLIENT;
   });
 
   it('a server that closes every kept-alive connection: requests on a reused one are retried once, none fails', async () => {

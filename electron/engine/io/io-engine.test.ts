@@ -7,8 +7,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IoEngine, type IoCall, type IoHandler } from './io-engine.ts';
-import { BACKLOG_HIGH_BYTES, READ_COST_BYTES } from './backlog.ts';
+import { READ_COST_BYTES } from './backlog.ts';
 import type { IoCtrl, IoRequest } from './protocol.ts';
+import { DEFAULT_LIMITS, defaultEngineConfig } from '../engine-config.ts';
+
+const BACKLOG_HIGH_BYTES = DEFAULT_LIMITS.backlogHighBytes;
 
 let srv: http.Server;
 let base = '';
@@ -110,7 +113,7 @@ function collect(engine: IoEngine, path: string, onCtrl?: (ev: IoCtrl) => void):
 }
 
 describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
-  const engine = new IoEngine(threads);
+  const engine = new IoEngine(defaultEngineConfig({ ioThreads: threads }));
   afterAll(() => engine.close());
 
   it('reads larger than a batch arrive whole and in order', async () => {
@@ -196,7 +199,7 @@ describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
 
 describe('a stream-I/O thread that dies', () => {
   it('fails the requests it held with client/io-thread; later requests still run', async () => {
-    const engine = new IoEngine(1);
+    const engine = new IoEngine(defaultEngineConfig({ ioThreads: 1 }));
     try {
       await engine.ready();
       const hung = collect(engine, '/hang', (ev) => {

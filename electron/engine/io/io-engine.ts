@@ -4,12 +4,11 @@
  * thread's clock, to the request's handler (client.ts: framing, decoding, the record). So JSON,
  * statistics, run files, IPC and metrics scraping, which all run here, never delay a timestamp.
  *
- * Threads: `--io-threads N` (TOKENSCOPE_IO_THREADS), default one per core but one, at least one,
- * at most four; requests go to the thread with the fewest in flight. 0 runs the same driver inline
+ * Threads: the engine configuration's `ioThreads` (`--io-threads N`, TOKENSCOPE_IO_THREADS at the
+ * entry point: engine-config.ts), default one per core but one, at least one, at most four; requests go to the thread with the fewest in flight. 0 runs the same driver inline
  * in this thread (the way it worked before; kept for comparison and as the fallback when a thread
  * cannot start). A thread holds the process open only while it has requests in flight.
  */
-import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { RequestError } from '../../../shared/errors.ts';
 import { startWorker } from '../../workers/spawn.ts';
@@ -17,12 +16,14 @@ import { Drivers } from './raw-driver.ts';
 import { clockOffset } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import { combine, emptyStats, yieldToIoThreads } from './io-threads.ts';
-import { ACK_STEP_BYTES } from './backlog.ts';
+import { ackStepBytes, backlogBounds } from './backlog.ts';
+import { defaultEngineConfig, type EngineConfig } from '../engine-config.ts';
 import {
   BATCH_BYTES,
   META_STRIDE,
   type FromIo,
   type IoCtrl,
+  type IoDriverConfig,
   type IoLoopStats,
   type IoPoolOptions,
   type IoRequest,
@@ -54,15 +55,6 @@ import { MAX_IO_THREADS } from './io-limits.ts';
 
 export { MAX_IO_THREADS };
 export { MEASURING_THREAD_NICE } from './io-threads.ts';
-
-export function defaultIoThreads(): number {
-  const env = process.env.TOKENSCOPE_IO_THREADS;
-  if (env !== undefined && env !== '' && Number.isInteger(Number(env))) {
-    return Math.max(0, Math.min(MAX_IO_THREADS, Number(env)));
-  }
-  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(MAX_IO_THREADS, cores - 1));
-}
 
 interface Thread {
   worker: Worker;
@@ -98,9 +90,14 @@ export class IoEngine {
   private inline: Drivers | null = null;
   private inlineMon: LoopMonitor | null = null;
   private failedToStart: string | null = null;
+  private readonly ackStep: number;
+  readonly threadCount: number;
 
-  constructor(readonly threadCount: number = defaultIoThreads()) {
-    for (let i = 0; i < threadCount; i++) {
+  /** Starts the configured threads; the measuring thread steps back only if `config` asks. */
+  constructor(readonly config: EngineConfig = defaultEngineConfig()) {
+    this.threadCount = Math.max(0, Math.min(MAX_IO_THREADS, Math.floor(config.ioThreads)));
+    this.ackStep = ackStepBytes(backlogBounds(config.limits.backlogHighBytes));
+    for (let i = 0; i < this.threadCount; i++) {
       try {
         this.threads.push(this.spawn());
       } catch (e) {
@@ -108,7 +105,7 @@ export class IoEngine {
         break;
       }
     }
-    if (this.threads.length > 0) yieldToIoThreads();
+    if (this.threads.length > 0 && config.lowerPriority) yieldToIoThreads();
   }
 
   /** Where requests actually run: threads alive, or 0 = inline. */
@@ -118,7 +115,7 @@ export class IoEngine {
   }
 
   private spawn(): Thread {
-    const worker = startWorker('io-worker', null);
+    const worker = startWorker('io-worker', this.driverConfig());
     let onReady = (): void => {};
     const ready = new Promise<void>((r) => (onReady = r));
     const th: Thread = {
@@ -235,6 +232,10 @@ export class IoEngine {
     return best;
   }
 
+  private driverConfig(): IoDriverConfig {
+    return { httpClient: this.config.httpClient, backlogHighBytes: this.config.limits.backlogHighBytes };
+  }
+
   private inlineDriver(): Drivers {
     if (!this.inline) {
       const sink: IoSink = {
@@ -244,7 +245,7 @@ export class IoEngine {
         },
         ctrl: (slot, ev) => this.deliverCtrl(slot, ev, null),
       };
-      this.inline = new Drivers(sink);
+      this.inline = new Drivers(sink, this.driverConfig());
       this.inlineMon = new LoopMonitor();
       for (const [id, opts] of this.pools) this.inline.pool(id, opts);
     }
@@ -287,7 +288,7 @@ export class IoEngine {
     const s = this.slots.get(slot);
     if (!s) return;
     s.unacked += bytes;
-    if (s.unacked < ACK_STEP_BYTES) return;
+    if (s.unacked < this.ackStep) return;
     const n = s.unacked;
     s.unacked = 0;
     const th = s.thread;
@@ -390,15 +391,22 @@ export class IoEngine {
 }
 
 let engine: IoEngine | null = null;
-let configured: number | null = null;
+let configured: EngineConfig | null = null;
 
-/** Sets the number of stream-I/O threads before the first request (CLI `--io-threads`). */
-export function configureIo(threads: number): void {
-  if (engine && engine.threadCount === threads) return;
+/**
+ * The entry point's engine configuration (electron/main.ts, the CLI, web mode): the process's
+ * engine is made with it on first use. An engine already made with other settings is closed.
+ */
+export function configureEngine(config: EngineConfig): void {
+  configured = config;
   const old = engine;
   engine = null;
-  configured = Math.max(0, Math.min(MAX_IO_THREADS, Math.floor(threads)));
   void old?.close();
+}
+
+/** The entry point's configuration (the defaults when none was given), without starting an engine. */
+export function engineConfig(): EngineConfig {
+  return configured ?? defaultEngineConfig();
 }
 
 /** Puts `e` in place of the process's engine (tests, benches); the old one is closed. */
@@ -408,8 +416,8 @@ export function useIo(e: IoEngine): void {
   if (old && old !== e) void old.close();
 }
 
-/** The process's stream-I/O engine, started on first use. */
+/** The process's stream-I/O engine, started on first use with the entry point's configuration. */
 export function io(): IoEngine {
-  engine ??= new IoEngine(configured ?? defaultIoThreads());
+  engine ??= new IoEngine(engineConfig());
   return engine;
 }

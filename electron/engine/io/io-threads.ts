@@ -47,14 +47,15 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
 export const MEASURING_THREAD_NICE = 10;
 
 /**
- * On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
+ * Called only when the engine configuration asks (`lowerPriority`: the app and the CLI, unless
+ * TOKENSCOPE_NO_NICE). On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
  * back so that when both want the CPU — one core shared, a wave of requests ending — the kernel
  * runs the I/O thread, whose stamps are the product, first. The I/O threads were created before
  * (they keep nice 0). Elsewhere setpriority would lower the whole process, I/O threads included,
  * so nothing is done. Not undone later: an unprivileged process cannot raise its priority back.
  */
 export function yieldToIoThreads(): void {
-  if (process.platform !== 'linux' || process.env.TOKENSCOPE_NO_NICE) return;
+  if (process.platform !== 'linux') return;
   try {
     if (os.getPriority(0) < MEASURING_THREAD_NICE) os.setPriority(0, MEASURING_THREAD_NICE);
   } catch {

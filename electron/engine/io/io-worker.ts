@@ -9,7 +9,8 @@
  * decoded yet past a bound stops being read (backlog.ts: the drivers pause it, 'ack' resumes it).
  * No JSON, no statistics, no framing here.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { workerInput } from '../../workers/spawn.ts';
 import { Drivers } from './raw-driver.ts';
 import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
@@ -20,6 +21,7 @@ import {
   type FromIo,
   type IoCtrl,
   type IoRequest,
+  type IoDriverConfig,
   type IoSink,
   type ToIo,
 } from './protocol.ts';
@@ -135,7 +137,8 @@ function busyWait(ms: number): void {
 
 const mon = new LoopMonitor();
 const batcher = new Batcher(mon);
-const driver = new Drivers(batcher);
+// The engine configuration's part for this thread, given by the engine that started it.
+const driver = new Drivers(batcher, workerInput<IoDriverConfig>(workerData));
 
 /**
  * Reads win over new work. Starting a request (a connect, its encoding and write) takes ~0.1–0.2 ms;

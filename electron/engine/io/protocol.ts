@@ -10,6 +10,7 @@
  * underneath, so the offset is ~0, but it is measured rather than assumed).
  */
 import type { RequestError } from '../../../shared/errors.ts';
+import type { HttpClient } from '../engine-config.ts';
 import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-schema.ts';
 
 /** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
@@ -65,6 +66,12 @@ export type IoCtrl =
   | { k: 'end'; t: number }
   /** The request failed (socket error, timeout, cancel). Its last event. */
   | { k: 'error'; t: number; error: RequestError };
+
+/** What a stream-I/O thread's drivers are configured with (from the engine configuration, at start). */
+export interface IoDriverConfig {
+  httpClient: HttpClient;
+  backlogHighBytes: number;
+}
 
 /** Where the connection driver reports to: the worker's batcher, or the engine directly (inline). */
 export interface IoSink {

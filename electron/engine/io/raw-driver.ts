@@ -5,7 +5,7 @@
  * stamped first, its body bytes decoded in place (http1.ts) and handed to the sink in one piece,
  * so "one socket read, one stamp" holds exactly as with Node's client.
  *
- * Same contract as ConnectionDriver: pools (keep-alive, or close after each response), timeouts,
+ * Same contract as NodeHttpDriver: pools (keep-alive, or close after each response), timeouts,
  * cancel, and the retry rule — a request whose *reused* connection fails before any response
  * byte is sent again once on a new connection; one that received any byte never is.
  */
@@ -13,12 +13,12 @@ import net from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
-import { ConnectionDriver } from './driver.ts';
+import { NodeHttpDriver } from './node-driver.ts';
 import { Http1ResponseParser, type ParseOut } from './http1.ts';
 import { serialize } from './http1-request.ts';
-import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+import type { IoDriverConfig, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
-import { backlogGrew, backlogShrank } from './backlog.ts';
+import { backlogBounds, backlogGrew, backlogShrank, type BacklogBounds } from './backlog.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
 
@@ -28,7 +28,10 @@ export class RawHttpDriver {
   private readonly pools = new Map<number, RawPool>();
   private readonly reqs = new Map<number, RawReq>();
 
-  constructor(private readonly sink: IoSink) {}
+  constructor(
+    private readonly sink: IoSink,
+    private readonly bounds: BacklogBounds,
+  ) {}
 
   get active(): number {
     return this.reqs.size;
@@ -107,7 +110,7 @@ export class RawHttpDriver {
   /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
   ack(slot: number, bytes: number): void {
     const r = this.reqs.get(slot);
-    if (!r || !backlogShrank(r, bytes)) return;
+    if (!r || !backlogShrank(r, bytes, this.bounds)) return;
     // The wait was ours, not the server's: the idle clock starts again.
     r.lastByte = performance.now();
     const c = r.conn;
@@ -218,7 +221,7 @@ export class RawHttpDriver {
     if (out.body > 0) {
       this.sink.read(r.slot, t, this.buf, 0, out.body);
       // The measuring side is behind on this request: stop reading it until it catches up.
-      if (backlogGrew(r, out.body) && !p.done) {
+      if (backlogGrew(r, out.body, this.bounds) && !p.done) {
         c.paused = true;
         c.sock.pause();
       }
@@ -345,17 +348,20 @@ export class RawHttpDriver {
 
 /**
  * Both drivers behind one face: plain HTTP through RawHttpDriver, https (TLS) through Node's
- * client (driver.ts). TOKENSCOPE_HTTP_CLIENT=node sends plain HTTP through Node's client too
- * (comparisons; a fallback should a server need something the raw driver does not speak).
+ * client (node-driver.ts). `httpClient: 'node'` (TOKENSCOPE_HTTP_CLIENT=node at the entry point) sends
+ * plain HTTP through Node's client too (comparisons; a fallback should a server need something the
+ * raw driver does not speak).
  */
 export class Drivers {
   private readonly raw: RawHttpDriver;
-  private readonly node: ConnectionDriver;
-  private readonly useNode = process.env.TOKENSCOPE_HTTP_CLIENT === 'node';
+  private readonly node: NodeHttpDriver;
+  private readonly useNode: boolean;
 
-  constructor(sink: IoSink) {
-    this.raw = new RawHttpDriver(sink);
-    this.node = new ConnectionDriver(sink);
+  constructor(sink: IoSink, cfg: IoDriverConfig) {
+    const bounds = backlogBounds(cfg.backlogHighBytes);
+    this.raw = new RawHttpDriver(sink, bounds);
+    this.node = new NodeHttpDriver(sink, bounds);
+    this.useNode = cfg.httpClient === 'node';
   }
 
   get active(): number {

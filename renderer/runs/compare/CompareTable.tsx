@@ -9,7 +9,8 @@ import { fmtPointChange, UNRELIABLE_NOTE, VERDICT_TEXT } from '../../../shared/r
 import type { SpreadRow } from '../../../shared/runs/compare/pooled.ts';
 import type { QuantileBucket } from '../../../shared/runs/summary/server-quantile.ts';
 import { bucketChangeText, RUN_COLORS, tooFewText, type CompareRow } from './run-compare.ts';
-import { LETTERS, type Comparison } from './use-comparison.ts';
+import type { Comparison } from './use-comparison.ts';
+import { LETTERS } from '../../../shared/runs/letters.ts';
 
 function fmtValue(v: number | null, unit: CompareRow['def']['unit']): string {
   if (v === null) return '—';

@@ -14,7 +14,8 @@ import { compareCsv, compareMarkdown } from '../../../shared/runs/compare/export
 import { RUN_COLORS } from './run-compare.ts';
 import { DefinitionsSelect } from '../form/DefinitionsSelect.tsx';
 import { setRunsMessage, useRunsStore, type ComparedRuns } from '../run-store.ts';
-import { LETTERS, useComparison, type Comparison } from './use-comparison.ts';
+import { useComparison, type Comparison } from './use-comparison.ts';
+import { LETTERS } from '../../../shared/runs/letters.ts';
 import { CdfCompareChart } from '../charts/RunCharts.tsx';
 import { CompareTable, SpreadSection } from './CompareTable.tsx';
 

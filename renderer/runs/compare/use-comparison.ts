@@ -29,8 +29,7 @@ import {
 } from '../../../shared/runs/summary/rederive.ts';
 import { cdfsOf } from '../../../shared/runs/summary/distributions.ts';
 import { useRunsStore } from '../run-store.ts';
-
-export const LETTERS = ['A', 'B', 'C', 'D'];
+import { LETTERS } from '../../../shared/runs/letters.ts';
 
 /** Consecutive runs of one repeat group are one column; every other run its own. */
 function repeatColumns(details: readonly RunDetail[]): RunDetail[][] {
@@ -191,7 +190,7 @@ export function useComparison() {
     () =>
       (under?.runs ?? []).map((r, i) =>
         r.parts && r.parts.length > 1
-          ? { letter: LETTERS[i]!, name: labels[i]!.label, rows: repeatSpread(r.parts) }
+          ? { letter: LETTERS[i] as string, name: labels[i]!.label, rows: repeatSpread(r.parts) }
           : null,
       ),
     [under, labels],

@@ -1,6 +1,6 @@
 /** The run form's first fields: where it runs (target, other targets, repeats) and how much (model, requests, concurrency, rate, lengths). */
 import { selectTarget } from '../../core/app-store.ts';
-import { MAX_REPEATS } from '../run-actions.ts';
+import { MAX_REPEATS } from '../../../shared/runs-api.ts';
 import { MAX_COMPARED } from '../compare/run-compare.ts';
 import { setDraft, useRunsStore } from '../run-store.ts';
 import type { TargetView } from '../../../shared/api.ts';
@@ -9,7 +9,7 @@ import { ModelPicker } from '../../targets/ModelPicker.tsx';
 import { Field, LenEditor, NotApplied, Num, type LoadFieldsUse } from './form-fields.tsx';
 
 /** The target, the other targets run after it, and how many repeats. */
-export function TargetFields({
+export function WorkloadTargetFields({
   targets,
   alsoIds,
   repeats,

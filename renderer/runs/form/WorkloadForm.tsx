@@ -11,7 +11,7 @@ import { useRunsStore, type RunsState } from '../run-store.ts';
 import type { TargetView } from '../../../shared/api.ts';
 import type { WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { fieldOfPath } from './workload-draft.ts';
-import { TargetFields, BasicFields } from './WorkloadFields.tsx';
+import { WorkloadTargetFields, BasicFields } from './WorkloadFields.tsx';
 import { ArrivalFields, PromptFields, SloFields } from './WorkloadMoreFields.tsx';
 import type { LoadFieldsUse } from './form-fields.tsx';
 
@@ -156,7 +156,7 @@ export function WorkloadForm({
           else void startRun();
         }}
       >
-        <TargetFields
+        <WorkloadTargetFields
           targets={targets}
           alsoIds={alsoIds}
           repeats={repeats}

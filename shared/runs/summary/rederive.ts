@@ -9,6 +9,7 @@ import type { RequestOutcome } from './outcome.ts';
 import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import type { RunSummary } from './schema.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import { LETTERS } from '../letters.ts';
 
 export interface Rederived {
   summary: RunSummary;
@@ -37,8 +38,6 @@ export function rederiveRun(
   if (stored.server !== undefined) summary.server = stored.server;
   return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
 }
-
-const LETTERS = ['A', 'B', 'C', 'D'];
 
 /**
  * The preset a comparison uses: the one asked for, else the imported results' (a vLLM result makes

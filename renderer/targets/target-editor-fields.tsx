@@ -1,6 +1,7 @@
 /** The target dialog's sections: identity, authentication, metrics source, TLS, and its buttons. */
 import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialects.ts';
-import { movesSecrets, originOf, type TargetErrors, type TargetForm } from './target-input.ts';
+import { movesSecrets, type TargetErrors, type TargetForm } from './target-input.ts';
+import { originOf } from '../../shared/origin.ts';
 import type { TargetView } from '../../shared/api.ts';
 import { HeadersEditor } from './HeadersEditor.tsx';
 import { apiKeyHint } from './dialect-ui.ts';

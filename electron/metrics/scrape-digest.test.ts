@@ -1,5 +1,5 @@
 /**
- * Scrape reports from real payloads (test-corpus/metrics): JSON-safe for every server,
+ * Scrape digests from real payloads (test-corpus/metrics): JSON-safe for every server,
  * rates and window quantiles between two scrapes (a counter reset included), and text that says
  * why a concept is missing instead of printing a bare dash.
  */
@@ -9,8 +9,8 @@ import { CORPUS_DIR } from '../testing/corpus.ts';
 import { describe, expect, it } from 'vitest';
 import { parsePrometheus } from '../../shared/metrics/prom-parse.ts';
 import { detectProfile } from '../../shared/metrics/profiles.ts';
-import { formatReport } from './report-text.ts';
-import { ReportBuilder } from './scrape-report.ts';
+import { formatScrapeDigest } from './scrape-digest-text.ts';
+import { ScrapeDigestBuilder } from './scrape-digest.ts';
 import type { ScrapeResult } from './scraper.ts';
 
 const CORPUS = path.join(CORPUS_DIR, 'metrics') + path.sep;
@@ -47,22 +47,22 @@ const vllm = (gen: number, ttft: [number, number, number], running = 1): string 
     '',
   ].join('\n');
 
-describe('ReportBuilder', () => {
-  it.each(FILES)('%s: a JSON-safe report (no NaN, no undefined) and readable text', (f) => {
+describe('ScrapeDigestBuilder', () => {
+  it.each(FILES)('%s: a JSON-safe digest (no NaN, no undefined) and readable text', (f) => {
     const body = readFileSync(CORPUS + f, 'utf8');
-    const b = new ReportBuilder();
+    const b = new ScrapeDigestBuilder();
     b.next(scrape(body, 0));
     const r = b.next(scrape(body, 1000));
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     expect(r.families).toBeGreaterThan(0);
     expect(r.rates?.intervalSec).toBe(1);
-    const text = formatReport(r);
+    const text = formatScrapeDigest(r);
     expect(text).toContain(r.profile.label);
     expect(text).not.toMatch(/NaN|undefined|Infinity/);
   });
 
   it('rates, window quantiles and a counter reset between scrapes', () => {
-    const b = new ReportBuilder();
+    const b = new ScrapeDigestBuilder();
     const first = b.next(scrape(vllm(100, [1, 3, 4]), 0));
     expect(first.rates).toBeNull();
     expect(first.concepts.ttftHistogram).toMatchObject({ count: 4, p50: 0.55 });
@@ -73,20 +73,20 @@ describe('ReportBuilder', () => {
     const restarted = b.next(scrape(vllm(50, [0, 1, 1], 0), 3000));
     expect(restarted.rates?.generationTokensPerSec).toBe(50);
     expect(restarted.rates?.ttft).toMatchObject({ count: 1, reset: true });
-    expect(formatReport(restarted)).toContain('(server restarted)');
+    expect(formatScrapeDigest(restarted)).toContain('(server restarted)');
   });
 
   it('--model keeps only that model', () => {
-    const b = new ReportBuilder({ model: 'other' });
+    const b = new ScrapeDigestBuilder({ model: 'other' });
     expect(b.next(scrape(vllm(100, [1, 3, 4]), 0)).concepts.generationTokensTotal).toBeNull();
   });
 
   it('text says why a concept is missing (TGI has no TTFT) and lists parse errors by line', () => {
     const tgi = readFileSync(CORPUS + 'tgi.prom', 'utf8') + 'bad line {\n';
-    const text = formatReport(new ReportBuilder().next(scrape(tgi, 0)));
+    const text = formatScrapeDigest(new ScrapeDigestBuilder().next(scrape(tgi, 0)));
     expect(text).toMatch(/TTFT\s+— not exposed \(TGI exposes no TTFT histogram\.\)/);
     expect(text).toMatch(/line \d+: .*bad line \{/);
-    const unknown = formatReport(new ReportBuilder().next(scrape('up 1\n', 0)));
+    const unknown = formatScrapeDigest(new ScrapeDigestBuilder().next(scrape('up 1\n', 0)));
     expect(unknown).toContain('No known inference-server metrics');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * One scrape as a report: the detected profile, the mapped concepts (gauges, counter totals,
+ * One scrape as a digest (not the HTML report of runs, shared/report/): the detected profile, the mapped concepts (gauges, counter totals,
  * histogram count/mean/quantiles), rates and window quantiles against the previous scrape, and
  * the size of what parsed. The CLI prints it as text or JSON; JSON has no NaN, so anything not
  * computable is null.
@@ -57,16 +57,16 @@ export interface ScrapeRates {
   queueTime: WindowSummary | null;
 }
 
-export type ReportConcepts = { [K in ScalarConcept]: number | null } & {
+export type DigestConcepts = { [K in ScalarConcept]: number | null } & {
   [K in HistogramConcept]: HistogramSummary | null;
 };
 
-export interface ScrapeReport {
+export interface ScrapeDigest {
   url: string;
   /** Wall-clock time of the scrape (a label, not a duration). */
   time: string;
   profile: { id: ProfileId; label: string };
-  concepts: ReportConcepts;
+  concepts: DigestConcepts;
   /** Null on the first scrape. */
   rates: ScrapeRates | null;
   families: number;
@@ -99,15 +99,15 @@ const windowSummary = (d: HistogramDelta | null): WindowSummary | null =>
   d === null ? null : { ...summarizeHistogram(d), reset: d.reset };
 
 /**
- * Builds reports scrape after scrape for one target: each report's rates compare it with the
+ * Builds digests scrape after scrape for one target: each digest's rates compare it with the
  * previous successful scrape.
  */
-export class ReportBuilder {
+export class ScrapeDigestBuilder {
   private prev: ConceptSnapshot | null = null;
 
   constructor(private readonly opts: ExtractOptions = {}) {}
 
-  next(r: ScrapeResult): ScrapeReport {
+  next(r: ScrapeResult): ScrapeDigest {
     const c = extractConcepts(r.parsed, r.profile, this.opts);
     const snap: ConceptSnapshot = { tMs: r.monoMs, concepts: c };
     let rates: ScrapeRates | null = null;

@@ -1,6 +1,6 @@
 /**
- * The connection driver: opens connections, writes requests, stamps every socket read. It runs
- * on the stream-I/O thread (io-worker.ts), or inline in the measuring thread (`--io-threads 0`),
+ * The Node-http connection driver (https targets; plain HTTP with httpClient 'node'): opens
+ * connections, writes requests, stamps every socket read. It runs on the stream-I/O thread (io-worker.ts), or inline in the measuring thread (`--io-threads 0`),
  * and reports to an IoSink. Per read it does only: take the time, hand the bytes on — no parsing,
  * no per-read objects of its own (Node's http allocates the Buffer; the sink copies it).
  *
@@ -18,7 +18,7 @@ import type { Socket } from 'node:net';
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
-import { backlogGrew, backlogShrank, type Backlogged } from './backlog.ts';
+import { backlogGrew, backlogShrank, type BacklogBounds, type Backlogged } from './backlog.ts';
 import type { IoCtrl, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 
 interface Pool {
@@ -46,11 +46,14 @@ interface Conn extends Backlogged {
   lastByte: number;
 }
 
-export class ConnectionDriver {
+export class NodeHttpDriver {
   private readonly pools = new Map<number, Pool>();
   private readonly conns = new Map<number, Conn>();
 
-  constructor(private readonly sink: IoSink) {}
+  constructor(
+    private readonly sink: IoSink,
+    private readonly bounds: BacklogBounds,
+  ) {}
 
   get active(): number {
     return this.conns.size;
@@ -110,7 +113,7 @@ export class ConnectionDriver {
   /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
   ack(slot: number, bytes: number): void {
     const c = this.conns.get(slot);
-    if (!c || !backlogShrank(c, bytes)) return;
+    if (!c || !backlogShrank(c, bytes, this.bounds)) return;
     c.lastByte = performance.now(); // the wait was ours: the idle clock starts again
     c.res?.resume();
   }
@@ -233,7 +236,7 @@ export class ConnectionDriver {
         const tr = performance.now();
         c.lastByte = tr;
         sink.read(slot, tr, chunk, 0, chunk.length);
-        if (backlogGrew(c, chunk.length)) res.pause();
+        if (backlogGrew(c, chunk.length, this.bounds)) res.pause();
       });
       c.res = res;
       res.on('end', () => this.finish(c, { k: 'end', t: performance.now() }));

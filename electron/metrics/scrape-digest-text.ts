@@ -1,12 +1,12 @@
 /**
- * A scrape report as terminal text: one block per scrape, the concept name, its value, and where
+ * A scrape digest as terminal text: one block per scrape, the concept name, its value, and where
  * the server has no such metric the profile's note instead of a bare dash (so "no TTFT on TGI"
  * reads as a fact about TGI, not as a Tokenscope bug).
  */
 import { fmtBytes } from '../../shared/format.ts';
 import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
 import { bucketText, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
-import type { HistogramSummary, ScrapeReport, WindowSummary } from './scrape-report.ts';
+import type { HistogramSummary, ScrapeDigest, WindowSummary } from './scrape-digest.ts';
 
 const W = 20;
 const row = (name: string, value: string): string => `  ${name.padEnd(W)}${value}`;
@@ -41,12 +41,12 @@ function hist(h: HistogramSummary | WindowSummary): string {
   return `n ${n(h.count)}  mean ${secs(h.mean)}  p50 ${quantile(h.p50, h.p50Range)}  p90 ${quantile(h.p90, h.p90Range)}  p99 ${quantile(h.p99, h.p99Range)}${reset}`;
 }
 
-function missing(r: ScrapeReport, c: Concept): string {
+function missing(r: ScrapeDigest, c: Concept): string {
   const note = PROFILES[r.profile.id].notes[c];
   return note === undefined ? '—' : `— not exposed (${note})`;
 }
 
-export function formatReport(r: ScrapeReport, opts: { showTime?: boolean } = {}): string {
+export function formatScrapeDigest(r: ScrapeDigest, opts: { showTime?: boolean } = {}): string {
   const c = r.concepts;
   const x = r.rates;
   const time = opts.showTime ? `  [${r.time.slice(11, 23)}]` : '';

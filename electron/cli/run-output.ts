@@ -54,7 +54,7 @@ export function progressWriter(o: RunCliOptions): {
  * The finished run's summary (table or JSON) and warnings; its exit code: 130 cancelled, 1 when
  * every request failed or the file could not be written, else 0.
  */
-export function reportResult(result: RunResult, o: RunCliOptions): number {
+export function printRunResult(result: RunResult, o: RunCliOptions): number {
   const s = result.summary;
   if (o.json) {
     // vLLM's keys under vLLM's own per-request rules, so they compare one to one with vllm bench serve.
