@@ -150,7 +150,6 @@ export const anthropicMessages: Dialect = {
   id: 'anthropic-messages',
   framing: 'sse',
   path: DIALECT_PATHS['anthropic-messages'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     const { system, messages } = split(spec);

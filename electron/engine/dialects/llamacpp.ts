@@ -64,7 +64,6 @@ export const llamacpp: Dialect = {
   id: 'llamacpp',
   framing: 'sse',
   path: DIALECT_PATHS.llamacpp,
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     return {

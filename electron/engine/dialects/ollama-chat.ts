@@ -9,7 +9,6 @@ export const ollamaChat: Dialect = {
   id: 'ollama-chat',
   framing: 'ndjson',
   path: DIALECT_PATHS['ollama-chat'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return {
       model: spec.model,

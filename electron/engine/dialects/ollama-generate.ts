@@ -9,7 +9,6 @@ export const ollamaGenerate: Dialect = {
   id: 'ollama-generate',
   framing: 'ndjson',
   path: DIALECT_PATHS['ollama-generate'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return {
       model: spec.model,

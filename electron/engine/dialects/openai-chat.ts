@@ -38,7 +38,6 @@ export const openAiChat: Dialect = {
   id: 'openai-chat',
   framing: 'sse',
   path: DIALECT_PATHS['openai-chat'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return { model: spec.model, messages: chatMessages(spec), stream: true, ...openAiParams(spec) };
   },

@@ -18,7 +18,6 @@ export const openAiCompletions: Dialect = {
   id: 'openai-completions',
   framing: 'sse',
   path: DIALECT_PATHS['openai-completions'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return { model: spec.model, prompt: promptText(spec), stream: true, ...openAiParams(spec) };
   },

@@ -108,7 +108,6 @@ export const openAiResponses: Dialect = {
   id: 'openai-responses',
   framing: 'sse',
   path: DIALECT_PATHS['openai-responses'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     // A prompt goes as the plain-string `input`; messages as input message items.

@@ -64,7 +64,6 @@ export const tgi: Dialect = {
   id: 'tgi',
   framing: 'sse',
   path: DIALECT_PATHS.tgi,
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     // TGI validates strictly (422): temperature must be > 0 and top_p in (0, 1). Greedy is
