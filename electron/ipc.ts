@@ -18,7 +18,7 @@ export interface IpcBinding {
 }
 
 /** True when the frame is the top frame of the attached window and shows an allowed URL. */
-export function isTrustedSender(
+function isTrustedSender(
   frame: WebFrameMain | null | undefined,
   contents: WebContents | null,
   isAllowedUrl: (url: string) => boolean,

@@ -25,7 +25,7 @@ import { RunError } from './app/runs-service.ts';
 import { bearerOf, sameOrigin, tokenOk } from './serve-guard.ts';
 
 /** The largest upload web mode accepts (real detailed results are hundreds of MB). */
-export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 type Headers = http.OutgoingHttpHeaders;
 

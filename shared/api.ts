@@ -15,7 +15,7 @@ import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from 
 import { DEFINITION_IDS } from './runs/file/types.ts';
 import { StartSweepInput, sweepKey } from './sweeps-api.ts';
 
-export type { ApiError, ApiErrorKind } from './result.ts';
+export type { ApiErrorKind } from './result.ts';
 /** A method's answer: its value, or an ApiError (shared/result.ts). */
 export type Result<T> = BaseResult<T>;
 
@@ -248,7 +248,7 @@ export interface RequestSnapshot {
   record: import('./record.ts').RequestRecord;
 }
 
-export interface ApiResults {
+interface ApiResults {
   getAppInfo: AppInfo;
   listTargets: TargetView[];
   saveTarget: TargetView;
@@ -276,7 +276,7 @@ export interface ApiResults {
   openSweep: import('./runs/sweep/file.ts').SweepFile;
 }
 
-export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
+type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
 
 /** The handler table both transports serve. */
 export type ApiHandlers = { [M in ApiMethod]: (...args: ApiArgs<M>) => Promise<Result<ApiResults[M]>> };
@@ -313,7 +313,7 @@ export interface ApiEvents {
   onMetricsScrape: import('./metrics-api.ts').MetricsScrape;
   onMetricsState: import('./metrics-api.ts').MetricsState;
   onRunStarted: import('./runs-api.ts').RunStarted;
-  onRunProgress: import('./runs-api.ts').RunProgress;
+  onRunProgress: import('./runs/live/progress-types.ts').RunProgress;
   onRunLanes: import('./runs-api.ts').RunLaneBatch;
   onRunFinished: import('./runs-api.ts').RunFinished;
   onRunsChanged: import('./runs-api.ts').RunList;

@@ -17,7 +17,7 @@ export const fail = <E>(error: E): { ok: false; error: E } => ({ ok: false, erro
  */
 export type ApiErrorKind = ErrorKind | 'io' | 'internal';
 
-export interface ApiError {
+interface ApiError {
   kind: ApiErrorKind;
   message: string;
   /** Finer: 'busy', 'not-found', 'invalid-arguments', 'unknown-method', 'disconnected', an ErrorCode… */

@@ -149,5 +149,3 @@ export interface RunExport {
   mime: string;
   content: string;
 }
-
-export type { RunProgress };

@@ -56,7 +56,7 @@ function labelsText(labels: Record<string, string>): string {
   return keys.length ? `{${keys.map((k) => `${k}="${labels[k]}"`).join(',')}}` : '';
 }
 
-export function explorerSeries(parsed: ParseResult): {
+function explorerSeries(parsed: ParseResult): {
   series: ExplorerSeries[];
   truncated: boolean;
   help: Record<string, string>;

@@ -9,9 +9,9 @@
 import type { RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { recordFootprintBytes } from '../engine/record-limits.ts';
 
-export const HISTORY_MAX = 50;
+const HISTORY_MAX = 50;
 /** TOKENSCOPE_HISTORY_MB overrides it (256 MiB). */
-export const HISTORY_MAX_BYTES = (Number(process.env.TOKENSCOPE_HISTORY_MB) || 256) * 1024 * 1024;
+const HISTORY_MAX_BYTES = (Number(process.env.TOKENSCOPE_HISTORY_MB) || 256) * 1024 * 1024;
 
 export class RequestHistory {
   private readonly entries: { snap: RequestSnapshot; bytes: number }[] = [];

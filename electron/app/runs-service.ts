@@ -23,11 +23,9 @@ import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
 
-export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/import/imported-runs.ts';
+export { importedDisplayName } from '../runs/import/imported-runs.ts';
 export { fileNameOf } from '../runs/export/run-export.ts';
-export { IMPORTED_DIR, RunError } from '../runs/files/run-keys.ts';
-export { LANE_INTERVAL_MS } from './run-lanes.ts';
-
+export { RunError } from '../runs/files/run-keys.ts';
 type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
 
 /** The run going on. */

@@ -51,7 +51,7 @@ export async function loadRun(arg: string): Promise<LoadedRun | string> {
  * The runs of a file: a run file's one run, or every result of a vLLM / SGLang file (vLLM's
  * --append-result appends one per benchmark). `FILE#N` picks the Nth result (1-based).
  */
-export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
+async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
   let file = arg;
   let pick: number | null = null;
   const m = /^(.*)#(\d+)$/.exec(arg);

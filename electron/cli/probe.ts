@@ -169,7 +169,7 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
 const LETTERS = ['A', 'B'];
 
 /** Two requests' numbers in columns, with B − A (and the ratio, for latencies). */
-export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
+function sideBySideText(a: RequestRecord, b: RequestRecord): string {
   const sa = computeRequestStats(a);
   const sb = computeRequestStats(b);
   // Tokenscope's ITL, coalesced gaps left out, as in the app (shared/stats/request-itl.ts).
@@ -251,7 +251,7 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
   return line.trimEnd();
 }
 
-export function summaryText(rec: RequestRecord): string {
+function summaryText(rec: RequestRecord): string {
   const s = computeRequestStats(rec);
   const p = rec.phases;
   const lines = [

@@ -25,7 +25,7 @@ export interface ReportCliOptions {
 }
 
 /** A run read from a file as the run views take it (a result file: no lines, its outcomes). */
-export function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
+function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
   const h = r.header;
   const s = r.summary;
   const problems = [...(r.problems ?? [])];

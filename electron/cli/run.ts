@@ -34,7 +34,7 @@ function failed(o: RunCliOptions, msg: string, code = 2): number {
   return code;
 }
 
-export const MAX_REPEATS = 100;
+const MAX_REPEATS = 100;
 
 /** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). */
 export function numberedFile(file: string, n: number | string): string {
@@ -134,7 +134,7 @@ export async function runRunTargets(
   return Math.max(worst, c);
 }
 
-export async function runRunCommand(
+async function runRunCommand(
   workloadFile: string | undefined,
   o: RunCliOptions,
   onFile?: (file: string) => void,

@@ -18,9 +18,9 @@ export interface ServeCliOptions {
   allowHost?: string[];
 }
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export function userDataDir(): string {
+function userDataDir(): string {
   return tokenscopeHome();
 }
 
@@ -29,7 +29,7 @@ export function userDataDir(): string {
  * (out/renderer, or Resources/renderer inside the desktop app); from a clone it is built on first
  * use or when asked.
  */
-export function ensureRendererBuilt(force = false): string {
+function ensureRendererBuilt(force = false): string {
   if (CLI_BUNDLE) {
     const dir = fileURLToPath(new URL('../renderer', import.meta.url));
     if (!fs.existsSync(path.join(dir, 'index.html')))

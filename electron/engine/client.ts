@@ -23,8 +23,6 @@ import { READ_COST_BYTES } from './io/backlog.ts';
 import type { IoCtrl } from './io/protocol.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 
-export { MAX_TIMER_MS } from './prepare-request.ts';
-
 export interface FireOptions {
   signal?: AbortSignal;
   /** Keep each event's raw data (the debugger wants it; load runs do not). Default true. */
@@ -45,7 +43,7 @@ const MAX_ERROR_BODY = 64 * 1024;
  * No byte for this long fails a request as client/idle-timeout (a server that accepted and went
  * silent), unless the request sets its own (0 = never). TOKENSCOPE_IDLE_TIMEOUT_S overrides it.
  */
-export const DEFAULT_IDLE_TIMEOUT_MS =
+const DEFAULT_IDLE_TIMEOUT_MS =
   process.env.TOKENSCOPE_IDLE_TIMEOUT_S !== undefined &&
   Number.isFinite(Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S))
     ? Math.max(0, Number(process.env.TOKENSCOPE_IDLE_TIMEOUT_S)) * 1000

@@ -47,7 +47,7 @@ export interface GetResult {
 
 export type GetOutcome = Result<GetResult, RequestError>;
 
-export const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
+const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
 
 export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome> {
   const noun = opts.noun ?? 'request';

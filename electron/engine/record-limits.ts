@@ -32,7 +32,7 @@ export const MAX_RECORD_EVENTS = Number(process.env.TOKENSCOPE_MAX_EVENTS) || 2_
  * What one kept event costs at most beyond its text: the columns (22 bytes), the row's text and raw
  * slots (16), the strings' headers (raw, text, the output text's join: ~32 each), rounded up.
  */
-export const RECORD_BYTES_PER_EVENT = 128;
+const RECORD_BYTES_PER_EVENT = 128;
 
 export interface RecordLimits {
   maxTokens?: number | null;

@@ -38,7 +38,7 @@ import {
   type RecordLimits,
 } from './record-limits.ts';
 
-export { MAX_EVENT_CHARS, MAX_RECORD_EVENTS, MAX_RECORD_TEXT_CHARS, overMaxTokensLimit };
+export { MAX_EVENT_CHARS, overMaxTokensLimit };
 
 /** Frames decoded per slice (flush): the measuring thread yields between slices. */
 export const DECODE_SLICE_FRAMES = 1024;

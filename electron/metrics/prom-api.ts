@@ -18,9 +18,7 @@ import {
 } from './prom-api-json.ts';
 import { detectionQuery, fleetQueries, parseSelector, type FleetConcept } from './promql.ts';
 
-export type { ApiPoint, ApiSeries, PromApiError, QueryData } from './prom-api-json.ts';
-export type { FleetConcept } from './promql.ts';
-
+export type { QueryData } from './prom-api-json.ts';
 export type PromResult<T> = Result<T, PromApiError>;
 
 export interface PromApiOptions {

@@ -22,18 +22,18 @@ import type { Matcher } from '../../shared/metrics/prom-selector.ts';
 
 export { parseSelector, type Matcher } from '../../shared/metrics/prom-selector.ts';
 
-export type FleetGauge = 'requestsRunning' | 'requestsWaiting' | 'kvCacheUsage';
-export type FleetTotal = 'promptTokensTotal' | 'generationTokensTotal' | 'preemptionsTotal';
-export type FleetRate =
+type FleetGauge = 'requestsRunning' | 'requestsWaiting' | 'kvCacheUsage';
+type FleetTotal = 'promptTokensTotal' | 'generationTokensTotal' | 'preemptionsTotal';
+type FleetRate =
   | 'promptTokensPerSec'
   | 'generationTokensPerSec'
   | 'preemptionsPerSec'
   /** 0–1 over the window: rate(hits)/rate(queries) where the server counts them, else its gauge. */
   | 'prefixCacheHitRate';
-export type FleetHistStat = 'P50' | 'P90' | 'P99' | 'Mean';
-export type FleetHistName = 'ttft' | 'itl' | 'e2e' | 'queueTime';
+type FleetHistStat = 'P50' | 'P90' | 'P99' | 'Mean';
+type FleetHistName = 'ttft' | 'itl' | 'e2e' | 'queueTime';
 /** Seconds, over the rate window. */
-export type FleetHist = `${FleetHistName}${FleetHistStat}`;
+type FleetHist = `${FleetHistName}${FleetHistStat}`;
 export type FleetConcept = FleetGauge | FleetTotal | FleetRate | FleetHist;
 
 const GAUGES: readonly FleetGauge[] = ['requestsRunning', 'requestsWaiting', 'kvCacheUsage'];

@@ -43,15 +43,8 @@ import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
 import { conversationTask } from './sessions/session-loop.ts';
 
-export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
-export {
-  arrivalSpecOf,
-  StartMissedError,
-  tokenscopeVersion,
-  type RunOptions,
-  type RunResult,
-} from './run-options.ts';
+export { arrivalSpecOf, StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
 import { arrivalSpecOf, runHeaderOf, totalOf, type RunOptions, type RunResult } from './run-options.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */

@@ -34,7 +34,7 @@
  */
 import type { Rng } from '../../shared/prng.ts';
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'http-400',
   'http-404',
   'http-429',
@@ -58,7 +58,7 @@ export const FAULT_KINDS = [
 /** How far `ignore-max-tokens` generates without its parameter: endless, for a client. */
 export const DEFAULT_RUNAWAY_TOKENS = 1_000_000;
 
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -71,9 +71,9 @@ export interface FaultSpec {
   rate?: number;
 }
 
-export const DEFAULT_AFTER_TOKENS = 5;
-export const DEFAULT_STALL_MS = 2000;
-export const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
+const DEFAULT_AFTER_TOKENS = 5;
+const DEFAULT_STALL_MS = 2000;
+const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
 
 export class FaultParseError extends Error {}
 

@@ -36,7 +36,7 @@ function pyRepr(d: number): string {
   return s.includes('.') || s.includes('e') ? s : `${s}.0`;
 }
 
-export function formatLabels(labels: Labels): string {
+function formatLabels(labels: Labels): string {
   const keys = Object.keys(labels).sort();
   if (keys.length === 0) return '';
   const parts = keys.map((k) => `${k}="${escapeLabel(labels[k] ?? '')}"`);

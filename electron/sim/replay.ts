@@ -19,7 +19,7 @@ import { parseRfc3339 } from './json-style.ts';
 import { MAX_CATCH_UP_MS } from './scheduler.ts';
 import type { GroundTruthKind, ReplayOptions } from './types.ts';
 
-export interface ReplayEvent {
+interface ReplayEvent {
   data: string;
   /** Delay after the previous event (the first: after the headers). */
   delayMs: number;
@@ -46,7 +46,7 @@ export function splitSse(text: string): string[] {
   return out;
 }
 
-export function splitNdjson(text: string): string[] {
+function splitNdjson(text: string): string[] {
   return text.split(/(?<=\n)/).filter((l) => l.length > 0);
 }
 

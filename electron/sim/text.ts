@@ -19,7 +19,7 @@ export interface GenToken {
 }
 
 /** Llama 3's `<|eot_id|>`; TGI shows its raw piece, the other servers an empty delta. */
-export const EOS_ID = 128009;
+const EOS_ID = 128009;
 export const EOS_PIECE = '<|eot_id|>';
 
 const WORDS = (

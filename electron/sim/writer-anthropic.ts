@@ -8,7 +8,7 @@ import { truncateJson, WriterBase, type DialectWriter, type Frame } from './writ
 type Obj = Record<string, unknown>;
 
 /** Anthropic's stop_reason for the sim's finish: `max_tokens` when the limit cut it, else `end_turn`. */
-export function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_turn' {
+function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_turn' {
   return finish === 'length' ? 'max_tokens' : 'end_turn';
 }
 

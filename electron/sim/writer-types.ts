@@ -18,7 +18,7 @@ export interface Frame {
 }
 
 /** Server-side timestamps of the request (performance.now() ms); 0 until reached. */
-export interface SeqTimes {
+interface SeqTimes {
   arrivalMs: number;
   admittedMs: number;
   firstTokenMs: number;

@@ -11,7 +11,7 @@ export interface FrameHost {
 }
 
 /** requestAnimationFrame when the page is visible; a timer otherwise (rAF stops in background tabs). */
-export const browserFrameHost: FrameHost = {
+const browserFrameHost: FrameHost = {
   request(cb) {
     const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
     if (!hidden && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => cb());

@@ -46,7 +46,7 @@ export function serverWindow(scrapes: readonly WindowScrape[], from: number, to:
   return { ttft, generationTokens: Number.isFinite(inc) ? inc : null };
 }
 
-export interface QuantileWithBucket {
+interface QuantileWithBucket {
   ms: number | null;
   /** The bucket it was interpolated in, ms. */
   bucket: { lowerMs: number; upperMs: number } | null;

@@ -76,7 +76,7 @@ export function unitOf(family: string): { scale: number; unit: string } {
     : { scale: 1, unit: '' };
 }
 
-export interface ExplorerLine {
+interface ExplorerLine {
   name: string;
   data: SeriesPoint[];
 }
@@ -89,7 +89,7 @@ export interface ExplorerPlot {
   unit: string;
 }
 
-export const EXPLORER_QUANTILES = [0.5, 0.9, 0.99] as const;
+const EXPLORER_QUANTILES = [0.5, 0.9, 0.99] as const;
 
 export function explorerPlot(b: SeriesBuffer, opts: StepOptions): ExplorerPlot {
   const kind = plotKind(b.meta, b.isHistogram);

@@ -12,8 +12,8 @@ import type { GpuReading } from '../../shared/metrics/telemetry.ts';
 import { Ring } from './ring.ts';
 import { SeriesStore } from './series-store.ts';
 
-export const SCRAPE_CAPACITY = 900;
-export const MAX_SERIES = 2000;
+const SCRAPE_CAPACITY = 900;
+const MAX_SERIES = 2000;
 
 export interface ScrapePoint {
   /** Epoch ms on the core's clock (same axis as RequestSummary.startedAtWall). */

@@ -64,7 +64,7 @@ export interface StepOptions {
   gapMs?: number;
 }
 
-export const DEFAULT_GAP_MS = 5000;
+const DEFAULT_GAP_MS = 5000;
 
 /**
  * The gap threshold for these scrape times: 2.5 × the usual interval (median of the last 16),

@@ -8,9 +8,9 @@ import { create } from 'zustand';
 import type { MetricsState } from '../../shared/metrics-api.ts';
 import { metricsStore, type ScrapeMeta } from './metrics-store.ts';
 
-export const PUBLISH_INTERVAL_MS = 250;
+const PUBLISH_INTERVAL_MS = 250;
 
-export interface TargetSummary {
+interface TargetSummary {
   state: MetricsState | null;
   /** Renderer clock (Date.now()) when `state` arrived: origin of the backoff countdown. */
   stateAt: number;

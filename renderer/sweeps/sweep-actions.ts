@@ -12,7 +12,7 @@ import { draftToWorkload, validateDraft } from '../runs/form/workload-draft.ts';
 import { MAX_OVERLAY, useSweepStore, type OpenedSweep, type PlanForm } from './sweep-store.ts';
 
 /** The plan form as the CLI's flags (the core reads them with the CLI's planOf). */
-export function planInput(p: PlanForm): SweepPlanInput {
+function planInput(p: PlanForm): SweepPlanInput {
   if (p.kind === 'auto') return { rate: 'auto', steps: p.steps };
   if (p.kind === 'rate') return { rate: p.rates };
   if (p.kind === 'concurrency') return { concurrency: p.concurrencies };

@@ -5,11 +5,6 @@ export function escapeLabelValue(v: string): string {
   return v.replace(/[\\"\n]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : '\\n'));
 }
 
-/** Escape a HELP docstring (text format: `\\` and newline). */
-export function escapeHelp(v: string): string {
-  return v.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
-}
-
 /** Undo HELP escaping. Unknown escapes are kept literally and reported through `onBad`. */
 export function unescapeHelp(v: string, onBad: (seq: string) => void): string {
   if (v.indexOf('\\') < 0) return v;

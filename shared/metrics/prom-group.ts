@@ -7,7 +7,7 @@
 import type { HistogramSeries, Labels, SummarySeries } from './prom-types.ts';
 
 /** A stable key for a label set, ignoring one label (`le` or `quantile`) and label order. */
-export function labelKey(labels: Labels, skip: string): string {
+function labelKey(labels: Labels, skip: string): string {
   const keys = Object.keys(labels);
   if (keys.length > 1) keys.sort();
   let k = '';

@@ -8,12 +8,6 @@ import type { Labels, MetricFamily, ParseResult, Sample } from './prom-types.ts'
 
 export type ExporterId = 'dcgm' | 'node' | 'unknown';
 
-export const EXPORTER_LABELS: Record<ExporterId, string> = {
-  dcgm: 'NVIDIA DCGM exporter',
-  node: 'node_exporter',
-  unknown: 'Unknown exporter',
-};
-
 /** One GPU at one scrape; a field the exporter does not publish is null. */
 export interface GpuReading {
   /** The series' identity across scrapes: the UUID, else host + index. */
@@ -36,7 +30,7 @@ export interface GpuReading {
 }
 
 /** The host at one scrape (node_exporter); counters are totals since boot. */
-export interface HostReading {
+interface HostReading {
   /** CPU seconds in every mode but idle and iowait, summed over CPUs. A counter. */
   cpuBusySeconds: number | null;
   /** CPU seconds in every mode, summed over CPUs. A counter. */

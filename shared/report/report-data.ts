@@ -34,7 +34,7 @@ import {
 const DIST: DistMetric[] = ['ttft', 'tpot', 'itl', 'itl_per_token', 'e2el', 'client_queue_time'];
 
 /** The measured requests' outcomes (warm-up and cancelled left out, as the summary does). */
-export function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
+function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
   if (!d.lines) return d.outcomes ?? [];
   return d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
 }
@@ -99,7 +99,7 @@ export function detailColumns(details: readonly RunDetail[]): LoadedRun[] | stri
 }
 
 /** The comparison's inputs: columns under one set of definitions, their intervals, CDFs, spreads. */
-export function reportComparison(
+function reportComparison(
   columns: readonly LoadedRun[],
   o: { definitions?: DefinitionsId; replicates?: number; sameWithin?: number } = {},
 ): Result<ReportComparison> {

@@ -17,7 +17,7 @@ export const MAX_TOKEN_COUNT = 0xffff_ffff;
  * One event's count past this, whatever max_tokens was, is refused: no server streams a million
  * tokens in one event (vLLM's stream interval and speculative decoding send a handful).
  */
-export const MAX_EVENT_TOKENS = 1 << 20;
+const MAX_EVENT_TOKENS = 1 << 20;
 
 /** Usage beyond the bytes that arrived × this (+ the slack below) did not arrive. */
 const BYTES_FACTOR = 8;

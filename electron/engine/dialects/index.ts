@@ -28,4 +28,4 @@ export function getDialect(id: DialectId): Dialect {
   return d;
 }
 
-export type { Dialect, DecodedEvent, EventDecoder, Frame } from './types.ts';
+export type { Dialect } from './types.ts';

@@ -18,7 +18,7 @@ import type { Dialect } from './types.ts';
  * - Tool calls stream `tool_calls[i].function.{name,arguments}` fragments (and the deprecated
  *   `function_call`); they are generated output.
  */
-export function readDelta(choice: Obj): ChoiceOutput {
+function readDelta(choice: Obj): ChoiceOutput {
   const d = isObj(choice.delta) ? choice.delta : isObj(choice.message) ? choice.message : {};
   const text = str(d.content) + str(d.refusal);
   const reasoning = str(d.reasoning) || str(d.reasoning_content);

@@ -13,7 +13,7 @@
 /** Above this backlog a request's socket stops being read (TOKENSCOPE_IO_BACKLOG_KB; 1 MiB). */
 export const BACKLOG_HIGH_BYTES = (Number(process.env.TOKENSCOPE_IO_BACKLOG_KB) || 1024) * 1024;
 /** Reading resumes once the backlog is down to this. */
-export const BACKLOG_LOW_BYTES = Math.floor(BACKLOG_HIGH_BYTES / 2);
+const BACKLOG_LOW_BYTES = Math.floor(BACKLOG_HIGH_BYTES / 2);
 /**
  * The measuring side reports decoded bytes in steps of at least this (a normal stream of a few
  * tens of KB never sends one); at most this much is unreported, so a drained backlog always

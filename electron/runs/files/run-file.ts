@@ -139,7 +139,7 @@ const READ_CHUNK = 256 * 1024;
  * without a string of it (V8 refuses strings past 512 MiB), and the event loop runs between reads.
  * A line past MAX_LINE_CHARS is skipped unread.
  */
-export async function readLines(file: string, reader: RunLineReader): Promise<void> {
+async function readLines(file: string, reader: RunLineReader): Promise<void> {
   const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
   const dec = new StringDecoder('utf8');
   // The line being read, in pieces: each read is searched once (a long line costs no rescans).

@@ -16,7 +16,7 @@ import { sidecarPath } from '../files/history.ts';
 import { IMPORTED_DIR, RunError, runFileError, SAFE_NAME } from '../files/run-keys.ts';
 
 /** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
-export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
 /** The name the user imported (the stored file's stamp prefix removed). */
 export function importedDisplayName(fileName: string): string {

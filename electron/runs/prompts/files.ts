@@ -124,7 +124,7 @@ function isHuman(t: unknown): boolean {
 }
 
 /** A conversation stops growing past this many estimated tokens (users' and answers'): real servers' contexts end. */
-export const CONVERSATION_TOKEN_CAP = 16_384;
+const CONVERSATION_TOKEN_CAP = 16_384;
 
 /**
  * Whole ShareGPT conversations for multi-turn sessions: each human turn in order (at most

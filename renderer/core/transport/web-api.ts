@@ -4,7 +4,7 @@
  * an Authorization header, never in a URL.
  */
 import type { Result } from '../../../shared/api.ts';
-import type { ExportFormat, RunExport } from '../../../shared/runs-api.ts';
+import type { ExportFormat } from '../../../shared/runs-api.ts';
 
 export type AuthState = 'ok' | 'missing-token' | 'wrong-token' | 'host' | 'unreachable';
 
@@ -104,7 +104,7 @@ async function resultOf<T>(r: Response): Promise<Result<T>> {
 }
 
 /** The file name of a Content-Disposition header (RFC 6266: filename* first). */
-export function filenameOf(cd: string | null): string | null {
+function filenameOf(cd: string | null): string | null {
   if (!cd) return null;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
   if (star) {
@@ -130,5 +130,3 @@ export function saveBlob(blob: Blob, filename: string): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-export type { RunExport };

@@ -34,7 +34,7 @@ export function Sized({
   );
 }
 
-export interface SeriesLine {
+interface SeriesLine {
   key: string;
   name: string;
   color: string;

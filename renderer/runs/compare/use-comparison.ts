@@ -8,7 +8,6 @@ import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/runs-api.ts';
 import type { RequestOutcome, RunSummary } from '../../../shared/runs/file/types.ts';
 
-export { CDFS } from '../../../shared/runs/workload/distributions.ts';
 import {
   compareIntervalsAsync,
   compareRows,

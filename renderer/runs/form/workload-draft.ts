@@ -8,7 +8,7 @@
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 
-export type LenType = 'fixed' | 'uniform' | 'normal';
+type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
   type: LenType;
   value: string;
@@ -18,9 +18,9 @@ export interface LenDraft {
   std: string;
 }
 
-export type StopBy = 'requests' | 'duration' | 'both';
-export type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
-export type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
+type StopBy = 'requests' | 'duration' | 'both';
+type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
+type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
 export interface WorkloadDraft {
   name: string;
@@ -211,7 +211,7 @@ export function draftToWorkload(
 }
 
 /** The extra-body field parsed: null when empty; an error when it is not a JSON object. */
-export function extraBodyOf(text: string): { value: Record<string, unknown> } | { error: string } | null {
+function extraBodyOf(text: string): { value: Record<string, unknown> } | { error: string } | null {
   if (text.trim() === '') return null;
   let v: unknown;
   try {

@@ -21,7 +21,7 @@ export const RUN_COLORS = ['#22d3ee', '#ffb020', '#b48cff', '#ff6b9a'] as const;
  * clear (its interval excludes zero; without an interval, the value decides); unclear: the
  * interval spans zero — not distinguishable from noise.
  */
-export type Verdict = 'better' | 'worse' | 'same' | 'unclear';
+type Verdict = 'better' | 'worse' | 'same' | 'unclear';
 
 export interface CompareRow {
   def: CompareRowDef;

@@ -5,7 +5,7 @@
  * and self-check parts in server-side-types.ts and self-check-types.ts.
  *
  * Run file (JSONL, electron/runs/files/run-file.ts): line 1 `RunHeader`, then a `RunRequestLine` per
- * request as it finishes, then a `RunSummaryLine`. A file without the summary line is a partial
+ * request as it finishes, then a summary line (`{type: 'summary', summary}`). A file without the summary line is a partial
  * run (the process died or was killed); its summary is recomputed from the request lines.
  */
 import type { DialectId } from '../../dialects.ts';
@@ -168,13 +168,6 @@ export interface RunRequestLine {
   turn?: number;
 }
 
-export interface RunSummaryLine {
-  type: 'summary';
-  summary: RunSummary;
-}
-
-export type RunLine = RunHeader | RunRequestLine | RunSummaryLine;
-
 /** What one request contributes to a summary, whatever it came from (run line or imported arrays). */
 export interface RequestOutcome {
   ok: boolean;
@@ -283,8 +276,7 @@ export const STAT_METRICS = [
 ] as const;
 export type StatMetric = (typeof STAT_METRICS)[number];
 
-/** The metrics vLLM reports percentiles for, and the percentiles we write (vLLM's key format). */
-export const VLLM_STAT_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+/** The percentiles we write for vLLM's metrics (its key format). */
 export const VLLM_PERCENTILES = [90, 95, 99, 99.9] as const;
 
 /**

@@ -10,7 +10,7 @@ import { toMetricStats } from '../summary/summary.ts';
 
 export type Json = Record<string, unknown>;
 
-export function isJsonObject(v: unknown): v is Json {
+function isJsonObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -80,7 +80,7 @@ export function numArray(v: unknown): number[] | null {
   return v as number[];
 }
 
-export function nestedNumArray(v: unknown): number[][] | null {
+function nestedNumArray(v: unknown): number[][] | null {
   if (!Array.isArray(v)) return null;
   for (let i = 0; i < v.length; i++) v[i] = numArray(v[i]) ?? [];
   return v as number[][];
@@ -207,7 +207,7 @@ const ERROR_KINDS: ReadonlySet<string> = new Set<ErrorKind>([
  * The kind and code of an error text Tokenscope wrote into an export (`kind/code: message`), so
  * error kinds survive a round trip through vLLM's format; null for anyone else's text.
  */
-export function errorKindOf(text: unknown): { kind: ErrorKind; code: ErrorCode } | null {
+function errorKindOf(text: unknown): { kind: ErrorKind; code: ErrorCode } | null {
   if (typeof text !== 'string') return null;
   const m = /^([a-z]+)\/([a-z0-9-]+): /.exec(text);
   if (!m || !ERROR_KINDS.has(m[1]!)) return null;

@@ -7,7 +7,7 @@ import { MAX_SHARDS } from './shard.ts';
 
 const numN = z.number().nullable();
 
-export const ClockEstimateSchema = z.object({
+const ClockEstimateSchema = z.object({
   offsetMs: numN,
   uncertaintyMs: z.number().min(0).nullable(),
   method: z.enum(['http-date', 'none']),

@@ -30,7 +30,7 @@ import {
 import { blankOutcome, outcomeOfLine, requestOriginMs } from './outcome.ts';
 import type { RequestOutcome, RunRequestLine } from '../file/types.ts';
 
-import { DEFINITION_IDS, type DefinitionsId } from '../file/types.ts';
+import type { DefinitionsId } from '../file/types.ts';
 export { DEFINITION_IDS, type DefinitionsId } from '../file/types.ts';
 
 export interface DefinitionsInfo {
@@ -100,10 +100,6 @@ export const DEFINITIONS: Record<DefinitionsId, DefinitionsInfo> = {
     peak: 'tokens',
   },
 };
-
-export function isDefinitionsId(v: unknown): v is DefinitionsId {
-  return typeof v === 'string' && (DEFINITION_IDS as readonly string[]).includes(v);
-}
 
 /**
  * Errors after which vLLM's and SGLang's clients still call the request a success: an in-band

@@ -44,7 +44,7 @@ export function spacedRates(lo: number, hi: number, k: number): number[] {
 const round4 = (x: number): number => Number(x.toPrecision(4));
 
 /** A step judged over-saturated (stopped for it, or run to its end with the verdict standing). */
-export function overSaturated(s: SweepStep): boolean {
+function overSaturated(s: SweepStep): boolean {
   return s.stoppedEarly === 'over-saturated' || s.saturation?.overSaturated === true;
 }
 

@@ -55,7 +55,7 @@ const Fit = z
     significant: z.boolean(),
   })
   .nullable();
-export const StepSaturation = z.object({
+const StepSaturation = z.object({
   overSaturated: z.boolean(),
   /**
    * The step was long enough, with data enough, to be judged either way (older files: absent). A
@@ -115,7 +115,7 @@ const BoundRec = z
   .object({ load: num, decidedBy: z.enum(['interval', 'point']), runs: z.number().int() })
   .nullable();
 
-export const SweepFileSchema = z.object({
+const SweepFileSchema = z.object({
   format: z.literal(SWEEP_FILE_FORMAT),
   version: z.literal(SWEEP_FILE_VERSION),
   sweepId: z.string(),

@@ -54,9 +54,9 @@ export function parseSlo(text: string): Result<SloTerm[], string> {
   return ok(terms);
 }
 
-export type Verdict = 'pass' | 'fail' | 'noise';
+type Verdict = 'pass' | 'fail' | 'noise';
 
-export interface SloCheck {
+interface SloCheck {
   key: string;
   limit: number;
   /** The statistic on the step's requests (null: no values, e.g. every request failed). */

@@ -18,7 +18,7 @@
  */
 import { Rng } from '../../prng.ts';
 
-export type ArrivalProcess = 'constant' | 'poisson' | 'gamma';
+type ArrivalProcess = 'constant' | 'poisson' | 'gamma';
 
 export interface ArrivalSpec {
   /** Requests per second; Infinity = all at once. */

@@ -106,7 +106,7 @@ export interface CdfSet {
 }
 
 /** The metrics a comparison (and a report) draws as CDFs; ITL per chunk where a run has no per-token gaps. */
-export const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
+const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
   { id: 'ttft', name: 'TTFT' },
   { id: 'tpot', name: 'TPOT' },
   { id: 'itl_per_token', name: 'ITL per token', fallback: 'itl' },

@@ -10,7 +10,7 @@ import type { WorkloadIssue } from './workload.ts';
 /** The file's object, or what is wrong with its text. */
 export type WorkloadText = Result<Record<string, unknown>, WorkloadIssue[]>;
 
-export function isYamlName(name: string): boolean {
+function isYamlName(name: string): boolean {
   return /\.ya?ml$/i.test(name);
 }
 

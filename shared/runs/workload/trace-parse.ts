@@ -24,10 +24,10 @@ export interface TraceRow {
   hashIds: number[] | null;
 }
 
-export type TraceIssueKind =
+type TraceIssueKind =
   'not-json' | 'bad-field' | 'bad-row' | 'no-header' | 'blocks-mismatch' | 'unknown-format' | 'empty';
 
-export interface TraceIssue {
+interface TraceIssue {
   /** 1-based line; 0 for the file as a whole. */
   line: number;
   kind: TraceIssueKind;
@@ -63,7 +63,7 @@ export interface TraceParseOptions {
 }
 
 const MAX_ISSUES = 20;
-export const BURSTGPT_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
+const BURSTGPT_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
 
 const isCount = (v: unknown, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;

@@ -197,7 +197,7 @@ export const WorkloadTarget = z
   .strict();
 export type WorkloadTarget = z.output<typeof WorkloadTarget>;
 
-export const Sampling = z
+const Sampling = z
   .object({
     temperature: z.number().min(0).optional(),
     topP: z.number().min(0).max(1).optional(),
@@ -336,7 +336,7 @@ export interface WorkloadIssue {
   message: string;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let s = '';
   for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? String(p) : `.${String(p)}`;
   return s;
