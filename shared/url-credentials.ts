@@ -75,4 +75,3 @@ export function joinUrlSecrets(u: string, parts: UrlSecretParts | null | undefin
   url.search = query.toString();
   return url.toString();
 }
-
