@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
 import type { Result as BaseResult } from './result.ts';
-import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
+import type { EventName, MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
 import { DEFINITION_IDS } from './runs/file/types.ts';
@@ -214,8 +214,6 @@ export const API_METHODS = {
 } as const satisfies Record<MethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof API_METHODS;
-/** The names, declared once (api-names.ts, small enough for the preload); the schemas cover exactly them. */
-export const API_METHOD_NAMES: readonly ApiMethod[] = METHOD_NAMES;
 
 export interface AppInfo {
   version: string;
@@ -321,7 +319,6 @@ export interface ApiEvents {
 }
 
 export type ApiEvent = keyof ApiEvents;
-export const API_EVENT_NAMES: readonly ApiEvent[] = EVENT_NAMES;
 
 // The names and the types are the same sets, checked when compiling (not only by a test).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -23,8 +23,6 @@ import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
 
-export { importedDisplayName } from '../runs/import/imported-runs.ts';
-export { fileNameOf } from '../runs/export/run-export.ts';
 export { RunError } from '../runs/files/run-keys.ts';
 type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
 

@@ -53,6 +53,7 @@ const StoredTarget = z.object({
 type StoredTarget = z.infer<typeof StoredTarget>;
 const StoreFile = z.object({ version: z.literal(1), targets: z.array(StoredTarget) });
 
+/** @internal exported for its tests */
 export const SIM_TARGET_ID = 'builtin-sim';
 
 export interface ResolvedTarget {

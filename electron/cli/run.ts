@@ -36,7 +36,7 @@ function failed(o: RunCliOptions, msg: string, code = 2): number {
 
 const MAX_REPEATS = 100;
 
-/** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). */
+/** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). @internal exported for its tests */
 export function numberedFile(file: string, n: number | string): string {
   const ext = path.extname(file);
   return `${file.slice(0, file.length - ext.length)}.${n}${ext || '.jsonl'}`;

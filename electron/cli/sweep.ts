@@ -18,8 +18,6 @@ import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';
 import { progressWriter } from './run-report.ts';
 
-export { planOf };
-
 export type SweepCliOptions = Omit<RunCliOptions, 'concurrency' | 'rate' | 'repeat' | 'shard' | 'startAt'> &
   SweepPlanFlags & {
     /** Commander's --no-stop-over-saturated. */

@@ -40,7 +40,7 @@ export interface RecordLimits {
   maxTextChars?: number;
 }
 
-/** The most a finished record of these limits holds, bytes (the bound docs/security.md states). */
+/** The most a finished record of these limits holds, bytes (the bound docs/security.md states). @internal exported for its tests */
 export function recordBoundBytes(l: RecordLimits = {}): number {
   const events = l.maxEvents ?? MAX_RECORD_EVENTS;
   const chars = l.maxTextChars ?? MAX_RECORD_TEXT_CHARS;

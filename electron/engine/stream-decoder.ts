@@ -38,7 +38,7 @@ import {
   type RecordLimits,
 } from './record-limits.ts';
 
-export { MAX_EVENT_CHARS, overMaxTokensLimit };
+export { MAX_EVENT_CHARS };
 
 /** Frames decoded per slice (flush): the measuring thread yields between slices. */
 export const DECODE_SLICE_FRAMES = 1024;

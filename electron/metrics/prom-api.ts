@@ -108,6 +108,7 @@ export interface FleetTarget {
   model?: string;
 }
 
+/** @internal exported for its tests */
 export interface FleetSeries {
   query: string;
   /** Empty when Prometheus has no data for it in the range. */
@@ -124,6 +125,7 @@ export interface FleetResult {
 /**
  * The profile of a target from the names Prometheus holds for it (same rules as a direct
  * scrape). Also says whether the names were stored with `:` rewritten to `_` (OpenMetrics).
+ * @internal exported for its tests
  */
 export async function detectFleetProfile(
   client: PromApiClient,
@@ -161,15 +163,6 @@ export function queryFleetRange(
       invalid(`Invalid range: start ${range.startSec}, end ${range.endSec}, step ${range.stepSec}.`),
     );
   return queryFleet(client, target, (q) => client.queryRange(q, range.startSec, range.endSec, range.stepSec));
-}
-
-/** The concepts of one target at one instant (`/api/v1/query`; default: now). */
-export function queryFleetInstant(
-  client: PromApiClient,
-  target: FleetTarget,
-  timeSec?: number,
-): Promise<PromResult<FleetResult>> {
-  return queryFleet(client, target, (q) => client.query(q, timeSec));
 }
 
 function invalid(message: string): { ok: false; error: PromApiError } {

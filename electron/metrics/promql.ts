@@ -73,7 +73,7 @@ interface Ctx {
 
 const DURATION = /^(\d+(ms|s|m|h|d|w|y))+$/;
 
-/** A PromQL string literal (Go-style escapes), for values we put into queries ourselves. */
+/** A PromQL string literal (Go-style escapes), for values we put into queries ourselves. @internal exported for its tests */
 export function promString(v: string): string {
   return JSON.stringify(v);
 }

@@ -84,6 +84,7 @@ export interface ScraperDeps {
 /**
  * `http://h:8000`, `http://h:8000/`, `http://h:8000/v1`, `http://h:8000/v1/chat/completions` →
  * `http://h:8000/metrics` (an OpenAI endpoint URL is what users paste); a `/metrics` URL is kept.
+ * @internal exported for its tests
  */
 export function deriveMetricsUrl(base: string, override?: string): URL {
   const u = new URL(base);

@@ -44,7 +44,7 @@ import { sendTestRequest, TestRequestError, testRequestSummary } from './test-re
 import { conversationTask } from './sessions/session-loop.ts';
 
 export { TestRequestError } from './test-request.ts';
-export { arrivalSpecOf, StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
+export { StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
 import { arrivalSpecOf, runHeaderOf, totalOf, type RunOptions, type RunResult } from './run-options.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */

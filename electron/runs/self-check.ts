@@ -27,7 +27,7 @@ import type { IoLoopStats } from '../engine/io/protocol.ts';
 
 export const SELF_CHECK_THRESHOLDS = { eventLoopDelayP99Ms: 5, cpuMeanPct: 85 } as const;
 const RESOLUTION_MS = 5;
-/** The live CPU figure needs at least this much wall time behind it. */
+/** The live CPU figure needs at least this much wall time behind it. @internal exported for its tests */
 export const LIVE_CPU_MIN_MS = 1000;
 
 export class SelfCheckMonitor {

@@ -24,7 +24,7 @@ const TEST_REQUEST_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 500;
 const RETRY_AFTER_MAX_MS = 5_000;
 
-/** Failures that a second try may not repeat. */
+/** Failures that a second try may not repeat. @internal exported for its tests */
 export function isTransient(e: RequestError): boolean {
   switch (e.kind) {
     case 'http':

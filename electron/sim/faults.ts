@@ -75,6 +75,7 @@ const DEFAULT_AFTER_TOKENS = 5;
 const DEFAULT_STALL_MS = 2000;
 const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
 
+/** @internal exported for its tests */
 export class FaultParseError extends Error {}
 
 function isFaultKind(s: string): s is FaultKind {

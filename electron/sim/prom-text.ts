@@ -8,7 +8,7 @@
 
 export type Labels = Record<string, string>;
 
-/** prometheus_client's floatToGoString: Python repr, with Go's earlier switch to exponents. */
+/** prometheus_client's floatToGoString: Python repr, with Go's earlier switch to exponents. @internal exported for its tests */
 export function formatValue(d: number): string {
   if (d === Infinity) return '+Inf';
   if (d === -Infinity) return '-Inf';

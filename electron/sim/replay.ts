@@ -33,7 +33,7 @@ export interface ReplayBody {
   events: ReplayEvent[];
 }
 
-/** Split SSE text into events, each keeping its own terminating blank line(s). */
+/** Split SSE text into events, each keeping its own terminating blank line(s). @internal exported for its tests */
 export function splitSse(text: string): string[] {
   const out: string[] = [];
   const re = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)+/g;

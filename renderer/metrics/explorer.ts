@@ -55,9 +55,10 @@ export function searchSeries(
   return { rows, total };
 }
 
+/** @internal exported for its tests */
 export type PlotKind = 'rate' | 'value' | 'histogram' | 'gaugehistogram';
 
-/** How a series is plotted, by its family's type and its sample's name. */
+/** How a series is plotted, by its family's type and its sample's name. @internal exported for its tests */
 export function plotKind(meta: SeriesMeta, isHistogram: boolean): PlotKind {
   if (isHistogram) return meta.type === 'gaugehistogram' ? 'gaugehistogram' : 'histogram';
   const name = meta.key.slice(0, meta.key.length - meta.labels.length);

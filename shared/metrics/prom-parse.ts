@@ -32,7 +32,7 @@ export interface ParseOptions {
   contentType?: string | null;
 }
 
-/** OpenMetrics when the Content-Type says so, or (without one) when the body ends with `# EOF`. */
+/** OpenMetrics when the Content-Type says so, or (without one) when the body ends with `# EOF`. @internal exported for its tests */
 export function detectFormat(body: string, contentType?: string | null): ExpositionFormat {
   if (contentType) return /application\/openmetrics-text/i.test(contentType) ? 'openmetrics' : 'text';
   const t = body.trimEnd();
@@ -76,7 +76,7 @@ interface Resolved {
 
 const mangle = (name: string): string => name.replace(/:/g, '_');
 
-/** Longest comment line kept (HELP text past it is cut, and said). */
+/** Longest comment line kept (HELP text past it is cut, and said). @internal exported for its tests */
 export const MAX_COMMENT = 64 * 1024;
 
 /** Index of the quote closing the quoted string that starts at s[0]; -1 if it does not close. */

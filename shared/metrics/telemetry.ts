@@ -6,6 +6,7 @@
  */
 import type { Labels, MetricFamily, ParseResult, Sample } from './prom-types.ts';
 
+/** @internal exported for its tests */
 export type ExporterId = 'dcgm' | 'node' | 'unknown';
 
 /** One GPU at one scrape; a field the exporter does not publish is null. */
@@ -90,7 +91,7 @@ const byName = (families: readonly MetricFamily[]): Map<string, Sample[]> => {
   return m;
 };
 
-/** Which exporter a scrape comes from: the prefix most of its families carry. */
+/** Which exporter a scrape comes from: the prefix most of its families carry. @internal exported for its tests */
 export function detectExporterId(parsed: ParseResult | readonly MetricFamily[]): ExporterId {
   const families = 'families' in parsed ? parsed.families : parsed;
   let dcgm = 0;

@@ -39,7 +39,7 @@ function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
   return d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
 }
 
-/** One run's section. */
+/** One run's section. @internal exported for its tests */
 export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): ReportRun {
   const outcomes = outcomesOfDetail(d);
   const hist = {} as Record<DistMetric, HistDatum[]>;
@@ -61,7 +61,7 @@ export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): Repor
   };
 }
 
-/** A run as a comparison column (re-derivable when it has its events). */
+/** A run as a comparison column (re-derivable when it has its events). @internal exported for its tests */
 export function loadedOfDetail(d: RunDetail): LoadedRun {
   const { header, lines } = d;
   return {

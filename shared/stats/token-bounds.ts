@@ -32,7 +32,7 @@ export function overMaxTokensLimit(maxTokens: number): number {
   return maxTokens + Math.max(16, Math.ceil(maxTokens * 0.1));
 }
 
-/** The most one content event may carry (max_tokens known or not, within the column's range). */
+/** The most one content event may carry (max_tokens known or not, within the column's range). @internal exported for its tests */
 export function eventTokensLimit(maxTokens: number | null | undefined): number {
   return maxTokens != null && maxTokens > 0
     ? Math.min(MAX_EVENT_TOKENS, overMaxTokensLimit(maxTokens))

@@ -21,6 +21,7 @@ import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 /**
  * `max_tokens` is required by the Messages API (a request without it is a 400). When the user set
  * none, this is sent: generous enough that a normal answer ends on its own (end_turn) first.
+ * @internal exported for its tests
  */
 export const DEFAULT_MAX_TOKENS = 4096;
 

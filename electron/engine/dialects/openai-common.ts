@@ -34,7 +34,7 @@ export interface ChoiceOutput {
 /** Chat reads `choice.delta`, completions read `choice.text`. */
 export type ChoiceReader = (choice: Obj) => ChoiceOutput;
 
-/** OpenAI usage object → Usage; null for null/absent and for Ollama's all-zero placeholder. */
+/** OpenAI usage object → Usage; null for null/absent and for Ollama's all-zero placeholder. @internal exported for its tests */
 export function openAiUsage(u: unknown): Usage | null {
   if (!isObj(u)) return null;
   const prompt = count(u.prompt_tokens);

@@ -10,7 +10,7 @@
  * the record as the stall it was (a gap, then reads that came together), never as wrong times.
  */
 
-/** Above this backlog a request's socket stops being read (TOKENSCOPE_IO_BACKLOG_KB; 1 MiB). */
+/** Above this backlog a request's socket stops being read (TOKENSCOPE_IO_BACKLOG_KB; 1 MiB). @internal exported for its tests */
 export const BACKLOG_HIGH_BYTES = (Number(process.env.TOKENSCOPE_IO_BACKLOG_KB) || 1024) * 1024;
 /** Reading resumes once the backlog is down to this. */
 const BACKLOG_LOW_BYTES = Math.floor(BACKLOG_HIGH_BYTES / 2);

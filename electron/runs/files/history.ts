@@ -75,7 +75,7 @@ type Indexed = { entry: RunListEntry | null } | { error: string };
 
 /** Files read, by path: reused while the size and modification time are the same. */
 const index = new Map<string, { size: number; mtimeMs: number; got: Indexed }>();
-/** How many files listings have read (tests: an unchanged file is not read again). */
+/** How many files listings have read (tests: an unchanged file is not read again). @internal exported for its tests */
 export const indexStats = { reads: 0 };
 
 async function indexed(file: string): Promise<Indexed> {

@@ -13,7 +13,7 @@ import type { RunHeader, RunRequestLine, RunSummary } from '../../../shared/runs
 import { RunLineReader, type ParseRunResult } from '../../../shared/runs/file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
 
-/** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
+/** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). @internal exported for its tests */
 export const FLUSH_MS = 200;
 /** …or sooner when this much is buffered. */
 const FLUSH_BYTES = 256 * 1024;
@@ -130,7 +130,7 @@ export class RunFileWriter {
 
 export type ReadRunResult = ParseRunResult & { path: string };
 
-/** A line longer than this is no run file's (a request line with its text is a few MB at most). */
+/** A line longer than this is no run file's (a request line with its text is a few MB at most). @internal exported for its tests */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 const READ_CHUNK = 256 * 1024;
 

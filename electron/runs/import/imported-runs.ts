@@ -18,7 +18,7 @@ import { IMPORTED_DIR, RunError, runFileError, SAFE_NAME } from '../files/run-ke
 /** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
 const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
-/** The name the user imported (the stored file's stamp prefix removed). */
+/** The name the user imported (the stored file's stamp prefix removed). @internal exported for its tests */
 export function importedDisplayName(fileName: string): string {
   return fileName.replace(/^\d{8}-\d{6}-[0-9a-f]{6}-/, '');
 }

@@ -32,7 +32,7 @@ export function isConversational(p: PromptProvider): p is ConversationProvider {
   return typeof (p as Partial<ConversationProvider>).conversation === 'function';
 }
 
-/** The messages of the next turn: every earlier turn (user, then its real answer), then the new user message. */
+/** The messages of the next turn: every earlier turn (user, then its real answer), then the new user message. @internal exported for its tests */
 export function turnMessages(history: readonly DoneTurn[], user: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const t of history)

@@ -46,6 +46,7 @@ const AUTH_DETAIL: Record<Exclude<AuthState, 'ok' | 'unreachable'>, string> = {
 
 const OPEN = 1;
 
+/** @internal exported for its tests */
 export function backoffDelay(attempt: number, base: number, max: number, random: () => number): number {
   const d = Math.min(max, base * 2 ** Math.min(attempt, 16));
   return Math.round(d * (0.8 + 0.4 * random()));

@@ -17,7 +17,6 @@ export {
   type CompareRow,
 } from '../../../shared/runs/compare/compare.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
-export { cdfFromValues } from '../../../shared/runs/workload/distributions.ts';
 /**
  * The x axis of overlaid CDFs: from the smallest to the largest value of any run, widened to
  * whole steps of a nice tick spacing. Not from 0: TPOTs of 20.3 and 20.6 ms would be two

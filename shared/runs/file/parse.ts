@@ -22,7 +22,7 @@ import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './to
 import { RunSummarySchema } from '../summary/schema.ts';
 import { HeaderSchema, RequestSchema } from './line-schema.ts';
 
-/** Problems kept per file; past it they are counted, and the count is the last problem. */
+/** Problems kept per file; past it they are counted, and the count is the last problem. @internal exported for its tests */
 export const MAX_PROBLEMS = 100;
 
 export interface ParsedRun {

@@ -8,7 +8,7 @@ import { summarize } from '../../stats/summary.ts';
 import type { RequestOutcome, TurnRow } from '../file/types.ts';
 import { toMetricStats } from './summary.ts';
 
-/** Turns shown one by one; turn BY_TURN_CAP's row holds it and every later one. */
+/** Turns shown one by one; turn BY_TURN_CAP's row holds it and every later one. @internal exported for its tests */
 export const BY_TURN_CAP = 8;
 
 /** Rows by turn, or undefined for a run without turns. `turns[k]` is outcome k's turn (undefined: none). */

@@ -20,7 +20,7 @@ export interface ReplaySummary {
   flagged: boolean;
 }
 
-/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. */
+/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. @internal exported for its tests */
 export function lagOfLine(l: RunRequestLine): number | null {
   if (l.lagMs !== undefined) return l.lagMs;
   if (l.sentMs === undefined || l.scheduledMs === null) return null;

@@ -78,7 +78,7 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. */
+/** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. @internal exported for its tests */
 export function windowMedians(
   points: readonly (readonly [number, number])[],
   endMs: number,
@@ -97,7 +97,7 @@ export function windowMedians(
   return out;
 }
 
-/** Least-squares slope of [ms, value] points (per second) and whether it rises significantly. */
+/** Least-squares slope of [ms, value] points (per second) and whether it rises significantly. @internal exported for its tests */
 export function fitSlope(
   pts: readonly (readonly [number, number])[],
   minRise: number,

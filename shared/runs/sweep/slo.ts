@@ -108,16 +108,3 @@ export function judgeSlo(
       : 'pass';
   return { verdict, checks };
 }
-
-/** A workload `slo` (goodput) from the terms that map onto it (p-any of ttft/tpot/e2el). */
-export function goodputSloOf(
-  terms: readonly SloTerm[],
-): { ttftMs?: number; tpotMs?: number; e2elMs?: number } | null {
-  const out: { ttftMs?: number; tpotMs?: number; e2elMs?: number } = {};
-  for (const t of terms) {
-    if (t.spec.metric === 'ttft') out.ttftMs = Math.min(out.ttftMs ?? Infinity, t.limit);
-    if (t.spec.metric === 'tpot') out.tpotMs = Math.min(out.tpotMs ?? Infinity, t.limit);
-    if (t.spec.metric === 'e2el') out.e2elMs = Math.min(out.e2elMs ?? Infinity, t.limit);
-  }
-  return Object.keys(out).length > 0 ? out : null;
-}

@@ -68,7 +68,7 @@ const BURSTGPT_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as c
 const isCount = (v: unknown, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
-/** Mooncake lines start with `{`, BurstGPT's file with its header. */
+/** Mooncake lines start with `{`, BurstGPT's file with its header. @internal exported for its tests */
 export function detectTraceFormat(text: string): TraceFormat | null {
   const first = text.trimStart();
   if (first.startsWith('{')) return 'mooncake';
@@ -133,6 +133,7 @@ function forEachLine(text: string, fn: (line: string, n: number) => void): void 
   }
 }
 
+/** @internal exported for its tests */
 export function parseMooncake(text: string, o: TraceParseOptions): Result<Trace, TraceFailure> {
   const c = new Collector('mooncake', o);
   const max = o.maxTokens ?? Number.MAX_SAFE_INTEGER;
@@ -174,6 +175,7 @@ export function parseMooncake(text: string, o: TraceParseOptions): Result<Trace,
   return c.result();
 }
 
+/** @internal exported for its tests */
 export function parseBurstGpt(text: string, o: TraceParseOptions): Result<Trace, TraceFailure> {
   const c = new Collector('burstgpt', o);
   const max = o.maxTokens ?? Number.MAX_SAFE_INTEGER;

@@ -328,6 +328,7 @@ function traceRules(
   if (w.rampUp) ctx.addIssue({ code: 'custom', path: ['rampUp'], message: msg });
   if (w.burstiness !== 1) ctx.addIssue({ code: 'custom', path: ['burstiness'], message: msg });
 }
+/** @internal exported for its tests */
 export type WorkloadInput = z.input<typeof WorkloadSchema>;
 
 export interface WorkloadIssue {
