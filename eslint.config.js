@@ -101,6 +101,15 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
       // A timer declared before the closures that clear it and assigned later is not a bug.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // A caught value need not be an Error: its message is errorMessage(e) (shared/result.ts).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+          message: 'Use errorMessage(e) (shared/result.ts): a caught value need not be an Error.',
+        },
+      ],
     },
   },
   {

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { benchIngest } from './ingest.bench.ts';
 import { benchItlAccuracy } from './itl-accuracy.bench.ts';
+import { errorMessage } from '../shared/result.ts';
 
 const only = process.argv[2];
 const report: Record<string, unknown> = {
@@ -19,7 +20,7 @@ if (!only || only === 'metrics') {
     const m = (await import('./metrics-parse.bench.ts')) as { benchMetricsParse?: () => unknown };
     if (m.benchMetricsParse) report.metricsParse = m.benchMetricsParse();
   } catch (e) {
-    report.metricsParse = `not available: ${(e as Error).message}`;
+    report.metricsParse = `not available: ${errorMessage(e)}`;
   }
 }
 if (!only || only === 'runs') {
@@ -61,7 +62,7 @@ if (!only || only === 'dashboard') {
     const { benchRunDashboard } = await import('./run-dashboard.bench.ts');
     report.runDashboard256 = await benchRunDashboard(256);
   } catch (e) {
-    report.runDashboard256 = `not available: ${(e as Error).message}`;
+    report.runDashboard256 = `not available: ${errorMessage(e)}`;
   }
 }
 console.log(JSON.stringify(report, null, 2));

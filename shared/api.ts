@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type { Result as BaseResult } from './result.ts';
+import { errorMessage, type Result as BaseResult } from './result.ts';
 import type { EventName, MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
@@ -58,7 +58,7 @@ export function selectorProblem(sel: string): string | null {
       return 'Name the servers with at least one label, e.g. {job="vllm"} or {instance="gpu-1:8000"}.';
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
 }
 

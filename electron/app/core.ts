@@ -15,6 +15,7 @@ import { RunService } from './runs-service.ts';
 import { SweepService } from './sweep-service.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets-service.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface CoreOptions {
   mode: 'electron' | 'web';
@@ -60,7 +61,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       });
       targets.simUrl = sim.url;
     } catch (e) {
-      o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);
+      o.log?.(`built-in simulator failed to start: ${errorMessage(e)}`);
     }
   }
   const requests = new RequestService((event, payload) => o.emit(event, payload as never));

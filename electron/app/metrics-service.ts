@@ -16,6 +16,7 @@ import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from 
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { redactUrlString } from '../../shared/redact.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 const EXPLORER_MAX = 5000;
 
@@ -172,7 +173,7 @@ export class MetricsService {
           url: redactUrlString(source.url),
           source: source.prometheus ? 'prometheus' : 'scrape',
           status: 'failing',
-          lastError: { kind: 'client', code: 'invalid-request', message: (e as Error).message },
+          lastError: { kind: 'client', code: 'invalid-request', message: errorMessage(e) },
           consecutiveFailures: 1,
           nextAttemptInMs: null,
           profile: null,

@@ -22,6 +22,7 @@ import { scrapeTargetOf } from './metrics-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export { RunError } from '../runs/files/run-keys.ts';
 type Emit = <E extends ApiEvent>(event: E, payload: ApiEvents[E]) => void;
@@ -164,7 +165,7 @@ export class RunService {
         summary,
         cancelled: ac.signal.aborted,
         fileError: null,
-        error: (e as Error).message,
+        error: errorMessage(e),
         ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
       });
     } finally {

@@ -20,6 +20,7 @@ import {
   splitTargetUrls,
   type UrlSecretMap,
 } from './target-url-secrets.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** scheme://host:port of a URL, for "is this the same server" ('' when not a URL). */
 export function originOf(u: string): string {
@@ -105,7 +106,7 @@ export class TargetStore {
         this.sealClearUrls();
       } else this.loadError = `targets file ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
     } catch (e) {
-      this.loadError = `targets file unreadable: ${(e as Error).message}`;
+      this.loadError = `targets file unreadable: ${errorMessage(e)}`;
     }
   }
 

@@ -12,6 +12,7 @@ import { poolLoaded, type LoadedRun } from '../../shared/runs/compare/runs.ts';
 import { parseRunText } from '../../shared/runs/file/parse.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/import/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/import/vllm-format.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export { resolveDefinitions, type LoadedRun } from '../../shared/runs/compare/runs.ts';
 
@@ -63,7 +64,7 @@ async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    return `${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`;
   }
   const base = path.basename(file);
   const f = detectResultFormat(text);

@@ -8,6 +8,7 @@ import type { RequestError } from '../../shared/errors.ts';
 import { formatReport } from '../metrics/report-text.ts';
 import { ReportBuilder } from '../metrics/scrape-report.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface MetricsCliOptions {
   json?: boolean;
@@ -104,8 +105,8 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     return usage(
       o.json,
       prom
-        ? `--prometheus: ${(e as Error).message}`
-        : `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`,
+        ? `--prometheus: ${errorMessage(e)}`
+        : `invalid URL "${url}": ${errorMessage(e)} (use http://host:port or its /metrics URL)`,
     );
   }
   where = scraper.url.href;

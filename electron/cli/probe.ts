@@ -19,6 +19,7 @@ import { fireRequest } from '../engine/client.ts';
 import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
 import { discoverModels } from '../engine/models.ts';
 import { probeJson } from './probe-json.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface ProbeCliOptions {
   model?: string;
@@ -63,7 +64,7 @@ async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | n
     if (o.extraBody) extraBody = JSON.parse(o.extraBody) as Record<string, unknown>;
     if (o.messages) messages = JSON.parse(o.messages) as ChatMessage[];
   } catch (e) {
-    return fail(o.json, 'client', `invalid JSON in --extra-body/--messages: ${(e as Error).message}`);
+    return fail(o.json, 'client', `invalid JSON in --extra-body/--messages: ${errorMessage(e)}`);
   }
   const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
   let model = o.model;

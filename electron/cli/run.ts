@@ -26,6 +26,7 @@ import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/files/workload-file.ts';
 import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
 import { printPooled, progressWriter, reportResult } from './run-report.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
 function failed(o: RunCliOptions, msg: string, code = 2): number {
@@ -187,7 +188,7 @@ async function runRunCommand(
         `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,
         1,
       );
-    return err(`could not run: ${(e as Error).message}`);
+    return err(`could not run: ${errorMessage(e)}`);
   } finally {
     stopCancelling();
     progress.end();

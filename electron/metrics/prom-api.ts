@@ -5,7 +5,7 @@
  * names Prometheus holds for it, or given. Results are one (t seconds, value) series per concept.
  * Never throws for I/O: failures are values with a kind (network / http / protocol / client).
  */
-import type { Result } from '../../shared/result.ts';
+import { errorMessage, type Result } from '../../shared/result.ts';
 import type { MetricFamily } from '../../shared/metrics/prom-types.ts';
 import { detectProfileId, type ProfileId } from '../../shared/metrics/profiles.ts';
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
@@ -189,7 +189,7 @@ async function queryFleet(
     }
     queries = fleetQueries(profile, { matchers, window: target.window, model: target.model, mangled });
   } catch (e) {
-    return invalid((e as Error).message);
+    return invalid(errorMessage(e));
   }
   const entries = Object.entries(queries) as [FleetConcept, string][];
   const results: (PromResult<QueryData> | undefined)[] = new Array(entries.length);

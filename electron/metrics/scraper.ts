@@ -13,6 +13,7 @@ import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
 import { PromApiClient } from './prom-api.ts';
 import { snapshotExposition, snapshotQuery } from './prom-snapshot.ts';
 import { redactUrlString } from '../../shared/redact.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export type ScrapeError = RequestError;
 
@@ -321,7 +322,7 @@ export class Scraper {
     try {
       snap = snapshotExposition(r.value.series);
     } catch (e) {
-      return { kind: 'client', code: 'invalid-request', message: (e as Error).message };
+      return { kind: 'client', code: 'invalid-request', message: errorMessage(e) };
     }
     if (snap.series === 0)
       return {

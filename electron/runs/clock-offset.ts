@@ -21,6 +21,7 @@
 import type { ClockEstimate } from '../../shared/runs/shard/shard.ts';
 import { redactUrlString } from '../../shared/redact.ts';
 import { localMs, probeClient, type ClockProbe, type ProbeClient } from './clock-probe.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** Contradicting probes (the Date flipped late) up to this far apart only widen the uncertainty. */
 const MAX_CONTRADICTION_MS = 20;
@@ -87,7 +88,7 @@ export async function estimateClockOffset(url: URL, o: EstimateOptions = {}): Pr
     await coarse(client, probes, o);
     await fine(client, probes, o.maxProbes ?? 1500);
   } catch (e) {
-    return none(`clock probe failed: ${(e as Error).message}`);
+    return none(`clock probe failed: ${errorMessage(e)}`);
   } finally {
     client.close();
   }

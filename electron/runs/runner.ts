@@ -46,6 +46,7 @@ import { conversationTask } from './sessions/session-loop.ts';
 export { TestRequestError } from './test-request.ts';
 export { StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
 import { arrivalSpecOf, runHeaderOf, totalOf, type RunOptions, type RunResult } from './run-options.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */
 class RunSession {
@@ -337,7 +338,7 @@ class RunSession {
     try {
       await this.writer?.finish(summary);
     } catch (e) {
-      fileError = (e as Error).message;
+      fileError = errorMessage(e);
     }
     this.emit();
     return {

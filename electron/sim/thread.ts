@@ -27,6 +27,7 @@ import type {
   SimServer,
   SimState,
 } from './types.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export const STATE_EVERY_MS = 50;
 export const GROUND_TRUTH_EVERY_MS = 100;
@@ -152,9 +153,7 @@ export function startSimThread(opts: SimOptions = {}): Promise<SimThreadServer> 
   try {
     worker = startWorker('sim-worker', input);
   } catch (e) {
-    return Promise.reject(
-      new SimThreadError(`could not start the simulator thread: ${(e as Error).message}`),
-    );
+    return Promise.reject(new SimThreadError(`could not start the simulator thread: ${errorMessage(e)}`));
   }
   const shared = new SharedState(buf);
   const records: GroundTruthRecord[] = [];

@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, RequestSpec, Usage } from '../../../shared/request.ts';
 import type { DecodedEvent } from './types.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ export function parseObject(data: string): Obj | string {
   try {
     v = JSON.parse(data);
   } catch (e) {
-    return `bad JSON (${(e as Error).message}): ${clip(data)}`;
+    return `bad JSON (${errorMessage(e)}): ${clip(data)}`;
   }
   return isObj(v) ? v : `expected a JSON object: ${clip(data)}`;
 }

@@ -19,6 +19,7 @@ import { serialize } from './http1-request.ts';
 import type { IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
 import { backlogGrew, backlogShrank } from './backlog.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
 
@@ -69,7 +70,7 @@ export class RawHttpDriver {
     try {
       wire = serialize(req, url, keepAlive);
     } catch (e) {
-      fail(`Could not start request: ${(e as Error).message}`);
+      fail(`Could not start request: ${errorMessage(e)}`);
       return;
     }
     const r: RawReq = {

@@ -13,6 +13,7 @@ import type { DialectId } from '../../../shared/dialects.ts';
 import type { RunRepeat, RunSummary } from '../../../shared/runs/file/types.ts';
 import { parseRunText } from '../../../shared/runs/file/parse.ts';
 import { readRunFile } from './run-file.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export interface RunListEntry {
   path: string;
@@ -87,7 +88,7 @@ async function indexed(file: string): Promise<Indexed> {
   try {
     got = { entry: await entryOf(file, st.size) };
   } catch (e) {
-    got = { error: (e as Error).message };
+    got = { error: errorMessage(e) };
   }
   index.set(file, { size: st.size, mtimeMs: st.mtimeMs, got });
   return got;
@@ -152,7 +153,7 @@ export async function listRuns(
     try {
       got = await indexed(file);
     } catch (e) {
-      got = { error: (e as Error).message }; // gone between readdir and stat
+      got = { error: errorMessage(e) }; // gone between readdir and stat
     }
     if ('error' in got) skipped.push({ path: file, error: got.error });
     else if (got.entry) runs.push({ ...got.entry, name: (await sidecarName(file)) ?? got.entry.name });

@@ -12,6 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { RunHeader, RunRequestLine, RunSummary } from '../../../shared/runs/file/types.ts';
 import { RunLineReader, type ParseRunResult } from '../../../shared/runs/file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 /** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). @internal exported for its tests */
 export const FLUSH_MS = 200;
@@ -182,7 +183,7 @@ export async function readRunFile(file: string): Promise<ReadRunResult> {
   } catch (e) {
     return {
       ok: false,
-      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
       path: file,
     };
   }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { parseWorkloadText } from '../../../shared/runs/workload/text.ts';
-import { fail, ok, type Result } from '../../../shared/result.ts';
+import { fail, ok, type Result, errorMessage } from '../../../shared/result.ts';
 
 /** A workload file's object (unvalidated) and the folder its relative paths are read from. */
 export type WorkloadFileResult = Result<{ raw: Record<string, unknown>; baseDir: string }, WorkloadIssue[]>;
@@ -21,7 +21,7 @@ export async function readWorkloadJson(file: string): Promise<WorkloadFileResult
     return fail([
       {
         path: '',
-        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
       },
     ]);
   }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
-import { ok } from '../../../shared/result.ts';
+import { ok, errorMessage } from '../../../shared/result.ts';
 import path from 'node:path';
 import type { ImportedRun, ImportResult } from '../../../shared/runs/import/vllm-format.ts';
 import { importBytes } from './parse.ts';
@@ -99,7 +99,7 @@ export class ImportedRuns {
           ),
         );
       } catch (e) {
-        skipped.push({ file: `${IMPORTED_DIR}/${n}`, error: (e as Error).message });
+        skipped.push({ file: `${IMPORTED_DIR}/${n}`, error: errorMessage(e) });
       }
     }
     return { runs, skipped };
@@ -112,7 +112,7 @@ export class ImportedRuns {
       r = await importOffThread({ file, outcomes: true });
     } catch (e) {
       throw new RunError(
-        `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
         'not-found',
       );
     }
@@ -174,7 +174,7 @@ export class ImportedRuns {
       size = (await stat(filePath)).size;
     } catch (e) {
       throw new RunError(
-        `${filename}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        `${filename}: cannot read it (${(e as NodeJS.ErrnoException).code ?? errorMessage(e)})`,
       );
     }
     if (size > MAX_IMPORT_BYTES)

@@ -5,6 +5,7 @@
  */
 import type { Result } from '../../../shared/api.ts';
 import type { ExportFormat } from '../../../shared/runs-api.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export type AuthState = 'ok' | 'missing-token' | 'wrong-token' | 'host' | 'unreachable';
 
@@ -55,7 +56,7 @@ export class WebApi {
       });
       return await resultOf<ImportOutcome>(r);
     } catch (e) {
-      return failed('network', 'upload', `The upload of ${filename} failed: ${(e as Error).message}`);
+      return failed('network', 'upload', `The upload of ${filename} failed: ${errorMessage(e)}`);
     }
   }
 
@@ -83,7 +84,7 @@ export class WebApi {
         value: { filename: filenameOf(r.headers.get('content-disposition')) ?? 'export', blob },
       };
     } catch (e) {
-      return failed('network', 'download', `The download failed: ${(e as Error).message}`);
+      return failed('network', 'download', `The download failed: ${errorMessage(e)}`);
     }
   }
 }

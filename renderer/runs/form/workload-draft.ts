@@ -7,6 +7,7 @@
  */
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -217,7 +218,7 @@ function extraBodyOf(text: string): { value: Record<string, unknown> } | { error
   try {
     v = JSON.parse(text);
   } catch (err) {
-    return { error: `not JSON: ${(err as Error).message}` };
+    return { error: `not JSON: ${errorMessage(err)}` };
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     return { error: 'must be a JSON object, e.g. {"top_p": 0.9}' };

@@ -7,6 +7,7 @@ import type { ErrorCode, ErrorKind } from '../../errors.ts';
 import { summarize } from '../../stats/summary.ts';
 import { STAT_METRICS, type MetricStats, type RequestOutcome } from '../file/types.ts';
 import { toMetricStats } from '../summary/summary.ts';
+import { errorMessage } from '../../result.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ export function parseJsonObjects(text: string): { objects: Json[]; errors: strin
       if (isJsonObject(v)) objects.push(v);
       else errors.push(`line ${i + 1}: not a JSON object`);
     } catch (e) {
-      errors.push(`line ${i + 1}: ${(e as Error).message}`);
+      errors.push(`line ${i + 1}: ${errorMessage(e)}`);
     }
   });
   return { objects, errors };
