@@ -4,6 +4,7 @@
  * not grow memory without bound. Past it the oldest are dropped; the client reloads history and the
  * current request when it connects anyway.
  */
+/** @internal exported for its tests */
 export const MAX_QUEUED_EVENTS = 10_000;
 
 /** Appends `item`, dropping the oldest past MAX_QUEUED_EVENTS. */
