@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules plus the house's process boundaries
-// (DESIGN.md "Rules of the house"): only electron/main.ts, preload.ts and ipc.ts may import
+// (docs/ARCHITECTURE.md "Rules of the house"): only electron/main.ts, preload.ts and ipc.ts may import
 // 'electron'; shared/ and renderer/ import no node:* modules; shared/ imports no DOM-only code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

@@ -22,7 +22,7 @@ export type MetricsFetcher = (url: URL, opts: FetchMetricsOptions) => Promise<Fe
 
 /**
  * `Accept: text/plain`: prometheus_client switches to OpenMetrics only when asked, and its
- * OpenMetrics output mangles vLLM/SGLang `:` names (FORMATS.md §3.1, pitfall 10).
+ * OpenMetrics output mangles vLLM/SGLang `:` names (test-corpus/FORMATS.md §3.1, pitfall 10).
  */
 const METRICS_ACCEPT = 'text/plain;version=0.0.4;q=1.0, */*;q=0.1';
 

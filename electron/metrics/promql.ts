@@ -1,5 +1,5 @@
 /**
- * PromQL for the common concepts (docs/ARCHITECTURE.md "Server metrics", FORMATS.md §5), built from the
+ * PromQL for the common concepts (docs/ARCHITECTURE.md "Server metrics", test-corpus/FORMATS.md §5), built from the
  * same server profiles the direct scraper uses, so a fleet behind Prometheus shows the same
  * numbers as a scraped target:
  * - gauges as `sum(x{sel})` (fractions as `avg`), counters as `sum(x{sel})` and
@@ -61,7 +61,7 @@ export interface FleetQueryOptions {
   window?: string;
   /** Only this model (profile's model label); ignored for servers without one (TGI, llama.cpp). */
   model?: string;
-  /** Prometheus ingested OpenMetrics that rewrote `:` to `_` (FORMATS.md §3.2). */
+  /** Prometheus ingested OpenMetrics that rewrote `:` to `_` (test-corpus/FORMATS.md §3.2). */
   mangled?: boolean;
 }
 

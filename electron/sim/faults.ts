@@ -9,7 +9,7 @@
  * |------------------------------|-------------------------------------------------------------------|
  * | http-400/404/429/500/503     | that status before the stream, with the dialect's error body      |
  * | error-midstream[:afterTokens]| in-band error event in the dialect's shape (then [DONE] where the |
- * |                              | dialect does so, FORMATS.md §6.2); request ends as 'error'        |
+ * |                              | dialect does so, test-corpus/FORMATS.md §6.2); request ends as 'error'        |
  * | reset[:afterTokens]          | TCP reset mid-stream (socket.resetAndDestroy); request aborted    |
  * | stall[:ms]                   | the sequence pauses once for ms (default 2000) after 5 tokens     |
  * | malformed-json[:afterTokens] | one truncated JSON event mid-stream, then the stream continues    |

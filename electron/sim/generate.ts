@@ -76,7 +76,7 @@ function modelMatches(dialect: DialectId, asked: string | null, served: string):
   return asked === served;
 }
 
-/** TGI's /generate_stream reports validation errors in-band with status 200 (FORMATS.md §2.3). */
+/** TGI's /generate_stream reports validation errors in-band with status 200 (test-corpus/FORMATS.md §2.3). */
 function tgiInbandError(res: ServerResponse, message: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.end(

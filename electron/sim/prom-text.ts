@@ -1,6 +1,6 @@
 /**
  * Prometheus text format 0.0.4 as vLLM's prometheus_client (single process) writes it, so that
- * scrapers meet the same fingerprint as against a real vLLM (FORMATS.md §3.3): HELP/TYPE per
+ * scrapers meet the same fingerprint as against a real vLLM (test-corpus/FORMATS.md §3.3): HELP/TYPE per
  * family, label names sorted, histogram lines in the order buckets, _count, _sum, values in
  * Python float repr (`8.0`, `0.3164893617021277`) switched to Go-style exponents past 6 integer
  * digits (`1.7953184849485586e+09`), and a `_created` gauge family after each counter/histogram.

@@ -2,7 +2,7 @@
  * Replay: serve a captured response body (e.g. any file in test-corpus/sse/) to every POST,
  * event by event, so a client can be tested against real bytes of servers we do not run.
  *
- * - .sse: events split after each blank line (LF, CRLF or CR line ends, FORMATS.md §1); the
+ * - .sse: events split after each blank line (LF, CRLF or CR line ends, test-corpus/FORMATS.md §1); the
  *   concatenation of the writes is the file, byte for byte;
  * - .ndjson: one write per line; .json: one write, with the status taken from a `http-NNN` in the
  *   file name (corpus convention), else 200;

@@ -1,5 +1,5 @@
 /**
- * POST /v1/chat/completions framed exactly as vLLM does (FORMATS.md §2.1, corpus
+ * POST /v1/chat/completions framed exactly as vLLM does (test-corpus/FORMATS.md §2.1, corpus
  * test-corpus/sse/vllm-chat*.sse):
  * - `data: <compact json>\n\n`, `text/event-stream; charset=utf-8`, ends with `data: [DONE]`;
  * - key order id, object, created, model, choices[, usage]; choice keys index, delta, logprobs,

@@ -1,4 +1,4 @@
-/** Escaping in label values and HELP text (FORMATS.md §3.1; OpenMetrics 1.0 ABNF). */
+/** Escaping in label values and HELP text (test-corpus/FORMATS.md §3.1; OpenMetrics 1.0 ABNF). */
 
 /** Escape a label value for the text format: only `\\`, `"` and newline are escaped. */
 export function escapeLabelValue(v: string): string {

@@ -1,5 +1,5 @@
 /**
- * Parser for the Prometheus text format 0.0.4 and OpenMetrics 1.0 (FORMATS.md §3, pitfalls 9–10).
+ * Parser for the Prometheus text format 0.0.4 and OpenMetrics 1.0 (test-corpus/FORMATS.md §3, pitfalls 9–10).
  * Pure (no Node, no DOM): the renderer can use it too.
  *
  * Lenient where real servers differ, strict where the data would be ambiguous:
@@ -7,7 +7,7 @@
  * - `_sum`/`_count`/`_bucket`/`_created` lines join their family in any order;
  * - blank lines, CRLF, a missing trailing newline and a missing `# EOF` in text format are fine;
  * - OpenMetrics from prometheus_client 0.26 writes `vllm_x_total` under `# TYPE vllm:x counter`
- *   (FORMATS.md §3.2); such samples join the `vllm:x` family and are renamed to its spelling;
+ *   (test-corpus/FORMATS.md §3.2); such samples join the `vllm:x` family and are renamed to its spelling;
  * - families without samples are dropped, as prometheus/common does.
  */
 import { unescapeHelp } from './prom-escape.ts';

@@ -1,4 +1,4 @@
-// Anthropic Messages streaming (`POST /v1/messages`, FORMATS.md §2.7), as Anthropic's API and
+// Anthropic Messages streaming (`POST /v1/messages`, test-corpus/FORMATS.md §2.7), as Anthropic's API and
 // vLLM, SGLang and llama.cpp's server serve it: `event: <type>` + `data: <json>`, the type read
 // from `data.type` (the SSE name as a fallback), no `[DONE]`: `message_stop` ends the stream.
 import type { ChatMessage, RequestSpec } from '../../../shared/request.ts';

@@ -1,6 +1,6 @@
 /**
  * Helpers shared by every dialect: JSON parsing that never throws, the in-band error shapes of
- * all servers (FORMATS.md §6.3), and prompt/message conversion for request bodies.
+ * all servers (test-corpus/FORMATS.md §6.3), and prompt/message conversion for request bodies.
  */
 import type { ChatMessage, RequestSpec, Usage } from '../../../shared/request.ts';
 import type { DecodedEvent } from './types.ts';
@@ -26,7 +26,7 @@ export function invalid(reason: string): DecodedEvent {
   return { kind: 'invalid', text: '', tokens: null, invalidReason: reason };
 }
 
-/** `[DONE]` is a plain data payload, not JSON (FORMATS.md §1 "practical additions"); TGI writes `data:[DONE]`. */
+/** `[DONE]` is a plain data payload, not JSON (test-corpus/FORMATS.md §1 "practical additions"); TGI writes `data:[DONE]`. */
 export function isDone(data: string): boolean {
   return data.trim() === '[DONE]';
 }
@@ -47,7 +47,7 @@ function clip(s: string): string {
 }
 
 /**
- * An in-band error in any of the shapes servers use (FORMATS.md §6.3), or null:
+ * An in-band error in any of the shapes servers use (test-corpus/FORMATS.md §6.3), or null:
  * - `{"error":{"message","type","param","code"}}` — vLLM, SGLang, OpenAI, llama.cpp (`code,message,type`)
  * - `{"error":{"object":"error","message",…}}` — vLLM ≤0.6 and SGLang, the flat object wrapped
  * - `{"error":{"message","http_status_code":422}}` — TGI chat

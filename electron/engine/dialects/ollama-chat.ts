@@ -1,4 +1,4 @@
-/** Ollama `/api/chat` (NDJSON, FORMATS.md §2.5). Decoding is shared with /api/generate in ollama.ts. */
+/** Ollama `/api/chat` (NDJSON, test-corpus/FORMATS.md §2.5). Decoding is shared with /api/generate in ollama.ts. */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
 import { chatMessages, defined } from './common.ts';

@@ -1,4 +1,4 @@
-/** Ollama `/api/generate` (NDJSON, FORMATS.md §2.5). Decoding is shared with /api/chat in ollama.ts. */
+/** Ollama `/api/generate` (NDJSON, test-corpus/FORMATS.md §2.5). Decoding is shared with /api/chat in ollama.ts. */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
 import { defined, promptText } from './common.ts';

@@ -1,6 +1,6 @@
 /**
  * OpenAI chat completions, as spoken by vLLM, SGLang, TGI `/v1`, llama.cpp `/v1`, Ollama `/v1`,
- * LM Studio and OpenAI itself (FORMATS.md §2.1–2.5, §2.8). The envelope is in openai-common.ts;
+ * LM Studio and OpenAI itself (test-corpus/FORMATS.md §2.1–2.5, §2.8). The envelope is in openai-common.ts;
  * this file reads one choice's `delta`.
  */
 import type { RequestSpec } from '../../../shared/request.ts';

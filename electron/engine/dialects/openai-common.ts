@@ -1,6 +1,6 @@
 /**
  * What OpenAI chat and completions share: the chunk envelope (choices, usage, errors, `[DONE]`)
- * and the request parameters. The quirks of every "OpenAI-compatible" server are in FORMATS.md
+ * and the request parameters. The quirks of every "OpenAI-compatible" server are in test-corpus/FORMATS.md
  * §2.1–2.5 and §2.8; the ones that matter here:
  * - the usage chunk has `choices: []` (§6.5) and arrives after the finish chunk;
  * - other chunks have no `usage` (vLLM), `"usage":null` (OpenAI, TGI), or an all-zero placeholder

@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses API streaming events (FORMATS.md §2.6), also served by vLLM and Ollama.
+ * OpenAI Responses API streaming events (test-corpus/FORMATS.md §2.6), also served by vLLM and Ollama.
  * Each SSE event is `event: <type>` + `data: <json>`; the type is read from `data.type` (vLLM
  * serializes keys alphabetically, so it comes last — never rely on order), the SSE event name
  * only as a fallback. There is no `[DONE]`: `response.completed` / `response.incomplete` /
