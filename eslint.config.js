@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's recommended rules plus the house's process boundaries
-// (DESIGN.md "Rules of the house"): only electron/main.ts, preload.ts and ipc.ts may import
+// (docs/ARCHITECTURE.md "Rules of the house"): only electron/main.ts, preload.ts and ipc.ts may import
 // 'electron'; shared/ and renderer/ import no node:* modules; shared/ imports no DOM-only code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -122,6 +122,15 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
       // A timer declared before the closures that clear it and assigned later is not a bug.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // A caught value need not be an Error: its message is errorMessage(e) (shared/result.ts).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+          message: 'Use errorMessage(e) (shared/result.ts): a caught value need not be an Error.',
+        },
+      ],
     },
   },
   {

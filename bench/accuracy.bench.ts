@@ -35,6 +35,7 @@ import {
 import { getTruth, pinning, runClient, startServer } from './accuracy/processes.ts';
 import { loadJson, runOutOf, summarizeLoad, type LoadResult, type RunOut } from './accuracy/stats.ts';
 import { log, printLoad } from './accuracy/tables.ts';
+import { errorMessage } from '../shared/result.ts';
 
 export { accuracyOptionsFromArgs, DEFAULT_ACCURACY, type AccuracyOptions };
 
@@ -61,7 +62,7 @@ async function measureLoad(N: number, ctx: LoadContext): Promise<LoadResult> {
         runs[kind].push(runOutOf(rep, c, truth, o.tokens, o.truthWidthMs));
       } catch (e) {
         // One failed run (a client killed at its time limit, …) is reported; the others go on.
-        const msg = `${kind} repeat ${rep}: ${(e as Error).message}`;
+        const msg = `${kind} repeat ${rep}: ${errorMessage(e)}`;
         errors.push(msg);
         log(`  failed: ${msg}`);
       }

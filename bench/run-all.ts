@@ -10,6 +10,7 @@ import { configureEngine } from '../electron/engine/io/io-engine.ts';
 
 // An entry point: the engine runs as the CLI's does (the environment's settings, the priority step).
 configureEngine(engineConfigFromEnv(process.env));
+import { errorMessage } from '../shared/result.ts';
 
 const only = process.argv[2];
 const report: Record<string, unknown> = {
@@ -24,7 +25,7 @@ if (!only || only === 'metrics') {
     const m = (await import('./metrics-parse.bench.ts')) as { benchMetricsParse?: () => unknown };
     if (m.benchMetricsParse) report.metricsParse = m.benchMetricsParse();
   } catch (e) {
-    report.metricsParse = `not available: ${(e as Error).message}`;
+    report.metricsParse = `not available: ${errorMessage(e)}`;
   }
 }
 if (!only || only === 'runs') {
@@ -80,7 +81,7 @@ if (!only || only === 'dashboard') {
     const { benchRunDashboard } = await import('./run-dashboard.bench.ts');
     report.runDashboard256 = await benchRunDashboard(256);
   } catch (e) {
-    report.runDashboard256 = `not available: ${(e as Error).message}`;
+    report.runDashboard256 = `not available: ${errorMessage(e)}`;
   }
 }
 console.log(JSON.stringify(report, null, 2));

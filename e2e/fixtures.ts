@@ -17,7 +17,7 @@ const PACKAGE_VERSION = (
   JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
     Boolean,
   ) as string[];
@@ -76,7 +76,7 @@ export async function shot(page: Page, name: string): Promise<string> {
  * A 1440×900 page on the app, collecting console errors and uncaught exceptions into
  * `consoleErrors` (each suite ends by asserting there were none).
  */
-export async function openPage(
+async function openPage(
   browser: Browser,
   server: WebServer,
   consoleErrors: string[],

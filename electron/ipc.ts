@@ -8,8 +8,7 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents, type WebFrameMain }
 import type { ApiEvent, ApiEvents, ApiHandlers, Result } from '../shared/api.ts';
 import { METHOD_NAMES, READY_CHANNEL, eventChannel, methodChannel } from '../shared/api-names.ts';
 import { dispatch } from './app/handlers.ts';
-
-const MAX_QUEUED = 10_000;
+import { pushBounded } from '../shared/event-queue.ts';
 
 export interface IpcBinding {
   emit<E extends ApiEvent>(event: E, payload: ApiEvents[E]): void;
@@ -18,7 +17,7 @@ export interface IpcBinding {
 }
 
 /** True when the frame is the top frame of the attached window and shows an allowed URL. */
-export function isTrustedSender(
+function isTrustedSender(
   frame: WebFrameMain | null | undefined,
   contents: WebContents | null,
   isAllowedUrl: (url: string) => boolean,
@@ -63,12 +62,8 @@ export function bindIpc(handlers: ApiHandlers, isAllowedUrl: (url: string) => bo
     emit(event, payload) {
       const ch = eventChannel(event);
       if (contents && ready && !contents.isDestroyed()) contents.send(ch, payload);
-      else {
-        queue.push([ch, payload]);
-        // A window that never becomes ready must not grow memory without bound; the renderer
-        // reloads history and the current request with getRequest when it connects anyway.
-        if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
-      }
+      // Bounded (shared/event-queue.ts): a window that never becomes ready must not grow memory.
+      else pushBounded(queue, [ch, payload]);
     },
     attach(c) {
       contents = c;

@@ -5,13 +5,12 @@ const { electronState } = await import('./testing/electron-mock.ts');
 const { exposed, invoked, sent } = electronState;
 
 await import('./preload.ts');
-const { API_METHOD_NAMES } = await import('../shared/api.ts');
-const { methodChannel, READY_CHANNEL } = await import('../shared/api-names.ts');
+const { METHOD_NAMES, methodChannel, READY_CHANNEL } = await import('../shared/api-names.ts');
 
 describe('preload', () => {
   it('exposes exactly the contract methods plus on/ready, never ipcRenderer', async () => {
     const api = exposed.tokenscope!;
-    expect(Object.keys(api).sort()).toEqual([...API_METHOD_NAMES, 'on', 'ready'].sort());
+    expect(Object.keys(api).sort()).toEqual([...METHOD_NAMES, 'on', 'ready'].sort());
     expect(Object.values(api).every((v) => typeof v === 'function')).toBe(true);
     await (api.listModels as (id: string) => Promise<unknown>)('t1');
     expect(invoked).toEqual([[methodChannel('listModels'), ['t1']]]);

@@ -23,9 +23,10 @@ import type { Core } from './app/core.ts';
 import { dispatch } from './app/handlers.ts';
 import { RunError } from './app/runs-service.ts';
 import { bearerOf, sameOrigin, tokenOk } from './serve-guard.ts';
+import { errorMessage } from '../shared/result.ts';
 
 /** The largest upload web mode accepts (real detailed results are hundreds of MB). */
-export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 type Headers = http.OutgoingHttpHeaders;
 
@@ -200,12 +201,12 @@ async function importRoute(
       result =
         e instanceof RunError
           ? failure('client', e.kind ?? 'invalid', e.message)
-          : failure('io', (e as NodeJS.ErrnoException).code ?? 'io', (e as Error).message);
+          : failure('io', (e as NodeJS.ErrnoException).code ?? 'io', errorMessage(e));
     }
     sendJson(res, result.ok ? 200 : 400, result, headers);
   } catch (e) {
-    log?.(`web import failed: ${(e as Error).message}`);
-    if (!res.headersSent) sendJson(res, 500, failure('io', 'io', (e as Error).message), headers);
+    log?.(`web import failed: ${errorMessage(e)}`);
+    if (!res.headersSent) sendJson(res, 500, failure('io', 'io', errorMessage(e)), headers);
   } finally {
     if (dir) await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -11,7 +11,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
 // The Host check is shared with the simulator's own guard (platform/host-guard.ts).
-export { hostAllowed, hostNameOf } from './platform/host-guard.ts';
+export { hostAllowed } from './platform/host-guard.ts';
 
 export function tokenOk(given: string | null | undefined, token: string): boolean {
   if (!given) return false;

@@ -8,6 +8,7 @@ import type { ApiEvent, ApiEvents, ApiHandlers } from '../shared/api.ts';
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../shared/wire.ts';
 import type { Core } from './app/core.ts';
 import { dispatch } from './app/handlers.ts';
+import { pushBounded } from '../shared/event-queue.ts';
 
 /** Per socket: its readiness, its queued events, and the targets whose /metrics it watches. */
 interface PageSocket {
@@ -28,7 +29,7 @@ export class PageSockets {
     const text = encodeWire({ type: 'event', event, payload } satisfies CoreMessage);
     for (const s of this.sockets) {
       if (s.ready) s.ws.send(text);
-      else s.queue.push(text);
+      else pushBounded(s.queue, text); // the IPC's bound: a page that never says ready
     }
   };
 

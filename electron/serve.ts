@@ -20,8 +20,6 @@ import { handleApi } from './serve-api.ts';
 import { hostAllowed, pathOf, sameOrigin, tokenOk } from './serve-guard.ts';
 import { PageSockets } from './serve-sockets.ts';
 
-export { pathOf } from './serve-guard.ts';
-
 export interface ServeOptions {
   port?: number;
   host?: string;

@@ -8,14 +8,14 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
-import type { Result as BaseResult } from './result.ts';
-import { EVENT_NAMES, METHOD_NAMES, type EventName, type MethodName } from './api-names.ts';
+import { errorMessage, type Result as BaseResult } from './result.ts';
+import type { EventName, MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
 import { DEFINITION_IDS } from './runs/summary/definitions.ts';
 import { StartSweepInput, sweepKey } from './sweeps-api.ts';
 
-export type { ApiError, ApiErrorKind } from './result.ts';
+export type { ApiErrorKind } from './result.ts';
 /** A method's answer: its value, or an ApiError (shared/result.ts). */
 export type Result<T> = BaseResult<T>;
 
@@ -58,7 +58,7 @@ export function selectorProblem(sel: string): string | null {
       return 'Name the servers with at least one label, e.g. {job="vllm"} or {instance="gpu-1:8000"}.';
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
 }
 
@@ -214,8 +214,6 @@ export const API_METHODS = {
 } as const satisfies Record<MethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof API_METHODS;
-/** The names, declared once (api-names.ts, small enough for the preload); the schemas cover exactly them. */
-export const API_METHOD_NAMES: readonly ApiMethod[] = METHOD_NAMES;
 
 export interface AppInfo {
   version: string;
@@ -248,7 +246,7 @@ export interface RequestSnapshot {
   record: import('./record.ts').RequestRecord;
 }
 
-export interface ApiResults {
+interface ApiResults {
   getAppInfo: AppInfo;
   listTargets: TargetView[];
   saveTarget: TargetView;
@@ -276,7 +274,7 @@ export interface ApiResults {
   openSweep: import('./runs/sweep/file.ts').SweepFile;
 }
 
-export type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
+type ApiArgs<M extends ApiMethod> = z.infer<(typeof API_METHODS)[M]>;
 
 /** The handler table both transports serve. */
 export type ApiHandlers = { [M in ApiMethod]: (...args: ApiArgs<M>) => Promise<Result<ApiResults[M]>> };
@@ -313,7 +311,7 @@ export interface ApiEvents {
   onMetricsScrape: import('./metrics-api.ts').MetricsScrape;
   onMetricsState: import('./metrics-api.ts').MetricsState;
   onRunStarted: import('./runs-api.ts').RunStarted;
-  onRunProgress: import('./runs-api.ts').RunProgress;
+  onRunProgress: import('./runs/live/progress-types.ts').RunProgress;
   onRunLanes: import('./runs-api.ts').RunLaneBatch;
   onRunFinished: import('./runs-api.ts').RunFinished;
   onRunsChanged: import('./runs-api.ts').RunList;
@@ -321,7 +319,6 @@ export interface ApiEvents {
 }
 
 export type ApiEvent = keyof ApiEvents;
-export const API_EVENT_NAMES: readonly ApiEvent[] = EVENT_NAMES;
 
 // The names and the types are the same sets, checked when compiling (not only by a test).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

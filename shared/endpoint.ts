@@ -17,7 +17,7 @@ export function resolveEndpoint(url: string, dialect: DialectId): URL {
   return u;
 }
 
-/** The endpoint as one comparable string (scheme, host, port, path; no credentials, query or trailing /), or null for a bad URL. */
+/** The endpoint as one comparable string (scheme, host, port, path; no credentials, query or trailing /), or null for a bad URL. @internal exported for its tests */
 export function endpointKey(url: string, dialect: DialectId): string | null {
   let u: URL;
   try {

@@ -57,7 +57,7 @@ export interface RequestRecord {
   textCapped?: boolean;
 }
 
-export interface ConnectionInfo {
+interface ConnectionInfo {
   /** It was sent on a pooled connection that an earlier request had used. */
   reused: boolean;
   /**

@@ -111,7 +111,7 @@ export function secretHeaderValues(headers: Record<string, string> | undefined):
 }
 
 /** base64 of a text's UTF-8 bytes (what a Basic credential carries), in Node and browsers alike. */
-export function base64Utf8(text: string): string {
+function base64Utf8(text: string): string {
   let bin = '';
   for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
   return btoa(bin);

@@ -17,9 +17,17 @@ export const fail = <E>(error: E): { ok: false; error: E } => ({ ok: false, erro
  */
 export type ApiErrorKind = ErrorKind | 'io' | 'internal';
 
-export interface ApiError {
+interface ApiError {
   kind: ApiErrorKind;
   message: string;
   /** Finer: 'busy', 'not-found', 'invalid-arguments', 'unknown-method', 'disconnected', an ErrorCode… */
   code?: string;
+}
+
+/**
+ * What a caught value says: its message when it is an Error, else the value as text (a thrown
+ * string, a rejected non-Error), where `(e as Error).message` would be undefined.
+ */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

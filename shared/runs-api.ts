@@ -154,5 +154,3 @@ export interface RunExport {
   mime: string;
   content: string;
 }
-
-export type { RunProgress };

@@ -19,8 +19,8 @@ const TOKEN_RE = /\s*[\p{L}\p{M}\p{N}_']+|\s*[^\s\p{L}\p{M}\p{N}_']|\s+$/gu;
 const WORD_CHARS_PER_TOKEN = 8;
 
 export const BOS_TOKENS = 1;
-export const MESSAGE_OVERHEAD_TOKENS = 5;
-export const GENERATION_PROMPT_TOKENS = 4;
+const MESSAGE_OVERHEAD_TOKENS = 5;
+const GENERATION_PROMPT_TOKENS = 4;
 
 /** Token count of raw text (no BOS, no template). */
 export function countTextTokens(text: string): number {

@@ -75,8 +75,3 @@ export function joinUrlSecrets(u: string, parts: UrlSecretParts | null | undefin
   url.search = query.toString();
   return url.toString();
 }
-
-/** True when `u` carries a secret in clear (credentials or a secret-looking query value). */
-export function hasUrlSecrets(u: string): boolean {
-  return splitUrlSecrets(u).parts !== null;
-}

@@ -6,7 +6,7 @@
 import { pct, sortedOf, type ClientResult, type Truth, type TruthSteps } from './common.ts';
 import type { ClientKind } from './options.ts';
 
-export interface Samples {
+interface Samples {
   ttft: number[];
   itl: number[];
   over1: number;
@@ -59,7 +59,7 @@ export interface RunOut {
   extra: Record<string, unknown>;
 }
 
-export interface Ratios {
+interface Ratios {
   ttftErrP99: number;
   itlAbsErrP99: number;
   perRepeat: ({ repeat: number; ttft: number; itl: number } | null)[];

@@ -16,6 +16,7 @@ import { SweepService } from './sweep-service.ts';
 import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets-service.ts';
 import type { Emit } from './emit.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface CoreOptions {
   mode: 'electron' | 'web';
@@ -63,7 +64,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       });
       targets.simUrl = sim.url;
     } catch (e) {
-      o.log?.(`built-in simulator failed to start: ${(e as Error).message}`);
+      o.log?.(`built-in simulator failed to start: ${errorMessage(e)}`);
     }
   }
   const requests = new RequestService(o.emit, o.historyMaxBytes);

@@ -13,6 +13,7 @@ import type { MetricsService } from './metrics-service.ts';
 import { curlCommand } from './curl.ts';
 import { RunError, type RunService } from './runs-service.ts';
 import type { SweepService } from './sweep-service.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface Services {
   info: () => AppInfo;
@@ -35,7 +36,7 @@ async function runCall<T>(fn: () => Promise<T>): Promise<Result<T>> {
   } catch (e) {
     if (e instanceof RunError) return err('client', e.message, e.kind);
     const code = (e as NodeJS.ErrnoException).code;
-    return err('io', (e as Error).message, code);
+    return err('io', errorMessage(e), code);
   }
 }
 
@@ -49,7 +50,7 @@ export function createHandlers(s: Services): ApiHandlers {
         s.onTargetsChanged();
         return ok(v);
       } catch (e) {
-        return err('client', (e as Error).message);
+        return err('client', errorMessage(e));
       }
     },
     deleteTarget: async (id) => {
@@ -123,6 +124,6 @@ export async function dispatch(
     const fn = handlers[m] as (...a: unknown[]) => Promise<Result<unknown>>;
     return await fn(...(parsed.data as unknown[]));
   } catch (e) {
-    return err('internal', `${m} failed: ${(e as Error).message}`);
+    return err('internal', `${m} failed: ${errorMessage(e)}`);
   }
 }

@@ -12,6 +12,7 @@ import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { redactUrlString } from '../../shared/redact.ts';
 import type { Emit } from './emit.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 const EXPLORER_MAX = 5000;
 
@@ -50,7 +51,7 @@ function labelsText(labels: Record<string, string>): string {
   return keys.length ? `{${keys.map((k) => `${k}="${labels[k]}"`).join(',')}}` : '';
 }
 
-export function explorerSeries(parsed: ParseResult): {
+function explorerSeries(parsed: ParseResult): {
   series: ExplorerSeries[];
   truncated: boolean;
   help: Record<string, string>;
@@ -166,7 +167,7 @@ export class MetricsService {
           url: redactUrlString(source.url),
           source: source.prometheus ? 'prometheus' : 'scrape',
           status: 'failing',
-          lastError: { kind: 'client', code: 'invalid-request', message: (e as Error).message },
+          lastError: { kind: 'client', code: 'invalid-request', message: errorMessage(e) },
           consecutiveFailures: 1,
           nextAttemptInMs: null,
           profile: null,

@@ -11,7 +11,7 @@ import type { RunLaneBatch } from '../../shared/runs-api.ts';
 import { StreamBatcher } from './stream-batcher.ts';
 
 /** Swimlane batches: at most this often (ms). */
-export const LANE_INTERVAL_MS = 100;
+const LANE_INTERVAL_MS = 100;
 
 export class RunLanes {
   private lanes: RunLaneBatch;

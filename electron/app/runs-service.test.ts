@@ -14,7 +14,8 @@ import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { tmpDir } from '../testing/runs.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './handlers.ts';
-import { fileNameOf, importedDisplayName } from './runs-service.ts';
+import { fileNameOf } from '../runs/export/run-export.ts';
+import { importedDisplayName } from '../runs/import/imported-runs.ts';
 import { SIM_TARGET_ID as SIM } from './targets-service.ts';
 import { testCore, type RecordedEvent } from '../testing/core.ts';
 

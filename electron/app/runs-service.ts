@@ -22,11 +22,9 @@ import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
 import type { Emit } from './emit.ts';
+import { errorMessage } from '../../shared/result.ts';
 
-export { importedDisplayName, MAX_IMPORT_BYTES } from '../runs/import/imported-runs.ts';
-export { fileNameOf } from '../runs/export/run-export.ts';
-export { IMPORTED_DIR, RunError } from '../runs/files/run-keys.ts';
-export { LANE_INTERVAL_MS } from './run-lanes.ts';
+export { RunError } from '../runs/files/run-keys.ts';
 
 /** The run going on. */
 interface Active {
@@ -166,7 +164,7 @@ export class RunService {
         summary,
         cancelled: ac.signal.aborted,
         fileError: null,
-        error: (e as Error).message,
+        error: errorMessage(e),
         ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
       });
     } finally {

@@ -20,6 +20,7 @@ import { planOf, sweepFileName } from '../runs/sweep/plan.ts';
 import { RunError, type RunService } from './runs-service.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 import type { Emit } from './emit.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 interface Active {
   sweepId: string;
@@ -139,7 +140,7 @@ export class SweepService {
           kind: 'done',
           file: await this.open(key).catch(() => null),
           cancelled: ac.signal.aborted,
-          error: (e as Error).message,
+          error: errorMessage(e),
         }),
     );
     return { sweepId, key };
@@ -194,7 +195,7 @@ export class SweepService {
           running: this.active?.key === file,
         });
       } catch (e) {
-        out.skipped.push({ file, error: (e as Error).message });
+        out.skipped.push({ file, error: errorMessage(e) });
       }
     }
     return out;
@@ -215,7 +216,7 @@ export class SweepService {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new RunError(`${key}: not JSON (${(e as Error).message})`);
+      throw new RunError(`${key}: not JSON (${errorMessage(e)})`);
     }
     const r = parseSweepFile(json);
     if (!r.ok) throw new RunError(`${key}: ${r.error}`);

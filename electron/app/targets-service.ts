@@ -21,6 +21,7 @@ import {
   splitTargetUrls,
   type UrlSecretMap,
 } from './target-url-secrets.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 const StoredTarget = z.object({
   id: z.string(),
@@ -45,6 +46,7 @@ const StoredTarget = z.object({
 type StoredTarget = z.infer<typeof StoredTarget>;
 const StoreFile = z.object({ version: z.literal(1), targets: z.array(StoredTarget) });
 
+/** @internal exported for its tests */
 export const SIM_TARGET_ID = 'builtin-sim';
 
 export interface ResolvedTarget {
@@ -96,7 +98,7 @@ export class TargetStore {
         this.sealClearUrls();
       } else this.loadError = `targets file ignored: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
     } catch (e) {
-      this.loadError = `targets file unreadable: ${(e as Error).message}`;
+      this.loadError = `targets file unreadable: ${errorMessage(e)}`;
     }
   }
 

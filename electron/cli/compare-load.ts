@@ -12,6 +12,7 @@ import { poolLoaded, type LoadedRun } from '../../shared/runs/compare/runs.ts';
 import { parseRunText } from '../../shared/runs/run-file/parse.ts';
 import { detectResultFormat, importSglangText } from '../../shared/runs/import/sglang-format.ts';
 import { importVllmText } from '../../shared/runs/import/vllm-format.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export { resolveDefinitions, type LoadedRun } from '../../shared/runs/compare/runs.ts';
 
@@ -51,7 +52,7 @@ export async function loadRun(arg: string): Promise<LoadedRun | string> {
  * The runs of a file: a run file's one run, or every result of a vLLM / SGLang file (vLLM's
  * --append-result appends one per benchmark). `FILE#N` picks the Nth result (1-based).
  */
-export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
+async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
   let file = arg;
   let pick: number | null = null;
   const m = /^(.*)#(\d+)$/.exec(arg);
@@ -63,7 +64,7 @@ export async function loadRuns(arg: string): Promise<LoadedRun[] | string> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return `${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    return `${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`;
   }
   const base = path.basename(file);
   const f = detectResultFormat(text);

@@ -41,7 +41,7 @@ import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { clientsNote, definitionsLine } from '../../shared/runs/summary/rederive.ts';
 import { loadRunOrPool, resolveDefinitions, type LoadedRun } from './compare-load.ts';
 
-export { loadRun, loadRunOrPool, loadRuns, resolveDefinitions, type LoadedRun } from './compare-load.ts';
+export { loadRun, type LoadedRun } from './compare-load.ts';
 
 export interface CompareCliOptions {
   json?: boolean;
@@ -70,7 +70,7 @@ const MARK = {
   unclear: '~ not distinguishable',
 } as const;
 
-export function compareText(
+function compareText(
   runs: readonly LoadedRun[],
   rows: readonly CompareRow[],
   diffs: readonly string[],

@@ -13,9 +13,10 @@ import { startSim, type SimServer } from '../sim/index.ts';
 import {
   detectFleetProfile,
   PromApiClient,
-  queryFleetInstant,
   queryFleetRange,
   type FleetResult,
+  type FleetTarget,
+  type PromResult,
   type FleetSeries,
 } from '../metrics/prom-api.ts';
 import { fleetQueries, parseSelector } from '../metrics/promql.ts';
@@ -53,6 +54,11 @@ function series(r: FleetResult, concept: keyof FleetResult['concepts']): FleetSe
   return c;
 }
 const last = (s: FleetSeries): number => s.points[s.points.length - 1]?.v ?? NaN;
+/** The concepts now: a range query of one instant (the fleet source's only query path). */
+function fleetNow(client: PromApiClient, target: FleetTarget): Promise<PromResult<FleetResult>> {
+  const t = Date.now() / 1000;
+  return queryFleetRange(client, target, { startSec: t, endSec: t, stepSec: 1 });
+}
 
 describe('fleet source against a real Prometheus', () => {
   it('Prometheus scrapes the simulator and the profile is detected from its names', async () => {
@@ -88,7 +94,7 @@ describe('fleet source against a real Prometheus', () => {
       (await value(q.generationTokensTotal!)) === generated ? true : undefined,
     );
 
-    const r = await queryFleetInstant(client, { selector: SEL, window: '5m' });
+    const r = await fleetNow(client, { selector: SEL, window: '5m' });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.profile).toBe('vllm-v1');
     expect(last(series(r.value, 'generationTokensTotal'))).toBe(generated);
@@ -155,9 +161,9 @@ describe('fleet source against a real Prometheus', () => {
   }, 60_000);
 
   it('a model filter selects only that model', async () => {
-    const none = await queryFleetInstant(client, { selector: SEL, profile: 'vllm-v1', model: 'other-model' });
+    const none = await fleetNow(client, { selector: SEL, profile: 'vllm-v1', model: 'other-model' });
     expect(none.ok && series(none.value, 'generationTokensTotal').points).toEqual([]);
-    const mine = await queryFleetInstant(client, {
+    const mine = await fleetNow(client, {
       selector: SEL,
       profile: 'vllm-v1',
       model: 'tokenscope-sim',
@@ -191,7 +197,7 @@ describe('fleet source against a real Prometheus', () => {
     const notProm = new PromApiClient({ url: sim.url });
     expect(await notProm.query('up')).toMatchObject({ ok: false, error: { kind: 'http', status: 404 } });
     const closed = new PromApiClient({ url: `http://127.0.0.1:${await closedPort()}` });
-    expect(await queryFleetInstant(closed, { selector: SEL })).toMatchObject({
+    expect(await fleetNow(closed, { selector: SEL })).toMatchObject({
       ok: false,
       error: { kind: 'network' },
     });

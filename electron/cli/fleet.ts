@@ -7,6 +7,7 @@
  */
 import { PROFILES, type ProfileId } from '../../shared/metrics/profiles.ts';
 import { PromApiClient, queryFleetRange, type FleetResult } from '../metrics/prom-api.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface FleetCliOptions {
   selector?: string;
@@ -126,7 +127,7 @@ export async function runFleet(
   try {
     client = new PromApiClient({ url, headers, timeoutMs: o.timeout, insecureTls: o.insecure });
   } catch (e) {
-    return fail(2, 'client', (e as Error).message);
+    return fail(2, 'client', errorMessage(e));
   }
   const endSec = Date.now() / 1000;
   const r = await queryFleetRange(

@@ -14,6 +14,7 @@ import { DEFAULT_CLOCK_BOUND_MS } from '../../shared/runs/shard/shard.ts';
 import { summaryJson } from '../../shared/runs/summary/json.ts';
 import { summaryText } from '../../shared/runs/summary/text.ts';
 import { readRunFile, RunFileWriter } from '../runs/files/run-file.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface MergeCliOptions {
   out: string;
@@ -46,7 +47,7 @@ export async function runMerge(files: readonly string[], o: MergeCliOptions): Pr
     for (const l of lines) w.append(l);
     await w.finish(summary);
   } catch (e) {
-    return bad(`could not write ${o.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+    return bad(`could not write ${o.out}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`, 1);
   }
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   if (o.json)

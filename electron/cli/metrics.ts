@@ -8,6 +8,7 @@ import type { RequestError } from '../../shared/errors.ts';
 import { formatScrapeDigest } from '../metrics/scrape-digest-text.ts';
 import { ScrapeDigestBuilder } from '../metrics/scrape-digest.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface MetricsCliOptions {
   json?: boolean;
@@ -104,8 +105,8 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     return usage(
       o.json,
       prom
-        ? `--prometheus: ${(e as Error).message}`
-        : `invalid URL "${url}": ${(e as Error).message} (use http://host:port or its /metrics URL)`,
+        ? `--prometheus: ${errorMessage(e)}`
+        : `invalid URL "${url}": ${errorMessage(e)} (use http://host:port or its /metrics URL)`,
     );
   }
   where = scraper.url.href;

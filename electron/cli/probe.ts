@@ -20,6 +20,7 @@ import { redactUrl, resolveEndpoint } from '../engine/endpoint.ts';
 import { discoverModels } from '../engine/models.ts';
 import { probeJson } from './probe-json.ts';
 import { LETTERS } from '../../shared/runs/letters.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface ProbeCliOptions {
   model?: string;
@@ -64,7 +65,7 @@ async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | n
     if (o.extraBody) extraBody = JSON.parse(o.extraBody) as Record<string, unknown>;
     if (o.messages) messages = JSON.parse(o.messages) as ChatMessage[];
   } catch (e) {
-    return fail(o.json, 'client', `invalid JSON in --extra-body/--messages: ${(e as Error).message}`);
+    return fail(o.json, 'client', `invalid JSON in --extra-body/--messages: ${errorMessage(e)}`);
   }
   const apiKey = o.apiKey ?? process.env.TOKENSCOPE_API_KEY;
   let model = o.model;
@@ -168,7 +169,7 @@ export async function runProbe(url: string, o: ProbeCliOptions, url2?: string): 
 }
 
 /** Two requests' numbers in columns, with B − A (and the ratio, for latencies). */
-export function sideBySideText(a: RequestRecord, b: RequestRecord): string {
+function sideBySideText(a: RequestRecord, b: RequestRecord): string {
   const sa = computeRequestStats(a);
   const sb = computeRequestStats(b);
   // Tokenscope's ITL, coalesced gaps left out, as in the app (shared/stats/request-itl.ts).
@@ -250,7 +251,7 @@ function eventLine(r: RequestRecord, i: number, lastContentT: number | null, raw
   return line.trimEnd();
 }
 
-export function summaryText(rec: RequestRecord): string {
+function summaryText(rec: RequestRecord): string {
   const s = computeRequestStats(rec);
   const p = rec.phases;
   const lines = [

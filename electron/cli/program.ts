@@ -16,6 +16,7 @@ import { addSimCommand } from './commands/sim.ts';
 import { addSweepCommand } from './commands/sweep.ts';
 import { installOutputRedaction, secretsOf } from './redact-output.ts';
 import { MAX_IO_THREADS } from '../engine/io/io-limits.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export function buildProgram(): Command {
   const program = new Command('tokenscope')
@@ -72,7 +73,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
-    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`error: ${errorMessage(e)}\n`);
     if (process.env.TOKENSCOPE_DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
     process.exitCode = 1;
   }

@@ -63,7 +63,7 @@ export function writeControl(sequence: string): void {
 }
 
 /** What the filter makes of one printed text: secrets redacted, control characters made visible. */
-export function filterOutput(text: string, secrets: readonly string[]): string {
+function filterOutput(text: string, secrets: readonly string[]): string {
   return neutralizeControls(redactText(text, secrets));
 }
 

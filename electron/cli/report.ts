@@ -14,6 +14,7 @@ import type { LoadedRun } from '../../shared/runs/compare/runs.ts';
 import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import { makeReport } from '../runs/export/report-file.ts';
 import { loadRunOrPool } from './compare-load.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface ReportCliOptions {
   output: string;
@@ -25,7 +26,7 @@ export interface ReportCliOptions {
 }
 
 /** A run read from a file as the run views take it (a result file: no lines, its outcomes). */
-export function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
+function detailOfLoaded(r: LoadedRun, sizeBytes: number): RunDetail {
   const h = r.header;
   const s = r.summary;
   const problems = [...(r.problems ?? [])];
@@ -112,7 +113,7 @@ export async function runReport(
   try {
     await writeFile(o.output, r.value, { mode: 0o600 });
   } catch (e) {
-    return fail(`cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+    return fail(`cannot write ${o.output}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`, 1);
   }
   const kb = Buffer.byteLength(r.value) / 1024;
   const what =

@@ -77,14 +77,14 @@ export type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 
 /** "128" → fixed, "100-200" → uniform. */
-export function parseLen(v: string): unknown {
+function parseLen(v: string): unknown {
   const m = /^(\d+)(?:-(\d+))?$/.exec(v.trim());
   if (!m) return v; // let the schema report it
   return m[2] === undefined ? Number(m[1]) : { type: 'uniform', min: Number(m[1]), max: Number(m[2]) };
 }
 
 /** "500" → fixed, "200-800" → uniform, "exp:1000" → exponential with that mean (ms). */
-export function parseThinkTime(v: string): unknown {
+function parseThinkTime(v: string): unknown {
   const t = v.trim();
   const e = /^exp:(\d+(?:\.\d+)?)$/.exec(t);
   if (e) return { type: 'exponential', meanMs: Number(e[1]) };

@@ -66,7 +66,7 @@ export async function planShard(
 }
 
 /** "clock: +1.234 ms ± 0.081 ms against http://gpu:8000/ (Date, 231 probes, RTT 0.4 ms)". */
-export function clockLine(c: ClockEstimate): string {
+function clockLine(c: ClockEstimate): string {
   if (c.offsetMs === null || c.uncertaintyMs === null)
     return `clock: not measured against ${c.source ?? '?'} (${c.note ?? 'no Date'}); this machine's clock is used as it is`;
   const sign = c.offsetMs >= 0 ? '+' : '';

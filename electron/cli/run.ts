@@ -27,6 +27,7 @@ import { formatIssues, readWorkloadJson } from '../runs/files/workload-file.ts';
 import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
 import { printPooled, progressWriter, printRunResult } from './run-output.ts';
 import { MAX_REPEATS } from '../../shared/runs-api.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
 function failed(o: RunCliOptions, msg: string, code = 2): number {
@@ -35,7 +36,7 @@ function failed(o: RunCliOptions, msg: string, code = 2): number {
   return code;
 }
 
-/** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). */
+/** `ab.jsonl`, 2 → `ab.2.jsonl` (one run file per target), `ab.jsonl`, 'r3' → `ab.r3.jsonl` (a repeat). @internal exported for its tests */
 export function numberedFile(file: string, n: number | string): string {
   const ext = path.extname(file);
   return `${file.slice(0, file.length - ext.length)}.${n}${ext || '.jsonl'}`;
@@ -133,7 +134,7 @@ export async function runRunTargets(
   return Math.max(worst, c);
 }
 
-export async function runRunCommand(
+async function runRunCommand(
   workloadFile: string | undefined,
   o: RunCliOptions,
   onFile?: (file: string) => void,
@@ -186,7 +187,7 @@ export async function runRunCommand(
         `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,
         1,
       );
-    return err(`could not run: ${(e as Error).message}`);
+    return err(`could not run: ${errorMessage(e)}`);
   } finally {
     stopCancelling();
     progress.end();

@@ -6,6 +6,7 @@ import { CLI_BUNDLE, TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { tokenscopeHome } from '../platform/paths.ts';
 import { startWebServer } from '../serve.ts';
 import { writeUnredacted } from './redact-output.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface ServeCliOptions {
   port: number;
@@ -18,9 +19,9 @@ export interface ServeCliOptions {
   allowHost?: string[];
 }
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export function userDataDir(): string {
+function userDataDir(): string {
   return tokenscopeHome();
 }
 
@@ -29,7 +30,7 @@ export function userDataDir(): string {
  * (out/renderer, or Resources/renderer inside the desktop app); from a clone it is built on first
  * use or when asked.
  */
-export function ensureRendererBuilt(force = false): string {
+function ensureRendererBuilt(force = false): string {
   if (CLI_BUNDLE) {
     const dir = fileURLToPath(new URL('../renderer', import.meta.url));
     if (!fs.existsSync(path.join(dir, 'index.html')))
@@ -67,7 +68,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
   try {
     rendererDir = ensureRendererBuilt(o.rebuild === true);
   } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n`);
+    process.stderr.write(`error: ${errorMessage(e)}\n`);
     return 1;
   }
   // A long-lived server: a promise some handler forgot to catch is logged, and serving goes on.
@@ -91,7 +92,7 @@ export async function runServe(o: ServeCliOptions): Promise<number> {
     server = await start(o.port);
   } catch (e) {
     if ((e as { code?: string }).code !== 'EADDRINUSE') {
-      process.stderr.write(`error: could not start web mode: ${(e as Error).message}\n`);
+      process.stderr.write(`error: could not start web mode: ${errorMessage(e)}\n`);
       return 1;
     }
     process.stderr.write(`Port ${o.port} is in use (another Tokenscope?); using a free port instead.\n`);

@@ -1,4 +1,5 @@
 import { startSim, type SimOptions } from '../sim/index.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCliOptions {
   port: number;
@@ -64,7 +65,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
   try {
     sim = await startSim(opts);
   } catch (e) {
-    process.stderr.write(`error: could not start the simulator: ${(e as Error).message}\n`);
+    process.stderr.write(`error: could not start the simulator: ${errorMessage(e)}\n`);
     return 1;
   }
   process.stdout.write(

@@ -10,7 +10,7 @@ import { parseSweepFile } from '../../shared/runs/sweep/file.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runCli } from '../testing/cli.ts';
 import { tmpDir } from '../testing/runs.ts';
-import { planOf } from './sweep.ts';
+import { planOf } from '../runs/sweep/plan.ts';
 
 const dir = tmpDir('tokenscope-sweep-cli-');
 let sim: SimServer;

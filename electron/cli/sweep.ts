@@ -17,8 +17,7 @@ import { TestRequestError } from '../runs/runner.ts';
 import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
 import type { RunCliOptions } from './run-flags.ts';
 import { progressWriter } from './run-output.ts';
-
-export { planOf };
+import { errorMessage } from '../../shared/result.ts';
 
 export type SweepCliOptions = Omit<RunCliOptions, 'concurrency' | 'rate' | 'repeat' | 'shard' | 'startAt'> &
   SweepPlanFlags & {
@@ -96,7 +95,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
         `${e.message}\n(check the target, model, dialect and key; --no-test-request skips the test)`,
         1,
       );
-    return err(`sweep failed: ${(e as Error).message}`, 1);
+    return err(`sweep failed: ${errorMessage(e)}`, 1);
   } finally {
     process.removeListener('SIGINT', onSig);
   }

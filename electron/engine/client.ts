@@ -24,8 +24,6 @@ import type { IoCtrl } from './io/protocol.ts';
 import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 
-export { MAX_TIMER_MS } from './prepare-request.ts';
-
 export interface FireOptions {
   signal?: AbortSignal;
   /** Keep each event's raw data (the debugger wants it; load runs do not). Default true. */

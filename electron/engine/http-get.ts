@@ -5,7 +5,7 @@
  * message and body (a server may echo a key back). Bounded in time and size; can be cancelled; can
  * ask for gzip/deflate and decode it as it comes, the size limit then counting decoded bytes.
  */
-import type { Result } from '../../shared/result.ts';
+import { errorMessage, type Result } from '../../shared/result.ts';
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
@@ -47,7 +47,7 @@ export interface GetResult {
 
 export type GetOutcome = Result<GetResult, RequestError>;
 
-export const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
+const DEFAULT_ACCEPT = 'application/json, text/plain;q=0.9, */*;q=0.5';
 
 export function httpGet(url: URL, opts: HttpGetOptions = {}): Promise<GetOutcome> {
   const noun = opts.noun ?? 'request';
@@ -135,7 +135,7 @@ function openRequest(url: URL, opts: HttpGetOptions, noun: string): Result<http.
       error: {
         kind: 'client',
         code: 'invalid-request',
-        message: `The ${noun} could not be sent: ${(e as Error).message} (a pasted character in the API key or a header?)`,
+        message: `The ${noun} could not be sent: ${errorMessage(e)} (a pasted character in the API key or a header?)`,
         atMs: 0,
       },
     };

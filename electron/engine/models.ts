@@ -57,6 +57,7 @@ export async function discoverModels(
   };
 }
 
+/** @internal exported for its tests */
 export function parseModelList(body: string): string[] | null {
   try {
     const j = JSON.parse(body) as {

@@ -15,7 +15,7 @@ import { getDialect, type Dialect } from './dialects/index.ts';
 import { buildRequestBody } from './body.ts';
 
 /** The longest delay a Node timer takes (2^31 − 1 ms). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface PreparedRequest {
   dialect: Dialect;

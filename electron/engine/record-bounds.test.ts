@@ -4,7 +4,8 @@
 // event limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fireRequest } from './client.ts';
-import { overMaxTokensLimit, StreamDecoder } from './stream-decoder.ts';
+import { StreamDecoder } from './stream-decoder.ts';
+import { overMaxTokensLimit } from './record-limits.ts';
 import { getDialect } from './dialects/index.ts';
 import { newRecord } from '../../shared/record.ts';
 import { EV_CONTENT } from '../../shared/request.ts';

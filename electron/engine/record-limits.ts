@@ -29,7 +29,7 @@ import { DEFAULT_LIMITS } from './engine-config.ts';
  * What one kept event costs at most beyond its text: the columns (22 bytes), the row's text and raw
  * slots (16), the strings' headers (raw, text, the output text's join: ~32 each), rounded up.
  */
-export const RECORD_BYTES_PER_EVENT = 128;
+const RECORD_BYTES_PER_EVENT = 128;
 
 export interface RecordLimits {
   maxTokens?: number | null;
@@ -38,7 +38,7 @@ export interface RecordLimits {
   maxEventChars?: number;
 }
 
-/** The most a finished record of these limits holds, bytes (the bound docs/security.md states). */
+/** The most a finished record of these limits holds, bytes (the bound docs/security.md states). @internal exported for its tests */
 export function recordBoundBytes(l: RecordLimits = {}): number {
   const events = l.maxEvents ?? DEFAULT_LIMITS.maxRecordEvents;
   const chars = l.maxTextChars ?? DEFAULT_LIMITS.maxRecordTextChars;

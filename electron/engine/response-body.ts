@@ -47,7 +47,7 @@ function obj(v: unknown): Record<string, unknown> | null {
 }
 
 /** The generated text of a non-streamed response, per dialect; null when the shape is not one. */
-export function nonStreamedText(dialect: DialectId, j: unknown): string | null {
+function nonStreamedText(dialect: DialectId, j: unknown): string | null {
   const o = obj(Array.isArray(j) ? j[0] : j);
   if (!o) return null;
   const choice = Array.isArray(o.choices) ? obj(o.choices[0]) : null;

@@ -7,7 +7,7 @@ import type { Result } from '../../shared/result.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { httpGet, type GetResult } from '../engine/http-get.ts';
 
-export interface FetchMetricsOptions {
+interface FetchMetricsOptions {
   headers?: Record<string, string>;
   timeoutMs: number;
   insecureTls?: boolean;
@@ -15,16 +15,16 @@ export interface FetchMetricsOptions {
   signal?: AbortSignal;
 }
 
-export type FetchedMetrics = GetResult;
+type FetchedMetrics = GetResult;
 
-export type FetchMetricsResult = Result<FetchedMetrics, RequestError>;
+type FetchMetricsResult = Result<FetchedMetrics, RequestError>;
 export type MetricsFetcher = (url: URL, opts: FetchMetricsOptions) => Promise<FetchMetricsResult>;
 
 /**
  * `Accept: text/plain`: prometheus_client switches to OpenMetrics only when asked, and its
- * OpenMetrics output mangles vLLM/SGLang `:` names (FORMATS.md §3.1, pitfall 10).
+ * OpenMetrics output mangles vLLM/SGLang `:` names (test-corpus/FORMATS.md §3.1, pitfall 10).
  */
-export const METRICS_ACCEPT = 'text/plain;version=0.0.4;q=1.0, */*;q=0.1';
+const METRICS_ACCEPT = 'text/plain;version=0.0.4;q=1.0, */*;q=0.1';
 
 export const fetchMetrics: MetricsFetcher = (url, opts) =>
   httpGet(url, {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseQueryResponse } from './prom-api-json.ts';
-import { PromApiClient, queryFleetInstant, queryFleetRange } from './prom-api.ts';
+import { PromApiClient, queryFleetRange } from './prom-api.ts';
 import { closedPort, serveOnce } from '../testing/cli.ts';
 
 const ok = (resultType: string, result: unknown): string =>
@@ -189,12 +189,19 @@ describe('PromApiClient over HTTP', () => {
       return [200, ok(path.endsWith('query_range') ? 'matrix' : 'vector', [])];
     });
     const c = new PromApiClient({ url: f.url });
-    const r = await queryFleetInstant(c, { selector: '{job="vllm"}', window: '5m' }, 2);
+    const r = await queryFleetRange(
+      c,
+      { selector: '{job="vllm"}', window: '5m' },
+      { startSec: 1, endSec: 2, stepSec: 1 },
+    );
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.profile).toBe('vllm-v1');
     expect(r.value.concepts.requestsRunning).toEqual({
       query: 'sum(vllm:num_requests_running{job="vllm"})',
-      points: [{ t: 2, v: 3 }],
+      points: [
+        { t: 1, v: 2 },
+        { t: 2, v: 3 },
+      ],
     });
     expect(r.value.concepts.generationTokensTotal).toMatchObject({ points: [] });
     expect(r.value.concepts.ttftP50).toMatchObject({ error: { kind: 'http', errorType: 'execution' } });
@@ -214,11 +221,12 @@ describe('PromApiClient over HTTP', () => {
 
   it('fleet: a dead endpoint or a bad target fails as a whole, with its kind', async () => {
     const c = new PromApiClient({ url: `http://127.0.0.1:${await closedPort()}` });
-    expect(await queryFleetInstant(c, { selector: '{job="x"}', profile: 'tgi' })).toMatchObject({
+    const at = { startSec: 1, endSec: 1, stepSec: 1 };
+    expect(await queryFleetRange(c, { selector: '{job="x"}', profile: 'tgi' }, at)).toMatchObject({
       ok: false,
       error: { kind: 'network' },
     });
-    expect(await queryFleetInstant(c, { selector: 'up{job="x"}' })).toMatchObject({
+    expect(await queryFleetRange(c, { selector: 'up{job="x"}' }, at)).toMatchObject({
       ok: false,
       error: { kind: 'client', code: 'invalid-request' },
     });

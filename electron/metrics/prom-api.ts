@@ -5,7 +5,7 @@
  * names Prometheus holds for it, or given. Results are one (t seconds, value) series per concept.
  * Never throws for I/O: failures are values with a kind (network / http / protocol / client).
  */
-import type { Result } from '../../shared/result.ts';
+import { errorMessage, type Result } from '../../shared/result.ts';
 import type { MetricFamily } from '../../shared/metrics/prom-types.ts';
 import { detectProfileId, type ProfileId } from '../../shared/metrics/profiles.ts';
 import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
@@ -18,9 +18,7 @@ import {
 } from './prom-api-json.ts';
 import { detectionQuery, fleetQueries, parseSelector, type FleetConcept } from './promql.ts';
 
-export type { ApiPoint, ApiSeries, PromApiError, QueryData } from './prom-api-json.ts';
-export type { FleetConcept } from './promql.ts';
-
+export type { QueryData } from './prom-api-json.ts';
 export type PromResult<T> = Result<T, PromApiError>;
 
 export interface PromApiOptions {
@@ -110,6 +108,7 @@ export interface FleetTarget {
   model?: string;
 }
 
+/** @internal exported for its tests */
 export interface FleetSeries {
   query: string;
   /** Empty when Prometheus has no data for it in the range. */
@@ -126,6 +125,7 @@ export interface FleetResult {
 /**
  * The profile of a target from the names Prometheus holds for it (same rules as a direct
  * scrape). Also says whether the names were stored with `:` rewritten to `_` (OpenMetrics).
+ * @internal exported for its tests
  */
 export async function detectFleetProfile(
   client: PromApiClient,
@@ -165,15 +165,6 @@ export function queryFleetRange(
   return queryFleet(client, target, (q) => client.queryRange(q, range.startSec, range.endSec, range.stepSec));
 }
 
-/** The concepts of one target at one instant (`/api/v1/query`; default: now). */
-export function queryFleetInstant(
-  client: PromApiClient,
-  target: FleetTarget,
-  timeSec?: number,
-): Promise<PromResult<FleetResult>> {
-  return queryFleet(client, target, (q) => client.query(q, timeSec));
-}
-
 function invalid(message: string): { ok: false; error: PromApiError } {
   return { ok: false, error: { kind: 'client', code: 'invalid-request', message } };
 }
@@ -198,7 +189,7 @@ async function queryFleet(
     }
     queries = fleetQueries(profile, { matchers, window: target.window, model: target.model, mangled });
   } catch (e) {
-    return invalid((e as Error).message);
+    return invalid(errorMessage(e));
   }
   const entries = Object.entries(queries) as [FleetConcept, string][];
   const results: (PromResult<QueryData> | undefined)[] = new Array(entries.length);

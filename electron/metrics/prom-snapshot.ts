@@ -18,7 +18,7 @@ import { selectorText, type Matcher } from '../../shared/metrics/prom-selector.t
 import type { ApiSeries } from './prom-api-json.ts';
 
 /** Series beyond this are refused: a selector that broad is a mistake, not a target. */
-export const SNAPSHOT_MAX_SERIES = 50_000;
+const SNAPSHOT_MAX_SERIES = 50_000;
 
 /**
  * `{job="vllm"}[60s]`. PromQL refuses a selector whose matchers all match the empty string

@@ -1,5 +1,5 @@
 /**
- * PromQL for the common concepts (docs/ARCHITECTURE.md "Server metrics", FORMATS.md §5), built from the
+ * PromQL for the common concepts (docs/ARCHITECTURE.md "Server metrics", test-corpus/FORMATS.md §5), built from the
  * same server profiles the direct scraper uses, so a fleet behind Prometheus shows the same
  * numbers as a scraped target:
  * - gauges as `sum(x{sel})` (fractions as `avg`), counters as `sum(x{sel})` and
@@ -22,18 +22,18 @@ import type { Matcher } from '../../shared/metrics/prom-selector.ts';
 
 export { parseSelector, type Matcher } from '../../shared/metrics/prom-selector.ts';
 
-export type FleetGauge = 'requestsRunning' | 'requestsWaiting' | 'kvCacheUsage';
-export type FleetTotal = 'promptTokensTotal' | 'generationTokensTotal' | 'preemptionsTotal';
-export type FleetRate =
+type FleetGauge = 'requestsRunning' | 'requestsWaiting' | 'kvCacheUsage';
+type FleetTotal = 'promptTokensTotal' | 'generationTokensTotal' | 'preemptionsTotal';
+type FleetRate =
   | 'promptTokensPerSec'
   | 'generationTokensPerSec'
   | 'preemptionsPerSec'
   /** 0–1 over the window: rate(hits)/rate(queries) where the server counts them, else its gauge. */
   | 'prefixCacheHitRate';
-export type FleetHistStat = 'P50' | 'P90' | 'P99' | 'Mean';
-export type FleetHistName = 'ttft' | 'itl' | 'e2e' | 'queueTime';
+type FleetHistStat = 'P50' | 'P90' | 'P99' | 'Mean';
+type FleetHistName = 'ttft' | 'itl' | 'e2e' | 'queueTime';
 /** Seconds, over the rate window. */
-export type FleetHist = `${FleetHistName}${FleetHistStat}`;
+type FleetHist = `${FleetHistName}${FleetHistStat}`;
 export type FleetConcept = FleetGauge | FleetTotal | FleetRate | FleetHist;
 
 const GAUGES: readonly FleetGauge[] = ['requestsRunning', 'requestsWaiting', 'kvCacheUsage'];
@@ -61,7 +61,7 @@ export interface FleetQueryOptions {
   window?: string;
   /** Only this model (profile's model label); ignored for servers without one (TGI, llama.cpp). */
   model?: string;
-  /** Prometheus ingested OpenMetrics that rewrote `:` to `_` (FORMATS.md §3.2). */
+  /** Prometheus ingested OpenMetrics that rewrote `:` to `_` (test-corpus/FORMATS.md §3.2). */
   mangled?: boolean;
 }
 
@@ -73,7 +73,7 @@ interface Ctx {
 
 const DURATION = /^(\d+(ms|s|m|h|d|w|y))+$/;
 
-/** A PromQL string literal (Go-style escapes), for values we put into queries ourselves. */
+/** A PromQL string literal (Go-style escapes), for values we put into queries ourselves. @internal exported for its tests */
 export function promString(v: string): string {
   return JSON.stringify(v);
 }

@@ -44,7 +44,7 @@ export interface WindowSummary extends HistogramSummary {
   reset: boolean;
 }
 
-export interface ScrapeRates {
+interface ScrapeRates {
   /** Seconds between the two scrapes (response-header arrival times, monotonic). */
   intervalSec: number;
   promptTokensPerSec: number | null;
@@ -79,7 +79,7 @@ export interface ScrapeDigest {
 const fin = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
-export function summarizeHistogram(h: HistogramData): HistogramSummary {
+function summarizeHistogram(h: HistogramData): HistogramSummary {
   const q = (x: number) => fin(histogramQuantile(x, h.buckets));
   const [p50, p90, p99] = [q(0.5), q(0.9), q(0.99)];
   return {

@@ -13,6 +13,7 @@ import { fetchMetrics, type MetricsFetcher } from './fetch-metrics.ts';
 import { PromApiClient } from './prom-api.ts';
 import { snapshotExposition, snapshotQuery } from './prom-snapshot.ts';
 import { redactUrlString } from '../../shared/redact.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export type ScrapeError = RequestError;
 
@@ -84,6 +85,7 @@ export interface ScraperDeps {
 /**
  * `http://h:8000`, `http://h:8000/`, `http://h:8000/v1`, `http://h:8000/v1/chat/completions` →
  * `http://h:8000/metrics` (an OpenAI endpoint URL is what users paste); a `/metrics` URL is kept.
+ * @internal exported for its tests
  */
 export function deriveMetricsUrl(base: string, override?: string): URL {
   const u = new URL(base);
@@ -320,7 +322,7 @@ export class Scraper {
     try {
       snap = snapshotExposition(r.value.series);
     } catch (e) {
-      return { kind: 'client', code: 'invalid-request', message: (e as Error).message };
+      return { kind: 'client', code: 'invalid-request', message: errorMessage(e) };
     }
     if (snap.series === 0)
       return {

@@ -7,6 +7,7 @@
 import { readTelemetry } from '../../shared/metrics/telemetry.ts';
 import type { TelemetryScrape } from '../../shared/metrics-api.ts';
 import { Scraper } from './scraper.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface TelemetrySetOptions {
   insecureTls?: boolean;
@@ -25,7 +26,7 @@ export class TelemetrySet {
         );
         return { url, scraper, error: null };
       } catch (e) {
-        return { url, scraper: null, error: (e as Error).message };
+        return { url, scraper: null, error: errorMessage(e) };
       }
     });
   }

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 
 /** The host name of a Host header (`[::1]:8080` → `::1`), lower-cased; null when it is not one. */
-export function hostNameOf(host: string | undefined): string | null {
+function hostNameOf(host: string | undefined): string | null {
   if (!host || host.length > 300) return null;
   const h = host.trim().toLowerCase();
   if (h.startsWith('[')) {

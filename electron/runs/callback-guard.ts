@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/result.ts';
 /**
  * A run's callbacks (progress, request start/end, live events) belong to its UI: one that throws
  * must not stop the run or lose its data. The error is kept (the first few) and the run goes on.
@@ -12,7 +13,7 @@ export function guardCallback<A extends unknown[]>(
       try {
         fn(...a);
       } catch (e) {
-        if (errors.length < 5) errors.push((e as Error).message);
+        if (errors.length < 5) errors.push(errorMessage(e));
       }
     })
   );

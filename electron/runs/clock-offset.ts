@@ -21,22 +21,24 @@
 import type { ClockEstimate } from '../../shared/runs/shard/schema.ts';
 import { redactUrlString } from '../../shared/redact.ts';
 import { localMs, probeClient, type ClockProbe, type ProbeClient } from './clock-probe.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** Contradicting probes (the Date flipped late) up to this far apart only widen the uncertainty. */
 const MAX_CONTRADICTION_MS = 20;
 
+/** @internal exported for its tests */
 export interface OffsetInterval {
   lo: number;
   hi: number;
 }
 
-/** The offsets (reference − local, ms) a probe allows; null without a Date. */
+/** The offsets (reference − local, ms) a probe allows; null without a Date. @internal exported for its tests */
 export function probeInterval(p: ClockProbe): OffsetInterval | null {
   if (p.dateS === null) return null;
   return { lo: p.dateS * 1000 - p.recvMs, hi: (p.dateS + 1) * 1000 - p.sendMs };
 }
 
-/** The offsets every probe allows (lo > hi: they contradict each other). */
+/** The offsets every probe allows (lo > hi: they contradict each other). @internal exported for its tests */
 export function intersect(probes: readonly ClockProbe[]): OffsetInterval | null {
   let lo = -Infinity;
   let hi = Infinity;
@@ -86,7 +88,7 @@ export async function estimateClockOffset(url: URL, o: EstimateOptions = {}): Pr
     await coarse(client, probes, o);
     await fine(client, probes, o.maxProbes ?? 1500);
   } catch (e) {
-    return none(`clock probe failed: ${(e as Error).message}`);
+    return none(`clock probe failed: ${errorMessage(e)}`);
   } finally {
     client.close();
   }

@@ -9,8 +9,8 @@ import { ownsRequest, type ShardSpec } from '../../shared/runs/shard/shard.ts';
 import type { PromptItem } from './prompts/items.ts';
 
 /** Characters of prompt text held ready at most (~2 bytes each). */
-export const LOOKAHEAD_CHARS = 32 * 1024 * 1024;
-export const LOOKAHEAD_ITEMS = 4096;
+const LOOKAHEAD_CHARS = 32 * 1024 * 1024;
+const LOOKAHEAD_ITEMS = 4096;
 
 function charsOf(item: PromptItem): number {
   if (item.prompt !== undefined) return item.prompt.length;

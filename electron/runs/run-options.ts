@@ -72,7 +72,7 @@ export interface RunResult {
   callbackErrors: string[];
 }
 
-export function tokenscopeVersion(): string {
+function tokenscopeVersion(): string {
   return TOKENSCOPE_VERSION;
 }
 

@@ -7,7 +7,7 @@ import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { importVllmText, toVllmResult } from '../../shared/runs/import/vllm-format.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { readRunFile } from './files/run-file.ts';
-import { arrivalSpecOf } from './runner.ts';
+import { arrivalSpecOf } from './run-options.ts';
 import { npMean, npPercentile, npStd, runAgainst, tmpDir, workload } from '../testing/runs.ts';
 
 let sim: SimServer;

@@ -43,16 +43,10 @@ import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
 import { conversationTask } from './sessions/session-loop.ts';
 
-export type { RunTargetSpec } from './request-spec.ts';
 export { TestRequestError } from './test-request.ts';
-export {
-  arrivalSpecOf,
-  StartMissedError,
-  tokenscopeVersion,
-  type RunOptions,
-  type RunResult,
-} from './run-options.ts';
+export { StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
 import { arrivalSpecOf, runHeaderOf, totalOf, type RunOptions, type RunResult } from './run-options.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** One run's state and steps: opened, run (test request, warm-up, measured part), closed. */
 class RunSession {
@@ -347,7 +341,7 @@ class RunSession {
     try {
       await this.writer?.finish(summary);
     } catch (e) {
-      fileError = (e as Error).message;
+      fileError = errorMessage(e);
     }
     this.emit();
     return {

@@ -38,7 +38,7 @@ export const SELF_CHECK_THRESHOLDS = {
   scheduleLagP99Ms: 50,
 } as const;
 const RESOLUTION_MS = 5;
-/** The live CPU figure needs at least this much wall time behind it. */
+/** The live CPU figure needs at least this much wall time behind it. @internal exported for its tests */
 export const LIVE_CPU_MIN_MS = 1000;
 
 export class SelfCheckMonitor {

@@ -19,12 +19,12 @@ import { fireRequest } from '../engine/client.ts';
 import { sleepUntil } from './slots.ts';
 import { now } from '../engine/clock.ts';
 
-export const TEST_REQUEST_ATTEMPTS = 3;
+const TEST_REQUEST_ATTEMPTS = 3;
 /** Pause between attempts (ms); a 429/503's Retry-After is honoured up to RETRY_AFTER_MAX_MS. */
 const RETRY_PAUSE_MS = 500;
 const RETRY_AFTER_MAX_MS = 5_000;
 
-/** Failures that a second try may not repeat. */
+/** Failures that a second try may not repeat. @internal exported for its tests */
 export function isTransient(e: RequestError): boolean {
   switch (e.kind) {
     case 'http':

@@ -83,7 +83,7 @@ export class OutputTexts {
   }
 }
 
-/** The server's /tokenize: at the root of the target's origin (vLLM, llama.cpp, SGLang serve it there). */
+/** The server's /tokenize: at the root of the target's origin (vLLM, llama.cpp, SGLang serve it there). @internal exported for its tests */
 export function tokenizeUrl(target: string): string | null {
   try {
     return new URL('/tokenize', target).toString();

@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export const DEFAULT_CLOSE_AFTER_STREAM_MS = 5;
-/** The header llama.cpp's server (cpp-httplib) sends. */
+/** The header llama.cpp's server (cpp-httplib) sends. @internal exported for its tests */
 export const LLAMACPP_KEEP_ALIVE = 'timeout=5, max=100';
 
 const STREAMED = /^\s*(text\/event-stream|application\/x-ndjson)/i;

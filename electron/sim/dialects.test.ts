@@ -1,5 +1,5 @@
 /**
- * Each dialect's bytes against the corpus framing rules (FORMATS.md §2): prefixes, terminators,
+ * Each dialect's bytes against the corpus framing rules (test-corpus/FORMATS.md §2): prefixes, terminators,
  * content types, and the key order of the chunks compared with the corpus files' own chunks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

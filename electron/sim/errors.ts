@@ -1,6 +1,6 @@
 /**
  * Error responses sent before the stream starts, in each server's own shape
- * (FORMATS.md §2, bodies in test-corpus/sse/*-http-*.json):
+ * (test-corpus/FORMATS.md §2, bodies in test-corpus/sse/*-http-*.json):
  * - vLLM / OpenAI routes: `{"error":{"message","type","param","code"}}`, compact (Starlette
  *   JSONResponse); type names as vLLM uses them (BadRequestError, NotFoundError, ...);
  * - TGI: `{"error","error_type"}` (429 = overloaded); a body that is not JSON gets axum's

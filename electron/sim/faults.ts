@@ -9,7 +9,7 @@
  * |------------------------------|-------------------------------------------------------------------|
  * | http-400/404/429/500/503     | that status before the stream, with the dialect's error body      |
  * | error-midstream[:afterTokens]| in-band error event in the dialect's shape (then [DONE] where the |
- * |                              | dialect does so, FORMATS.md §6.2); request ends as 'error'        |
+ * |                              | dialect does so, test-corpus/FORMATS.md §6.2); request ends as 'error'        |
  * | reset[:afterTokens]          | TCP reset mid-stream (socket.resetAndDestroy); request aborted    |
  * | stall[:ms]                   | the sequence pauses once for ms (default 2000) after 5 tokens     |
  * | malformed-json[:afterTokens] | one truncated JSON event mid-stream, then the stream continues    |
@@ -34,7 +34,7 @@
  */
 import type { Rng } from '../../shared/prng.ts';
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'http-400',
   'http-404',
   'http-429',
@@ -58,7 +58,7 @@ export const FAULT_KINDS = [
 /** How far `ignore-max-tokens` generates without its parameter: endless, for a client. */
 export const DEFAULT_RUNAWAY_TOKENS = 1_000_000;
 
-export type FaultKind = (typeof FAULT_KINDS)[number];
+type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -71,10 +71,11 @@ export interface FaultSpec {
   rate?: number;
 }
 
-export const DEFAULT_AFTER_TOKENS = 5;
-export const DEFAULT_STALL_MS = 2000;
-export const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
+const DEFAULT_AFTER_TOKENS = 5;
+const DEFAULT_STALL_MS = 2000;
+const DEFAULT_SLOW_FIRST_BYTE_MS = 2000;
 
+/** @internal exported for its tests */
 export class FaultParseError extends Error {}
 
 function isFaultKind(s: string): s is FaultKind {

@@ -32,6 +32,7 @@ import { StreamSession } from './stream.ts';
 import type { ResolvedSimOptions } from './types.ts';
 import { sse } from './writer-types.ts';
 import { createWriter } from './writers.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCore {
   opts: ResolvedSimOptions;
@@ -75,7 +76,7 @@ function modelMatches(dialect: DialectId, asked: string | null, served: string):
   return asked === served;
 }
 
-/** TGI's /generate_stream reports validation errors in-band with status 200 (FORMATS.md §2.3). */
+/** TGI's /generate_stream reports validation errors in-band with status 200 (test-corpus/FORMATS.md §2.3). */
 function tgiInbandError(res: ServerResponse, message: string): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.end(
@@ -108,7 +109,7 @@ export function acceptGeneration(
   try {
     body = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch (err) {
-    return sendError(res, badJsonError(dialect, (err as Error).message));
+    return sendError(res, badJsonError(dialect, errorMessage(err)));
   }
   let perRequest: FaultSpec | null = null;
   try {
@@ -122,7 +123,7 @@ export function acceptGeneration(
     return sendError(
       res,
       httpError(dialect, 400, {
-        message: (err as Error).message,
+        message: errorMessage(err),
         param: 'x-sim-fault',
         requestId: idOf(res),
       }),

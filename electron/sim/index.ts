@@ -13,20 +13,7 @@ import { resolveOptions } from './options.ts';
 import { SimHttpServer } from './server.ts';
 import type { SimOptions, SimServer } from './types.ts';
 
-export type { FaultKind, FaultSpec } from './faults.ts';
-export { FAULT_KINDS, parseFault } from './faults.ts';
-export { SIM_DEFAULTS, resolveOptions } from './options.ts';
-export type {
-  EndReason,
-  FinishReason,
-  GroundTruthKind,
-  GroundTruthRecord,
-  ReplayOptions,
-  ResolvedSimOptions,
-  SimOptions,
-  SimServer,
-  SimState,
-} from './types.ts';
+export type { SimOptions, SimServer } from './types.ts';
 
 export async function startSim(opts: SimOptions = {}): Promise<SimServer> {
   const server = new SimHttpServer(resolveOptions(opts));

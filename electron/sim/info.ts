@@ -4,7 +4,7 @@
  */
 import type { ResolvedSimOptions } from './types.ts';
 
-export const SIM_VERSION = '0.15.0+tokenscope.sim';
+const SIM_VERSION = '0.15.0+tokenscope.sim';
 const OLLAMA_VERSION = '0.12.6';
 
 export interface InfoResponse {

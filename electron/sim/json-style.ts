@@ -1,6 +1,6 @@
 /**
  * The JSON dialects of the servers we imitate. Byte-level details matter to clients that are
- * tested against us (FORMATS.md):
+ * tested against us (test-corpus/FORMATS.md):
  * - vLLM chunks are pydantic `model_dump_json` (compact) but its mid-stream error is Python
  *   `json.dumps` (`", "` and `": "` separators, non-ASCII escaped) — §2.1, SOURCES.md;
  * - Ollama is Go `encoding/json`: `<`, `>`, `&`, U+2028 and U+2029 escaped as \u003c etc. (§2.5);

@@ -1,6 +1,6 @@
 /**
  * The simulator's /metrics: vLLM V1 names, HELP texts, labels (`engine="0"`, `model_name`) and
- * bucket boundaries as in test-corpus/metrics/vllm-v1.prom (FORMATS.md §4.1), with values the
+ * bucket boundaries as in test-corpus/metrics/vllm-v1.prom (test-corpus/FORMATS.md §4.1), with values the
  * sim measures itself on its own clock:
  * - TTFT = first token produced - request arrival; inter-token latency per token (vLLM records
  *   one observation per engine step per request, i.e. per token without speculative decoding);

@@ -8,7 +8,7 @@ import { DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { toFaultSpec } from './faults.ts';
 import type { ResolvedSimOptions, SimOptions } from './types.ts';
 
-export const SIM_DEFAULTS = {
+const SIM_DEFAULTS = {
   host: '127.0.0.1',
   port: 0,
   model: 'tokenscope-sim',

@@ -1,6 +1,6 @@
 /**
  * Prometheus text format 0.0.4 as vLLM's prometheus_client (single process) writes it, so that
- * scrapers meet the same fingerprint as against a real vLLM (FORMATS.md §3.3): HELP/TYPE per
+ * scrapers meet the same fingerprint as against a real vLLM (test-corpus/FORMATS.md §3.3): HELP/TYPE per
  * family, label names sorted, histogram lines in the order buckets, _count, _sum, values in
  * Python float repr (`8.0`, `0.3164893617021277`) switched to Go-style exponents past 6 integer
  * digits (`1.7953184849485586e+09`), and a `_created` gauge family after each counter/histogram.
@@ -8,7 +8,7 @@
 
 export type Labels = Record<string, string>;
 
-/** prometheus_client's floatToGoString: Python repr, with Go's earlier switch to exponents. */
+/** prometheus_client's floatToGoString: Python repr, with Go's earlier switch to exponents. @internal exported for its tests */
 export function formatValue(d: number): string {
   if (d === Infinity) return '+Inf';
   if (d === -Infinity) return '-Inf';
@@ -36,7 +36,7 @@ function pyRepr(d: number): string {
   return s.includes('.') || s.includes('e') ? s : `${s}.0`;
 }
 
-export function formatLabels(labels: Labels): string {
+function formatLabels(labels: Labels): string {
   const keys = Object.keys(labels).sort();
   if (keys.length === 0) return '';
   const parts = keys.map((k) => `${k}="${escapeLabel(labels[k] ?? '')}"`);

@@ -2,7 +2,7 @@
  * Replay: serve a captured response body (e.g. any file in test-corpus/sse/) to every POST,
  * event by event, so a client can be tested against real bytes of servers we do not run.
  *
- * - .sse: events split after each blank line (LF, CRLF or CR line ends, FORMATS.md §1); the
+ * - .sse: events split after each blank line (LF, CRLF or CR line ends, test-corpus/FORMATS.md §1); the
  *   concatenation of the writes is the file, byte for byte;
  * - .ndjson: one write per line; .json: one write, with the status taken from a `http-NNN` in the
  *   file name (corpus convention), else 200;
@@ -19,7 +19,7 @@ import { parseRfc3339 } from './json-style.ts';
 import { MAX_CATCH_UP_MS } from './scheduler.ts';
 import type { GroundTruthKind, ReplayOptions } from './types.ts';
 
-export interface ReplayEvent {
+interface ReplayEvent {
   data: string;
   /** Delay after the previous event (the first: after the headers). */
   delayMs: number;
@@ -33,7 +33,7 @@ export interface ReplayBody {
   events: ReplayEvent[];
 }
 
-/** Split SSE text into events, each keeping its own terminating blank line(s). */
+/** Split SSE text into events, each keeping its own terminating blank line(s). @internal exported for its tests */
 export function splitSse(text: string): string[] {
   const out: string[] = [];
   const re = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)+/g;
@@ -46,7 +46,7 @@ export function splitSse(text: string): string[] {
   return out;
 }
 
-export function splitNdjson(text: string): string[] {
+function splitNdjson(text: string): string[] {
   return text.split(/(?<=\n)/).filter((l) => l.length > 0);
 }
 

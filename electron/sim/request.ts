@@ -1,6 +1,6 @@
 /**
  * Request bodies of every dialect, normalised to what the scheduler needs. Field names follow
- * each server's own API (FORMATS.md §2): OpenAI/vLLM `max_tokens` / `max_completion_tokens`,
+ * each server's own API (test-corpus/FORMATS.md §2): OpenAI/vLLM `max_tokens` / `max_completion_tokens`,
  * `min_tokens`, `ignore_eos`, `stream_options`; TGI `inputs` + `parameters`; llama.cpp `prompt`,
  * `n_predict`; Ollama `prompt` / `messages` + `options.num_predict`; Responses `input`,
  * `max_output_tokens`; Anthropic Messages `messages` + top-level `system` and a required

@@ -1,7 +1,7 @@
 /**
  * Generated text: a seeded stream of word-like tokens ("Hello", " world", ",", ".") that reads
  * like prose in a UI and exercises what clients get wrong: a few multi-byte UTF-8 words (split
- * across TCP reads), `<`, `>` and `&` (Go-escaped by Ollama, FORMATS.md §2.5), and paragraph
+ * across TCP reads), `<`, `>` and `&` (Go-escaped by Ollama, test-corpus/FORMATS.md §2.5), and paragraph
  * breaks. Tokens are words with their leading space, like a BPE vocabulary's common pieces.
  *
  * Each request gets its own generator, seeded from (sim seed, prompt, request seed or order), so
@@ -19,7 +19,7 @@ export interface GenToken {
 }
 
 /** Llama 3's `<|eot_id|>`; TGI shows its raw piece, the other servers an empty delta. */
-export const EOS_ID = 128009;
+const EOS_ID = 128009;
 export const EOS_PIECE = '<|eot_id|>';
 
 const WORDS = (

@@ -27,12 +27,13 @@ import type {
   SimServer,
   SimState,
 } from './types.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export const STATE_EVERY_MS = 50;
 export const GROUND_TRUTH_EVERY_MS = 100;
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 /** close(): how long the thread gets to close its server and exit before it is terminated. */
-export const CLOSE_TIMEOUT_MS = 5_000;
+const CLOSE_TIMEOUT_MS = 5_000;
 
 // ---- protocol (sim-worker.ts speaks it too) ----
 
@@ -76,7 +77,7 @@ const SCALARS = [
 const STATE_NUMBERS = SCALARS.length + END_REASONS.length + 1;
 const ENERGY_AT = SCALARS.length + END_REASONS.length;
 
-export function sharedStateBuffer(): SharedArrayBuffer {
+function sharedStateBuffer(): SharedArrayBuffer {
   return new SharedArrayBuffer(8 + STATE_NUMBERS * 8);
 }
 
@@ -134,7 +135,7 @@ export interface SimThreadServer extends SimServer {
   readonly exited: Promise<number>;
 }
 
-export class SimThreadError extends Error {
+class SimThreadError extends Error {
   constructor(
     message: string,
     readonly code: string | null = null,
@@ -152,9 +153,7 @@ export function startSimThread(opts: SimOptions = {}): Promise<SimThreadServer> 
   try {
     worker = startWorker('sim-worker', input);
   } catch (e) {
-    return Promise.reject(
-      new SimThreadError(`could not start the simulator thread: ${(e as Error).message}`),
-    );
+    return Promise.reject(new SimThreadError(`could not start the simulator thread: ${errorMessage(e)}`));
   }
   const shared = new SharedState(buf);
   const records: GroundTruthRecord[] = [];

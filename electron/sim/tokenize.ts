@@ -14,6 +14,7 @@ import { sendError } from './generate.ts';
 /** A word with its leading space, a punctuation mark or a paragraph break: text.ts's pieces. */
 const PIECE = /\n\n|\n| ?[^\s.,?!]+|[.,?!]| /gu;
 
+/** @internal exported for its tests */
 export function simTokenize(text: string): number[] {
   return [...text.matchAll(PIECE)].map((m) => tokenId(m[0]));
 }

@@ -5,8 +5,6 @@
  */
 import type { FaultSpec } from './faults.ts';
 
-export type { FaultSpec } from './faults.ts';
-
 export interface ReplayOptions {
   /** A captured body, e.g. any file in test-corpus/sse/ (.sse, .ndjson or .json). */
   file: string;

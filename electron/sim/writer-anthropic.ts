@@ -1,4 +1,4 @@
-// The simulator's POST /v1/messages: Anthropic's Messages event sequence (FORMATS.md §2.7; corpus
+// The simulator's POST /v1/messages: Anthropic's Messages event sequence (test-corpus/FORMATS.md §2.7; corpus
 // anthropic-messages*.sse, anthropic-error-midstream.sse), so the app and tests can run against it.
 import { pyDumps } from './json-style.ts';
 import type { GenToken } from './text.ts';
@@ -8,7 +8,7 @@ import { truncateJson, WriterBase, type DialectWriter, type Frame } from './writ
 type Obj = Record<string, unknown>;
 
 /** Anthropic's stop_reason for the sim's finish: `max_tokens` when the limit cut it, else `end_turn`. */
-export function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_turn' {
+function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_turn' {
   return finish === 'length' ? 'max_tokens' : 'end_turn';
 }
 
@@ -23,7 +23,7 @@ export function anthropicStopReason(finish: FinishReason): 'max_tokens' | 'end_t
  *   nothing after it.
  * An EOS token with no text is carried by content_block_stop.
  * Reasoning mode: block 0 is a thinking block (`thinking_delta`s, then the empty `signature_delta`
- * vLLM sends, FORMATS.md §2.5, and its content_block_stop when the answer begins); the text is block
+ * vLLM sends, test-corpus/FORMATS.md §2.5, and its content_block_stop when the answer begins); the text is block
  * 1. Anthropic's usage has no separate thinking count: output_tokens includes it.
  */
 export class AnthropicWriter extends WriterBase implements DialectWriter {

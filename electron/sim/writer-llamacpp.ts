@@ -1,5 +1,5 @@
 /**
- * llama.cpp's native POST /completion (FORMATS.md §2.4, corpus llamacpp-completion.sse):
+ * llama.cpp's native POST /completion (test-corpus/FORMATS.md §2.4, corpus llamacpp-completion.sse):
  * - `data: <json>\n\n`, no `[DONE]`; headers go out with the first result (the server checks the
  *   first result for an error before it starts the stream);
  * - partials `{"index":0,"content","tokens":[ids],"stop":false,"id_slot":-1,"tokens_predicted",

@@ -1,5 +1,5 @@
 /**
- * Ollama's native POST /api/generate and /api/chat (FORMATS.md §2.5, corpus ollama-api-*.ndjson):
+ * Ollama's native POST /api/generate and /api/chat (test-corpus/FORMATS.md §2.5, corpus ollama-api-*.ndjson):
  * - NDJSON (`application/x-ndjson`), one Go-encoded JSON object + `\n` per write; headers go out
  *   with the first write (Go net/http);
  * - chunks `{"model","created_at","response":"…","done":false}` (chat: `"message":{"role":

@@ -1,5 +1,5 @@
 /**
- * POST /v1/responses, the OpenAI Responses event sequence as vLLM serves it (FORMATS.md §2.1,
+ * POST /v1/responses, the OpenAI Responses event sequence as vLLM serves it (test-corpus/FORMATS.md §2.1,
  * §2.6; corpus openai-responses*.sse, vllm-responses-excerpt.sse):
  * - `event: <type>\ndata: <json>\n\n`, keys alphabetical (vLLM), no `[DONE]`;
  * - response.created and response.in_progress as soon as the stream opens, then

@@ -1,5 +1,5 @@
 /**
- * TGI's native POST /generate_stream (FORMATS.md §2.3, corpus tgi-generate-stream*.sse):
+ * TGI's native POST /generate_stream (test-corpus/FORMATS.md §2.3, corpus tgi-generate-stream*.sse):
  * - `data:<json>\n\n` with no space (axum `json_data`), `text/event-stream`, no `[DONE]`;
  * - one event per token: `{"index":i,"token":{"id","text","logprob","special"},
  *   "generated_text":null,"details":null}`, index from 1 (TGI has no stream interval, so a

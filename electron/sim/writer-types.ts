@@ -1,6 +1,6 @@
 /**
  * What every dialect writer provides. A writer turns the scheduler's token chunks into the exact
- * bytes its server would send (FORMATS.md §2), one Frame per socket write, each tagged with the
+ * bytes its server would send (test-corpus/FORMATS.md §2), one Frame per socket write, each tagged with the
  * generated tokens it carries so the ground truth can say what the client should have seen.
  * Writers are per request and stateful (cumulative text, counts, sequence numbers).
  */
@@ -18,7 +18,7 @@ export interface Frame {
 }
 
 /** Server-side timestamps of the request (performance.now() ms); 0 until reached. */
-export interface SeqTimes {
+interface SeqTimes {
   arrivalMs: number;
   admittedMs: number;
   firstTokenMs: number;
@@ -60,7 +60,7 @@ export interface DialectWriter {
   open(): Frame[];
   /** One chunk of tokens; with `finish`, also the closing frames (usage chunk, terminator). */
   tokens(tokens: GenToken[], finish: FinishReason | null): Frame[];
-  /** The in-band error (then `[DONE]` where the dialect sends it after an error, FORMATS.md §6.2). */
+  /** The in-band error (then `[DONE]` where the dialect sends it after an error, test-corpus/FORMATS.md §6.2). */
   error(): Frame[];
   /** One truncated, unparseable event in the dialect's framing. */
   malformed(): Frame;
@@ -116,7 +116,7 @@ export abstract class WriterBase {
     return { reasoning, answer, reasoningTokens: n };
   }
 
-  /** vLLM's UsageInfo key order: prompt, total, completion (FORMATS.md §2.1). */
+  /** vLLM's UsageInfo key order: prompt, total, completion (test-corpus/FORMATS.md §2.1). */
   protected usage(): { prompt_tokens: number; total_tokens: number; completion_tokens: number } {
     const p = this.ctx.req.promptTokens;
     return { prompt_tokens: p, total_tokens: p + this.count, completion_tokens: this.count };

@@ -1,5 +1,5 @@
 /**
- * POST /v1/chat/completions framed exactly as vLLM does (FORMATS.md §2.1, corpus
+ * POST /v1/chat/completions framed exactly as vLLM does (test-corpus/FORMATS.md §2.1, corpus
  * test-corpus/sse/vllm-chat*.sse):
  * - `data: <compact json>\n\n`, `text/event-stream; charset=utf-8`, ends with `data: [DONE]`;
  * - key order id, object, created, model, choices[, usage]; choice keys index, delta, logprobs,
@@ -20,8 +20,7 @@ import type { FinishReason } from './types.ts';
 import { sse, truncateJson, WriterBase, type DialectWriter, type Frame } from './writer-types.ts';
 
 export const VLLM_SSE_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
-export const VLLM_ENGINE_ERROR =
-  'EngineCore encountered an issue. See stack trace (above) for the root cause.';
+const VLLM_ENGINE_ERROR = 'EngineCore encountered an issue. See stack trace (above) for the root cause.';
 export const DONE_FRAME: Frame = { data: sse('[DONE]'), tokens: 0, kind: 'done' };
 
 /** The `data: {"error": ...}` + `data: [DONE]` pair vLLM writes when the engine fails mid-stream. */

@@ -1,5 +1,5 @@
 /**
- * POST /v1/completions framed as vLLM does (FORMATS.md §2.1, corpus vllm-completions*.sse):
+ * POST /v1/completions framed as vLLM does (test-corpus/FORMATS.md §2.1, corpus vllm-completions*.sse):
  * chunks are dumped with every field (`exclude_unset=False`): choice keys index, text, logprobs,
  * finish_reason, stop_reason, prompt_token_ids, token_ids, and `"usage":null` on every chunk
  * (cumulative usage instead with continuous_usage_stats); no role chunk; the usage chunk has

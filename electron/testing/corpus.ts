@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const VENDORED_CORPUS = path.join(REPO_ROOT, 'test-corpus');
 
-export function corpusDir(env: NodeJS.ProcessEnv = process.env): string {
+function corpusDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TOKENSCOPE_CORPUS) return path.resolve(env.TOKENSCOPE_CORPUS);
   return VENDORED_CORPUS;
 }

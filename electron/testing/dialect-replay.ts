@@ -137,7 +137,7 @@ export function replay(
   return replayFrames(id, framesOf(id, reads ?? [readCorpus(file)]));
 }
 
-export function dialectFor(file: string): DialectId {
+function dialectFor(file: string): DialectId {
   const id = CORPUS_DIALECT[file];
   if (!id) throw new Error(`No dialect mapped for ${file}`);
   return id;

@@ -9,8 +9,7 @@ import { CORPUS_DIR } from './corpus.ts';
 import { SseParser, type SseEndInfo, type SseEvent } from '../engine/framing/sse.ts';
 import { NdjsonFramer, type NdjsonEndInfo, type NdjsonLine } from '../engine/framing/ndjson.ts';
 
-export { CORPUS_DIR };
-export const SSE_DIR = path.join(CORPUS_DIR, 'sse');
+const SSE_DIR = path.join(CORPUS_DIR, 'sse');
 
 function requireCorpus(): void {
   if (!existsSync(SSE_DIR)) {

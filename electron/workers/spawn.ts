@@ -17,7 +17,7 @@ const SOURCES: Record<WorkerName, string> = {
   'import-worker': '../runs/import/import-worker.ts',
 };
 
-export function fromSource(): boolean {
+function fromSource(): boolean {
   return import.meta.url.endsWith('.ts');
 }
 

@@ -50,7 +50,7 @@ export function getTransport(): Transport {
   return transport;
 }
 
-/** Tests and storybook-like harnesses plug in their own. */
+/** Tests and storybook-like harnesses plug in their own. @internal exported for its tests */
 export function setTransport(t: Transport | null, webApi: WebApi | null = null): void {
   transport = t;
   web = webApi;

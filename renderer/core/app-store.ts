@@ -26,7 +26,7 @@ export interface AppState {
 }
 
 /** The fields of a new target the editor starts with (a subset of its form). */
-export interface TargetPrefill {
+interface TargetPrefill {
   name?: string;
   baseUrl?: string;
   dialect?: DialectId;

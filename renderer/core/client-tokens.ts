@@ -9,11 +9,13 @@
 /** Seconds kept per target (the panel's longest window is 15 minutes). */
 const KEEP_S = 3600;
 
+/** @internal exported for its tests */
 export interface RatePoint {
   t: number;
   v: number | null;
 }
 
+/** @internal exported for its tests */
 export class ClientTokens {
   private readonly perTarget = new Map<string, Map<number, number>>();
 

@@ -5,7 +5,7 @@
  */
 
 // The share in words is the terminal's too (`tokenscope probe`): one definition, in shared/.
-export { coalescedShareText, sharePct } from '../../shared/stats/request-itl.ts';
+export { coalescedShareText } from '../../shared/stats/request-itl.ts';
 
 export const COALESCED_DEF =
   "Gaps between two content events that arrived in one socket read (the client read late, so both got the read's time and the gap is ~0 ms by construction: not a measurement of the server). Left out of Tokenscope's ITL per chunk and per token; vLLM's ITL keeps them, as vLLM's client records them too.";

@@ -3,15 +3,17 @@
  * a draw whenever their data changes, as often as they like; each job runs at most once in the
  * next animation frame. Jobs of phase 1 run after all phase-0 draws of the same frame (the test
  * probe reads what the canvases just drew).
+ * @internal exported for its tests
  */
 export type FrameJob = () => void;
 
+/** @internal exported for its tests */
 export interface FrameHost {
   request(cb: () => void): void;
 }
 
 /** requestAnimationFrame when the page is visible; a timer otherwise (rAF stops in background tabs). */
-export const browserFrameHost: FrameHost = {
+const browserFrameHost: FrameHost = {
   request(cb) {
     const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
     if (!hidden && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => cb());
@@ -19,6 +21,7 @@ export const browserFrameHost: FrameHost = {
   },
 };
 
+/** @internal exported for its tests */
 export class FrameScheduler {
   private readonly pending: [Set<FrameJob>, Set<FrameJob>] = [new Set(), new Set()];
   private scheduled = false;

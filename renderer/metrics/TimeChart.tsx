@@ -69,7 +69,7 @@ interface Props {
 }
 
 const MARGIN = { top: 6, right: 12, bottom: 4, left: 4 };
-/** The stroke of a `wide` line (px): a 1.6-px line on top of it stays visible in its middle. */
+/** The stroke of a `wide` line (px): a 1.6-px line on top of it stays visible in its middle. @internal exported for its tests */
 export const WIDE_STROKE = 6;
 
 /**

@@ -30,7 +30,7 @@ export interface WindowScrape {
   generationTokensTotal: number | null;
 }
 
-/** The server side of a window from its scrapes `from`..`to` (indices), reset-aware. */
+/** The server side of a window from its scrapes `from`..`to` (indices), reset-aware. @internal exported for its tests */
 export function serverWindow(scrapes: readonly WindowScrape[], from: number, to: number): ServerWindow {
   const ttft = rangeDelta(
     scrapes.map((s) => ({ t: s.t, h: s.ttft })),
@@ -46,12 +46,13 @@ export function serverWindow(scrapes: readonly WindowScrape[], from: number, to:
   return { ttft, generationTokens: Number.isFinite(inc) ? inc : null };
 }
 
-export interface QuantileWithBucket {
+interface QuantileWithBucket {
   ms: number | null;
   /** The bucket it was interpolated in, ms. */
   bucket: { lowerMs: number; upperMs: number } | null;
 }
 
+/** @internal exported for its tests */
 export interface Comparison {
   startMs: number;
   endMs: number;
@@ -92,6 +93,7 @@ function serverQuantile(q: number, h: HistogramData | null): QuantileWithBucket 
 
 const sub = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);
 
+/** @internal exported for its tests */
 export function compareClientServer(
   requests: readonly ClientRequest[],
   targetId: string,

@@ -55,9 +55,10 @@ export function searchSeries(
   return { rows, total };
 }
 
+/** @internal exported for its tests */
 export type PlotKind = 'rate' | 'value' | 'histogram' | 'gaugehistogram';
 
-/** How a series is plotted, by its family's type and its sample's name. */
+/** How a series is plotted, by its family's type and its sample's name. @internal exported for its tests */
 export function plotKind(meta: SeriesMeta, isHistogram: boolean): PlotKind {
   if (isHistogram) return meta.type === 'gaugehistogram' ? 'gaugehistogram' : 'histogram';
   const name = meta.key.slice(0, meta.key.length - meta.labels.length);
@@ -76,7 +77,7 @@ export function unitOf(family: string): { scale: number; unit: string } {
     : { scale: 1, unit: '' };
 }
 
-export interface ExplorerLine {
+interface ExplorerLine {
   name: string;
   data: SeriesPoint[];
 }
@@ -89,7 +90,7 @@ export interface ExplorerPlot {
   unit: string;
 }
 
-export const EXPLORER_QUANTILES = [0.5, 0.9, 0.99] as const;
+const EXPLORER_QUANTILES = [0.5, 0.9, 0.99] as const;
 
 export function explorerPlot(b: SeriesBuffer, opts: StepOptions): ExplorerPlot {
   const kind = plotKind(b.meta, b.isHistogram);

@@ -16,7 +16,7 @@ export interface Heatmap {
   max: number;
 }
 
-/** Non-cumulative counts per bound of one (cumulative) histogram. */
+/** Non-cumulative counts per bound of one (cumulative) histogram. @internal exported for its tests */
 export function bucketCounts(h: HistogramData): { le: number; count: number }[] {
   const sorted = [...h.buckets].sort((a, b) => a.le - b.le);
   let prev = 0;
@@ -82,14 +82,14 @@ function splitUnit(s: string): [string, string] {
   return [s.slice(0, i), s.slice(i + 1)];
 }
 
-/** A bucket bound printed short: 0.5, 25, 16.4k. */
+/** A bucket bound printed short: 0.5, 25, 16.4k. @internal exported for its tests */
 export function fmtBound(v: number): string {
   if (v === Infinity) return '+Inf';
   if (Math.abs(v) >= 10_000) return `${+(v / 1000).toPrecision(3)}k`;
   return String(+v.toPrecision(3));
 }
 
-/** A bound in seconds as a duration: "0.5 ms", "250 ms", "2.5 s", "640 s". */
+/** A bound in seconds as a duration: "0.5 ms", "250 ms", "2.5 s", "640 s". @internal exported for its tests */
 export function fmtSecondsBound(sec: number): string {
   if (sec === Infinity) return '+Inf';
   if (Math.abs(sec) < 1) return `${+(sec * 1000).toPrecision(3)} ms`;

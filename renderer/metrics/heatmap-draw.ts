@@ -41,7 +41,7 @@ export function heatColor(f: number): string {
   return `rgb(${c(0)},${c(1)},${c(2)})`;
 }
 
-/** Fraction of the colour scale for a count (square root of count / max). */
+/** Fraction of the colour scale for a count (square root of count / max). @internal exported for its tests */
 export function heatFraction(count: number, max: number): number {
   return max > 0 && count > 0 ? Math.sqrt(count / max) : 0;
 }

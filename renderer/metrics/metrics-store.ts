@@ -12,8 +12,8 @@ import type { GpuReading } from '../../shared/metrics/telemetry.ts';
 import { Ring } from './ring.ts';
 import { SeriesStore } from './series-store.ts';
 
-export const SCRAPE_CAPACITY = 900;
-export const MAX_SERIES = 2000;
+const SCRAPE_CAPACITY = 900;
+const MAX_SERIES = 2000;
 
 export interface ScrapePoint {
   /** Epoch ms on the core's clock (same axis as RequestSummary.startedAtWall). */
@@ -38,12 +38,13 @@ export interface GpuPoint {
   gpus: GpuReading[];
 }
 
-/** Accumulated since the first scrape of the session: every consecutive delta, reset-aware. */
+/** Accumulated since the first scrape of the session: every consecutive delta, reset-aware. @internal exported for its tests */
 export interface Totals {
   ttft: HistogramData | null;
   generationTokens: number | null;
 }
 
+/** @internal exported for its tests */
 export class TargetMetrics {
   readonly scrapes: Ring<ScrapePoint>;
   /** Telemetry ticks with GPUs (dcgm-exporter endpoints of the target), same capacity. */
@@ -107,8 +108,10 @@ export class TargetMetrics {
   }
 }
 
+/** @internal exported for its tests */
 export type MetricsListener = (targetId: string) => void;
 
+/** @internal exported for its tests */
 export class MetricsStore {
   private readonly targets = new Map<string, TargetMetrics>();
   private readonly listeners = new Set<MetricsListener>();

@@ -25,7 +25,7 @@ import {
 
 export type LatencyKey = 'ttft' | 'itl' | 'e2e' | 'queue';
 
-export const LATENCY_CONCEPTS: Record<LatencyKey, HistogramConcept> = {
+const LATENCY_CONCEPTS: Record<LatencyKey, HistogramConcept> = {
   ttft: 'ttftHistogram',
   itl: 'itlHistogram',
   e2e: 'e2eHistogram',
@@ -249,7 +249,7 @@ export function clientE2ePoints(
 }
 
 /** The charts of the metrics panel whose y axis follows the data (the others have a fixed top). */
-export type PeakKey = 'running' | 'throughput' | 'kv' | LatencyKey;
+type PeakKey = 'running' | 'throughput' | 'kv' | LatencyKey;
 export type ChartPeaks = Record<PeakKey, number>;
 
 const peak = (...series: readonly (readonly SeriesPoint[])[]): number => {

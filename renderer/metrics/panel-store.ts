@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { CvsWindowId } from './client-vs-server.ts';
 import type { WindowId } from './time-axis.ts';
 
-export type CvsWindow = CvsWindowId;
+type CvsWindow = CvsWindowId;
 
 export interface PanelState {
   window: WindowId;

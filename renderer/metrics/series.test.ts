@@ -12,7 +12,6 @@ import {
   resolutionFor,
   stepAnchors,
   valueAt,
-  zipRows,
 } from './series.ts';
 
 const h = (c01: number, c05: number, cInf: number, sum = 0): HistogramData => ({
@@ -198,21 +197,6 @@ describe('gap threshold follows the scrape cadence', () => {
 });
 
 describe('rows', () => {
-  it('zips series by time with nulls where one has no point', () => {
-    expect(
-      zipRows({
-        a: [
-          { t: 1, v: 1 },
-          { t: 2, v: 2 },
-        ],
-        b: [{ t: 2, v: 20 }],
-      }),
-    ).toEqual([
-      { t: 1, a: 1, b: null },
-      { t: 2, a: 2, b: 20 },
-    ]);
-  });
-
   it('finds points a line cannot show', () => {
     const rows = [{ a: null }, { a: 5 }, { a: null }, { a: 1 }, { a: 2 }];
     expect([0, 1, 2, 3, 4].map((i) => isIsolated(rows, 'a', i))).toEqual([false, true, false, false, false]);

@@ -64,7 +64,7 @@ export interface StepOptions {
   gapMs?: number;
 }
 
-export const DEFAULT_GAP_MS = 5000;
+const DEFAULT_GAP_MS = 5000;
 
 /**
  * The gap threshold for these scrape times: 2.5 × the usual interval (median of the last 16),
@@ -256,24 +256,6 @@ export function quantileSeries(
     });
   }
   return out;
-}
-
-/** Chart rows for recharts: one row per time, one key per series (null where a series has no point). */
-export function zipRows(series: Record<string, readonly SeriesPoint[]>): Record<string, number | null>[] {
-  const byT = new Map<number, Record<string, number | null>>();
-  const keys = Object.keys(series);
-  for (const key of keys) {
-    for (const p of series[key]!) {
-      let row = byT.get(p.t);
-      if (!row) {
-        row = { t: p.t };
-        for (const k of keys) row[k] = null;
-        byT.set(p.t, row);
-      }
-      row[key] = p.v;
-    }
-  }
-  return [...byT.values()].sort((x, y) => (x.t as number) - (y.t as number));
 }
 
 export interface BandPoint {

@@ -8,9 +8,9 @@ import { create } from 'zustand';
 import type { MetricsState } from '../../shared/metrics-api.ts';
 import { metricsStore, type ScrapeMeta } from './metrics-store.ts';
 
-export const PUBLISH_INTERVAL_MS = 250;
+const PUBLISH_INTERVAL_MS = 250;
 
-export interface TargetSummary {
+interface TargetSummary {
   state: MetricsState | null;
   /** Renderer clock (Date.now()) when `state` arrived: origin of the backoff countdown. */
   stateAt: number;
@@ -59,7 +59,7 @@ export function stateEventCount(targetId: string): number {
 let timer: ReturnType<typeof setTimeout> | null = null;
 let lastPublish = 0;
 
-/** Apply everything pending now (tests, and the throttled timer). */
+/** Apply everything pending now (tests, and the throttled timer). @internal exported for its tests */
 export function flushMetricsSummary(): void {
   if (timer) clearTimeout(timer);
   timer = null;
@@ -108,7 +108,7 @@ export function noteWatchError(targetId: string, message: string | null): void {
   patch(targetId, { watchError: message });
 }
 
-/** Forget everything (tests). */
+/** Forget everything (tests). @internal exported for its tests */
 export function resetMetricsSummary(): void {
   pending.clear();
   stateEvents.clear();

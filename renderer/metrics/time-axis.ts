@@ -45,7 +45,7 @@ export function fmtAge(ms: number): string {
   return rest ? `${m} min ${rest} s` : `${m} min`;
 }
 
-/** Shortest span the axis shows once watching started inside the window (room for the first steps). */
+/** Shortest span the axis shows once watching started inside the window (room for the first steps). @internal exported for its tests */
 export const MIN_AXIS_SPAN_MS = 20_000;
 
 /**

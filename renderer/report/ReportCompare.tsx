@@ -17,7 +17,7 @@ import {
 } from '../runs/compare/run-compare.ts';
 import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 
-/** The rows, banner and workload differences, as the app's comparison view derives them. */
+/** The rows, banner and workload differences, as the app's comparison view derives them. @internal exported for its tests */
 export function comparisonView(c: ReportComparison) {
   const rows = compareRows(
     c.summaries,

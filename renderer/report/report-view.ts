@@ -3,7 +3,7 @@
  * and turned into what the app's run views take — the swimlane's lane store, the series over time
  * (the app's own functions on the same requests), histograms with their overflow bins restored.
  */
-import { fail, ok, type Result } from '../../shared/result.ts';
+import { fail, ok, type Result, errorMessage } from '../../shared/result.ts';
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { LETTERS } from '../../shared/runs/letters.ts';
 import type { DistMetric, HistDatum } from '../../shared/runs/summary/distributions.ts';
@@ -28,7 +28,7 @@ export function readReportData(doc: Document): Result<ReportData> {
     return fail({
       kind: 'client',
       code: 'invalid',
-      message: `the report's data is not JSON: ${(e as Error).message}`,
+      message: `the report's data is not JSON: ${errorMessage(e)}`,
     });
   }
   if (typeof data === 'string')

@@ -26,6 +26,7 @@ interface Metric {
 const p = (s: RequestStats, list: 'chunk' | 'token', k: 'median' | 'p99'): number | null =>
   requestItl(s)[list]?.[k] ?? null;
 
+/** @internal exported for its tests */
 export const METRICS: Metric[] = [
   { label: 'TTFT', unit: 'ms', lowerBetter: true, get: (s) => s.ttftMs },
   { label: 'First event', unit: 'ms', lowerBetter: true, get: (s) => s.firstEventMs },
@@ -61,6 +62,7 @@ function fmt(v: number | null, unit: Metric['unit']): string {
 /**
  * A time difference under this (ms) is not coloured: one request's timings move by more than that
  * between identical requests (scheduling, the event loop), so +0.07 ms of TPOT says nothing.
+ * @internal exported for its tests
  */
 export const SAME_WITHIN_MS = 0.5;
 
@@ -68,6 +70,7 @@ export const SAME_WITHIN_MS = 0.5;
  * B − A in words and its colour. Coloured only when it matters, as the run comparison decides
  * (shared/runs/compare/compare.ts): not within SAME_WITHIN (1 %) of A, and for times not within
  * SAME_WITHIN_MS — a single request has no interval to tell a change from noise.
+ * @internal exported for its tests
  */
 export function diff(
   a: number | null,

@@ -30,6 +30,7 @@ interface Datum {
   kind: 'bin' | 'overflow';
 }
 
+/** @internal exported for its tests */
 export function binData(bins: Bin[], log = false): Datum[] {
   if (log)
     return bins.map((b) => ({

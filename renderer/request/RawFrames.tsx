@@ -18,10 +18,11 @@ interface Props {
   viewportHeight?: number;
 }
 
+/** @internal exported for its tests */
 export const ROW_H = 24;
 const OVERSCAN = 8;
 
-/** Row indices matching `query` (case-insensitive) in text, raw frame or flag names; null = all rows. */
+/** Row indices matching `query` (case-insensitive) in text, raw frame or flag names; null = all rows. @internal exported for its tests */
 export function filterRows(src: FrameSource, count: number, query: string): Int32Array | null {
   const q = query.trim().toLowerCase();
   if (!q) return null;

@@ -17,6 +17,7 @@ import { COALESCED_DEF, coalescedShareText } from '../core/coalesced-text.ts';
 const SRC = 'shared/stats/request-stats.ts';
 const RSRC = 'shared/stats/reasoning-stats.ts';
 
+/** @internal exported for its tests */
 export const DEFS = {
   firstEvent: `First event: arrival of the first event of any kind, incl. role-only or empty chunks (TTFB-like). ${SRC}`,
   ttft: `TTFT: arrival of the first event carrying at least one generated token of any kind — reasoning included, as vLLM's client counts it — ms since the request started (before connect). ${SRC}`,

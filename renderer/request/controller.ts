@@ -18,7 +18,7 @@ import {
   type RequestState,
 } from './request-store.ts';
 
-/** At most this often (ms) are stats recomputed while a request streams: ~5 times a second. */
+/** At most this often (ms) are stats recomputed while a request streams: ~5 times a second. @internal exported for its tests */
 export const DERIVE_INTERVAL_MS = 200;
 
 function stateOf(r: LiveRequest): RequestState {
@@ -30,6 +30,7 @@ function stateOf(r: LiveRequest): RequestState {
   return s && s !== 'running' ? s : 'running';
 }
 
+/** @internal exported for its tests */
 export function deriveSlot(id: string | null): RequestSlot {
   const r = liveStore.get(id);
   if (!id || !r) return id ? { ...EMPTY_SLOT, id, state: 'running' } : EMPTY_SLOT;

@@ -2,7 +2,7 @@
  * The composer's form ⇄ FireInput (shared/api.ts). Pure, so the rules (what is sent for which
  * dialect, how the extra body and numbers are validated) are tested without a DOM.
  */
-import { fail, ok, type Result } from '../../shared/result.ts';
+import { fail, ok, type Result, errorMessage } from '../../shared/result.ts';
 import type { FireInput } from '../../shared/api.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { ChatMessage } from '../../shared/request.ts';
@@ -58,7 +58,7 @@ export function parseExtraBody(text: string): ParseResult<Record<string, unknown
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: `Invalid JSON: ${(e as Error).message}` };
+    return { ok: false, error: `Invalid JSON: ${errorMessage(e)}` };
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     return { ok: false, error: 'The extra body must be a JSON object, e.g. {"top_k": 20}.' };

@@ -32,8 +32,10 @@ const EMPTY_PHASES: Phases = {
   endMs: null,
 };
 
+/** @internal exported for its tests */
 export type LiveListener = (id: string) => void;
 
+/** @internal exported for its tests */
 export class LiveStore {
   private readonly requests = new Map<string, LiveRequest>();
   private readonly listeners = new Set<LiveListener>();

@@ -16,6 +16,7 @@ import { setRunsMessage, useRunsStore } from './run-store.ts';
 import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './form/workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload/text.ts';
 import { addFileTarget, targetOutcome } from './form/workload-target.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 export async function refreshRuns(): Promise<void> {
   const r = await api.listRuns();
@@ -289,7 +290,7 @@ async function sendImport(file: File): Promise<Result<ImportOutcome>> {
   try {
     content = await file.text();
   } catch (e) {
-    return { ok: false, error: { kind: 'io', message: `Cannot read ${file.name}: ${(e as Error).message}` } };
+    return { ok: false, error: { kind: 'io', message: `Cannot read ${file.name}: ${errorMessage(e)}` } };
   }
   return api.importRun({ filename: file.name, content });
 }
@@ -339,7 +340,7 @@ export async function loadWorkloadFile(file: File): Promise<boolean> {
     setRunsMessage(o.message);
     return true;
   } catch (e) {
-    setRunsMessage({ tone: 'error', text: `${file.name}: ${(e as Error).message}` });
+    setRunsMessage({ tone: 'error', text: `${file.name}: ${errorMessage(e)}` });
     return false;
   }
 }

@@ -31,6 +31,7 @@ export function ensureLive(runId: string, key: string | null): LiveRun {
   return live;
 }
 
+/** @internal exported for its tests */
 export function handleStarted(s: RunStarted): void {
   const live = ensureLive(s.runId, s.key);
   const view = useRunsStore.getState().view;
@@ -42,9 +43,10 @@ export function handleStarted(s: RunStarted): void {
 
 /** Progress samples of the live run (mutable; the charts get a copy once a second). */
 let samples: ProgressSample[] = [];
-/** Charts refresh at most this often (ms); counters follow every progress tick. */
+/** Charts refresh at most this often (ms); counters follow every progress tick. @internal exported for its tests */
 export const CHART_INTERVAL_MS = 1000;
 
+/** @internal exported for its tests */
 export function handleProgress(p: RunProgress): void {
   const live = ensureLive(p.runId, null);
   if (!live.progress) samples = [];
@@ -74,6 +76,7 @@ export function handleProgress(p: RunProgress): void {
   useRunsStore.setState({ live: { ...live, progress: p, progressAt: at, charts, dist } });
 }
 
+/** @internal exported for its tests */
 export function handleLanes(b: RunLaneBatch): void {
   if (liveLanes.runId !== b.runId) {
     const live = useRunsStore.getState().live;
@@ -109,6 +112,7 @@ function countClientTokens(b: RunLaneBatch): void {
   }
 }
 
+/** @internal exported for its tests */
 export function handleFinished(f: RunFinished, open: (key: string) => void): void {
   const live = ensureLive(f.runId, f.key);
   const end = liveLanes.lastMs;

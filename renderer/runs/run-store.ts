@@ -11,8 +11,7 @@ import type { WorkloadIssue } from '../../shared/runs/workload/workload.ts';
 import type { ProgressSample, TimePoint } from './charts/run-series.ts';
 import { defaultDraft, validateDraft, type WorkloadDraft } from './form/workload-draft.ts';
 
-export type RunsView =
-  { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string } | { kind: 'compare' };
+type RunsView = { kind: 'new' } | { kind: 'live' } | { kind: 'run'; key: string } | { kind: 'compare' };
 
 /** The runs shown side by side, in pick order (the first is the baseline), with their details. */
 export interface ComparedRuns {
@@ -53,7 +52,7 @@ export interface LiveCharts {
  * One workload run on several targets in turn (the form's "also run on"), then opened side by
  * side. The runs are ordinary runs; this only chains them and remembers their keys.
  */
-export interface RunSequence {
+interface RunSequence {
   /**
    * The runs to make, in order: each target (repeated when the form asks for repeats; `repeat`
    * ties a target's repeats together, and they open pooled).
@@ -71,7 +70,7 @@ export interface RunSequence {
   serverMetrics: boolean;
 }
 
-export interface OpenedRun {
+interface OpenedRun {
   key: string;
   loading: boolean;
   detail: RunDetail | null;

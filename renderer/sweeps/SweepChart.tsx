@@ -54,11 +54,7 @@ function xDomain(data: ChartData, running: SweepChartProps['running'], width: nu
  * The band's and the running step's names along the top of the plot, laid out in rows so they
  * never overlap (recharts places each label alone: "step 5 running" ran over "SLO answer").
  */
-export function topLabels(
-  data: ChartData,
-  running: SweepChartProps['running'],
-  width: number,
-): PlacedLabel[] {
+function topLabels(data: ChartData, running: SweepChartProps['running'], width: number): PlacedLabel[] {
   const { domain } = xDomain(data, running, width);
   const left = MARGIN.left + Y_AXIS_WIDTH;
   const right = width - MARGIN.right;

@@ -27,7 +27,7 @@ const KINDS: { id: PlanKind; label: string; hint: string }[] = [
   { id: 'slo', label: 'SLO search', hint: 'the highest load meeting every term' },
 ];
 
-export function ModeSwitch() {
+function ModeSwitch() {
   const mode = useSweepStore((s) => s.mode);
   return (
     <div className="seg mode-switch" role="radiogroup" aria-label="Runs mode">

@@ -16,7 +16,7 @@ function liveLabel(l: LiveSweep): string {
 }
 
 /** The live sweep (while its file is not also opened) first, then the opened files. */
-export function sourcesOf(live: LiveSweep | null, opened: readonly OpenedSweep[]): SweepSource[] {
+function sourcesOf(live: LiveSweep | null, opened: readonly OpenedSweep[]): SweepSource[] {
   const out: SweepSource[] = [];
   if (live?.file && !opened.some((o) => o.id === live.key))
     out.push({ id: live.key, label: liveLabel(live), file: live.file });

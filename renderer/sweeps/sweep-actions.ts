@@ -10,9 +10,10 @@ import { formTarget } from '../runs/run-actions.ts';
 import { useRunsStore } from '../runs/run-store.ts';
 import { draftToWorkload, validateDraft } from '../runs/form/workload-draft.ts';
 import { MAX_OVERLAY, useSweepStore, type OpenedSweep, type PlanForm } from './sweep-store.ts';
+import { errorMessage } from '../../shared/result.ts';
 
 /** The plan form as the CLI's flags (the core reads them with the CLI's planOf). */
-export function planInput(p: PlanForm): SweepPlanInput {
+function planInput(p: PlanForm): SweepPlanInput {
   if (p.kind === 'auto') return { rate: 'auto', steps: p.steps };
   if (p.kind === 'rate') return { rate: p.rates };
   if (p.kind === 'concurrency') return { concurrency: p.concurrencies };
@@ -111,7 +112,7 @@ export function openSweepText(name: string, text: string): void {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    useSweepStore.setState({ issues: [`${name}: not JSON (${(e as Error).message})`] });
+    useSweepStore.setState({ issues: [`${name}: not JSON (${errorMessage(e)})`] });
     return;
   }
   const r = parseSweepFile(json);

@@ -24,7 +24,7 @@ export interface SweepSource {
   file: Pick<SweepFile, 'steps' | 'knee' | 'slo'>;
 }
 
-export interface ChartSeries {
+interface ChartSeries {
   key: string;
   name: string;
   color: string;
@@ -32,7 +32,7 @@ export interface ChartSeries {
   points: CurvePoint[];
 }
 
-export interface ChartMark {
+interface ChartMark {
   x: number;
   y: number;
   label: string;
@@ -53,7 +53,7 @@ export interface ChartData {
 }
 
 /** Each sweep's colour, in the order given (two overlaid sweeps: blue and pink). */
-export const SWEEP_COLORS = [C.content, C.contentB, C.coalesced, C.usage, C.terminal] as const;
+const SWEEP_COLORS = [C.content, C.contentB, C.coalesced, C.usage, C.terminal] as const;
 
 export function colorOf(i: number): string {
   return SWEEP_COLORS[i % SWEEP_COLORS.length]!;

@@ -14,6 +14,7 @@ function patch(sweepId: string, f: (l: LiveSweep) => Partial<LiveSweep>): void {
   useSweepStore.setState({ live: { ...live, ...f(live) } });
 }
 
+/** @internal exported for its tests */
 export function handleSweepEvent(e: SweepEvent): void {
   switch (e.kind) {
     case 'started': {

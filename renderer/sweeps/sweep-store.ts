@@ -59,6 +59,7 @@ export interface SweepState {
 
 export const MAX_OVERLAY = 4;
 
+/** @internal exported for its tests */
 export const DEFAULT_PLAN: PlanForm = {
   kind: 'auto',
   rates: '1,2,4,8',

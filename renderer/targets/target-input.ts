@@ -112,7 +112,7 @@ export type TargetErrors = Partial<
 >;
 
 /** The telemetry endpoints typed, one a line (blank lines dropped). */
-export function telemetryList(text: string): string[] {
+function telemetryList(text: string): string[] {
   return text
     .split(/\n/)
     .map((l) => l.trim())

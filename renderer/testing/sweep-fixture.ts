@@ -10,7 +10,7 @@ import {
 } from '../../shared/runs/sweep/file.ts';
 import { kneesOf } from '../../shared/runs/sweep/step.ts';
 
-export function sweepStep(index: number, rate: number, cap = 40, over = false): SweepStep {
+function sweepStep(index: number, rate: number, cap = 40, over = false): SweepStep {
   const rps = Math.min(rate, cap);
   const ttft = rate <= cap ? 20 + rate : 20 + cap + (rate - cap) * 30;
   const p = (x: number) => ({ p50: x / 2, p90: x * 0.9, p99: x });

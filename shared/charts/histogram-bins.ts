@@ -105,7 +105,7 @@ export function binValuesLog(values: ArrayLike<number>, opts: BinOptions = {}): 
   return bins;
 }
 
-/** How many decades the bulk of `values` spans: from the 1st percentile of the positive ones to the max. */
+/** How many decades the bulk of `values` spans: from the 1st percentile of the positive ones to the max. @internal exported for its tests */
 export function decadesSpanned(values: ArrayLike<number>): number {
   const pos = Float64Array.from(values as ArrayLike<number>)
     .filter((v) => v > 0)

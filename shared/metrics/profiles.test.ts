@@ -49,7 +49,7 @@ describe('profile detection', () => {
   });
 });
 
-describe('concepts per server (FORMATS.md §5)', () => {
+describe('concepts per server (test-corpus/FORMATS.md §5)', () => {
   it('vLLM V1', () => {
     const c = concepts('vllm-v1.prom');
     expect(c).toMatchObject({

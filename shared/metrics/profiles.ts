@@ -1,5 +1,5 @@
 /**
- * Server profiles: which metric names mean what on each inference server (FORMATS.md §4–§5,
+ * Server profiles: which metric names mean what on each inference server (test-corpus/FORMATS.md §4–§5,
  * pitfall 10). Each concept lists alternatives in order, so renamed metrics (name drift across
  * versions) still map: the first alternative that yields a value wins.
  */
@@ -195,7 +195,7 @@ export const PROFILES: Record<ProfileId, ServerProfile> = {
 
 const PREFIXES: readonly (readonly [string, ProfileId])[] = [
   ['vllm:', 'vllm-v1'],
-  ['vllm_', 'vllm-v1'], // OpenMetrics output of prometheus_client 0.26 mangles ':' (FORMATS.md §3.2)
+  ['vllm_', 'vllm-v1'], // OpenMetrics output of prometheus_client 0.26 mangles ':' (test-corpus/FORMATS.md §3.2)
   ['sglang:', 'sglang'],
   ['sglang_', 'sglang'],
   ['tgi_', 'tgi'],

@@ -1,13 +1,8 @@
-/** Escaping in label values and HELP text (FORMATS.md §3.1; OpenMetrics 1.0 ABNF). */
+/** Escaping in label values and HELP text (test-corpus/FORMATS.md §3.1; OpenMetrics 1.0 ABNF). */
 
 /** Escape a label value for the text format: only `\\`, `"` and newline are escaped. */
 export function escapeLabelValue(v: string): string {
   return v.replace(/[\\"\n]/g, (c) => (c === '\\' ? '\\\\' : c === '"' ? '\\"' : '\\n'));
-}
-
-/** Escape a HELP docstring (text format: `\\` and newline). */
-export function escapeHelp(v: string): string {
-  return v.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
 }
 
 /** Undo HELP escaping. Unknown escapes are kept literally and reported through `onBad`. */

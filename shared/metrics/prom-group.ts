@@ -2,12 +2,12 @@
  * Gathers the `_bucket`/`_sum`/`_count`/`_created` (and summary quantile) lines of one family into
  * one record per label set, whatever order the emitter used: prometheus_client single-process
  * writes buckets, `_count`, `_sum`; multiprocess writes `_sum` first; prometheus-cpp writes
- * `_count`, `_sum`, buckets (FORMATS.md §3.3).
+ * `_count`, `_sum`, buckets (test-corpus/FORMATS.md §3.3).
  */
 import type { HistogramSeries, Labels, SummarySeries } from './prom-types.ts';
 
 /** A stable key for a label set, ignoring one label (`le` or `quantile`) and label order. */
-export function labelKey(labels: Labels, skip: string): string {
+function labelKey(labels: Labels, skip: string): string {
   const keys = Object.keys(labels);
   if (keys.length > 1) keys.sort();
   let k = '';

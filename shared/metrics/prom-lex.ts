@@ -1,6 +1,6 @@
 /**
  * Line-level scanning for the Prometheus text format 0.0.4 and OpenMetrics 1.0
- * (rules: FORMATS.md §3, prometheus/common expfmt/text_parse.go, the OpenMetrics 1.0 spec).
+ * (rules: test-corpus/FORMATS.md §3, prometheus/common expfmt/text_parse.go, the OpenMetrics 1.0 spec).
  * Hand-written char-code scanning: a 1 MB scrape must parse in a few milliseconds.
  */
 import { isBlank, isNameChar, isNameStart, sameText } from './prom-chars.ts';

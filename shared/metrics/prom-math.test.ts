@@ -4,12 +4,9 @@ import {
   counterRate,
   histogramDelta,
   histogramIncrease,
-  histogramMean,
   histogramQuantile,
-  meanFromDeltas,
   mergeHistograms,
   promIncrease,
-  promRate,
   scaleHistogram,
 } from './prom-math.ts';
 
@@ -54,7 +51,6 @@ describe('counter increase and rate across resets', () => {
     // Both edges are 1 s away (< 1.1 × avg) → extrapolate fully: 30 × (3+1+1)/3 = 50; rate 50/5 = 10/s.
     const p = [1000, 2000, 3000, 4000].map((t, i) => ({ t, v: 10 * (i + 1) }));
     expect(promIncrease(p, 0, 5000)).toBeCloseTo(50, 12);
-    expect(promRate(p, 0, 5000)).toBeCloseTo(10, 12);
   });
 
   it('promIncrease never extrapolates a counter below zero', () => {
@@ -259,15 +255,6 @@ describe('histogram deltas and means', () => {
     expect(histogramDelta(prev, h(2, 3, 5, 1.3)).count).toBe(5);
     expect(histogramIncrease([prev])).toBeNull();
     expect(histogramIncrease([prev, null])).toBeNull();
-  });
-
-  it('mean from sum/count deltas, reset-aware', () => {
-    // (16−10)/(6−4) = 3
-    expect(meanFromDeltas(10, 4, 16, 6)).toBe(3);
-    // count went 4 → 2: restarted, so 3/2 = 1.5 since the restart
-    expect(meanFromDeltas(10, 4, 3, 2)).toBe(1.5);
-    expect(meanFromDeltas(10, 4, 10, 4)).toBeNaN();
-    expect(histogramMean(prev)).toBe(0.5);
   });
 
   it('merges series bucket-wise and scales units', () => {

@@ -42,6 +42,7 @@ export function counterRate(points: readonly Point[]): number {
  * delta extrapolated towards the window edges (fully when the first/last sample lies within 1.1
  * average intervals of the edge, else by half an interval), never extrapolating a counter below
  * zero. `points` must lie inside [rangeStartMs, rangeEndMs].
+ * @internal exported for its tests
  */
 export function promIncrease(points: readonly Point[], rangeStartMs: number, rangeEndMs: number): number {
   if (points.length < 2) return NaN;
@@ -61,12 +62,6 @@ export function promIncrease(points: readonly Point[], rangeStartMs: number, ran
   }
   if (toEnd >= threshold) toEnd = avg / 2;
   return result * ((sampled + toStart + toEnd) / sampled);
-}
-
-/** Prometheus `rate(x[range])`: promIncrease divided by the range in seconds. */
-export function promRate(points: readonly Point[], rangeStartMs: number, rangeEndMs: number): number {
-  const range = (rangeEndMs - rangeStartMs) / 1000;
-  return range > 0 ? promIncrease(points, rangeStartMs, rangeEndMs) / range : NaN;
 }
 
 /**
@@ -200,24 +195,6 @@ export function histogramIncrease(series: readonly (HistogramData | null)[]): Hi
   }
   const buckets = [...byLe].sort((a, b) => a[0] - b[0]).map(([le, c]) => ({ le, count: c }));
   return { buckets, sum, count, reset };
-}
-
-/** Mean observation between two scrapes, from `_sum`/`_count` deltas; reset-aware; NaN if nothing was observed. */
-export function meanFromDeltas(
-  prevSum: number,
-  prevCount: number,
-  currSum: number,
-  currCount: number,
-): number {
-  const reset = currCount < prevCount;
-  const dc = reset ? currCount : currCount - prevCount;
-  const ds = reset ? currSum : currSum - prevSum;
-  return dc > 0 ? ds / dc : NaN;
-}
-
-/** Mean of a whole histogram (sum/count); NaN when empty. */
-export function histogramMean(h: HistogramData): number {
-  return h.count > 0 ? h.sum / h.count : NaN;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Sample values as the Prometheus parsers read them (FORMATS.md §3.1 "Value", pitfall 9).
+ * Sample values as the Prometheus parsers read them (test-corpus/FORMATS.md §3.1 "Value", pitfall 9).
  */
 
 /**

@@ -1,4 +1,4 @@
-/** Property-based tests for the exposition parser (STYLE.md §8: property tests for parsers). */
+/** Property-based tests for the exposition parser (parsers get property tests beside their corpus tests). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeLabelValue } from './prom-escape.ts';

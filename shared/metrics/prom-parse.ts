@@ -1,5 +1,5 @@
 /**
- * Parser for the Prometheus text format 0.0.4 and OpenMetrics 1.0 (FORMATS.md §3, pitfalls 9–10).
+ * Parser for the Prometheus text format 0.0.4 and OpenMetrics 1.0 (test-corpus/FORMATS.md §3, pitfalls 9–10).
  * Pure (no Node, no DOM): the renderer can use it too.
  *
  * Lenient where real servers differ, strict where the data would be ambiguous:
@@ -7,7 +7,7 @@
  * - `_sum`/`_count`/`_bucket`/`_created` lines join their family in any order;
  * - blank lines, CRLF, a missing trailing newline and a missing `# EOF` in text format are fine;
  * - OpenMetrics from prometheus_client 0.26 writes `vllm_x_total` under `# TYPE vllm:x counter`
- *   (FORMATS.md §3.2); such samples join the `vllm:x` family and are renamed to its spelling;
+ *   (test-corpus/FORMATS.md §3.2); such samples join the `vllm:x` family and are renamed to its spelling;
  * - families without samples are dropped, as prometheus/common does.
  */
 import { unescapeHelp } from './prom-escape.ts';
@@ -32,7 +32,7 @@ export interface ParseOptions {
   contentType?: string | null;
 }
 
-/** OpenMetrics when the Content-Type says so, or (without one) when the body ends with `# EOF`. */
+/** OpenMetrics when the Content-Type says so, or (without one) when the body ends with `# EOF`. @internal exported for its tests */
 export function detectFormat(body: string, contentType?: string | null): ExpositionFormat {
   if (contentType) return /application\/openmetrics-text/i.test(contentType) ? 'openmetrics' : 'text';
   const t = body.trimEnd();
@@ -76,7 +76,7 @@ interface Resolved {
 
 const mangle = (name: string): string => name.replace(/:/g, '_');
 
-/** Longest comment line kept (HELP text past it is cut, and said). */
+/** Longest comment line kept (HELP text past it is cut, and said). @internal exported for its tests */
 export const MAX_COMMENT = 64 * 1024;
 
 /** Index of the quote closing the quoted string that starts at s[0]; -1 if it does not close. */

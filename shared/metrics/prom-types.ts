@@ -66,7 +66,7 @@ export interface HistogramSeries {
   createdSec?: number;
 }
 
-export interface SummaryQuantile {
+interface SummaryQuantile {
   quantile: number;
   value: number;
 }

@@ -6,13 +6,8 @@
  */
 import type { Labels, MetricFamily, ParseResult, Sample } from './prom-types.ts';
 
+/** @internal exported for its tests */
 export type ExporterId = 'dcgm' | 'node' | 'unknown';
-
-export const EXPORTER_LABELS: Record<ExporterId, string> = {
-  dcgm: 'NVIDIA DCGM exporter',
-  node: 'node_exporter',
-  unknown: 'Unknown exporter',
-};
 
 /** One GPU at one scrape; a field the exporter does not publish is null. */
 export interface GpuReading {
@@ -36,7 +31,7 @@ export interface GpuReading {
 }
 
 /** The host at one scrape (node_exporter); counters are totals since boot. */
-export interface HostReading {
+interface HostReading {
   /** CPU seconds in every mode but idle and iowait, summed over CPUs. A counter. */
   cpuBusySeconds: number | null;
   /** CPU seconds in every mode, summed over CPUs. A counter. */
@@ -96,7 +91,7 @@ const byName = (families: readonly MetricFamily[]): Map<string, Sample[]> => {
   return m;
 };
 
-/** Which exporter a scrape comes from: the prefix most of its families carry. */
+/** Which exporter a scrape comes from: the prefix most of its families carry. @internal exported for its tests */
 export function detectExporterId(parsed: ParseResult | readonly MetricFamily[]): ExporterId {
   const families = 'families' in parsed ? parsed.families : parsed;
   let dcgm = 0;

@@ -34,12 +34,12 @@ import {
 const DIST: DistMetric[] = ['ttft', 'tpot', 'itl', 'itl_per_token', 'e2el', 'client_queue_time'];
 
 /** The measured requests' outcomes (warm-up and cancelled left out, as the summary does). */
-export function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
+function outcomesOfDetail(d: RunDetail): RequestOutcome[] {
   if (!d.lines) return d.outcomes ?? [];
   return d.lines.filter((l) => !l.warmup && !isCancelledLine(l)).map((l) => outcomeOfLine(l));
 }
 
-/** One run's section. */
+/** One run's section. @internal exported for its tests */
 export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): ReportRun {
   const outcomes = outcomesOfDetail(d);
   const hist = {} as Record<DistMetric, HistDatum[]>;
@@ -61,7 +61,7 @@ export function reportRun(d: RunDetail, tickBudget = DEFAULT_TICK_BUDGET): Repor
   };
 }
 
-/** A run as a comparison column (re-derivable when it has its events). */
+/** A run as a comparison column (re-derivable when it has its events). @internal exported for its tests */
 export function loadedOfDetail(d: RunDetail): LoadedRun {
   const { header, lines } = d;
   return {
@@ -99,7 +99,7 @@ export function detailColumns(details: readonly RunDetail[]): LoadedRun[] | stri
 }
 
 /** The comparison's inputs: columns under one set of definitions, their intervals, CDFs, spreads. */
-export function reportComparison(
+function reportComparison(
   columns: readonly LoadedRun[],
   o: { definitions?: DefinitionsId; replicates?: number; sameWithin?: number } = {},
 ): Result<ReportComparison> {

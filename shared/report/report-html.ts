@@ -6,7 +6,7 @@
  */
 import { REPORT_DATA_PLACEHOLDER, type ReportData } from './report-types.ts';
 
-/** JSON safe inside a script element (also U+2028/9, which some parsers of old took as newlines). */
+/** JSON safe inside a script element (also U+2028/9, which some parsers of old took as newlines). @internal exported for its tests */
 export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value)
     .replace(/</g, '\\u003c')

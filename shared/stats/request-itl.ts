@@ -40,7 +40,7 @@ export function requestItl(s: RequestStats): RequestItl {
   return r;
 }
 
-/** "0.9 %", "0.04 %", "0 %", "100 %": enough digits that a small share does not read as zero. */
+/** "0.9 %", "0.04 %", "0 %", "100 %": enough digits that a small share does not read as zero. @internal exported for its tests */
 export function sharePct(gaps: number, total: number): string {
   if (total <= 0 || gaps <= 0) return '0 %';
   const pct = (gaps / total) * 100;

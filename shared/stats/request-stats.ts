@@ -43,6 +43,7 @@ import { usageTokensDoubt } from './token-bounds.ts';
  * The per-token lists hold one value per token of each gap's event, up to this many values in a
  * request: past it (counts no real stream reaches) each gap keeps a share of copies in proportion
  * to its tokens, at least one, so no count from a server or a file sizes an allocation.
+ * @internal exported for its tests
  */
 export const MAX_PER_TOKEN_VALUES = 1 << 20;
 

@@ -17,8 +17,6 @@ export interface Summary {
   p999: number;
 }
 
-export const SUMMARY_PERCENTILES = [50, 90, 95, 99, 99.9] as const;
-
 /** numpy.percentile(values, p) with method='linear', on an ascending-sorted array. */
 export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;

@@ -17,7 +17,7 @@ export const MAX_TOKEN_COUNT = 0xffff_ffff;
  * One event's count past this, whatever max_tokens was, is refused: no server streams a million
  * tokens in one event (vLLM's stream interval and speculative decoding send a handful).
  */
-export const MAX_EVENT_TOKENS = 1 << 20;
+const MAX_EVENT_TOKENS = 1 << 20;
 
 /** Usage beyond the bytes that arrived × this (+ the slack below) did not arrive. */
 const BYTES_FACTOR = 8;
@@ -32,7 +32,7 @@ export function overMaxTokensLimit(maxTokens: number): number {
   return maxTokens + Math.max(16, Math.ceil(maxTokens * 0.1));
 }
 
-/** The most one content event may carry (max_tokens known or not, within the column's range). */
+/** The most one content event may carry (max_tokens known or not, within the column's range). @internal exported for its tests */
 export function eventTokensLimit(maxTokens: number | null | undefined): number {
   return maxTokens != null && maxTokens > 0
     ? Math.min(MAX_EVENT_TOKENS, overMaxTokensLimit(maxTokens))

@@ -5,7 +5,7 @@
 import type { MetricStats, RunSummary } from '../runs/summary/schema.ts';
 
 /** Stats whose median and p99 are the given values (mean = median, p90 = p95 = p99.9 = p99). */
-export const metricStats = (median: number, p99: number): MetricStats => ({
+const metricStats = (median: number, p99: number): MetricStats => ({
   count: 10,
   mean: median,
   median,

@@ -1,4 +1,4 @@
-// Anthropic Messages streaming (`POST /v1/messages`, FORMATS.md §2.7), as Anthropic's API and
+// Anthropic Messages streaming (`POST /v1/messages`, test-corpus/FORMATS.md §2.7), as Anthropic's API and
 // vLLM, SGLang and llama.cpp's server serve it: `event: <type>` + `data: <json>`, the type read
 // from `data.type` (the SSE name as a fallback), no `[DONE]`: `message_stop` ends the stream.
 import type { ChatMessage, RequestSpec } from '../../../shared/request.ts';
@@ -22,6 +22,7 @@ import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
 /**
  * `max_tokens` is required by the Messages API (a request without it is a 400). When the user set
  * none, this is sent: generous enough that a normal answer ends on its own (end_turn) first.
+ * @internal exported for its tests
  */
 export const DEFAULT_MAX_TOKENS = 4096;
 
@@ -153,7 +154,6 @@ export const anthropicMessages: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'message_stop',
   path: DIALECT_PATHS['anthropic-messages'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     const { system, messages } = split(spec);

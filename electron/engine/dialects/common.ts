@@ -1,9 +1,10 @@
 /**
  * Helpers shared by every dialect: JSON parsing that never throws, the in-band error shapes of
- * all servers (FORMATS.md §6.3), and prompt/message conversion for request bodies.
+ * all servers (test-corpus/FORMATS.md §6.3), and prompt/message conversion for request bodies.
  */
 import type { ChatMessage, RequestSpec, Usage } from '../../../shared/request.ts';
 import type { DecodedEvent, StreamContentType } from './types.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ export function invalid(reason: string): DecodedEvent {
   return { kind: 'invalid', text: '', tokens: null, invalidReason: reason };
 }
 
-/** `[DONE]` is a plain data payload, not JSON (FORMATS.md §1 "practical additions"); TGI writes `data:[DONE]`. */
+/** `[DONE]` is a plain data payload, not JSON (test-corpus/FORMATS.md §1 "practical additions"); TGI writes `data:[DONE]`. */
 export function isDone(data: string): boolean {
   return data.trim() === '[DONE]';
 }
@@ -48,7 +49,7 @@ export function parseObject(data: string): Obj | string {
   try {
     v = JSON.parse(data);
   } catch (e) {
-    return `bad JSON (${(e as Error).message}): ${clip(data)}`;
+    return `bad JSON (${errorMessage(e)}): ${clip(data)}`;
   }
   return isObj(v) ? v : `expected a JSON object: ${clip(data)}`;
 }
@@ -58,7 +59,7 @@ function clip(s: string): string {
 }
 
 /**
- * An in-band error in any of the shapes servers use (FORMATS.md §6.3), or null:
+ * An in-band error in any of the shapes servers use (test-corpus/FORMATS.md §6.3), or null:
  * - `{"error":{"message","type","param","code"}}` — vLLM, SGLang, OpenAI, llama.cpp (`code,message,type`)
  * - `{"error":{"object":"error","message",…}}` — vLLM ≤0.6 and SGLang, the flat object wrapped
  * - `{"error":{"message","http_status_code":422}}` — TGI chat

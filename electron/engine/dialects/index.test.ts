@@ -17,7 +17,6 @@ describe('dialect registry', () => {
       expect(d.id).toBe(id);
       expect(d.path).toBe(DIALECT_PATHS[id]);
       expect(d.framing).toBe(id.startsWith('ollama-') ? 'ndjson' : 'sse');
-      expect(d.endsWith).toBe('terminal-event');
     }
   });
 

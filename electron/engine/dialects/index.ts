@@ -10,6 +10,7 @@ import { openAiResponses } from './openai-responses.ts';
 import { tgi } from './tgi.ts';
 import type { Dialect } from './types.ts';
 
+/** @internal exported for its tests */
 export const DIALECTS: Record<DialectId, Dialect> = {
   'openai-chat': openAiChat,
   'openai-completions': openAiCompletions,
@@ -28,4 +29,4 @@ export function getDialect(id: DialectId): Dialect {
   return d;
 }
 
-export type { Dialect, DecodedEvent, EventDecoder, Frame } from './types.ts';
+export type { Dialect } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * llama.cpp `llama-server` native `/completion` (FORMATS.md §2.4): `data: {json}` events, no
+ * llama.cpp `llama-server` native `/completion` (test-corpus/FORMATS.md §2.4): `data: {json}` events, no
  * `[DONE]`. Partials carry the `content` delta, `tokens` (ids, may be empty unless the request
  * set `return_tokens`) and the cumulative `tokens_predicted`; the last event has `stop:true`,
  * `stop_type` and `timings`. A mid-stream error is `data: {"error":{code,message,type}}` and the
@@ -67,7 +67,6 @@ export const llamacpp: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'a final event with stop: true',
   path: DIALECT_PATHS.llamacpp,
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     return {

@@ -1,4 +1,4 @@
-/** Ollama `/api/chat` (NDJSON, FORMATS.md §2.5). Decoding is shared with /api/generate in ollama.ts. */
+/** Ollama `/api/chat` (NDJSON, test-corpus/FORMATS.md §2.5). Decoding is shared with /api/generate in ollama.ts. */
 import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
 import { chatMessages, defined, NDJSON_CONTENT_TYPE } from './common.ts';
@@ -11,7 +11,6 @@ export const ollamaChat: Dialect = {
   contentType: NDJSON_CONTENT_TYPE,
   terminator: 'a final line with done: true',
   path: DIALECT_PATHS['ollama-chat'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return {
       model: spec.model,

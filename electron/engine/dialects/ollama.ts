@@ -1,5 +1,5 @@
 /**
- * Ollama native `/api/generate` and `/api/chat` (FORMATS.md §2.5): NDJSON, not SSE (§6.4).
+ * Ollama native `/api/generate` and `/api/chat` (test-corpus/FORMATS.md §2.5): NDJSON, not SSE (§6.4).
  * Each line is a JSON object with a delta (`response`, or `message.content`; thinking models
  * add `thinking`); the last has `done:true`, `done_reason` and the counts `prompt_eval_count` /
  * `eval_count` (durations in ns). A mid-stream failure is one more line `{"error":"…"}`, with

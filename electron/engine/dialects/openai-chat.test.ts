@@ -114,7 +114,7 @@ const CASES: Case[] = [
     usage: null,
     content: 1,
     error: { message: 'Context size has been exceeded.', type: 'server_error', code: 500 },
-    terminated: false, // llama.cpp sends no [DONE] after an error (FORMATS.md §6.2)
+    terminated: false, // llama.cpp sends no [DONE] after an error (test-corpus/FORMATS.md §6.2)
   },
   { file: 'ollama-v1-chat.sse', text: 'The sky is blue.', finish: 'stop', usage: null, content: 5 },
   {
@@ -173,7 +173,7 @@ describe('openai-chat replays the corpus', () => {
     const r = replay('vllm-chat-continuous-usage.sse', 'openai-chat');
     expect(r.events[0]).toMatchObject({ kind: 'empty', tokens: null }); // completion_tokens 0, text ""
     expect(r.content.map((e) => e.tokens)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
-    // the last token and finish_reason arrive in the same chunk (FORMATS.md §6.6)
+    // the last token and finish_reason arrive in the same chunk (test-corpus/FORMATS.md §6.6)
     expect(r.content.at(-1)).toMatchObject({ text: ' today', finishReason: 'length', tokens: 1 });
     expect(r.events.at(-2)).toMatchObject({ kind: 'usage', usage: { completionTokens: 8 } });
   });

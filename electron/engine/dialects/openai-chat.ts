@@ -1,6 +1,6 @@
 /**
  * OpenAI chat completions, as spoken by vLLM, SGLang, TGI `/v1`, llama.cpp `/v1`, Ollama `/v1`,
- * LM Studio and OpenAI itself (FORMATS.md §2.1–2.5, §2.8). The envelope is in openai-common.ts;
+ * LM Studio and OpenAI itself (test-corpus/FORMATS.md §2.1–2.5, §2.8). The envelope is in openai-common.ts;
  * this file reads one choice's `delta`.
  */
 import type { RequestSpec } from '../../../shared/request.ts';
@@ -18,7 +18,7 @@ import type { Dialect } from './types.ts';
  * - Tool calls stream `tool_calls[i].function.{name,arguments}` fragments (and the deprecated
  *   `function_call`); they are generated output.
  */
-export function readDelta(choice: Obj): ChoiceOutput {
+function readDelta(choice: Obj): ChoiceOutput {
   const d = isObj(choice.delta) ? choice.delta : isObj(choice.message) ? choice.message : {};
   const text = str(d.content) + str(d.refusal);
   const reasoning = str(d.reasoning) || str(d.reasoning_content);
@@ -40,7 +40,6 @@ export const openAiChat: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'data: [DONE]',
   path: DIALECT_PATHS['openai-chat'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return { model: spec.model, messages: chatMessages(spec), stream: true, ...openAiParams(spec) };
   },

@@ -13,7 +13,7 @@ function decode(...chunks: unknown[]): DecodedEvent[] {
 }
 
 describe('OpenAI chunk envelope', () => {
-  it('reads usage in any key order; null, absent and all-zero usage are no usage (FORMATS.md §6.5)', () => {
+  it('reads usage in any key order; null, absent and all-zero usage are no usage (test-corpus/FORMATS.md §6.5)', () => {
     expect(openAiUsage({ prompt_tokens: 4, total_tokens: 9, completion_tokens: 5 })).toEqual({
       promptTokens: 4,
       completionTokens: 5,

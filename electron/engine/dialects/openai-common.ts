@@ -1,6 +1,6 @@
 /**
  * What OpenAI chat and completions share: the chunk envelope (choices, usage, errors, `[DONE]`)
- * and the request parameters. The quirks of every "OpenAI-compatible" server are in FORMATS.md
+ * and the request parameters. The quirks of every "OpenAI-compatible" server are in test-corpus/FORMATS.md
  * §2.1–2.5 and §2.8; the ones that matter here:
  * - the usage chunk has `choices: []` (§6.5) and arrives after the finish chunk;
  * - other chunks have no `usage` (vLLM), `"usage":null` (OpenAI, TGI), or an all-zero placeholder
@@ -34,7 +34,7 @@ export interface ChoiceOutput {
 /** Chat reads `choice.delta`, completions read `choice.text`. */
 export type ChoiceReader = (choice: Obj) => ChoiceOutput;
 
-/** OpenAI usage object → Usage; null for null/absent and for Ollama's all-zero placeholder. */
+/** OpenAI usage object → Usage; null for null/absent and for Ollama's all-zero placeholder. @internal exported for its tests */
 export function openAiUsage(u: unknown): Usage | null {
   if (!isObj(u)) return null;
   const prompt = count(u.prompt_tokens);

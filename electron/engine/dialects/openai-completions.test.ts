@@ -16,7 +16,7 @@ describe('openai-completions replays the corpus', () => {
       usage: { promptTokens: 7, completionTokens: 16, totalTokens: 23 },
       content: 16,
     },
-    // usage rides on the finish chunk, unrequested (FORMATS.md §6.5)
+    // usage rides on the finish chunk, unrequested (test-corpus/FORMATS.md §6.5)
     {
       file: 'llamacpp-v1-completions.sse',
       text: LLAMA,
@@ -72,7 +72,7 @@ describe('openai-completions replays the corpus', () => {
 describe('openai-completions decoder shapes', () => {
   const d = () => openAiCompletions.createDecoder();
 
-  it('treats TGI\'s finish_reason "" as not finished (FORMATS.md §2.3)', () => {
+  it('treats TGI\'s finish_reason "" as not finished (test-corpus/FORMATS.md §2.3)', () => {
     const dec = d();
     const mid = dec.decode({
       event: 'message',

@@ -1,6 +1,6 @@
 /**
  * OpenAI (legacy) completions `/v1/completions`: vLLM, SGLang, TGI, llama.cpp, Ollama
- * (FORMATS.md §2.1–2.5). Each choice carries a `text` delta; the envelope is openai-common.ts.
+ * (test-corpus/FORMATS.md §2.1–2.5). Each choice carries a `text` delta; the envelope is openai-common.ts.
  * Quirks handled there: TGI's `finish_reason: ""`, Ollama's all-zero `usage` on every chunk,
  * llama.cpp's `usage` on the finish chunk itself (§6.5).
  */
@@ -20,7 +20,6 @@ export const openAiCompletions: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'data: [DONE]',
   path: DIALECT_PATHS['openai-completions'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     return { model: spec.model, prompt: promptText(spec), stream: true, ...openAiParams(spec) };
   },

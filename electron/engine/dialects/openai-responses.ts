@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses API streaming events (FORMATS.md §2.6), also served by vLLM and Ollama.
+ * OpenAI Responses API streaming events (test-corpus/FORMATS.md §2.6), also served by vLLM and Ollama.
  * Each SSE event is `event: <type>` + `data: <json>`; the type is read from `data.type` (vLLM
  * serializes keys alphabetically, so it comes last — never rely on order), the SSE event name
  * only as a fallback. There is no `[DONE]`: `response.completed` / `response.incomplete` /
@@ -121,7 +121,6 @@ export const openAiResponses: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'response.completed',
   path: DIALECT_PATHS['openai-responses'],
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     // A prompt goes as the plain-string `input`; messages as input message items.

@@ -1,5 +1,5 @@
 /**
- * Hugging Face TGI native `/generate_stream` (FORMATS.md §2.3): `data:{json}` with no space,
+ * Hugging Face TGI native `/generate_stream` (test-corpus/FORMATS.md §2.3): `data:{json}` with no space,
  * one event per token (`index` counts from 1), no `[DONE]`. The last event has a non-null
  * `generated_text` and, when the request set `parameters.details`, `details.finish_reason` /
  * `generated_tokens` / `input_length`. Errors — even overload and validation — arrive in-band
@@ -67,7 +67,6 @@ export const tgi: Dialect = {
   contentType: SSE_CONTENT_TYPE,
   terminator: 'a final event with generated_text',
   path: DIALECT_PATHS.tgi,
-  endsWith: 'terminal-event',
   buildBody(spec: RequestSpec) {
     const p = spec.params ?? {};
     // TGI validates strictly (422): temperature must be > 0 and top_p in (0, 1). Greedy is

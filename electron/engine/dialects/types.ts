@@ -77,11 +77,6 @@ export interface Dialect {
   terminator: string;
   /** Path appended to a base URL. */
   path: string;
-  /**
-   * How a clean end is recognised. 'terminal-event': the stream must contain an event with
-   * `terminal: true` before EOF, else the engine reports protocol/truncated.
-   */
-  endsWith: 'terminal-event';
   /** Build the JSON request body (without extraBody; the engine merges that last). */
   buildBody(spec: RequestSpec): Record<string, unknown>;
   createDecoder(): EventDecoder;

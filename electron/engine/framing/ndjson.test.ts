@@ -13,7 +13,7 @@ import {
 const FILES = corpusFiles('ndjson');
 const key = (r: NdjsonResult): string => JSON.stringify(r);
 
-describe('NDJSON corpus replay (Ollama /api/*, FORMATS.md §2.5)', () => {
+describe('NDJSON corpus replay (Ollama /api/*, test-corpus/FORMATS.md §2.5)', () => {
   it('finds the corpus', () => {
     expect(FILES).toEqual([
       'ollama-api-chat-thinking.ndjson',

@@ -18,7 +18,7 @@ export function clockSamples(n = 20): ClockSample[] {
 }
 
 /** hrtime − now of the thread that took the samples: the narrowest bracket's. */
-export function hrOffset(samples: ClockSample[]): number {
+function hrOffset(samples: ClockSample[]): number {
   let best = Infinity;
   let off = 0;
   for (const [a, h, b] of samples) {

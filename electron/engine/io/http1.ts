@@ -10,7 +10,7 @@
 
 const CR = 13;
 const LF = 10;
-/** Headers larger than this are refused (Node's default limit is 16 KiB; servers stay far below). */
+/** Headers larger than this are refused (Node's default limit is 16 KiB; servers stay far below). @internal exported for its tests */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
 export interface ResponseHead {
@@ -295,7 +295,7 @@ function findHeadEnd(b: Buffer, from: number, to: number): number {
   return -1;
 }
 
-/** The status line and the headers this client needs; a string when malformed. */
+/** The status line and the headers this client needs; a string when malformed. @internal exported for its tests */
 export function parseHead(text: string): { head: ResponseHead; mode: BodyMode; length: number } | string {
   const lines = text.split(/\r?\n/);
   const m = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0] ?? '');

@@ -52,6 +52,7 @@ export interface IoThreadsStats {
 }
 
 import { MAX_IO_THREADS } from './io-limits.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export { MAX_IO_THREADS };
 export { MEASURING_THREAD_NICE } from './io-threads.ts';
@@ -101,7 +102,7 @@ export class IoEngine {
       try {
         this.threads.push(this.spawn());
       } catch (e) {
-        this.failedToStart = (e as Error).message;
+        this.failedToStart = errorMessage(e);
         break;
       }
     }

@@ -12,7 +12,7 @@ import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import type { IoLoopStats } from './protocol.ts';
 
 const PROBE_MS = 5;
-export const STALL_MS = 5;
+const STALL_MS = 5;
 const BUCKET_MS = 0.1;
 const BUCKETS = 2000; // 0–200 ms; beyond counts in the last bucket (max is kept exactly)
 /** Stall windows kept per thread; past it the count and time still add up, the windows do not. */

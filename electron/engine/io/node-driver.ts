@@ -20,6 +20,7 @@ import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
 import { backlogGrew, backlogShrank, type BacklogBounds, type Backlogged } from './backlog.ts';
 import type { IoCtrl, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 interface Pool {
   opts: IoPoolOptions;
@@ -181,7 +182,7 @@ export class NodeHttpDriver {
         error: {
           kind: 'client',
           code: 'invalid-request',
-          message: `Could not start request: ${(e as Error).message}`,
+          message: `Could not start request: ${errorMessage(e)}`,
           atMs: 0,
         },
       });

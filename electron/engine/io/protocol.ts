@@ -28,7 +28,7 @@ export interface IoRequest {
   pool: number | null;
 }
 
-export type ConnectionMode = 'keep-alive' | 'close';
+type ConnectionMode = 'keep-alive' | 'close';
 
 export interface IoPoolOptions {
   /** keep-alive: pooled connections reused across requests; close: one connection per request. */

@@ -19,6 +19,7 @@ import { serialize } from './http1-request.ts';
 import type { IoDriverConfig, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
 import { backlogBounds, backlogGrew, backlogShrank, type BacklogBounds } from './backlog.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
 
@@ -72,7 +73,7 @@ export class RawHttpDriver {
     try {
       wire = serialize(req, url, keepAlive);
     } catch (e) {
-      fail(`Could not start request: ${(e as Error).message}`);
+      fail(`Could not start request: ${errorMessage(e)}`);
       return;
     }
     const r: RawReq = {

@@ -21,7 +21,7 @@ const CANDIDATES = [
   '../../../out/report/template.html',
 ];
 
-export function reportTemplatePath(): string | null {
+function reportTemplatePath(): string | null {
   for (const rel of CANDIDATES) {
     const p = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(p)) return p;

@@ -7,7 +7,7 @@ import { toVllmResult } from '../../../shared/runs/import/vllm-format.ts';
 import type { RunDetail, RunExport } from '../../../shared/runs-api.ts';
 import { RunError } from '../files/run-keys.ts';
 
-/** A run's name as a file name: letters, digits, `.`, `_` and `-` only; null when nothing is left. */
+/** A run's name as a file name: letters, digits, `.`, `_` and `-` only; null when nothing is left. @internal exported for its tests */
 export function fileNameOf(name: string | null | undefined): string | null {
   const slug = (name ?? '')
     .normalize('NFKD')

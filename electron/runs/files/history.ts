@@ -14,6 +14,7 @@ import type { RunRepeat } from '../../../shared/runs/file/line-schema.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { parseRunText } from '../../../shared/runs/run-file/parse.ts';
 import { readRunFile } from './run-file.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export interface RunListEntry {
   path: string;
@@ -76,7 +77,7 @@ type Indexed = { entry: RunListEntry | null } | { error: string };
 
 /** Files read, by path: reused while the size and modification time are the same. */
 const index = new Map<string, { size: number; mtimeMs: number; got: Indexed }>();
-/** How many files listings have read (tests: an unchanged file is not read again). */
+/** How many files listings have read (tests: an unchanged file is not read again). @internal exported for its tests */
 export const indexStats = { reads: 0 };
 
 async function indexed(file: string): Promise<Indexed> {
@@ -88,7 +89,7 @@ async function indexed(file: string): Promise<Indexed> {
   try {
     got = { entry: await entryOf(file, st.size) };
   } catch (e) {
-    got = { error: (e as Error).message };
+    got = { error: errorMessage(e) };
   }
   index.set(file, { size: st.size, mtimeMs: st.mtimeMs, got });
   return got;
@@ -153,7 +154,7 @@ export async function listRuns(
     try {
       got = await indexed(file);
     } catch (e) {
-      got = { error: (e as Error).message }; // gone between readdir and stat
+      got = { error: errorMessage(e) }; // gone between readdir and stat
     }
     if ('error' in got) skipped.push({ path: file, error: got.error });
     else if (got.entry) runs.push({ ...got.entry, name: (await sidecarName(file)) ?? got.entry.name });

@@ -6,7 +6,9 @@ import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import { summarizeRunLines } from '../../../shared/runs/summary/summarize-run.ts';
 import { until } from '../../testing/until.ts';
 import { startSim, type SimServer } from '../../sim/index.ts';
-import { exportCsvFile, exportVllmFile, importResultFile } from '../export/export-files.ts';
+import { RunLibrary } from './run-library.ts';
+import { importVllmText } from '../../../shared/runs/import/vllm-format.ts';
+import { detectResultFormat } from '../../../shared/runs/import/sglang-format.ts';
 import { deleteRun, listRuns, renameRun, sidecarPath } from './history.ts';
 import { FLUSH_MS, readRunFile, RunFileWriter } from './run-file.ts';
 import { runAgainst, tmpDir } from '../../testing/runs.ts';
@@ -131,22 +133,21 @@ describe('export and import files', () => {
       error: { kind: 'http', code: 'status', message: 'said "no", twice' },
     };
     expect(toCsv([errLine])).toContain('"said ""no"", twice"');
-    const f = path.join(dir, 'out.csv');
-    await exportCsvFile(path.join(dir, 'full.jsonl'), f);
-    expect(readFileSync(f, 'utf8')).toBe(csv);
-    expect(statSync(f).mode & 0o777).toBe(0o600); // an export is the user's data: theirs alone
+    // The run library's export (the app's and web mode's path), named after the run renamed above.
+    const out = await new RunLibrary(dir).export('full.jsonl', 'csv');
+    expect(out).toMatchObject({ filename: 'baseline-h100.csv', mime: 'text/csv' });
+    expect(out.content).toBe(csv);
   });
 
   it('vLLM JSON written to disk imports back as the same run', async () => {
-    const f = path.join(dir, 'vllm.json');
-    await exportVllmFile(path.join(dir, 'full.jsonl'), f, { detailed: true });
-    expect(statSync(f).mode & 0o777).toBe(0o600);
+    const out = await new RunLibrary(dir).export('full.jsonl', 'vllm-detailed');
+    expect(out.filename).toBe('baseline-h100-detailed.vllm.json');
     expect(statSync(path.join(dir, 'full.jsonl')).mode & 0o777).toBe(0o600);
-    const j = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
+    const j = JSON.parse(out.content) as Record<string, unknown>;
     expect(j.request_rate).toBe('inf');
     expect((j.ttfts as number[]).every((x) => x < 1)).toBe(true); // seconds, as vLLM writes them
     expect(j.errors).toEqual(Array(6).fill(''));
-    const r = await importResultFile(f);
+    const r = importVllmText(out.content);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.runs[0]!.summary.vllm.completed).toBe(6);
@@ -156,6 +157,6 @@ describe('export and import files', () => {
       definitions: 'vllm',
     });
     expect(r.value.runs[0]!.summary.vllm.mean_ttft_ms).toBeCloseTo(asVllm.vllm.mean_ttft_ms!, 6);
-    expect((await importResultFile(path.join(dir, 'full.jsonl'))).ok).toBe(false);
+    expect(detectResultFormat(readFileSync(path.join(dir, 'full.jsonl'), 'utf8'))).toBe('tokenscope');
   });
 });

@@ -17,8 +17,9 @@ import {
   type RunSummaryLine,
 } from '../../../shared/runs/run-file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
-/** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
+/** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). @internal exported for its tests */
 export const FLUSH_MS = 200;
 /** …or sooner when this much is buffered. */
 const FLUSH_BYTES = 256 * 1024;
@@ -136,7 +137,7 @@ export class RunFileWriter {
 
 export type ReadRunResult = ParseRunResult & { path: string };
 
-/** A line longer than this is no run file's (a request line with its text is a few MB at most). */
+/** A line longer than this is no run file's (a request line with its text is a few MB at most). @internal exported for its tests */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 const READ_CHUNK = 256 * 1024;
 
@@ -145,7 +146,7 @@ const READ_CHUNK = 256 * 1024;
  * without a string of it (V8 refuses strings past 512 MiB), and the event loop runs between reads.
  * A line past MAX_LINE_CHARS is skipped unread.
  */
-export async function readLines(file: string, reader: RunLineReader): Promise<void> {
+async function readLines(file: string, reader: RunLineReader): Promise<void> {
   const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
   const dec = new StringDecoder('utf8');
   // The line being read, in pieces: each read is searched once (a long line costs no rescans).
@@ -188,7 +189,7 @@ export async function readRunFile(file: string): Promise<ReadRunResult> {
   } catch (e) {
     return {
       ok: false,
-      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      error: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
       path: file,
     };
   }

@@ -5,9 +5,9 @@
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseWorkload, type Workload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
+import type { WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { parseWorkloadText } from '../../../shared/runs/workload/text.ts';
-import { fail, ok, type Result } from '../../../shared/result.ts';
+import { fail, ok, type Result, errorMessage } from '../../../shared/result.ts';
 
 /** A workload file's object (unvalidated) and the folder its relative paths are read from. */
 export type WorkloadFileResult = Result<{ raw: Record<string, unknown>; baseDir: string }, WorkloadIssue[]>;
@@ -21,22 +21,13 @@ export async function readWorkloadJson(file: string): Promise<WorkloadFileResult
     return fail([
       {
         path: '',
-        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
       },
     ]);
   }
   const r = parseWorkloadText(text, file);
   if (!r.ok) return r;
   return ok({ raw: r.value, baseDir: path.dirname(path.resolve(file)) });
-}
-
-export async function loadWorkloadFile(
-  file: string,
-): Promise<Result<{ workload: Workload; baseDir: string }, WorkloadIssue[]>> {
-  const r = await readWorkloadJson(file);
-  if (!r.ok) return r;
-  const v = parseWorkload(r.value.raw);
-  return v.ok ? ok({ workload: v.value, baseDir: r.value.baseDir }) : v;
 }
 
 /** `label`: how to name a path to the reader (the CLI names the flag that set it: `-c/--concurrency`). */

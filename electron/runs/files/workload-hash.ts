@@ -17,7 +17,7 @@ import { arrivalSpecOf } from '../run-options.ts';
 const SAMPLED = 64;
 
 /** JSON with object keys sorted, so the same workload hashes the same whatever the key order. */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;

@@ -5,10 +5,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { workerInput } from '../../workers/spawn.ts';
 import { importJob, type ImportJob } from './parse.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 const job = workerInput<ImportJob>(workerData);
 importJob(job).then(
   (r) => parentPort!.postMessage({ result: r }),
   (e: unknown) =>
-    parentPort!.postMessage({ readError: (e as NodeJS.ErrnoException).code ?? (e as Error).message }),
+    parentPort!.postMessage({ readError: (e as NodeJS.ErrnoException).code ?? errorMessage(e) }),
 );

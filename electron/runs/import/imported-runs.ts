@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
-import { ok } from '../../../shared/result.ts';
+import { ok, errorMessage } from '../../../shared/result.ts';
 import path from 'node:path';
 import type { ImportedRun, ImportResult } from '../../../shared/runs/import/vllm-format.ts';
 import { importBytes } from './parse.ts';
@@ -16,9 +16,9 @@ import { sidecarPath } from '../files/history.ts';
 import { IMPORTED_DIR, RunError, runFileError, SAFE_NAME } from '../files/run-keys.ts';
 
 /** The largest result file an import takes (real `--save-detailed` files are hundreds of MB). */
-export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
 
-/** The name the user imported (the stored file's stamp prefix removed). */
+/** The name the user imported (the stored file's stamp prefix removed). @internal exported for its tests */
 export function importedDisplayName(fileName: string): string {
   return fileName.replace(/^\d{8}-\d{6}-[0-9a-f]{6}-/, '');
 }
@@ -99,7 +99,7 @@ export class ImportedRuns {
           ),
         );
       } catch (e) {
-        skipped.push({ file: `${IMPORTED_DIR}/${n}`, error: (e as Error).message });
+        skipped.push({ file: `${IMPORTED_DIR}/${n}`, error: errorMessage(e) });
       }
     }
     return { runs, skipped };
@@ -112,7 +112,7 @@ export class ImportedRuns {
       r = await importOffThread({ file, outcomes: true });
     } catch (e) {
       throw new RunError(
-        `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        `cannot read ${key}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
         'not-found',
       );
     }
@@ -174,7 +174,7 @@ export class ImportedRuns {
       size = (await stat(filePath)).size;
     } catch (e) {
       throw new RunError(
-        `${filename}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        `${filename}: cannot read it (${(e as NodeJS.ErrnoException).code ?? errorMessage(e)})`,
       );
     }
     if (size > MAX_IMPORT_BYTES)

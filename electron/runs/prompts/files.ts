@@ -24,6 +24,7 @@ import type { PromptSource } from '../../../shared/runs/workload/workload.ts';
 import { countChatTokens, countPromptTokens, countTextTokens } from '../../../shared/tokenizer.ts';
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './items.ts';
 import { turnItem, type ConversationProvider, type PlannedTurn } from '../sessions/conversation.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export class PromptFileError extends Error {}
 
@@ -32,7 +33,7 @@ export async function readText(file: string): Promise<string> {
     return await readFile(file, 'utf8');
   } catch (e) {
     throw new PromptFileError(
-      `cannot read prompt file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      `cannot read prompt file ${file}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`,
     );
   }
 }
@@ -73,7 +74,7 @@ async function shareGptEntries(
     data = JSON.parse(await readText(file));
   } catch (e) {
     if (e instanceof PromptFileError) throw e;
-    throw new PromptFileError(`${file}: not JSON (${(e as Error).message})`);
+    throw new PromptFileError(`${file}: not JSON (${errorMessage(e)})`);
   }
   if (!Array.isArray(data))
     throw new PromptFileError(`${file}: a ShareGPT file is a JSON array of {conversations: [...]}`);
@@ -124,7 +125,7 @@ function isHuman(t: unknown): boolean {
 }
 
 /** A conversation stops growing past this many estimated tokens (users' and answers'): real servers' contexts end. */
-export const CONVERSATION_TOKEN_CAP = 16_384;
+const CONVERSATION_TOKEN_CAP = 16_384;
 
 /**
  * Whole ShareGPT conversations for multi-turn sessions: each human turn in order (at most

@@ -13,7 +13,7 @@ export interface PromptItem {
 }
 
 /** Which items: the measured ones, the warm-up's, or the test request's (each its own stream). */
-export type PromptStream = 'main' | 'warmup' | 'test';
+type PromptStream = 'main' | 'warmup' | 'test';
 
 export interface PromptProvider {
   description: string;

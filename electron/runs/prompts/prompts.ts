@@ -16,9 +16,7 @@ import { loadJsonlPrompts, loadShareGpt, loadShareGptConversations } from './fil
 import { describeDist, sampleLength, syntheticText, type PromptProvider } from './items.ts';
 import { loadTracePrompts } from './trace.ts';
 
-export type { PromptItem, PromptProvider, PromptStream } from './items.ts';
-export { syntheticText } from './items.ts';
-
+export type { PromptProvider } from './items.ts';
 function syntheticProvider(src: Extract<PromptSource, { type: 'synthetic' }>, seed: number): PromptProvider {
   const prefix = src.prefix ? src.prefix + '\n' : '';
   const prefixTokens = prefix ? countTextTokens(prefix) : 0;

@@ -8,6 +8,7 @@ import { tmpDir } from '../../testing/runs.ts';
 import { PromptFileError } from './files.ts';
 import { loadPrompts } from './prompts.ts';
 import { workloadHash } from '../files/workload-hash.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 const TRACES = path.join(CORPUS_DIR, 'traces');
 type TraceSource = Extract<PromptSource, { type: 'trace' }>;
@@ -100,7 +101,7 @@ describe('trace prompts', () => {
     writeFileSync(file, '{"timestamp": 0, "input_length": 3, "output_length": 1}\nnope\n{"timestamp": 1}\n');
     const err = await loadPrompts(source({ path: file }), 0, dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PromptFileError);
-    expect((err as Error).message).toBe(
+    expect(errorMessage(err)).toBe(
       `${file}: line 2: not-json (not JSON); line 3: bad-field (input_length: expected 0–1048576 tokens)`,
     );
   });

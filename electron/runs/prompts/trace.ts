@@ -27,7 +27,7 @@ type TraceSource = Extract<PromptSource, { type: 'trace' }>;
 /** Block texts by id: the shared first blocks of a trace are built once. */
 const BLOCK_CACHE_MAX = 4096;
 
-export class TraceText {
+class TraceText {
   private readonly blocks = new Map<number, string>();
   constructor(
     private readonly seed: number,

@@ -32,7 +32,7 @@ export function isConversational(p: PromptProvider): p is ConversationProvider {
   return typeof (p as Partial<ConversationProvider>).conversation === 'function';
 }
 
-/** The messages of the next turn: every earlier turn (user, then its real answer), then the new user message. */
+/** The messages of the next turn: every earlier turn (user, then its real answer), then the new user message. @internal exported for its tests */
 export function turnMessages(history: readonly DoneTurn[], user: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const t of history)
@@ -56,7 +56,7 @@ export function thinkTimeMs(d: ThinkTime, seed: number, i: number, turn: number)
 }
 
 /** How many turns conversation `i` has (a file's conversation: at most this many). */
-export function turnsOf(s: Sessions, seed: number, i: number): number {
+function turnsOf(s: Sessions, seed: number, i: number): number {
   if (s.turns.type === 'fixed') return s.turns.value;
   return s.turns.min + new Rng(seed, `turns:${i}`).int(s.turns.max - s.turns.min + 1);
 }
@@ -98,6 +98,6 @@ export function syntheticConversations(
   };
 }
 
-export function describeTurns(s: Sessions): string {
+function describeTurns(s: Sessions): string {
   return s.turns.type === 'fixed' ? String(s.turns.value) : `${s.turns.min}–${s.turns.max}`;
 }

@@ -13,6 +13,7 @@ import type { PromptItem, PromptProvider } from '../prompts/items.ts';
 import { buildSpec, type RunTargetSpec } from '../request-spec.ts';
 import { sleepUntil, Slots } from '../slots.ts';
 
+/** @internal exported for its tests */
 export interface ConversationRun {
   plan: readonly PlannedTurn[];
   /** Turn 1's planned and actual arrival on the run clock (ms). */
@@ -29,7 +30,7 @@ export interface ConversationRun {
   send(turn: number, item: PromptItem, scheduledMs: number, arrivedMs: number): Promise<RequestRecord | null>;
 }
 
-/** Plays the conversation; the number of turns sent. */
+/** Plays the conversation; the number of turns sent. @internal exported for its tests */
 export async function playConversation(c: ConversationRun): Promise<number> {
   const history: DoneTurn[] = [];
   let scheduled = c.scheduledMs;

@@ -66,6 +66,7 @@ export class StepWorkloadError extends Error {}
  * When a step may first be judged, unless set (--saturation-min): 3 s, or half the step's arrivals
  * when they take less (N requests at the rate, or its duration) — else a short step (100 requests
  * at 40 req/s) would end unjudged, and rate auto could not count it as good.
+ * @internal exported for its tests
  */
 export function defaultMinMs(w: Workload, rate: number): number {
   const spans = [

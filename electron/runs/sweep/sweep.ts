@@ -73,7 +73,7 @@ export interface SweepResult {
   cancelled: boolean;
 }
 
-/** `a/sweep.json`, 3 → `a/sweep.step03.jsonl`. */
+/** `a/sweep.json`, 3 → `a/sweep.step03.jsonl`. @internal exported for its tests */
 export function stepFileOf(sweepFile: string, i: number): string {
   const ext = path.extname(sweepFile);
   return `${sweepFile.slice(0, sweepFile.length - ext.length)}.step${String(i).padStart(2, '0')}.jsonl`;

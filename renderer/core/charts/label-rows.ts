@@ -22,7 +22,7 @@ export interface PlacedLabel {
   row: number;
 }
 
-/** An 11-px sans-serif label's width (px): generous, so estimates err towards more room. */
+/** An 11-px sans-serif label's width (px): generous, so estimates err towards more room. @internal exported for its tests */
 export function labelWidth(text: string, px = 11): number {
   return Math.ceil(text.length * px * 0.6) + 4;
 }

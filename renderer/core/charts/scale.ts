@@ -32,7 +32,7 @@ export function linearScale(domain: Domain, r0: number, r1: number): LinearScale
   };
 }
 
-/** Smallest span the user can zoom into (ms): below this, sub-microsecond noise is all there is. */
+/** Smallest span the user can zoom into (ms): below this, sub-microsecond noise is all there is. @internal exported for its tests */
 export const MIN_SPAN_MS = 0.05;
 
 /**
@@ -62,7 +62,7 @@ export function panDomain(d: Domain, deltaMs: number, bounds: Domain): Domain {
   return clampDomain({ min: d.min + deltaMs, max: d.max + deltaMs }, bounds);
 }
 
-/** Slide `d` (keeping its span) so it lies inside `bounds`; if it is wider, it becomes `bounds`. */
+/** Slide `d` (keeping its span) so it lies inside `bounds`; if it is wider, it becomes `bounds`. @internal exported for its tests */
 export function clampDomain(d: Domain, bounds: Domain): Domain {
   const span = d.max - d.min;
   if (span >= bounds.max - bounds.min) return { ...bounds };

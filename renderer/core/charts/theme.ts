@@ -34,4 +34,3 @@ export const C = {
 } as const;
 
 export const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-export const MONO = '11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';

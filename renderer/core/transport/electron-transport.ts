@@ -5,6 +5,7 @@
  */
 import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../../shared/api.ts';
 import type { ConnectionState, Transport } from './types.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export interface PreloadBridge {
   on(event: string, cb: (payload: unknown) => void): () => void;
@@ -36,7 +37,7 @@ export class ElectronTransport implements Transport {
       );
     } catch (e) {
       // invoke rejects only when the main process has no handler or crashed: still a value here.
-      return { ok: false, error: { kind: 'internal', message: `${method} failed: ${(e as Error).message}` } };
+      return { ok: false, error: { kind: 'internal', message: `${method} failed: ${errorMessage(e)}` } };
     }
   }
 

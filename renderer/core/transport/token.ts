@@ -2,6 +2,7 @@
  * Web mode's access token: it comes in the page URL (`?token=`), is kept in sessionStorage so a
  * reload in the same tab still has it, and is then removed from the visible URL so it does not
  * end up in screenshots, shared links or history entries.
+ * @internal exported for its tests
  */
 export const TOKEN_KEY = 'tokenscope.token';
 

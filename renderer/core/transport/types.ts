@@ -2,7 +2,7 @@
 import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../../shared/api.ts';
 
 /** `unauthorized`: the server refused this page's token (or its Host); no retry until a new token is given. */
-export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
+type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
 export interface ConnectionState {
   status: ConnectionStatus;

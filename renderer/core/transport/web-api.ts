@@ -4,7 +4,8 @@
  * an Authorization header, never in a URL.
  */
 import type { Result } from '../../../shared/api.ts';
-import type { ExportFormat, RunExport } from '../../../shared/runs-api.ts';
+import type { ExportFormat } from '../../../shared/runs-api.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export type AuthState = 'ok' | 'missing-token' | 'wrong-token' | 'host' | 'unreachable';
 
@@ -55,7 +56,7 @@ export class WebApi {
       });
       return await resultOf<ImportOutcome>(r);
     } catch (e) {
-      return failed('network', 'upload', `The upload of ${filename} failed: ${(e as Error).message}`);
+      return failed('network', 'upload', `The upload of ${filename} failed: ${errorMessage(e)}`);
     }
   }
 
@@ -83,7 +84,7 @@ export class WebApi {
         value: { filename: filenameOf(r.headers.get('content-disposition')) ?? 'export', blob },
       };
     } catch (e) {
-      return failed('network', 'download', `The download failed: ${(e as Error).message}`);
+      return failed('network', 'download', `The download failed: ${errorMessage(e)}`);
     }
   }
 }
@@ -104,7 +105,7 @@ async function resultOf<T>(r: Response): Promise<Result<T>> {
 }
 
 /** The file name of a Content-Disposition header (RFC 6266: filename* first). */
-export function filenameOf(cd: string | null): string | null {
+function filenameOf(cd: string | null): string | null {
   if (!cd) return null;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
   if (star) {
@@ -130,5 +131,3 @@ export function saveBlob(blob: Blob, filename: string): void {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-export type { RunExport };

@@ -11,6 +11,7 @@ import type { ApiEvent, ApiEvents, ApiMethod, Result } from '../../../shared/api
 import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../../../shared/wire.ts';
 import type { ConnectionState, Transport } from './types.ts';
 import type { AuthState } from './web-api.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
 export interface SocketLike {
   readyState: number;
@@ -46,6 +47,7 @@ const AUTH_DETAIL: Record<Exclude<AuthState, 'ok' | 'unreachable'>, string> = {
 
 const OPEN = 1;
 
+/** @internal exported for its tests */
 export function backoffDelay(attempt: number, base: number, max: number, random: () => number): number {
   const d = Math.min(max, base * 2 ** Math.min(attempt, 16));
   return Math.round(d * (0.8 + 0.4 * random()));
@@ -99,7 +101,7 @@ export class WsTransport implements Transport {
     try {
       ws = this.o.createSocket(this.url);
     } catch (e) {
-      this.scheduleReconnect(`cannot open the socket: ${(e as Error).message}`);
+      this.scheduleReconnect(`cannot open the socket: ${errorMessage(e)}`);
       return;
     }
     this.socket = ws;
@@ -225,7 +227,7 @@ export class WsTransport implements Transport {
           error: {
             kind: 'client',
             code: 'encode',
-            message: `Could not send ${method}: ${(e as Error).message}`,
+            message: `Could not send ${method}: ${errorMessage(e)}`,
           },
         });
       }

@@ -15,8 +15,6 @@ import { drawFrame, type LaneSpec, type TimelineRefs } from './timeline-view.ts'
 import { useTimelineInput, type Tip } from './use-timeline-input.ts';
 import { TimelineTooltip } from './TimelineTooltip.tsx';
 
-export type { LaneSpec } from './timeline-view.ts';
-
 interface Props {
   lanes: LaneSpec[];
   testId?: string;

@@ -13,7 +13,7 @@ interface Props {
   laneLabel: string;
 }
 
-export function prevContent(cols: Pick<LiveColumns, 'flags'>, index: number): number {
+function prevContent(cols: Pick<LiveColumns, 'flags'>, index: number): number {
   for (let j = index - 1; j >= 0; j--) if (cols.flags[j]! & EV_CONTENT) return j;
   return -1;
 }

@@ -3,7 +3,7 @@
  * cursor is found by binary search, then accepted only within a pixel tolerance.
  */
 
-/** First index i in [0, n) with t[i] >= ms (n if none). `t` must be ascending. */
+/** First index i in [0, n) with t[i] >= ms (n if none). `t` must be ascending. @internal exported for its tests */
 export function lowerBound(t: ArrayLike<number>, n: number, ms: number): number {
   let lo = 0;
   let hi = n;
@@ -15,7 +15,7 @@ export function lowerBound(t: ArrayLike<number>, n: number, ms: number): number 
   return lo;
 }
 
-/** Index of the event nearest to `ms` (ties go to the earlier one), or -1 when n = 0. */
+/** Index of the event nearest to `ms` (ties go to the earlier one), or -1 when n = 0. @internal exported for its tests */
 export function nearestIndex(t: ArrayLike<number>, n: number, ms: number): number {
   if (n === 0) return -1;
   const i = lowerBound(t, n, ms);

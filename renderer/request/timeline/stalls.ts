@@ -21,8 +21,8 @@ export interface StallOptions {
   minMs?: number;
 }
 
-export const STALL_FACTOR = 5;
-export const STALL_MIN_MS = 100;
+const STALL_FACTOR = 5;
+const STALL_MIN_MS = 100;
 
 export interface StallResult {
   stalls: Stall[];

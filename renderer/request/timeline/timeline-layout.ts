@@ -27,10 +27,10 @@ export interface TimelineLayout {
   lanes: LaneRect[];
 }
 
-export const LANE_H = 150;
-export const LANE_GAP = 10;
+const LANE_H = 150;
+const LANE_GAP = 10;
 export const META_H = 16;
-export const LABEL_H = 30;
+const LABEL_H = 30;
 const AXIS_H = 34;
 const LEFT = 52;
 const RIGHT = 14;

@@ -46,7 +46,7 @@ const EMPTY: LaneBase = {
 };
 
 /** Each lane's request as it is in the live store now (an empty lane until it has data). */
-export function laneModels(specs: readonly LaneSpec[]): TimelineLane[] {
+function laneModels(specs: readonly LaneSpec[]): TimelineLane[] {
   return specs.map((spec) => {
     const r = liveStore.get(spec.requestId);
     return { ...(r ? laneBase(r) : EMPTY), label: spec.label, color: spec.color };
@@ -54,7 +54,7 @@ export function laneModels(specs: readonly LaneSpec[]): TimelineLane[] {
 }
 
 /** The whole time span of the lanes: the auto-fitted view, and the limit of zoom and pan. */
-export function fullDomain(ms: readonly { lastMs: number }[]): Domain {
+function fullDomain(ms: readonly { lastMs: number }[]): Domain {
   return autoDomain(Math.max(0, ...ms.map((m) => m.lastMs)));
 }
 

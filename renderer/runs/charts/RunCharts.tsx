@@ -1,5 +1,5 @@
 /**
- * Aggregate charts of a run (recharts, animation off, as STYLE.md says for aggregates): series
+ * Aggregate charts of a run (recharts, animation off, as docs/ARCHITECTURE.md says for aggregates): series
  * over the run's time in seconds, a CDF from live percentiles, a histogram from exact values.
  * Every axis says its unit. Fixed width/height in tests (ResponsiveContainer draws nothing there).
  */
@@ -34,7 +34,7 @@ export function Sized({
   );
 }
 
-export interface SeriesLine {
+interface SeriesLine {
   key: string;
   name: string;
   color: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cdfDomain, cdfFromValues } from './run-compare.ts';
+import { cdfDomain } from './run-compare.ts';
+import { cdfFromValues } from '../../../shared/runs/summary/distributions.ts';
 
 describe('cdfFromValues', () => {
   it('is the empirical CDF: sorted values against their percentile, min and max kept', () => {

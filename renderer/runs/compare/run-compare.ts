@@ -14,13 +14,9 @@ export {
   tooFewText,
   workloadDifferences,
   type CompareRow,
-  type Verdict,
 } from '../../../shared/runs/compare/compare.ts';
 export { RUN_COLORS } from '../../../shared/runs/letters.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
-export { cdfFromValues } from '../../../shared/runs/summary/distributions.ts';
-export { COMPARE_ROWS, type CompareRowDef } from '../../../shared/runs/compare/rows.ts';
-
 /**
  * The x axis of overlaid CDFs: from the smallest to the largest value of any run, widened to
  * whole steps of a nice tick spacing. Not from 0: TPOTs of 20.3 and 20.6 ms would be two

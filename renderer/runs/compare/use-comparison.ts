@@ -9,7 +9,6 @@ import type { RunDetail } from '../../../shared/runs-api.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-export { CDFS } from '../../../shared/runs/summary/distributions.ts';
 import {
   compareIntervalsAsync,
   compareRows,

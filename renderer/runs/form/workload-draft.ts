@@ -7,8 +7,9 @@
  */
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
+import { errorMessage } from '../../../shared/result.ts';
 
-export type LenType = 'fixed' | 'uniform' | 'normal';
+type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
   type: LenType;
   value: string;
@@ -18,9 +19,9 @@ export interface LenDraft {
   std: string;
 }
 
-export type StopBy = 'requests' | 'duration' | 'both';
-export type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
-export type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
+type StopBy = 'requests' | 'duration' | 'both';
+type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
+type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
 export interface WorkloadDraft {
   name: string;
@@ -211,13 +212,13 @@ export function draftToWorkload(
 }
 
 /** The extra-body field parsed: null when empty; an error when it is not a JSON object. */
-export function extraBodyOf(text: string): { value: Record<string, unknown> } | { error: string } | null {
+function extraBodyOf(text: string): { value: Record<string, unknown> } | { error: string } | null {
   if (text.trim() === '') return null;
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (err) {
-    return { error: `not JSON: ${(err as Error).message}` };
+    return { error: `not JSON: ${errorMessage(err)}` };
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v))
     return { error: 'must be a JSON object, e.g. {"top_p": 0.9}' };

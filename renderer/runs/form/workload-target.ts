@@ -32,7 +32,7 @@ function hostOf(url: string): string {
   }
 }
 
-/** The new-target form filled in from a file's target (no secrets: a workload file holds none). */
+/** The new-target form filled in from a file's target (no secrets: a workload file holds none). @internal exported for its tests */
 export function prefillOf(t: FileTarget): Partial<TargetForm> {
   return {
     name: hostOf(t.url),

@@ -26,6 +26,7 @@ const PHASE_LABEL: Record<string, string> = {
   cancelled: 'cancelled',
 };
 
+/** @internal exported for its tests */
 export function phaseOf(live: LiveRun): string {
   if (live.finished) return live.finished.cancelled ? 'cancelled' : live.finished.error ? 'failed' : 'done';
   const p = live.progress;

@@ -17,6 +17,7 @@ import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import type { ReportLanes } from '../../../shared/report/report-types.ts';
 
 export const LANE_RUNNING = 0;
+/** @internal exported for its tests */
 export const LANE_OK = 1;
 export const LANE_ERROR = 2;
 

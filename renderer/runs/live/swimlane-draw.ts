@@ -342,7 +342,7 @@ export function laneAtPoint(
 }
 
 /** The live view: the last minute, growing from the start until then. */
-export const FOLLOW_WINDOW_MS = 60_000;
+const FOLLOW_WINDOW_MS = 60_000;
 
 export function followDomain(nowMs: number): Domain {
   const now = Math.max(nowMs, 1000);

@@ -21,7 +21,7 @@ import {
 } from './swimlane-draw.ts';
 
 /** The live run's clock: its last progress tick, moved on by the time since (at most 1 s ahead). */
-export function liveNowMs(): number | null {
+function liveNowMs(): number | null {
   const live = useRunsStore.getState().live;
   const p = live?.progress;
   if (!live || !p || live.finished || p.phase === 'warmup') return null;
@@ -30,7 +30,7 @@ export function liveNowMs(): number | null {
 }
 
 /** What is in view now: the live clock (or null), the domain drawn, the unzoomed one, the layout. */
-export interface SwimView {
+interface SwimView {
   now: number | null;
   domain: Domain;
   base: Domain;

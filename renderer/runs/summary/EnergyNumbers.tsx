@@ -6,7 +6,7 @@ import type { ServerSideSummary } from '../../../shared/runs/summary/server-side
 import { ENERGY_METHOD } from '../../../shared/runs/summary/text.ts';
 import { fmtCompact } from '../../core/format.ts';
 
-/** Joules: "0.352 J", "41.7 J", "1,234 J", "12.3 kJ", "4.56 MJ". */
+/** Joules: "0.352 J", "41.7 J", "1,234 J", "12.3 kJ", "4.56 MJ". @internal exported for its tests */
 export function fmtJoules(j: number | null): string {
   if (j === null || !Number.isFinite(j)) return '—';
   const a = Math.abs(j);

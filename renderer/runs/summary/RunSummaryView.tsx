@@ -62,6 +62,7 @@ function useRunUnder(d: RunDetail) {
   return { stored, canRederive, defs, pick, rederived: rd !== null, derived, s: rd?.summary ?? d.summary };
 }
 
+/** @internal exported for its tests */
 export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
   const { stored, canRederive, defs, pick, rederived, derived, s } = useRunUnder(d);
   const e = d.entry;

@@ -24,6 +24,7 @@ const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleSt
 /**
  * The client's side of a token counter: every token of the run, failed requests' too (the
  * server's counter counts them), saying how many were in failed requests.
+ * @internal exported for its tests
  */
 export function clientTokens(
   ok: number,
@@ -39,6 +40,7 @@ export function clientTokens(
 /**
  * A server quantile: its interpolated value when its bucket is narrow next to it, else the bucket
  * itself ("0–300 ms"; shared/runs/summary/server-quantile.ts says why).
+ * @internal exported for its tests
  */
 export function fmtServerQuantile(
   v: number | null | undefined,
@@ -82,6 +84,7 @@ function HistRow({
  * The server's gauges (per scrape) and the client's in-flight count (per change) on one time axis
  * (s), each carried forward to the other's points: both are step functions, and one data array
  * with every key at every point keeps recharts from breaking the lines.
+ * @internal exported for its tests
  */
 export function mergeSteps(
   server: readonly { t: number; running: number | null; waiting: number | null }[],

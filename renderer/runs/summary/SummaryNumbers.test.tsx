@@ -2,7 +2,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
-import { coalescedShareText, sharePct } from '../../core/coalesced-text.ts';
+import { coalescedShareText } from '../../core/coalesced-text.ts';
+import { sharePct } from '../../../shared/stats/request-itl.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 

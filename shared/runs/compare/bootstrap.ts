@@ -34,8 +34,8 @@ import { blankOutcome } from '../summary/outcome.ts';
 import { Rng } from '../../prng.ts';
 import type { RequestOutcome } from '../summary/outcome.ts';
 
-export const BOOTSTRAP_REPLICATES = 1000;
-export const BOOTSTRAP_SEED = 20261125;
+const BOOTSTRAP_REPLICATES = 1000;
+const BOOTSTRAP_SEED = 20261125;
 export const CI_LEVEL = 0.95;
 
 /** Whether two metrics' per-request lists are the same values (ITL per token at one token per chunk). */

@@ -20,7 +20,7 @@ export const MAX_COMPARED = 4;
  * clear (its interval excludes zero; without an interval, the value decides); unclear: the
  * interval spans zero — not distinguishable from noise.
  */
-export type Verdict = 'better' | 'worse' | 'same' | 'unclear';
+type Verdict = 'better' | 'worse' | 'same' | 'unclear';
 
 export interface CompareRow {
   def: CompareRowDef;

@@ -32,7 +32,7 @@ export function compareCell(row: CompareRow, i: number): string {
 }
 
 /** A relative change as text ("+12.5%", "−0.40%"); '' when there is none. */
-export function fmtRelChange(r: number | null): string {
+function fmtRelChange(r: number | null): string {
   if (r === null) return '';
   const pct = r * 100;
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(Math.abs(pct) >= 10 ? 1 : 2)}%`;

@@ -10,7 +10,7 @@
  */
 import { CI_LEVEL } from './bootstrap.ts';
 
-/** The standard normal quantile for a two-sided interval at `level` (Acklam's approximation). */
+/** The standard normal quantile for a two-sided interval at `level` (Acklam's approximation). @internal exported for its tests */
 export function zOf(level: number): number {
   const p = 1 - (1 - level) / 2;
   // Acklam's rational approximation of the inverse normal CDF, upper region (p > 0.5), |error| < 1.2e-9.
@@ -41,7 +41,7 @@ export function zOf(level: number): number {
   );
 }
 
-/** Wilson's score interval for x of n. */
+/** Wilson's score interval for x of n. @internal exported for its tests */
 export function wilson(x: number, n: number, z: number): [number, number] {
   const p = x / n;
   const z2 = z * z;

@@ -14,7 +14,7 @@ import { LETTERS } from '../letters.ts';
 import type { CompareRow } from './compare.ts';
 import type { GateBounds } from './intervals.ts';
 
-export interface Regression {
+interface Regression {
   run: string;
   metric: string;
   label: string;
@@ -28,7 +28,7 @@ export interface Regression {
 }
 
 /** A change worse than the threshold by its value that the gate could not judge (no interval). */
-export interface Ungated {
+interface Ungated {
   run: string;
   metric: string;
   label: string;

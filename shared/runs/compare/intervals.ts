@@ -93,6 +93,7 @@ export function compareIntervalsAsync(
 /**
  * Run B's change against run A for one statistic, from their replicates: the 95 % interval, or
  * 'too-few' for a quantile that fewer than MIN_TAIL_REQUESTS requests lie above in either run.
+ * @internal exported for its tests
  */
 export function changeInterval(
   a: RunReplicates,

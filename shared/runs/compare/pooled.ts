@@ -63,7 +63,7 @@ export function poolRuns(parts: readonly PoolPart[]): PooledRun {
 }
 
 /** The headline numbers whose run-to-run spread is shown (ids of rows.ts rows). */
-export const SPREAD_ROWS = [
+const SPREAD_ROWS = [
   'out-tput',
   'req-tput',
   'fail-rate',

@@ -25,7 +25,7 @@ export const RUN_FILE_FORMAT = 'tokenscope-run';
 export const RUN_FILE_VERSION = 1;
 
 /** A run-clock time or duration past this (about 115 days) is no run's: the line is refused. */
-export const MAX_RUN_MS = 1e10;
+const MAX_RUN_MS = 1e10;
 
 const nul = <T extends z.ZodType>(t: T) => t.nullable();
 const numN = nul(z.number());

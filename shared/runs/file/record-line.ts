@@ -22,6 +22,7 @@ export interface LineContext {
   saveText: boolean;
 }
 
+/** @internal exported for its tests */
 export function recordToLine(rec: RequestRecord, c: LineContext): RunRequestLine {
   return recordToLineWithStats(rec, c).line;
 }

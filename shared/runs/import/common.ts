@@ -8,10 +8,11 @@ import { summarize } from '../../stats/summary.ts';
 import { STAT_METRICS, type MetricStats } from '../summary/schema.ts';
 import { type RequestOutcome } from '../summary/outcome.ts';
 import { toMetricStats } from '../summary/summary.ts';
+import { errorMessage } from '../../result.ts';
 
 export type Json = Record<string, unknown>;
 
-export function isJsonObject(v: unknown): v is Json {
+function isJsonObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -19,6 +20,7 @@ export function isJsonObject(v: unknown): v is Json {
  * JSON.parse, also accepting the bare NaN / Infinity / -Infinity tokens Python writes. One regex
  * pass (strings matched whole, so a token inside a string is left alone) instead of a char-by-char
  * rebuild: linear, and the result is one flat string (a rebuilt one took ~37× the file's size).
+ * @internal exported for its tests
  */
 export function parseLenientJson(text: string): unknown {
   try {
@@ -53,7 +55,7 @@ export function parseJsonObjects(text: string): { objects: Json[]; errors: strin
       if (isJsonObject(v)) objects.push(v);
       else errors.push(`line ${i + 1}: not a JSON object`);
     } catch (e) {
-      errors.push(`line ${i + 1}: ${(e as Error).message}`);
+      errors.push(`line ${i + 1}: ${errorMessage(e)}`);
     }
   });
   return { objects, errors };
@@ -81,7 +83,7 @@ export function numArray(v: unknown): number[] | null {
   return v as number[];
 }
 
-export function nestedNumArray(v: unknown): number[][] | null {
+function nestedNumArray(v: unknown): number[][] | null {
   if (!Array.isArray(v)) return null;
   for (let i = 0; i < v.length; i++) v[i] = numArray(v[i]) ?? [];
   return v as number[][];
@@ -202,7 +204,7 @@ const isErrorKind = (s: string): s is ErrorKind => (ERROR_KINDS as readonly stri
  * The kind and code of an error text Tokenscope wrote into an export (`kind/code: message`), so
  * error kinds survive a round trip through vLLM's format; null for anyone else's text.
  */
-export function errorKindOf(text: unknown): { kind: ErrorKind; code: string } | null {
+function errorKindOf(text: unknown): { kind: ErrorKind; code: string } | null {
   if (typeof text !== 'string') return null;
   const m = /^([a-z]+)\/([a-z0-9-]+): /.exec(text);
   const kind = m?.[1];

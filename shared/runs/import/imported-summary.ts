@@ -45,7 +45,7 @@ const SUMMARY_KEYS = new Set([
 ]);
 
 /** Metadata: unknown top-level scalars (e.g. `--metadata KEY=VALUE`), never arrays or stats. */
-export function metadataOf(o: Json, known: Set<string>): Record<string, string | number | boolean | null> {
+function metadataOf(o: Json, known: Set<string>): Record<string, string | number | boolean | null> {
   const md: Record<string, string | number | boolean | null> = {};
   for (const [k, v] of Object.entries(o)) {
     if (known.has(k) || /_ms$/.test(k)) continue;

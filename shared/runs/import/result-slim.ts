@@ -30,11 +30,7 @@ const S_INF = enc('"inf"');
 const S_NEG_INF = enc('"-inf"');
 
 /** Keys of a result object whose values an import never reads (the bulk of a detailed file). */
-export const DROPPED_RESULT_KEYS: ReadonlySet<string> = new Set([
-  'generated_texts',
-  'prompts',
-  'input_texts',
-]);
+const DROPPED_RESULT_KEYS: ReadonlySet<string> = new Set(['generated_texts', 'prompts', 'input_texts']);
 
 function startsWith(b: Uint8Array, i: number, t: Uint8Array): boolean {
   if (i + t.length > b.length) return false;

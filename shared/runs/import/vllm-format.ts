@@ -37,7 +37,7 @@ function vllmDate(wall: number): string {
 }
 
 /** The measured requests in dispatch order, as the summary counted them. */
-export function measuredLines(lines: readonly RunRequestLine[]): RunRequestLine[] {
+function measuredLines(lines: readonly RunRequestLine[]): RunRequestLine[] {
   return lines.filter((l) => !l.warmup && !isCancelledLine(l)).sort((a, b) => a.seq - b.seq);
 }
 

@@ -33,7 +33,7 @@ function newHistogram(): Int32Histogram {
  * max(1, round(p/100 · total)), its highest equivalent value — lowest for p = 0; mean over median
  * equivalent values). The library's `mean` getter walks an iterator object per value: slow.
  */
-export function valuesAtPercentiles(
+function valuesAtPercentiles(
   h: Int32Histogram,
   percentiles: readonly number[],
 ): { values: number[]; mean: number } {

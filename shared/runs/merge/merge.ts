@@ -56,7 +56,7 @@ export interface MergedRun {
  * it is --start-at (the runner refuses to start later than START_AT_TOLERANCE_MS); the rest is room
  * for rounding and a re-measured offset.
  */
-export const MAX_START_SKEW_MS = 4 * START_AT_TOLERANCE_MS;
+const MAX_START_SKEW_MS = 4 * START_AT_TOLERANCE_MS;
 /** Wall times a Date can hold (±8.64e15 ms); a --start-at outside 1970…that bound is no instant. */
 const MAX_WALL_MS = 8.64e15;
 
@@ -212,7 +212,7 @@ export function mergeShards(files: readonly ShardFile[], o: MergeOptions): Resul
 }
 
 /** The merged summary: the summarizer over the merged lines; the server side from shard 0's watch. */
-export function summarizeMerged(
+function summarizeMerged(
   header: RunHeader,
   lines: readonly RunRequestLine[],
   shards: readonly ShardFile[],

@@ -27,7 +27,7 @@ export interface RunSummaryLine {
   summary: RunSummary;
 }
 
-/** Problems kept per file; past it they are counted, and the count is the last problem. */
+/** Problems kept per file; past it they are counted, and the count is the last problem. @internal exported for its tests */
 export const MAX_PROBLEMS = 100;
 
 export interface ParsedRun {

@@ -13,7 +13,7 @@ import { MAX_SHARDS } from './schema.ts';
 /** A --start-at this far in the past is still taken (clocks of machines started together differ). */
 export const START_AT_TOLERANCE_MS = 250;
 /** …and one further ahead than this is taken for a typo. */
-export const START_AT_MAX_AHEAD_MS = 24 * 3600_000;
+const START_AT_MAX_AHEAD_MS = 24 * 3600_000;
 /** Default bound on a shard's clock offset and its uncertainty before merge flags the shard. */
 export const DEFAULT_CLOCK_BOUND_MS = 5;
 

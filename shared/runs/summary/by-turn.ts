@@ -9,7 +9,7 @@ import type { RequestOutcome } from './outcome.ts';
 import type { TurnRow } from './schema.ts';
 import { toMetricStats } from './summary.ts';
 
-/** Turns shown one by one; turn BY_TURN_CAP's row holds it and every later one. */
+/** Turns shown one by one; turn BY_TURN_CAP's row holds it and every later one. @internal exported for its tests */
 export const BY_TURN_CAP = 8;
 
 /** Rows by turn, or undefined for a run without turns. `turns[k]` is outcome k's turn (undefined: none). */

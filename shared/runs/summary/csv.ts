@@ -6,6 +6,7 @@ import { summarize } from '../../stats/summary.ts';
 import { statsOfLine } from './outcome.ts';
 import type { RunRequestLine } from '../file/line-schema.ts';
 
+/** @internal exported for its tests */
 export const CSV_COLUMNS = [
   'seq',
   'id',

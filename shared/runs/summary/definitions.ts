@@ -103,10 +103,6 @@ export const DEFINITIONS: Record<DefinitionsId, DefinitionsInfo> = {
   },
 };
 
-export function isDefinitionsId(v: unknown): v is DefinitionsId {
-  return typeof v === 'string' && (DEFINITION_IDS as readonly string[]).includes(v);
-}
-
 /**
  * Errors after which vLLM's and SGLang's clients still call the request a success: an in-band
  * error event (no `choices`, skipped), a stream that ended without [DONE], or one Tokenscope

@@ -83,6 +83,7 @@ export function histogramData(
 /**
  * An empirical CDF of `values` (ms): x = value, y = percentile (0–100], at most `maxPoints`
  * points, always keeping the minimum and the maximum (a tail is what a comparison is about).
+ * @internal exported for its tests
  */
 export function cdfFromValues(values: readonly number[], maxPoints = 200): { v: number; p: number }[] {
   const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
@@ -106,7 +107,7 @@ export interface CdfSet {
 }
 
 /** The metrics a comparison (and a report) draws as CDFs; ITL per chunk where a run has no per-token gaps. */
-export const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
+const CDFS: { id: DistMetric; name: string; fallback?: DistMetric }[] = [
   { id: 'ttft', name: 'TTFT' },
   { id: 'tpot', name: 'TPOT' },
   { id: 'itl_per_token', name: 'ITL per token', fallback: 'itl' },

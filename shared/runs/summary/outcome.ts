@@ -64,7 +64,7 @@ export interface RequestOutcome {
 }
 
 /** A RequestRecord view of a run line (what computeRequestStats reads: events, usage, phases). */
-export function recordOfLine(line: RunRequestLine): RequestRecord {
+function recordOfLine(line: RunRequestLine): RequestRecord {
   const n = line.events.t.length;
   return {
     id: line.id,
@@ -179,7 +179,7 @@ export function requestOriginMs(line: Pick<RunRequestLine, 'sentMs' | 'startedMs
  * each event's own (at least 1), and tokens only the final usage knew of on the last event; without
  * them (a usage total, or estimated), 1 on the first event and the rest evenly over the later ones.
  */
-export function contentEventsOf(
+function contentEventsOf(
   line: RunRequestLine,
   outputTokens: number,
   perEvent: boolean,

@@ -9,7 +9,7 @@ import type { RunRequestLine } from '../file/line-schema.ts';
 import type { Workload } from '../workload/workload.ts';
 import type { ReplaySummary } from './schema.ts';
 
-/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. */
+/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. @internal exported for its tests */
 export function lagOfLine(l: RunRequestLine): number | null {
   if (l.lagMs !== undefined) return l.lagMs;
   if (l.sentMs === undefined || l.scheduledMs === null) return null;

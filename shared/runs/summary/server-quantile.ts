@@ -18,7 +18,7 @@ export type QuantileBucket = [number, number | null];
  * quantile may then lie more than ±12.5 % from the number shown. vLLM's factor-2 buckets (2.5–5 s,
  * 5–10 s) and its 20-ms TTFT steps around 50 ms are wide by this rule; so is an open bucket.
  */
-export const WIDE_BUCKET_SHARE = 0.25;
+const WIDE_BUCKET_SHARE = 0.25;
 
 /**
  * The bucket when it is wide next to the value interpolated in it (see WIDE_BUCKET_SHARE), or open

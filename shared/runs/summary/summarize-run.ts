@@ -22,7 +22,7 @@ export interface SummarizeRunOptions {
   definitions?: DefinitionsId;
 }
 
-export function configOf(w: Workload): RunSummary['config'] {
+function configOf(w: Workload): RunSummary['config'] {
   return {
     maxConcurrency: w.maxConcurrency,
     requestRate: w.rate,

@@ -79,7 +79,7 @@ function ownSection(s: MetricStats | null, name: string, header: string): string
 }
 
 /** "0.91 % (232 of 25600)": the share of chunk gaps a read carried together. */
-export function coalescedText(c: CoalescedGaps): string {
+function coalescedText(c: CoalescedGaps): string {
   return `${(c.share * 100).toFixed(2)} % (${c.gaps} of ${c.totalGaps})`;
 }
 
@@ -231,7 +231,7 @@ function connectionsText(k: { opened: number; reused: number; retried: number })
 }
 
 /** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
-export function definitionsName(s: RunSummary): string {
+function definitionsName(s: RunSummary): string {
   const d = s.definitions ?? 'tokenscope';
   return `${d} (${DEFINITIONS[d].name})`;
 }

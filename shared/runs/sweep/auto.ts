@@ -35,7 +35,7 @@ export interface NextStep {
   role: SweepStep['role'];
 }
 
-/** Rates evenly spaced strictly between the baseline's and the ceiling's request rates (GuideLLM's sweep). */
+/** Rates evenly spaced strictly between the baseline's and the ceiling's request rates (GuideLLM's sweep). @internal exported for its tests */
 export function spacedRates(lo: number, hi: number, k: number): number[] {
   if (!(hi > lo) || k < 1) return [];
   return Array.from({ length: k }, (_, j) => round4(lo + ((hi - lo) * (j + 1)) / (k + 1)));
@@ -44,7 +44,7 @@ export function spacedRates(lo: number, hi: number, k: number): number[] {
 const round4 = (x: number): number => Number(x.toPrecision(4));
 
 /** A step judged over-saturated (stopped for it, or run to its end with the verdict standing). */
-export function overSaturated(s: SweepStep): boolean {
+function overSaturated(s: SweepStep): boolean {
   return s.stoppedEarly === 'over-saturated' || s.saturation?.overSaturated === true;
 }
 
@@ -62,6 +62,7 @@ function badFor(s: SweepStep, confirm: boolean): boolean {
  * Each finite rate's verdict from its runs: bad when over-saturated and confirmed by the re-run
  * after it, good when its last run was judged and not over-saturated, unjudged when it was too
  * short (or its client too busy) to be judged either way.
+ * @internal exported for its tests
  */
 export function rateVerdicts(
   steps: readonly SweepStep[],

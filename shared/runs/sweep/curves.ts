@@ -17,7 +17,7 @@ export interface CurvePoint {
   overSaturated?: true;
 }
 
-export interface CurveSeries {
+interface CurveSeries {
   id: string;
   label: string;
   xLabel: string;

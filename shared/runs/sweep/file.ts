@@ -132,7 +132,7 @@ const BoundRec = z
   .object({ load: num, decidedBy: z.enum(['interval', 'point']), runs: z.number().int() })
   .nullable();
 
-export const SweepFileSchema = z.object({
+const SweepFileSchema = z.object({
   format: z.literal(SWEEP_FILE_FORMAT),
   version: z.literal(SWEEP_FILE_VERSION),
   sweepId: z.string(),

@@ -31,7 +31,7 @@ export interface Knee {
   elasticity: number;
 }
 
-/** Relative latency rise per relative throughput gain from a to b (0 when latency did not rise). */
+/** Relative latency rise per relative throughput gain from a to b (0 when latency did not rise). @internal exported for its tests */
 export function elasticity(a: KneePoint, b: KneePoint): number {
   const dl = a.latency > 0 ? (b.latency - a.latency) / a.latency : 0;
   const dt = a.throughput > 0 ? (b.throughput - a.throughput) / a.throughput : 0;

@@ -153,7 +153,7 @@ export function windowMedians(
   return out;
 }
 
-/** Least-squares slope of [ms, value] points (per second) and whether it rises significantly. */
+/** Least-squares slope of [ms, value] points (per second) and whether it rises significantly. @internal exported for its tests */
 export function fitSlope(
   pts: readonly (readonly [number, number])[],
   minRise: number,

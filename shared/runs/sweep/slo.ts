@@ -54,9 +54,9 @@ export function parseSlo(text: string): Result<SloTerm[], string> {
   return ok(terms);
 }
 
-export type Verdict = 'pass' | 'fail' | 'noise';
+type Verdict = 'pass' | 'fail' | 'noise';
 
-export interface SloCheck {
+interface SloCheck {
   key: string;
   limit: number;
   /** The statistic on the step's requests (null: no values, e.g. every request failed). */
@@ -107,17 +107,4 @@ export function judgeSlo(
       ? 'noise'
       : 'pass';
   return { verdict, checks };
-}
-
-/** A workload `slo` (goodput) from the terms that map onto it (p-any of ttft/tpot/e2el). */
-export function goodputSloOf(
-  terms: readonly SloTerm[],
-): { ttftMs?: number; tpotMs?: number; e2elMs?: number } | null {
-  const out: { ttftMs?: number; tpotMs?: number; e2elMs?: number } = {};
-  for (const t of terms) {
-    if (t.spec.metric === 'ttft') out.ttftMs = Math.min(out.ttftMs ?? Infinity, t.limit);
-    if (t.spec.metric === 'tpot') out.tpotMs = Math.min(out.tpotMs ?? Infinity, t.limit);
-    if (t.spec.metric === 'e2el') out.e2elMs = Math.min(out.e2elMs ?? Infinity, t.limit);
-  }
-  return Object.keys(out).length > 0 ? out : null;
 }

@@ -79,7 +79,7 @@ function kneeRec(k: Knee | null, steps: readonly SweepStep[]): SweepFile['knee']
  * finite step whatever the curve), and not an over-saturated step (its queue never stopped growing,
  * so it has no steady latency to put on the curve). Both stay on the charts, marked.
  */
-export function kneeSteps(steps: readonly SweepStep[]): SweepStep[] {
+function kneeSteps(steps: readonly SweepStep[]): SweepStep[] {
   return curveSteps(steps).filter((s) => s.load.value !== 'inf' && s.saturation?.overSaturated !== true);
 }
 

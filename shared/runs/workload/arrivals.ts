@@ -18,7 +18,7 @@
  */
 import { Rng } from '../../prng.ts';
 
-export type ArrivalProcess = 'constant' | 'poisson' | 'gamma';
+type ArrivalProcess = 'constant' | 'poisson' | 'gamma';
 
 export interface ArrivalSpec {
   /** Requests per second; Infinity = all at once. */
@@ -59,13 +59,6 @@ function rampFunctions(rate: number, ramp: { startRate: number; durationS: numbe
   return { inv };
 }
 
-/** Current rate at t seconds (for display: "ramping, now 7.5 req/s"). */
-export function rateAt(spec: ArrivalSpec, tS: number): number {
-  if (!spec.rampUp) return spec.rate;
-  const f = Math.min(1, Math.max(0, tS / spec.rampUp.durationS));
-  return spec.rampUp.startRate + (spec.rate - spec.rampUp.startRate) * f;
-}
-
 /**
  * Unbounded stream of arrival offsets in ms (no normalisation: the run's length is unknown).
  * Used for duration-bounded runs; `arrivalTimes` is the same stream, cut and normalised.
@@ -96,15 +89,4 @@ export function arrivalTimes(spec: ArrivalSpec, n: number): Float64Array {
     for (let i = 0; i < n; i++) out[i] = out[i]! * f;
   }
   return out;
-}
-
-/** Gaps between consecutive arrivals (the first gap is from 0), ms. */
-export function gapsOf(times: ArrayLike<number>): number[] {
-  const g: number[] = [];
-  let prev = 0;
-  for (let i = 0; i < times.length; i++) {
-    g.push(times[i]! - prev);
-    prev = times[i]!;
-  }
-  return g;
 }

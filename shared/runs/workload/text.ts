@@ -4,13 +4,13 @@
  * Errors are values with a message that names the line, never exceptions.
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { fail, ok, type Result } from '../../result.ts';
+import { fail, ok, type Result, errorMessage } from '../../result.ts';
 import type { WorkloadIssue } from './workload.ts';
 
 /** The file's object, or what is wrong with its text. */
 export type WorkloadText = Result<Record<string, unknown>, WorkloadIssue[]>;
 
-export function isYamlName(name: string): boolean {
+function isYamlName(name: string): boolean {
   return /\.ya?ml$/i.test(name);
 }
 
@@ -23,14 +23,14 @@ export function parseWorkloadText(text: string, name: string): WorkloadText {
     } catch (e) {
       const where = e instanceof YAMLParseError && e.linePos ? ` (line ${e.linePos[0].line})` : '';
       return fail([
-        { path: '', message: `${name} is not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` },
+        { path: '', message: `${name} is not valid YAML${where}: ${errorMessage(e).split('\n')[0]}` },
       ]);
     }
   } else {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return fail([{ path: '', message: `${name} is not valid JSON: ${(e as Error).message}` }]);
+      return fail([{ path: '', message: `${name} is not valid JSON: ${errorMessage(e)}` }]);
     }
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))

@@ -24,10 +24,10 @@ export interface TraceRow {
   hashIds: number[] | null;
 }
 
-export type TraceIssueKind =
+type TraceIssueKind =
   'not-json' | 'bad-field' | 'bad-row' | 'no-header' | 'blocks-mismatch' | 'unknown-format' | 'empty';
 
-export interface TraceIssue {
+interface TraceIssue {
   /** 1-based line; 0 for the file as a whole. */
   line: number;
   kind: TraceIssueKind;
@@ -63,12 +63,12 @@ export interface TraceParseOptions {
 }
 
 const MAX_ISSUES = 20;
-export const BURSTGPT_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
+const BURSTGPT_COLUMNS = ['Timestamp', 'Request tokens', 'Response tokens'] as const;
 
 const isCount = (v: unknown, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
 
-/** Mooncake lines start with `{`, BurstGPT's file with its header. */
+/** Mooncake lines start with `{`, BurstGPT's file with its header. @internal exported for its tests */
 export function detectTraceFormat(text: string): TraceFormat | null {
   const first = text.trimStart();
   if (first.startsWith('{')) return 'mooncake';
@@ -133,6 +133,7 @@ function forEachLine(text: string, fn: (line: string, n: number) => void): void 
   }
 }
 
+/** @internal exported for its tests */
 export function parseMooncake(text: string, o: TraceParseOptions): Result<Trace, TraceFailure> {
   const c = new Collector('mooncake', o);
   const max = o.maxTokens ?? Number.MAX_SAFE_INTEGER;
@@ -174,6 +175,7 @@ export function parseMooncake(text: string, o: TraceParseOptions): Result<Trace,
   return c.result();
 }
 
+/** @internal exported for its tests */
 export function parseBurstGpt(text: string, o: TraceParseOptions): Result<Trace, TraceFailure> {
   const c = new Collector('burstgpt', o);
   const max = o.maxTokens ?? Number.MAX_SAFE_INTEGER;

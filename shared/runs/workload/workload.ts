@@ -197,7 +197,7 @@ export const WorkloadTarget = z
   .strict();
 export type WorkloadTarget = z.output<typeof WorkloadTarget>;
 
-export const Sampling = z
+const Sampling = z
   .object({
     temperature: z.number().min(0).optional(),
     topP: z.number().min(0).max(1).optional(),
@@ -328,6 +328,7 @@ function traceRules(
   if (w.rampUp) ctx.addIssue({ code: 'custom', path: ['rampUp'], message: msg });
   if (w.burstiness !== 1) ctx.addIssue({ code: 'custom', path: ['burstiness'], message: msg });
 }
+/** @internal exported for its tests */
 export type WorkloadInput = z.input<typeof WorkloadSchema>;
 
 export interface WorkloadIssue {
@@ -336,7 +337,7 @@ export interface WorkloadIssue {
   message: string;
 }
 
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let s = '';
   for (const p of path) s += typeof p === 'number' ? `[${p}]` : s === '' ? String(p) : `.${String(p)}`;
   return s;
