@@ -21,6 +21,14 @@ function addSessionOptions(cmd: Command): Command {
     );
 }
 
+/** Correlation with the server's own traces (docs/tracing.md). */
+function addTracingOptions(cmd: Command): Command {
+  return cmd.option(
+    '--no-trace-headers',
+    'send no traceparent / x-request-id with the requests (default: a fresh W3C trace per request)',
+  );
+}
+
 export function addRunCommand(program: Command): void {
   const run = program
     .command('run')
@@ -125,7 +133,7 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addSessionOptions(addTraceOptions(run))
+  addTracingOptions(addSessionOptions(addTraceOptions(run)))
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

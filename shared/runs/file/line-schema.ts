@@ -9,6 +9,7 @@ import { DIALECT_IDS } from '../../dialects.ts';
 import { MAX_TOKEN_COUNT } from '../../stats/token-bounds.ts';
 import { MergeInfoSchema, ShardInfoSchema } from '../shard/schema.ts';
 import { WorkloadSchema } from '../workload/workload.ts';
+import { ServerPhasesSchema } from '../../tracing/server-phases.ts';
 import { RUN_FILE_FORMAT } from './types.ts';
 
 /** A run-clock time or duration past this (about 115 days) is no run's: the line is refused. */
@@ -119,6 +120,15 @@ export const RequestSchema = z.object({
   bytes: z.number(),
   terminated: z.boolean(),
   serverRequestId: nul(z.string()),
+  trace: z
+    .object({
+      traceId: z.string().regex(/^[0-9a-f]{32}$/),
+      spanId: z.string().regex(/^[0-9a-f]{16}$/),
+      requestId: z.string().max(1000),
+    })
+    .optional(),
+  responseId: z.string().max(1000).optional(),
+  server: ServerPhasesSchema.optional(),
   ttftMs: msN,
   tpotMs: msN,
   e2eMs: msN,

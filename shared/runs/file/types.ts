@@ -16,6 +16,8 @@ import type { ReplaySummary } from '../summary/replay-lag.ts';
 import type { SelfCheck } from '../summary/self-check-types.ts';
 import type { ServerSideSummary } from '../summary/server-side-types.ts';
 import type { RunMergeInfo, RunShardInfo } from '../shard/shard.ts';
+import type { TraceContext } from '../../record.ts';
+import type { ServerPhases } from '../../tracing/server-phases.ts';
 
 /** The definition presets (shared/runs/summary/definitions.ts): whose per-request rules made a summary. */
 export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
@@ -137,6 +139,12 @@ export interface RunRequestLine {
   bytes: number;
   terminated: boolean;
   serverRequestId: string | null;
+  /** The W3C trace context and x-request-id it was sent with (absent: trace headers off). */
+  trace?: TraceContext;
+  /** The response's own id in the stream (OpenAI chunks' `id`). */
+  responseId?: string;
+  /** The server's span for it, joined by trace id (run --otlp-listen; shared/tracing/join.ts). */
+  server?: ServerPhases;
   /** Convenience copies for readers of the file (the reader recomputes them from `events`). */
   ttftMs: number | null;
   tpotMs: number | null;
