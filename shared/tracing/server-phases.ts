@@ -69,6 +69,7 @@ export function serverPhasesOf(s: OtlpSpan): ServerPhases {
     e2eMs: secondsToMs(a[VLLM_SPAN.e2e]),
     promptTokens: count(a[VLLM_SPAN.promptTokens]),
     completionTokens: count(a[VLLM_SPAN.completionTokens]),
-    requestId: typeof a[VLLM_SPAN.requestId] === 'string' ? (a[VLLM_SPAN.requestId] as string).slice(0, 1000) : null,
+    requestId:
+      typeof a[VLLM_SPAN.requestId] === 'string' ? (a[VLLM_SPAN.requestId] as string).slice(0, 1000) : null,
   };
 }
