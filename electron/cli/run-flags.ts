@@ -38,6 +38,10 @@ export interface RunCliOptions {
   saveText?: boolean;
   /** Commander's --no-trace-headers: false sends no traceparent / x-request-id. */
   traceHeaders?: boolean;
+  /** Receive the server's OTLP traces on this port (0: any) and join them to the requests. */
+  otlpListen?: number;
+  /** The receiver's address (default 127.0.0.1). */
+  otlpHost?: string;
   /** keep-alive (pooled, a closed reused connection retried once) or close (one per request). */
   connection?: string;
   /** Whole-request timeout (ms). */

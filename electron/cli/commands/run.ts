@@ -23,10 +23,17 @@ function addSessionOptions(cmd: Command): Command {
 
 /** Correlation with the server's own traces (docs/tracing.md). */
 function addTracingOptions(cmd: Command): Command {
-  return cmd.option(
-    '--no-trace-headers',
-    'send no traceparent / x-request-id with the requests (default: a fresh W3C trace per request)',
-  );
+  return cmd
+    .option(
+      '--no-trace-headers',
+      'send no traceparent / x-request-id with the requests (default: a fresh W3C trace per request)',
+    )
+    .option(
+      '--otlp-listen <port>',
+      "receive the server's OTLP/HTTP traces on this port (POST /v1/traces; point vLLM's --otlp-traces-endpoint here) and join its spans to the requests: server queue, prefill, decode per request",
+      int('--otlp-listen'),
+    )
+    .option('--otlp-host <host>', 'address the trace receiver binds (default 127.0.0.1)');
 }
 
 export function addRunCommand(program: Command): void {

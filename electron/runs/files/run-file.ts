@@ -12,6 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { RunHeader, RunRequestLine, RunSummary } from '../../../shared/runs/file/types.ts';
 import { RunLineReader, type ParseRunResult } from '../../../shared/runs/file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
+import type { RunSpansLine } from '../../../shared/runs/file/spans-line.ts';
 
 /** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). */
 export const FLUSH_MS = 200;
@@ -75,7 +76,8 @@ export class RunFileWriter {
   }
 
   /** The server's tokenizer counts of output texts (shared/runs/file/tokenized-line.ts), before the summary. */
-  appendTokenized(t: RunTokenizedLine): void {
+  /** A line written after the requests, before the summary (`tokenized`, `spans`). */
+  appendTokenized(t: RunTokenizedLine | RunSpansLine): void {
     if (this.closed) return;
     this.buf.push(JSON.stringify(t) + '\n');
   }

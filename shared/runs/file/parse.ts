@@ -19,6 +19,7 @@ import { EV_CONTENT } from '../../request.ts';
 import type { RunHeader, RunRequestLine, RunSummary } from './types.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
 import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from './tokenized-line.ts';
+import { applySpans, SpansLineSchema, type RunSpansLine } from './spans-line.ts';
 import { RunSummarySchema } from '../summary/schema.ts';
 import { HeaderSchema, RequestSchema } from './line-schema.ts';
 
@@ -67,6 +68,8 @@ export class RunLineReader {
   private readonly requests: RunRequestLine[] = [];
   /** The server tokenizer's counts, put back on the request lines at the end. */
   private readonly tokenized: RunTokenizedLine[] = [];
+  /** The server's spans joined to the requests (run --otlp-listen), put back at the end. */
+  private readonly spans: RunSpansLine[] = [];
   private readonly seenIds = new Set<string>();
   private readonly seenSeqs = new Set<string>();
   private readonly problems: string[] = [];
@@ -122,6 +125,10 @@ export class RunLineReader {
       const t = TokenizedLineSchema.safeParse(v);
       if (t.success) this.tokenized.push(t.data);
       else this.problem(`line ${i + 1}: bad tokenized line (${issueText(t.error)}); skipped`);
+    } else if (type === 'spans') {
+      const t = SpansLineSchema.safeParse(v);
+      if (t.success) this.spans.push(t.data);
+      else this.problem(`line ${i + 1}: bad spans line (${issueText(t.error)}); skipped`);
     } else this.problem(`line ${i + 1}: unknown line type; skipped`);
   }
 
@@ -164,6 +171,7 @@ export class RunLineReader {
     if (!header) return fail('empty file: no run header');
     const requests = this.requests;
     for (const t of this.tokenized) applyTokenized(requests, t);
+    for (const s of this.spans) applySpans(requests, s);
     let damage = this.damage;
     const partial = this.summary === null && damage === null;
     const notes: string[] = [];

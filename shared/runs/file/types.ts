@@ -18,6 +18,7 @@ import type { ServerSideSummary } from '../summary/server-side-types.ts';
 import type { RunMergeInfo, RunShardInfo } from '../shard/shard.ts';
 import type { TraceContext } from '../../record.ts';
 import type { ServerPhases } from '../../tracing/server-phases.ts';
+import type { ServerPhasesSummary } from '../../tracing/phase-summary.ts';
 
 /** The definition presets (shared/runs/summary/definitions.ts): whose per-request rules made a summary. */
 export const DEFINITION_IDS = ['tokenscope', 'vllm', 'sglang', 'aiperf'] as const;
@@ -404,6 +405,8 @@ export interface RunSummary {
   selfCheck: SelfCheck | null;
   /** A trace replay's schedule lag (shared/runs/summary/replay-lag.ts); absent for other runs and older files. */
   replay?: ReplaySummary | null;
+  /** The server's phases from its spans, exact per request (shared/tracing/phase-summary.ts; run --otlp-listen). */
+  serverPhases?: ServerPhasesSummary;
   /**
    * What the server's own metrics said over the measured run (its /metrics, or a Prometheus that
    * scrapes it), when the run watched them; absent for imports and runs that did not.

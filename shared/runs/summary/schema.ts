@@ -212,6 +212,27 @@ export const RunSummarySchema = z.object({
     .nullable()
     .optional(),
   server: ServerSchema.optional(),
+  serverPhases: z
+    .object({
+      requests: count,
+      joined: count,
+      sharedClock: z.boolean(),
+      ...Object.fromEntries(
+        [
+          'queueMs',
+          'prefillMs',
+          'decodeMs',
+          'serverTtftMs',
+          'serverE2eMs',
+          'clientTtftMs',
+          'outsideServerMs',
+          'preQueueMs',
+          'sendMs',
+          'returnMs',
+        ].map((k) => [k, MetricStatsSchema.nullable()]),
+      ),
+    })
+    .optional(),
   importInfo: z
     .object({
       recomputed: z.array(z.string()),
