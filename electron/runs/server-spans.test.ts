@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFile } from './files/run-file.ts';
 import { collectSpans, startSpanReceiver, type SpanReceiver } from './server-spans.ts';
 import { ttftParts } from '../../shared/tracing/ttft-parts.ts';
+import { summaryText } from '../../shared/runs/summary/text.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
 
@@ -87,6 +88,9 @@ for (const protocol of ['http/protobuf', 'http/json'] as const)
     it('puts exact server-phase percentiles in the summary and the file, and reads them back', async () => {
       const sp = r.summary.serverPhases!;
       expect(sp).toMatchObject({ requests: 12, joined: 12, sharedClock: true });
+      expect(summaryText(r.summary)).toMatch(
+        /Server Phases \(spans: 12\/12 requests\)[\s\S]*Queue[\s\S]*send \(derived\)/,
+      );
       const queues = r.lines
         .filter((l) => !l.warmup)
         .map((l) => l.server!.queueMs!)
