@@ -22,6 +22,8 @@ const ELECTRON_LAYERS = [
   ['electron/sim/', 'electron/testing/sim.ts'],
   [
     'electron/engine/',
+    // The OTLP trace receiver (decoding, HTTP): a client-side input beside the engine.
+    'electron/otlp/',
     'electron/testing/framing-corpus.ts',
     'electron/testing/dialect-replay.ts',
     'electron/testing/hostile-server.ts',

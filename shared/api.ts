@@ -162,6 +162,8 @@ export const FireInput = z.object({
   headers: headerRecord.optional(),
   includeUsage: z.boolean().optional(),
   continuousUsage: z.boolean().optional(),
+  /** Send a fresh W3C traceparent and an x-request-id (default true). */
+  traceHeaders: z.boolean().optional(),
   timeoutMs: z.number().int().min(100).max(3_600_000).optional(),
   /** Full endpoint path override (else the dialect's path on the target's base URL). */
   endpointUrl: httpUrl.optional(),

@@ -25,6 +25,10 @@ export interface RequestRecord {
   responseModel?: string;
   /** The server's request id header (x-request-id), if it sent one. */
   serverRequestId: string | null;
+  /** The response's own id in the stream (OpenAI chunks' `id`), first one seen. */
+  responseId?: string;
+  /** The trace context this request was sent with (absent: trace headers off). */
+  trace?: TraceContext;
   events: EventColumnsData;
   /** Raw data of each event (same index as events), when kept. */
   raw: string[] | null;
@@ -55,6 +59,19 @@ export interface RequestRecord {
    * past it were not kept (every event's time and tokens still were). Absent: everything kept.
    */
   textCapped?: boolean;
+}
+
+/**
+ * What a request carried for correlation: a W3C `traceparent` (version 00, this trace and the
+ * client's span, sampled) and an `x-request-id` (https://www.w3.org/TR/trace-context/).
+ */
+export interface TraceContext {
+  /** 32 lowercase hex digits. */
+  traceId: string;
+  /** The client's span id, the server span's parent: 16 lowercase hex digits. */
+  spanId: string;
+  /** The `x-request-id` sent. */
+  requestId: string;
 }
 
 interface ConnectionInfo {

@@ -42,6 +42,11 @@ export interface RequestSpec {
   idleTimeoutMs?: number;
   /** Skip TLS verification (explicit opt-out). */
   insecureTls?: boolean;
+  /**
+   * Send a fresh W3C `traceparent` (sampled) and an `x-request-id` with the request (default
+   * true); headers the user set themselves win.
+   */
+  traceHeaders?: boolean;
 }
 
 export interface Usage {

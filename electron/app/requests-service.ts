@@ -60,6 +60,7 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
     continuousUsage: input.continuousUsage,
     timeoutMs: input.timeoutMs,
     insecureTls: target.insecureTls,
+    ...(input.traceHeaders === false ? { traceHeaders: false } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface ProbeCliOptions {
   apiKey?: string;
   includeUsage: boolean;
   continuousUsage?: boolean;
+  /** Commander's --no-trace-headers: false sends no traceparent / x-request-id. */
+  traceHeaders?: boolean;
   timeout: number;
   idleTimeout?: number;
   insecure?: boolean;
@@ -103,6 +105,7 @@ async function specFor(url: string, o: ProbeCliOptions): Promise<RequestSpec | n
     timeoutMs: o.timeout,
     idleTimeoutMs: o.idleTimeout,
     insecureTls: o.insecure === true,
+    ...(o.traceHeaders === false ? { traceHeaders: false } : {}),
   };
 }
 

@@ -36,6 +36,12 @@ export interface RunCliOptions {
   name?: string;
   continuousUsage?: boolean;
   saveText?: boolean;
+  /** Commander's --no-trace-headers: false sends no traceparent / x-request-id. */
+  traceHeaders?: boolean;
+  /** Receive the server's OTLP traces on this port (0: any) and join them to the requests. */
+  otlpListen?: number;
+  /** The receiver's address (default 127.0.0.1). */
+  otlpHost?: string;
   /** keep-alive (pooled, a closed reused connection retried once) or close (one per request). */
   connection?: string;
   /** Whole-request timeout (ms). */
@@ -130,6 +136,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   if (o.name !== undefined) w.name = o.name;
   if (o.continuousUsage) w.continuousUsage = true;
   if (o.saveText) w.saveText = true;
+  if (o.traceHeaders === false) w.traceHeaders = false;
   if (o.connection !== undefined) w.connection = o.connection;
   if (o.timeout !== undefined) w.timeoutMs = o.timeout;
   if (o.turns !== undefined || o.thinkTime !== undefined || o.firstInputLen !== undefined)

@@ -9,6 +9,7 @@
  * Exit codes: 0 ok · 1 every request failed (or the run file could not be written, or the server
  * could not be asked for its models) · 2 bad workload, target or flags · 130 cancelled (Ctrl-C).
  */
+import { startSpanReceiver, type SpanReceiver } from '../runs/server-spans.ts';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
@@ -157,9 +158,12 @@ async function runRunCommand(
     process.stderr.write(
       `target: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
     );
+  const spans = await spanReceiverOf(o);
+  if (typeof spans === 'string') return err(spans);
   let result: RunResult;
   try {
     result = await runWorkload({
+      spans,
       workload: w,
       target: runTargetOf(ready),
       prompts,
@@ -191,9 +195,22 @@ async function runRunCommand(
   } finally {
     stopCancelling();
     progress.end();
+    await spans?.close();
   }
   if (result.path) onFile?.(result.path);
   return printRunResult(result, o);
+}
+
+/** `--otlp-listen PORT`: the receiver the server's spans come to (docs/tracing.md), or why not. */
+async function spanReceiverOf(o: RunCliOptions): Promise<SpanReceiver | null | string> {
+  if (o.otlpListen === undefined) return null;
+  try {
+    const r = await startSpanReceiver(o.otlpListen, o.otlpHost);
+    if (!o.quiet) process.stderr.write(`traces: receiving OTLP at ${r.url}\n`);
+    return r;
+  } catch (e) {
+    return `cannot listen for traces on port ${o.otlpListen}: ${(e as Error).message}`;
+  }
 }
 
 /** A run ready to go: its workload and target, the key and headers it sends, its model and prompts. */

@@ -27,10 +27,17 @@ export interface SimCliOptions {
   prefixCaching: boolean;
   gpus: number;
   gpuEnergyCounter: boolean;
+  /** Export a vLLM-shaped span per finished request to this OTLP/HTTP traces endpoint. */
+  otlpEndpoint?: string;
+  otlpProtocol?: string;
   quiet?: boolean;
 }
 
 export async function runSimCommand(o: SimCliOptions): Promise<number> {
+  if (o.otlpProtocol !== undefined && o.otlpProtocol !== 'http/protobuf' && o.otlpProtocol !== 'http/json') {
+    process.stderr.write(`--otlp-protocol: http/protobuf or http/json, not ${o.otlpProtocol}\n`);
+    return 2;
+  }
   const opts: SimOptions = {
     host: o.host,
     allowedHosts: o.allowHost ?? [],
@@ -54,6 +61,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     prefixCaching: o.prefixCaching,
     gpus: o.gpus,
     gpuEnergyCounter: o.gpuEnergyCounter,
+    otlpEndpoint: o.otlpEndpoint ?? null,
+    otlpProtocol: o.otlpProtocol === 'http/json' ? 'http/json' : 'http/protobuf',
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined

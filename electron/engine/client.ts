@@ -144,6 +144,7 @@ class Exchange implements IoHandler {
       events: this.events,
       raw: opts.keepRaw === false ? null : [],
       maxTokens: spec.params?.maxTokens ?? null,
+      ...(prep.trace ? { trace: prep.trace } : {}),
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
     this.decoder = new StreamDecoder(prep.dialect, this.rec, {

@@ -2,8 +2,8 @@
  * What fireRequest (client.ts) settles before a byte is sent: the endpoint, the body, the headers
  * (checked) and the secrets to redact. A request that cannot be sent becomes a failed record here.
  */
-import { randomUUID } from 'node:crypto';
-import { newRecord, type RequestRecord } from '../../shared/record.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { newRecord, type RequestRecord, type TraceContext } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { headerValueProblem } from '../../shared/api.ts';
@@ -27,6 +27,8 @@ export interface PreparedRequest {
   headers: Record<string, string>;
   /** What a server may echo back in its error and must never be kept in clear. */
   secrets: string[];
+  /** The trace context sent (absent: trace headers off, or the user's own traceparent). */
+  trace?: TraceContext;
 }
 
 /** The record's id and raw-keeping, as fireRequest's options give them. */
@@ -55,13 +57,37 @@ export function prepareRequest(
     ...urlSecrets(spec.url),
   ];
   const headers = requestHeaders(spec, dialect, endpoint, body);
+  const trace = spec.traceHeaders === false ? undefined : addTraceHeaders(headers);
   const headerProblem = headersProblem(spec, headers);
   if (headerProblem) return { failed: failedBeforeStart(spec, opts, headerProblem) };
   // Credentials travel in the header, never in the URL handed to the I/O thread.
   const target = new URL(endpoint.href);
   target.username = '';
   target.password = '';
-  return { dialect, endpoint, target, body, headers, secrets };
+  return { dialect, endpoint, target, body, headers, secrets, ...(trace ? { trace } : {}) };
+}
+
+/**
+ * A fresh W3C trace context per request (https://www.w3.org/TR/trace-context/ §3.2: version 00,
+ * 16-byte trace id, 8-byte parent id, flags 01 = sampled) and an `x-request-id`: a server that
+ * traces (vLLM with --otlp-traces-endpoint) continues this trace, so its span joins this request
+ * by trace id. Headers the user set (any case) win: then only what they carry is recorded.
+ */
+export function addTraceHeaders(headers: Record<string, string>): TraceContext | undefined {
+  const own = (name: string): string | undefined =>
+    Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+  const userParent = own('traceparent');
+  const userId = own('x-request-id');
+  const requestId = userId ?? randomUUID();
+  if (userId === undefined) headers['x-request-id'] = requestId;
+  if (userParent !== undefined) {
+    const m = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(userParent.trim());
+    return m?.[1] && m[2] ? { traceId: m[1], spanId: m[2], requestId } : undefined;
+  }
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  headers.traceparent = `00-${traceId}-${spanId}-01`;
+  return { traceId, spanId, requestId };
 }
 
 /** Node's timers fire after 1 ms when given more than 2^31 − 1 ms: refuse such a timeout plainly. */

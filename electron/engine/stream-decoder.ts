@@ -317,6 +317,7 @@ export class StreamDecoder {
     }
     if (d.choices) flags |= EV_CHOICES;
     if (d.model !== undefined) rec.responseModel ??= d.model;
+    if (d.responseId !== undefined) rec.responseId ??= d.responseId;
     if (d.terminal) {
       flags |= EV_TERMINAL;
       rec.terminated = true;

@@ -79,5 +79,6 @@ export function buildSpec(
     timeoutMs: w.timeoutMs,
     idleTimeoutMs: w.idleTimeoutMs,
     insecureTls: t.insecureTls,
+    ...(w.traceHeaders === false ? { traceHeaders: false } : {}),
   };
 }

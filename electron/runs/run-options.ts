@@ -20,6 +20,7 @@ import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workl
 import type { PromptProvider } from './prompts/items.ts';
 import { publicTarget, type RunTargetSpec } from './request-spec.ts';
 import type { ScrapeTarget } from '../metrics/scraper.ts';
+import type { SpanSource } from './server-spans.ts';
 
 export interface RunOptions {
   workload: Workload;
@@ -57,6 +58,13 @@ export interface RunOptions {
   serverMetrics?: ScrapeTarget | null;
   /** The target's telemetry endpoints (dcgm-exporter): GPU energy and joules per output token. */
   telemetryUrls?: readonly string[];
+  /**
+   * The server's spans (an OTLP receiver, run --otlp-listen): joined to the requests at the end
+   * into the file's `spans` line and summary.serverPhases (server-spans.ts).
+   */
+  spans?: SpanSource | null;
+  /** How long the end waits for the last spans (default server-spans.ts DEFAULT_SPAN_WAIT_MS). */
+  spanWaitMs?: number;
 }
 
 export interface RunResult {

@@ -37,6 +37,8 @@ import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
 import { sleepUntil, Slots, waitForStart } from './slots.ts';
 import { OutputTexts } from './tokenize-outputs.ts';
+import { collectSpans } from './server-spans.ts';
+import { applySpans, type RunSpansLine } from '../../shared/runs/file/spans-line.ts';
 import { FinishQueue } from './finish-queue.ts';
 import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
@@ -323,6 +325,18 @@ class RunSession {
     this.onDone?.(line, rec);
   }
 
+  /** The server's spans joined to the lines (run --otlp-listen): the file's `spans` line. */
+  private async joinSpans(cancelled: boolean): Promise<RunSpansLine | null> {
+    if (!this.o.spans || cancelled) return null;
+    const s = await collectSpans(this.o.spans, this.lines, this.o.target.url, {
+      waitMs: this.o.spanWaitMs,
+      signal: this.o.signal,
+    });
+    applySpans(this.lines, s);
+    this.writer?.appendTokenized(s);
+    return s;
+  }
+
   /** The summary, the server side, the file's last line. */
   private async finish(durationS: number): Promise<RunResult> {
     await this.finishQueue.idle();
@@ -335,7 +349,13 @@ class RunSession {
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);
     if (tokenized) this.writer?.appendTokenized(tokenized);
-    const summary = summarizeRunLines(this.header, this.lines, { durationS, cancelled, selfCheck });
+    const spans = await this.joinSpans(cancelled);
+    const summary = summarizeRunLines(this.header, this.lines, {
+      durationS,
+      cancelled,
+      selfCheck,
+      sharedClock: spans?.sharedClock,
+    });
     if (this.watch) summary.server = await this.watch.finish(this.t0, summary.vllm.total_output_tokens);
     let fileError: string | null = null;
     try {

@@ -176,7 +176,7 @@ export function acceptGeneration(
       `(${r.promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`;
     return rejectInvalid(res, dialect, message, 'max_tokens');
   }
-  start(core, dialect, res, r, maxTokens, fault, arrivalMs);
+  start(core, dialect, res, r, maxTokens, fault, arrivalMs, traceparentOf(req));
 }
 
 function start(
@@ -187,6 +187,7 @@ function start(
   maxTokens: number,
   fault: FaultSpec | null,
   arrivalMs: number,
+  trace: { traceparent?: string },
 ): void {
   const o = core.opts;
   const requestId = res.getHeader('x-request-id') as string;
@@ -244,6 +245,7 @@ function start(
         reasoningTokens,
         arrivalMs,
         faultAt: faultTokenIndex(fault, plan.tokens),
+        ...trace,
         prefixKeys: core.scheduler.prefixCache
           ? blockKeys(r.messages ? { messages: r.messages } : { text: r.promptText })
           : undefined,
@@ -257,4 +259,10 @@ function start(
     const t = setTimeout(submit, holdMs);
     res.on('close', () => clearTimeout(t));
   } else submit();
+}
+
+/** The caller's W3C traceparent, which the request's span continues (vLLM: extract_trace_context). */
+function traceparentOf(req: IncomingMessage): { traceparent?: string } {
+  const h = req.headers.traceparent;
+  return typeof h === 'string' && h.length <= 128 ? { traceparent: h } : {};
 }

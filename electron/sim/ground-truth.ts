@@ -7,13 +7,14 @@
  * line), buffered and written at most every FLUSH_MS so the file costs no syscall per chunk.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { GroundTruthKind, GroundTruthRecord } from './types.ts';
+import type { GroundTruthKind, GroundTruthRecord, SimPhases } from './types.ts';
 
 const FLUSH_MS = 200;
 const FLUSH_LINES = 512;
 
 export class GroundTruthLog {
   private readonly records: GroundTruthRecord[] = [];
+  private readonly phaseRecords: SimPhases[] = [];
   private readonly file: WriteStream | null;
   private pending: string[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -57,6 +58,15 @@ export class GroundTruthLog {
     this.pending.push(JSON.stringify(rec));
     if (this.pending.length >= FLUSH_LINES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** A finished request's phases (kept in memory only). */
+  phases(p: SimPhases): void {
+    if (this.enabled) this.phaseRecords.push(p);
+  }
+
+  allPhases(): SimPhases[] {
+    return this.phaseRecords.slice();
   }
 
   all(): GroundTruthRecord[] {

@@ -62,6 +62,8 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     prefixCaching: o.prefixCaching ?? true,
     gpus: Math.floor(num(o.gpus, 1, 0, 16)),
     gpuEnergyCounter: o.gpuEnergyCounter ?? true,
+    otlpEndpoint: o.otlpEndpoint ?? null,
+    otlpProtocol: o.otlpProtocol ?? 'http/protobuf',
     log: o.log ?? (() => {}),
   };
 }

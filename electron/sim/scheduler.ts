@@ -44,7 +44,12 @@ export interface SeqSpec {
   faultAt: number | null;
   /** The prompt's block keys for the prefix cache (prefix-cache.ts); absent: nothing cached. */
   prefixKeys?: readonly string[];
+  /** The W3C traceparent the request came with: its span continues that trace (tracing.ts). */
+  traceparent?: string;
 }
+
+/** Told of every sequence that ended, after the metrics (the span exporter, the ground truth). */
+export type SeqObserver = (seq: Sequence, reason: EndReason, now: number) => void;
 
 export type FaultAction =
   { kind: 'continue' } | { kind: 'pause'; ms: number } | { kind: 'end'; reason: 'error' | 'abort' };
@@ -134,6 +139,7 @@ export class Scheduler {
     private readonly metrics: SimMetrics,
     /** The synthetic GPUs, told each step's occupancy (their power and energy follow it). */
     private readonly gpus: SimGpus | null = null,
+    private readonly onEnd: SeqObserver | null = null,
   ) {
     this.jitterRng = new Rng(opts.seed, 'jitter');
     this.prefixCache = opts.prefixCaching
@@ -303,5 +309,6 @@ export class Scheduler {
     this.reserved -= seq.reservedTokens;
     seq.state = 'done';
     this.metrics.finished(seq, reason, now);
+    this.onEnd?.(seq, reason, now);
   }
 }

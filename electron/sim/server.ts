@@ -15,10 +15,11 @@ import { infoResponse } from './info.ts';
 import { serveTokenize } from './tokenize.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
+import { SimTracer, simPhasesOf } from './tracing.ts';
 import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
-import { Scheduler } from './scheduler.ts';
-import type { GroundTruthRecord, ResolvedSimOptions, SimServer, SimState } from './types.ts';
+import { Scheduler, type SeqObserver } from './scheduler.ts';
+import type { GroundTruthRecord, ResolvedSimOptions, SimPhases, SimServer, SimState } from './types.ts';
 
 const POST_ROUTES: Readonly<Record<string, DialectId>> = {
   '/v1/chat/completions': 'openai-chat',
@@ -48,15 +49,27 @@ export class SimHttpServer implements SimServer {
   private readonly startedSec = Math.floor((performance.timeOrigin + performance.now()) / 1000);
   private requests = 0;
   private closing: Promise<void> | null = null;
+  /** The span exporter (options.otlpEndpoint), null without one. */
+  private readonly tracer: SimTracer | null;
 
   constructor(readonly options: ResolvedSimOptions) {
     this.metrics = new SimMetrics(options.model, options.kvCacheTokens, options.prefixCaching);
     this.gpus =
       options.gpus > 0 ? new SimGpus({ gpus: options.gpus, energyCounter: options.gpuEnergyCounter }) : null;
+    this.tracer = options.otlpEndpoint
+      ? new SimTracer(options.otlpEndpoint, options.otlpProtocol, options.model)
+      : null;
+    const groundTruth = new GroundTruthLog(options.groundTruth, options.log);
+    const onEnd: SeqObserver = (seq, reason, now) => {
+      if (reason !== 'stop' && reason !== 'length') return; // vLLM traces finished requests
+      const p = simPhasesOf(seq, now);
+      groundTruth.phases(p);
+      this.tracer?.finished(p, seq.spec.maxTokens);
+    };
     this.core = {
       opts: options,
-      scheduler: new Scheduler(options, this.metrics, this.gpus),
-      groundTruth: new GroundTruthLog(options.groundTruth, options.log),
+      scheduler: new Scheduler(options, this.metrics, this.gpus, onEnd),
+      groundTruth,
       ids: new Rng(options.seed, 'request-ids'),
       instanceId: randomBytes(4).toString('hex'),
       faultRng: new Rng(options.seed, 'faults'),
@@ -113,6 +126,10 @@ export class SimHttpServer implements SimServer {
     return this.core.groundTruth.all();
   }
 
+  groundTruthPhases(): SimPhases[] {
+    return this.core.groundTruth.allPhases();
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -124,6 +141,7 @@ export class SimHttpServer implements SimServer {
       for (const socket of this.sockets) socket.destroy();
       await closed;
       await this.core.groundTruth.close();
+      await this.tracer?.close().catch((e: unknown) => this.options.log(`sim: span export: ${String(e)}`));
       this.options.log('sim: closed');
     })();
     return this.closing;

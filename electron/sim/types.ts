@@ -71,6 +71,13 @@ export interface SimOptions {
   gpus?: number;
   /** false: its GPUs publish no energy counter (only power), as some exporters' counter sets. */
   gpuEnergyCounter?: boolean;
+  /**
+   * Export a vLLM-shaped span per finished request to this OTLP/HTTP traces endpoint (e.g.
+   * http://127.0.0.1:4318/v1/traces; sim/tracing.ts). Default: none.
+   */
+  otlpEndpoint?: string | null;
+  /** The export's encoding (default http/protobuf, as vLLM's exporter). */
+  otlpProtocol?: 'http/protobuf' | 'http/json';
   log?: (line: string) => void;
 }
 
@@ -99,7 +106,30 @@ export interface ResolvedSimOptions {
   prefixCaching: boolean;
   gpus: number;
   gpuEnergyCounter: boolean;
+  otlpEndpoint: string | null;
+  otlpProtocol: 'http/protobuf' | 'http/json';
   log: (line: string) => void;
+}
+
+/**
+ * The phases of one finished request as the simulator ran them (its ground truth, kept with
+ * groundTruth on) — the numbers its vLLM-shaped span carries (sim/tracing.ts). Times in ms.
+ */
+export interface SimPhases {
+  /** The response's x-request-id. */
+  requestId: string;
+  /** The traceparent the request came with, if any. */
+  traceparent: string | null;
+  arrivalWallMs: number;
+  endWallMs: number;
+  queueMs: number;
+  prefillMs: number;
+  decodeMs: number;
+  inferenceMs: number;
+  ttftMs: number;
+  e2eMs: number;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 export type GroundTruthKind = 'chunk' | 'usage' | 'done' | 'error';
@@ -161,6 +191,8 @@ export interface SimServer {
   options: ResolvedSimOptions;
   state(): SimState;
   groundTruth(): GroundTruthRecord[];
+  /** In-process servers with groundTruth on: every finished request's phases. */
+  groundTruthPhases?(): SimPhases[];
   close(): Promise<void>;
 }
 

@@ -49,6 +49,18 @@ export function ComposerParams({ form, dialect, errors }: Props) {
           />{' '}
           ignore_eos
         </label>
+        <label
+          className="check"
+          title="Send a fresh W3C traceparent (sampled) and an x-request-id, so a server that traces joins its span to this request"
+        >
+          <input
+            type="checkbox"
+            data-testid="trace-headers"
+            checked={form.traceHeaders}
+            onChange={(e) => set({ traceHeaders: e.target.checked })}
+          />{' '}
+          trace headers
+        </label>
       </div>
 
       {hasStreamOptions(dialect) && (

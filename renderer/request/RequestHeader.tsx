@@ -21,6 +21,9 @@ export function RequestHeader() {
   const url = useRequestStore((s) => s.current.digest?.url ?? '');
   const status = useRequestStore((s) => s.current.digest?.status ?? null);
   const missing = useRequestStore((s) => s.current.missing);
+  const trace = useRequestStore((s) => s.current.digest?.trace);
+  const serverId = useRequestStore((s) => s.current.digest?.serverRequestId ?? null);
+  const responseId = useRequestStore((s) => s.current.digest?.responseId);
   return (
     <header className="request-header">
       <span
@@ -45,6 +48,24 @@ export function RequestHeader() {
             <span className={`badge ${status >= 200 && status < 300 ? 'ok' : 'bad'}`}>HTTP {status}</span>
           )}
           <span className="spacer" />
+          {trace && (
+            <span
+              className="muted mono rh-trace"
+              data-testid="trace-id"
+              title={`traceparent 00-${trace.traceId}-${trace.spanId}-01 · x-request-id ${trace.requestId}`}
+            >
+              trace {trace.traceId.slice(0, 8)}
+            </span>
+          )}
+          {(responseId ?? serverId) && (
+            <span
+              className="muted mono rh-server-id"
+              data-testid="server-ids"
+              title={`The server's ids: stream id ${responseId ?? '—'} · x-request-id echo ${serverId ?? '—'}`}
+            >
+              {(responseId ?? serverId ?? '').slice(0, 24)}
+            </span>
+          )}
           <span className="muted mono rh-id" title="Request id">
             {id.slice(0, 8)}
           </span>

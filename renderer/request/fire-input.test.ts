@@ -88,6 +88,15 @@ describe('buildFireInput', () => {
     expect(Object.keys(r.error).sort()).toEqual(['extraBody', 'maxTokens', 'model', 'prompt', 'temperature']);
   });
 
+  it('trace headers: on by default (nothing sent), off as traceHeaders false, and back into the form', () => {
+    const on = buildFireInput(form({}), 'sim', 'openai-chat');
+    expect(on.ok && on.value.traceHeaders).toBeUndefined();
+    const off = buildFireInput(form({ traceHeaders: false }), 'sim', 'openai-chat');
+    expect(off.ok && off.value.traceHeaders).toBe(false);
+    if (off.ok) expect(formFromInput(off.value, DEFAULT_FORM).traceHeaders).toBe(false);
+    if (on.ok) expect(formFromInput(on.value, DEFAULT_FORM).traceHeaders).toBe(true);
+  });
+
   it('leaves out empty numbers', () => {
     const r = buildFireInput(form({ maxTokens: '', temperature: '' }), 'sim', 'openai-completions');
     expect(r.ok && r.value.params).toBeUndefined();

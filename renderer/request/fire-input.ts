@@ -21,6 +21,8 @@ export interface ComposerForm {
   ignoreEos: boolean;
   includeUsage: boolean;
   continuousUsage: boolean;
+  /** Send a fresh W3C traceparent and an x-request-id (docs/tracing.md). */
+  traceHeaders: boolean;
   extraBody: string;
   headers: HeaderRow[];
 }
@@ -41,6 +43,7 @@ export const DEFAULT_FORM: ComposerForm = {
   ignoreEos: false,
   includeUsage: true,
   continuousUsage: false,
+  traceHeaders: true,
   extraBody: '',
   headers: [],
 };
@@ -123,6 +126,7 @@ export function buildFireInput(
   if (Object.keys(params).length) input.params = params;
   if (extra.value) input.extraBody = extra.value;
   if (headers.value) input.headers = headers.value;
+  if (!form.traceHeaders) input.traceHeaders = false;
   if (hasStreamOptions(dialect)) {
     input.includeUsage = form.includeUsage;
     input.continuousUsage = form.continuousUsage;
@@ -148,6 +152,7 @@ export function formFromInput(input: FireInput, prev: ComposerForm): ComposerFor
     ignoreEos: p.ignoreEos === true,
     includeUsage: input.includeUsage ?? true,
     continuousUsage: input.continuousUsage ?? false,
+    traceHeaders: input.traceHeaders ?? true,
     extraBody: input.extraBody ? JSON.stringify(input.extraBody, null, 2) : '',
     headers: rowsFromHeaders(input.headers),
   };

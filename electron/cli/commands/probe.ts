@@ -50,6 +50,7 @@ export function addProbeCommand(program: Command): void {
       int('--idle-timeout'),
     )
     .option('--insecure', 'skip TLS certificate verification')
+    .option('--no-trace-headers', 'send no traceparent / x-request-id (default: a fresh W3C trace)')
     .option('--raw', 'print the raw data of each event')
     .option('-q, --quiet', 'no live event lines, summary only')
     .option('--json', 'print one JSON object (summary, times, text, error) and nothing else')

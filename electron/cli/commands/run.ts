@@ -21,6 +21,21 @@ function addSessionOptions(cmd: Command): Command {
     );
 }
 
+/** Correlation with the server's own traces (docs/tracing.md). */
+function addTracingOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--no-trace-headers',
+      'send no traceparent / x-request-id with the requests (default: a fresh W3C trace per request)',
+    )
+    .option(
+      '--otlp-listen <port>',
+      "receive the server's OTLP/HTTP traces on this port (POST /v1/traces; point vLLM's --otlp-traces-endpoint here) and join its spans to the requests: server queue, prefill, decode per request",
+      int('--otlp-listen'),
+    )
+    .option('--otlp-host <host>', 'address the trace receiver binds (default 127.0.0.1)');
+}
+
 export function addRunCommand(program: Command): void {
   const run = program
     .command('run')
@@ -125,7 +140,7 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addSessionOptions(addTraceOptions(run))
+  addTracingOptions(addSessionOptions(addTraceOptions(run)))
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

@@ -79,6 +79,11 @@ export function addSimCommand(program: Command): void {
       1,
     )
     .option('--no-gpu-energy-counter', 'its GPUs publish power only, no energy counter')
+    .option(
+      '--otlp-endpoint <url>',
+      "export a vLLM-shaped span per finished request (llm_request, vLLM's gen_ai.latency.* attributes) to this OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces",
+    )
+    .option('--otlp-protocol <p>', 'http/protobuf (default, as vLLM) or http/json')
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');

@@ -76,6 +76,7 @@ export class OpenAiChunkDecoder implements EventDecoder {
     if (err) return err;
     const ev = this.chunk(o);
     if (typeof o.model === 'string' && o.model && ev.kind !== 'invalid') ev.model = o.model;
+    if (typeof o.id === 'string' && o.id && ev.kind !== 'invalid') ev.responseId = o.id.slice(0, 200);
     return ev;
   }
 

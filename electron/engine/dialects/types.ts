@@ -52,6 +52,8 @@ export interface DecodedEvent {
   invalidReason?: string;
   /** The model the response names (OpenAI chunks' and Ollama lines' `model`, Anthropic's message_start). */
   model?: string;
+  /** The response's own id (OpenAI chunks' `id`, e.g. vLLM's `chatcmpl-<request id>`). */
+  responseId?: string;
 }
 
 /** Stateful per-request decoder (some formats are cumulative or counted). */

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/runs/run-file/parse.ts';
 import type { RunTokenizedLine } from '../../../shared/runs/file/tokenized-line.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import type { RunSpansLine } from '../../../shared/runs/file/spans-line.ts';
 
 /** Buffered lines are written at least this often (the issue asks for ≤ 250 ms). @internal exported for its tests */
 export const FLUSH_MS = 200;
@@ -81,7 +82,8 @@ export class RunFileWriter {
   }
 
   /** The server's tokenizer counts of output texts (shared/runs/file/tokenized-line.ts), before the summary. */
-  appendTokenized(t: RunTokenizedLine): void {
+  /** A line written after the requests, before the summary (`tokenized`, `spans`). */
+  appendTokenized(t: RunTokenizedLine | RunSpansLine): void {
     if (this.closed) return;
     this.buf.push(JSON.stringify(t) + '\n');
   }

@@ -149,14 +149,7 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
             <option value="close">close after each request</option>
           </select>
         </Field>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={d.continuousUsage}
-            onChange={(e) => setDraft({ continuousUsage: e.target.checked })}
-          />{' '}
-          continuous_usage_stats (vLLM: exact tokens per event)
-        </label>
+        <RequestChecks d={d} />
         <label
           className="check"
           title="Scrape the target's /metrics (or its Prometheus) once a second during the run and sum it up in the summary: the server's TTFT, queue time, tokens, peaks"
@@ -192,6 +185,34 @@ export function SloFields({ errors }: { errors: Map<string, string> }) {
           </Field>
         </div>
       </details>
+    </>
+  );
+}
+
+/** Per-request options of the stream: exact token counts, correlation headers. */
+function RequestChecks({ d }: { d: WorkloadDraft }) {
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={d.continuousUsage}
+          onChange={(e) => setDraft({ continuousUsage: e.target.checked })}
+        />{' '}
+        continuous_usage_stats (vLLM: exact tokens per event)
+      </label>
+      <label
+        className="check"
+        title="A fresh W3C traceparent (sampled) and an x-request-id on every request: a server that traces joins its spans to them"
+      >
+        <input
+          type="checkbox"
+          data-testid="trace-headers"
+          checked={d.traceHeaders}
+          onChange={(e) => setDraft({ traceHeaders: e.target.checked })}
+        />{' '}
+        trace headers
+      </label>
     </>
   );
 }

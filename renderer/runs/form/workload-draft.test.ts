@@ -117,6 +117,15 @@ describe('workload draft', () => {
     expect(b.value).toEqual(a.value);
   });
 
+  it('trace headers: absent in the workload when on (the default), traceHeaders false when off, and back', () => {
+    expect(draftToWorkload(defaultDraft()).traceHeaders).toBeUndefined();
+    const off = draftToWorkload({ ...defaultDraft(), traceHeaders: false });
+    expect(off.traceHeaders).toBe(false);
+    expect(parseWorkload(off).ok).toBe(true);
+    expect(workloadToDraft(off).traceHeaders).toBe(false);
+    expect(workloadToDraft(draftToWorkload(defaultDraft())).traceHeaders).toBe(true);
+  });
+
   it('extra body: a JSON object merged into every request; anything else is refused at extraBody', () => {
     const w = draftToWorkload({
       ...defaultDraft(),

@@ -55,6 +55,8 @@ export interface WorkloadDraft {
   sloTpotMs: string;
   sloE2elMs: string;
   continuousUsage: boolean;
+  /** A W3C traceparent and an x-request-id on every request (workload `traceHeaders`, default on). */
+  traceHeaders: boolean;
   /** keep-alive: pooled connections (one the server closed is retried once); close: one per request. */
   connection: 'keep-alive' | 'close';
   /** Extra request-body fields, as JSON text ('' = none): merged into every request. */
@@ -103,6 +105,7 @@ export function defaultDraft(): WorkloadDraft {
     sloTpotMs: '',
     sloE2elMs: '',
     continuousUsage: false,
+    traceHeaders: true,
     connection: 'keep-alive',
     extraBody: '',
     serverMetrics: true,
@@ -203,6 +206,8 @@ export function draftToWorkload(
   if (Object.keys(slo).length) w.slo = slo;
   else delete w.slo;
   w.continuousUsage = d.continuousUsage;
+  if (d.traceHeaders) delete w.traceHeaders;
+  else w.traceHeaders = false;
   w.connection = d.connection;
   delete w.extraBody;
   const extra = extraBodyOf(d.extraBody);
@@ -275,6 +280,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.sloTpotMs = s(slo?.tpotMs, '');
   d.sloE2elMs = s(slo?.e2elMs, '');
   d.continuousUsage = raw.continuousUsage === true;
+  d.traceHeaders = raw.traceHeaders !== false;
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   d.rest = rest;

@@ -23,6 +23,7 @@ import { WorkloadSchema } from '../workload/workload.ts';
 
 export const RUN_FILE_FORMAT = 'tokenscope-run';
 export const RUN_FILE_VERSION = 1;
+import { ServerPhasesSchema } from '../../tracing/server-phases.ts';
 
 /** A run-clock time or duration past this (about 115 days) is no run's: the line is refused. */
 const MAX_RUN_MS = 1e10;
@@ -197,6 +198,15 @@ export const RequestSchema = z.object({
   bytes: z.number(),
   terminated: z.boolean(),
   serverRequestId: nul(z.string()),
+  trace: z
+    .object({
+      traceId: z.string().regex(/^[0-9a-f]{32}$/),
+      spanId: z.string().regex(/^[0-9a-f]{16}$/),
+      requestId: z.string().max(1000),
+    })
+    .optional(),
+  responseId: z.string().max(1000).optional(),
+  server: ServerPhasesSchema.optional(),
   /** Convenience copies for readers of the file (the reader recomputes them from `events`). */
   ttftMs: msN,
   tpotMs: msN,

@@ -87,6 +87,8 @@ export function recordToLineWithStats(
     bytes: rec.bytes,
     terminated: rec.terminated,
     serverRequestId: rec.serverRequestId,
+    ...(rec.trace ? { trace: { ...rec.trace } } : {}),
+    ...(rec.responseId !== undefined ? { responseId: rec.responseId } : {}),
     ttftMs: null,
     tpotMs: null,
     e2eMs: null,

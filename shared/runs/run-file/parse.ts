@@ -20,6 +20,7 @@ import { HeaderSchema, RequestSchema, type RunHeader, type RunRequestLine } from
 import { applyTokenized, TokenizedLineSchema, type RunTokenizedLine } from '../file/tokenized-line.ts';
 import { RunSummarySchema, type RunSummary } from '../summary/schema.ts';
 import { summarizeRunLines } from '../summary/summarize-run.ts';
+import { applySpans, SpansLineSchema, type RunSpansLine } from '../file/spans-line.ts';
 
 /** The last line of a finished run file (the writer: electron/runs/files/run-file.ts). */
 export interface RunSummaryLine {
@@ -72,6 +73,8 @@ export class RunLineReader {
   private readonly requests: RunRequestLine[] = [];
   /** The server tokenizer's counts, put back on the request lines at the end. */
   private readonly tokenized: RunTokenizedLine[] = [];
+  /** The server's spans joined to the requests (run --otlp-listen), put back at the end. */
+  private readonly spans: RunSpansLine[] = [];
   private readonly seenIds = new Set<string>();
   private readonly seenSeqs = new Set<string>();
   private readonly problems: string[] = [];
@@ -127,6 +130,10 @@ export class RunLineReader {
       const t = TokenizedLineSchema.safeParse(v);
       if (t.success) this.tokenized.push(t.data);
       else this.problem(`line ${i + 1}: bad tokenized line (${issueText(t.error)}); skipped`);
+    } else if (type === 'spans') {
+      const t = SpansLineSchema.safeParse(v);
+      if (t.success) this.spans.push(t.data);
+      else this.problem(`line ${i + 1}: bad spans line (${issueText(t.error)}); skipped`);
     } else this.problem(`line ${i + 1}: unknown line type; skipped`);
   }
 
@@ -169,6 +176,7 @@ export class RunLineReader {
     if (!header) return fail('empty file: no run header');
     const requests = this.requests;
     for (const t of this.tokenized) applyTokenized(requests, t);
+    for (const s of this.spans) applySpans(requests, s);
     let damage = this.damage;
     const partial = this.summary === null && damage === null;
     const notes: string[] = [];

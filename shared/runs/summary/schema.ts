@@ -240,6 +240,24 @@ export const RunSummarySchema = z.object({
    * scrapes it), when the run watched them; absent for imports and runs that did not.
    */
   server: ServerSideSummarySchema.nullable().optional(),
+  /** The server's phases from its spans, exact per request (shared/tracing/phase-summary.ts; run --otlp-listen). */
+  serverPhases: z
+    .object({
+      requests: count,
+      joined: count,
+      sharedClock: z.boolean(),
+      queueMs: MetricStatsSchema.nullable(),
+      prefillMs: MetricStatsSchema.nullable(),
+      decodeMs: MetricStatsSchema.nullable(),
+      serverTtftMs: MetricStatsSchema.nullable(),
+      serverE2eMs: MetricStatsSchema.nullable(),
+      clientTtftMs: MetricStatsSchema.nullable(),
+      outsideServerMs: MetricStatsSchema.nullable(),
+      preQueueMs: MetricStatsSchema.nullable(),
+      sendMs: MetricStatsSchema.nullable(),
+      returnMs: MetricStatsSchema.nullable(),
+    })
+    .optional(),
   /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
   importInfo: z
     .object({

@@ -11,6 +11,7 @@ import { byTurnOf } from './by-turn.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from '../workload/workload.ts';
 import { replaySummaryOf } from './replay-lag.ts';
+import { serverPhasesSummaryOf } from '../../tracing/phase-summary.ts';
 
 export interface SummarizeRunOptions {
   /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
@@ -20,6 +21,8 @@ export interface SummarizeRunOptions {
   selfCheck?: SelfCheck | null;
   /** Re-derive under another preset's per-request rules (definitions.ts); default Tokenscope's. */
   definitions?: DefinitionsId;
+  /** Spans were joined and client and server share a clock (the spans line's sharedClock). */
+  sharedClock?: boolean;
 }
 
 function configOf(w: Workload): RunSummary['config'] {
@@ -67,5 +70,7 @@ export function summarizeRunLines(
   });
   const replay = replaySummaryOf(header.workload, lines);
   if (replay) summary.replay = replay;
+  const phases = serverPhasesSummaryOf(lines, header.clockZeroWall, o.sharedClock ?? false);
+  if (phases) summary.serverPhases = phases;
   return byTurn ? { ...summary, byTurn } : summary;
 }

@@ -11,6 +11,7 @@ import { turnLabel } from './by-turn.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
+import { serverPhasesLines } from '../../tracing/phase-text.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -312,6 +313,7 @@ export function summaryText(s: RunSummary): string {
   if (s.cancelledRequests > 0) L.push(row('Cancelled (not counted):', String(s.cancelledRequests)));
   if (s.warmupRequests > 0) L.push(row('Warm-up requests (not counted):', String(s.warmupRequests)));
   if (s.replay) L.push(...replaySection(s.replay));
+  if (s.serverPhases) L.push(...serverPhasesLines(s.serverPhases, (t) => center(t, 50, '-')));
   if (s.selfCheck) {
     const c = s.selfCheck;
     L.push(center('Client Self-check', 50, '-'));

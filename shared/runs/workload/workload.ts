@@ -277,6 +277,11 @@ export const WorkloadSchema = z
     slo: Slo.optional(),
     /** Keep every response's text in the run file (large). */
     saveText: z.boolean().default(false),
+    /**
+     * Send a W3C `traceparent` and an `x-request-id` with every request (absent: on), so a server
+     * that traces joins its spans to them (docs/tracing.md). `--no-trace-headers` turns it off.
+     */
+    traceHeaders: z.boolean().optional(),
     /** Multi-turn conversations instead of single requests (see `Sessions`). */
     sessions: Sessions.optional(),
   })
