@@ -24,6 +24,9 @@ export interface SimCliOptions {
   reasoning: number;
   /** commander's `--no-prefix-caching`: false when given. */
   prefixCaching: boolean;
+  /** commander's `--no-prompt-tokens-details` / `--no-cache-endpoints`. */
+  promptTokensDetails: boolean;
+  cacheEndpoints: boolean;
   gpus: number;
   gpuEnergyCounter: boolean;
   quiet?: boolean;
@@ -51,6 +54,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
     prefixCaching: o.prefixCaching,
+    promptTokensDetails: o.promptTokensDetails,
+    cacheEndpoints: o.cacheEndpoints,
     gpus: o.gpus,
     gpuEnergyCounter: o.gpuEnergyCounter,
     // The banner below says where it listens (once); the server's own line is for embedders.
