@@ -26,6 +26,7 @@ import { runCompare } from './compare.ts';
 import { formatIssues, readWorkloadJson } from '../runs/files/workload-file.ts';
 import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions } from './run-flags.ts';
 import { printPooled, progressWriter, reportResult } from './run-report.ts';
+import { cacheLines, expectedPrefixLine } from './prefix-cache-text.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
 function failed(o: RunCliOptions, msg: string, code = 2): number {
@@ -157,6 +158,8 @@ export async function runRunCommand(
     process.stderr.write(
       `target: ${target.url} (${target.dialect}, model ${model}) · prompts: ${prompts.description}\n`,
     );
+  const expected = expectedPrefixLine(w);
+  if (expected && !o.quiet) process.stderr.write(expected + '\n');
   let result: RunResult;
   try {
     result = await runWorkload({
@@ -176,6 +179,7 @@ export async function runRunCommand(
         // Said even with --quiet: a whole run against another model than asked is worth a line.
         const other = otherModelAnswered(model, header.testRequest?.responseModel);
         if (other !== null) process.stderr.write(`warning: ${otherModelText(model, other)}\n`);
+        for (const line of cacheLines(header)) process.stderr.write(line + '\n');
         progress.onStarted(header);
       },
       onProgress: progress.onProgress,

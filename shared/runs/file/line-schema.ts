@@ -55,6 +55,15 @@ export const HeaderSchema = z.object({
       responseModel: z.string().max(1000).optional(),
     })
     .optional(),
+  prefixCacheReset: z
+    .object({
+      ok: z.boolean(),
+      endpoint: z.string().max(200).nullable(),
+      status: z.number().int().nullable(),
+      message: z.string().max(2000),
+    })
+    .optional(),
+  warmCacheTokens: z.number().int().min(0).optional(),
   shard: ShardInfoSchema.optional(),
   merged: MergeInfoSchema.optional(),
 });

@@ -13,6 +13,7 @@ import type { ErrorCode, ErrorKind } from '../../errors.ts';
 import type { Phases, TokenSource, Usage } from '../../request.ts';
 import type { Slo, Workload } from '../workload/workload.ts';
 import type { ReplaySummary } from '../summary/replay-lag.ts';
+import type { PrefixCacheSummary } from '../summary/prefix-cache.ts';
 import type { SelfCheck } from '../summary/self-check-types.ts';
 import type { ServerSideSummary } from '../summary/server-side-types.ts';
 import type { RunMergeInfo, RunShardInfo } from '../shard/shard.ts';
@@ -62,10 +63,27 @@ export interface RunHeader {
   repeat?: RunRepeat;
   /** The test request sent before the clock started (workload.testRequest), when it passed. */
   testRequest?: RunTestRequest;
+  /** The prefix-cache reset before the run (workload.resetPrefixCache), when one was asked for. */
+  prefixCacheReset?: RunPrefixCacheReset;
+  /**
+   * The test request found this many of its prompt tokens in the server's prefix cache: the cache
+   * is warm from an earlier run (the same seed sends the same test prompt), so TTFT may look better
+   * than a cold server gives. Absent: no hit, or no reset was asked for and none reported.
+   */
+  warmCacheTokens?: number;
   /** One shard of a workload run from several machines (`run --shard I/N`, shared/runs/shard/shard.ts). */
   shard?: RunShardInfo;
   /** The shards this run was merged from (`tokenscope merge`), with what was flagged. */
   merged?: RunMergeInfo;
+}
+
+/** What a prefix-cache reset before the run did (electron/runs/prefix-cache-reset.ts). */
+export interface RunPrefixCacheReset {
+  ok: boolean;
+  /** The endpoint that answered; null: none exists on this server. */
+  endpoint: string | null;
+  status: number | null;
+  message: string;
 }
 
 /** What the test request saw (not part of the run's numbers). */
@@ -217,6 +235,8 @@ export interface RequestOutcome {
   answerTokens?: number;
   reasoningTokensExact?: boolean;
   inputTokens: number | null;
+  /** Prompt tokens the server said it took from its prefix cache (absent/null: it did not say). */
+  cachedTokens?: number | null;
   tokenSource: TokenSource | null;
   /** Why the server's usage total was not believed (request-stats.ts `tokenDoubt`); absent: it was. */
   tokenDoubt?: string;
@@ -396,6 +416,8 @@ export interface RunSummary {
   selfCheck: SelfCheck | null;
   /** A trace replay's schedule lag (shared/runs/summary/replay-lag.ts); absent for other runs and older files. */
   replay?: ReplaySummary | null;
+  /** What the server took from its prefix cache (summary/prefix-cache.ts); absent: nothing reported. */
+  prefixCache?: PrefixCacheSummary;
   /**
    * What the server's own metrics said over the measured run (its /metrics, or a Prometheus that
    * scrapes it), when the run watched them; absent for imports and runs that did not.

@@ -98,6 +98,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
         }
       : {}),
     inputTokens: line.inputTokens,
+    ...(line.usage?.cachedTokens !== undefined ? { cachedTokens: line.usage.cachedTokens } : {}),
     tokenSource: stats.tokenSource,
     ...(stats.tokenDoubt !== null ? { tokenDoubt: stats.tokenDoubt } : {}),
     inputTokensSource: line.inputTokensSource,

@@ -212,6 +212,19 @@ export const RunSummarySchema = z.object({
     .nullable()
     .optional(),
   server: ServerSchema.optional(),
+  prefixCache: z
+    .object({
+      reported: count,
+      hitRequests: count,
+      cachedTokens: count,
+      promptTokens: count,
+      ratio: nonNeg,
+      perRequestRatio: MetricStatsSchema.nullable(),
+      ttftHit: MetricStatsSchema.nullable(),
+      ttftMiss: MetricStatsSchema.nullable(),
+      expected: z.object({ hitRequests: count, cachedTokens: count, ratio: nonNeg }).optional(),
+    })
+    .optional(),
   importInfo: z
     .object({
       recomputed: z.array(z.string()),

@@ -10,6 +10,8 @@ import { byTurnOf } from './by-turn.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from '../workload/workload.ts';
 import { replaySummaryOf } from './replay-lag.ts';
+import { prefixCacheOf } from './prefix-cache.ts';
+import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
 
 export interface SummarizeRunOptions {
   /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
@@ -66,5 +68,23 @@ export function summarizeRunLines(
   });
   const replay = replaySummaryOf(header.workload, lines);
   if (replay) summary.replay = replay;
+  const cache = prefixCacheOf(
+    outcomes.filter((x) => x.ok),
+    expectedOf(header.workload, kept),
+  );
+  if (cache) summary.prefixCache = cache;
   return byTurn ? { ...summary, byTurn } : summary;
+}
+
+/** The hits a prefix-groups workload should give over the requests the run measured (by item index). */
+function expectedOf(w: Workload, kept: readonly RunRequestLine[]): ExpectedHits | null {
+  const src = w.prompts;
+  if (src.type !== 'synthetic' || !src.prefixGroups || kept.length === 0) return null;
+  const tokens = new Map<number, number>();
+  let n = 0;
+  for (const l of kept) {
+    tokens.set(l.seq, l.inputTokens ?? 0);
+    n = Math.max(n, l.seq + 1);
+  }
+  return expectedHits(src.prefixGroups, w.seed, n, (i) => tokens.get(i) ?? 0);
 }
