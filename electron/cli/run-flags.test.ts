@@ -40,3 +40,26 @@ describe('multi-turn flags', () => {
     expect(!j.ok && j.error[0]!.message).toMatch(/synthetic prompts or a ShareGPT file/);
   });
 });
+
+describe('prefix-cache flags', () => {
+  it('--prefix-groups with --prefix-len, --cache-bust, --reset-prefix-cache set the workload', () => {
+    const g = parsed({ prefixGroups: 8, prefixLen: 512, inputLen: '64', resetPrefixCache: true });
+    expect(g.ok).toBe(true);
+    if (!g.ok) return;
+    expect(g.value.prompts).toMatchObject({ type: 'synthetic', prefixGroups: { groups: 8, prefixLen: 512 } });
+    expect(g.value.resetPrefixCache).toBe(true);
+    const b = parsed({ cacheBust: true });
+    expect(b.ok && b.value.prompts.type === 'synthetic' && b.value.prompts.cacheBust).toBe(true);
+  });
+
+  it('refuses one without the other, and prompts that are not synthetic', () => {
+    expect(applyOverrides({}, { prefixGroups: 8 }).error).toMatch(
+      /--prefix-groups and --prefix-len go together/,
+    );
+    expect(
+      applyOverrides({ prompts: { type: 'sharegpt', path: 'x.json' } }, { cacheBust: true }).error,
+    ).toMatch(/apply to synthetic prompts; this workload reads sharegpt/);
+    const both = parsed({ prefixGroups: 2, prefixLen: 16, cacheBust: true });
+    expect(both.ok).toBe(false);
+  });
+});

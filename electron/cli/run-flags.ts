@@ -17,6 +17,14 @@ export interface RunCliOptions {
   burstiness?: number;
   inputLen?: string;
   outputLen?: string;
+  /** Shared prefixes: this many groups (with --prefix-len). */
+  prefixGroups?: number;
+  /** Shared prefixes: tokens of each group's prefix (with --prefix-groups). */
+  prefixLen?: number;
+  /** A unique random prefix per request. */
+  cacheBust?: boolean;
+  /** Empty the server's prefix cache before the run (and each repeat). */
+  resetPrefixCache?: boolean;
   /** Multi-turn sessions: turns per conversation, N or MIN-MAX. */
   turns?: string;
   /** Think time between turns: MS, MIN-MAX (uniform) or exp:MEAN. */
@@ -178,7 +186,29 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       w.prompts = { ...p, outputLen: type === 'sharegpt' ? Number(o.outputLen) : parseLen(o.outputLen!) };
     }
   }
+  const cacheError = prefixOverrides(w, o);
+  if (cacheError) return { raw: w, error: cacheError };
   return { raw: w };
+}
+
+/** --prefix-groups/--prefix-len, --cache-bust (synthetic prompts) and --reset-prefix-cache. */
+function prefixOverrides(w: Obj, o: RunCliOptions): string | null {
+  if (o.resetPrefixCache) w.resetPrefixCache = true;
+  const groups = o.prefixGroups !== undefined || o.prefixLen !== undefined;
+  if (!groups && !o.cacheBust) return null;
+  const p = obj(w.prompts);
+  const type = p.type ?? 'synthetic';
+  if (type !== 'synthetic')
+    return `--prefix-groups, --prefix-len and --cache-bust apply to synthetic prompts; this workload reads ${String(type)} prompts`;
+  if (groups && (o.prefixGroups === undefined || o.prefixLen === undefined))
+    return '--prefix-groups and --prefix-len go together (G groups of N-token prefixes)';
+  w.prompts = {
+    ...p,
+    type,
+    ...(groups ? { prefixGroups: { groups: o.prefixGroups, prefixLen: o.prefixLen } } : {}),
+    ...(o.cacheBust ? { cacheBust: true } : {}),
+  };
+  return null;
 }
 
 /**
@@ -234,6 +264,9 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'slo.e2elMs': ['--slo-e2el', 'sloE2el'],
   'prompts.inputLen': ['--input-len', 'inputLen'],
   'prompts.outputLen': ['--output-len', 'outputLen'],
+  'prompts.prefixGroups.groups': ['--prefix-groups', 'prefixGroups'],
+  'prompts.prefixGroups.prefixLen': ['--prefix-len', 'prefixLen'],
+  'prompts.cacheBust': ['--cache-bust', 'cacheBust'],
   'prompts.speedup': ['--speedup', 'speedup'],
   'prompts.blockTokens': ['--block-tokens', 'blockTokens'],
   'prompts.maxLagMs': ['--max-lag', 'maxLag'],

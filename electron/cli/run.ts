@@ -29,6 +29,7 @@ import { applyOverrides, flagLabel, parseHeaders, type Obj, type RunCliOptions }
 import { printPooled, progressWriter, printRunResult } from './run-output.ts';
 import { MAX_REPEATS } from '../../shared/runs-api.ts';
 import { errorMessage } from '../../shared/result.ts';
+import { cacheLines, expectedPrefixLine } from './prefix-cache-text.ts';
 
 /** An error, as one JSON object with --json, else on stderr; its exit code. */
 function failed(o: RunCliOptions, msg: string, code = 2): number {
@@ -160,6 +161,8 @@ async function runRunCommand(
     );
   const spans = await spanReceiverOf(o);
   if (typeof spans === 'string') return err(spans);
+  const expected = expectedPrefixLine(w);
+  if (expected && !o.quiet) process.stderr.write(expected + '\n');
   let result: RunResult;
   try {
     result = await runWorkload({
@@ -180,6 +183,7 @@ async function runRunCommand(
         // Said even with --quiet: a whole run against another model than asked is worth a line.
         const other = otherModelAnswered(model, header.testRequest?.responseModel);
         if (other !== null) process.stderr.write(`warning: ${otherModelText(model, other)}\n`);
+        for (const line of cacheLines(header)) process.stderr.write(line + '\n');
         progress.onStarted(header);
       },
       onProgress: progress.onProgress,

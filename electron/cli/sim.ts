@@ -25,6 +25,9 @@ export interface SimCliOptions {
   reasoning: number;
   /** commander's `--no-prefix-caching`: false when given. */
   prefixCaching: boolean;
+  /** commander's `--no-prompt-tokens-details` / `--no-cache-endpoints`. */
+  promptTokensDetails: boolean;
+  cacheEndpoints: boolean;
   gpus: number;
   gpuEnergyCounter: boolean;
   /** Export a vLLM-shaped span per finished request to this OTLP/HTTP traces endpoint. */
@@ -59,6 +62,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
     prefixCaching: o.prefixCaching,
+    promptTokensDetails: o.promptTokensDetails,
+    cacheEndpoints: o.cacheEndpoints,
     gpus: o.gpus,
     gpuEnergyCounter: o.gpuEnergyCounter,
     otlpEndpoint: o.otlpEndpoint ?? null,

@@ -43,6 +43,7 @@ import { FinishQueue } from './finish-queue.ts';
 import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
+import { resetPrefixCache } from './prefix-cache-reset.ts';
 import { conversationTask } from './sessions/session-loop.ts';
 
 export { TestRequestError } from './test-request.ts';
@@ -137,6 +138,8 @@ class RunSession {
   }
 
   async run(): Promise<RunResult> {
+    if (this.w.resetPrefixCache)
+      this.header.prefixCacheReset = await resetPrefixCache(this.o.target, this.signal);
     if (this.w.testRequest) await this.testRequest();
     this.safe(this.o.onStarted)?.(this.header);
     if (this.w.warmup > 0 && !this.signal.aborted) this.phase = 'warmup';
@@ -157,7 +160,10 @@ class RunSession {
       await this.writer?.discard().catch(() => undefined);
       throw new TestRequestError(err, t.attempts);
     }
-    if (!t.cancelled) this.header.testRequest = testRequestSummary(t, item.inputTokens, spec);
+    if (t.cancelled) return;
+    this.header.testRequest = testRequestSummary(t, item.inputTokens, spec);
+    const warm = t.rec.usage?.cachedTokens ?? 0;
+    if (warm > 0) this.header.warmCacheTokens = warm;
   }
 
   /** Warm-up: like vLLM, at max concurrency with no rate, before the clock starts. */

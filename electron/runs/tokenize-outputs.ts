@@ -11,14 +11,13 @@
  * run file (a `tokenized` line); where the server has no tokenizer, the counts stay labelled
  * estimated.
  */
-import http from 'node:http';
-import https from 'node:https';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { vllmUsageTokens } from '../../shared/runs/summary/definitions.ts';
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RunTokenizedLine } from '../../shared/runs/file/tokenized-line.ts';
 import { redactTargetUrl, type RunTargetSpec } from './request-spec.ts';
+import { smallPost } from './small-post.ts';
 
 /** Text kept for counting, in all (characters): past it, later requests stay estimated. */
 const MAX_KEPT_CHARS = 64 * 1024 * 1024;
@@ -111,50 +110,23 @@ async function countOne(
   return Array.isArray(a.tokens) ? a.tokens.length : null;
 }
 
-/** A small JSON POST, bounded in time and size; null on any failure (the count stays estimated). */
-function postJson(url: string, body: unknown, target: RunTargetSpec, signal?: AbortSignal): Promise<unknown> {
-  const u = new URL(url);
-  const data = Buffer.from(JSON.stringify(body));
-  const headers: Record<string, string> = {
-    ...(target.headers ?? {}),
-    'content-type': 'application/json',
-    'content-length': String(data.length),
-    accept: 'application/json',
-  };
-  if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
-  const lib = u.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    const req = lib.request(
-      u,
-      {
-        method: 'POST',
-        headers,
-        timeout: TIMEOUT_MS,
-        signal,
-        ...(u.protocol === 'https:' && target.insecureTls ? { rejectUnauthorized: false } : {}),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy();
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200) return resolve(null);
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
-          } catch {
-            resolve(null);
-          }
-        });
-        res.on('error', () => resolve(null));
-        res.on('close', () => resolve(null)); // destroyed past the size limit: no 'end'
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end(data);
+/** The answer's JSON when the POST succeeded with 200; null on any failure (the count stays estimated). */
+async function postJson(
+  url: string,
+  body: unknown,
+  target: RunTargetSpec,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const a = await smallPost(url, target, {
+    json: body,
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: MAX_ANSWER_BYTES,
+    signal,
   });
+  if (a === null || a.status !== 200) return null;
+  try {
+    return JSON.parse(a.body) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -221,6 +221,8 @@ function start(
       admittedMs: session?.seq?.admittedMs ?? 0,
       firstTokenMs: session?.seq?.firstTokenMs ?? 0,
     }),
+    cachedTokens: () => session?.seq?.cachedTokens ?? 0,
+    promptTokensDetails: o.promptTokensDetails,
   });
   const s = new StreamSession(res, dialect, writer, requestId, fault, r.stream, {
     scheduler: core.scheduler,

@@ -60,6 +60,8 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     closeAfterStreamMs: num(o.closeAfterStreamMs, d.closeAfterStreamMs, 0, 60_000),
     reasoningTokens: Math.floor(num(o.reasoningTokens, 0, 0, 1_000_000)),
     prefixCaching: o.prefixCaching ?? true,
+    promptTokensDetails: o.promptTokensDetails ?? true,
+    cacheEndpoints: o.cacheEndpoints ?? true,
     gpus: Math.floor(num(o.gpus, 1, 0, 16)),
     gpuEnergyCounter: o.gpuEnergyCounter ?? true,
     otlpEndpoint: o.otlpEndpoint ?? null,

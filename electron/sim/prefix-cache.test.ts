@@ -10,6 +10,8 @@ import { KV_BLOCK_TOKENS } from './types.ts';
 import { chatBody, metricValue, post, scrape, sseJson } from '../testing/sim.ts';
 import { Rng } from '../../shared/prng.ts';
 
+type Obj = Record<string, unknown>;
+
 const WORDS = 'the of and to in is you that it he was for on are as with his they at be this'.split(' ');
 /** n one-token words, seeded. */
 function words(n: number, seed: number): string {
@@ -117,5 +119,56 @@ describe('over HTTP', () => {
     expect(metricValue(m, 'vllm:prefix_cache_queries_total')).toBe(2 * countChatTokens(msgs));
     expect(again).toBeGreaterThan(0.8 * countChatTokens(msgs) * 0.25);
     expect(m).toContain('enable_prefix_caching="False"');
+  });
+
+  /** The final usage of a streamed chat request with include_usage. */
+  async function usageOf(s: SimServer, messages: { role: string; content: string }[]): Promise<Obj> {
+    const body = chatBody({ messages, max_tokens: 2, stream_options: { include_usage: true } });
+    const r = await post(s, '/v1/chat/completions', body);
+    const withUsage = sseJson(r.text).filter((c) => c.usage);
+    return withUsage[withUsage.length - 1]!.usage as Obj;
+  }
+
+  it("reports the cached part of a prompt in the usage chunk's prompt_tokens_details, unset when none (as vLLM)", async () => {
+    const s = await sim({});
+    const msgs = [{ role: 'user', content: words(400, 21) }];
+    const first = await usageOf(s, msgs);
+    expect(first.prompt_tokens_details).toBeUndefined(); // vLLM: `and num_cached_tokens` — 0 leaves it unset
+    const second = await usageOf(s, msgs);
+    const cached = Math.floor(countChatTokens(msgs) / KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS;
+    expect(second.prompt_tokens_details).toEqual({ cached_tokens: cached });
+    const off = await sim({ promptTokensDetails: false });
+    await usageOf(off, msgs);
+    expect((await usageOf(off, msgs)).prompt_tokens_details).toBeUndefined();
+  });
+
+  it('POST /reset_prefix_cache (vLLM) and /flush_cache (SGLang) empty the cache; SGLang refuses while busy', async () => {
+    const s = await sim({});
+    const msgs = [{ role: 'user', content: words(400, 22) }];
+    await usageOf(s, msgs);
+    const reset = await fetch(s.url + '/reset_prefix_cache', { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect(await reset.text()).toBe('');
+    expect((await usageOf(s, msgs)).prompt_tokens_details).toBeUndefined(); // cold again
+    expect((await usageOf(s, msgs)).prompt_tokens_details).toBeDefined();
+    const flush = await fetch(s.url + '/flush_cache', { method: 'GET' });
+    expect(flush.status).toBe(200);
+    expect(await flush.text()).toMatch(/^Cache flushed\./);
+    expect((await usageOf(s, msgs)).prompt_tokens_details).toBeUndefined();
+    // A long request running: SGLang's scheduler refuses to flush, with 400 and the same text.
+    const long = fetch(s.url + '/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody({ messages: msgs, max_tokens: 200, ignore_eos: true })),
+    });
+    const res = await long;
+    const reader = res.body!.getReader();
+    await reader.read();
+    const busy = await fetch(s.url + '/flush_cache', { method: 'POST' });
+    expect(busy.status).toBe(400);
+    expect(await busy.text()).toMatch(/not be performed/);
+    while (!(await reader.read()).done);
+    const off = await sim({ cacheEndpoints: false });
+    expect((await fetch(off.url + '/reset_prefix_cache', { method: 'POST' })).status).toBe(404);
   });
 });

@@ -182,6 +182,10 @@ export class SimHttpServer implements SimServer {
       res.writeHead(204);
       return void res.end();
     }
+    if (this.options.cacheEndpoints && (path === '/reset_prefix_cache' || path === '/flush_cache')) {
+      req.resume();
+      return this.resetPrefixCache(path, res);
+    }
     if (path === '/tokenize')
       return this.readBody(req, res, (raw) => serveTokenize(res, raw, this.options.kvCacheTokens));
     const dialect = POST_ROUTES[path];
@@ -194,7 +198,30 @@ export class SimHttpServer implements SimServer {
     });
   }
 
+  /**
+   * Empties the prefix cache, in the shape of the server whose endpoint was called. vLLM
+   * (vllm/entrypoints/serve/cache/api_router.py): `POST /reset_prefix_cache` → 200, empty body,
+   * whatever runs. SGLang (sglang/srt/entrypoints/http_server.py `flush_cache`): GET or POST
+   * `/flush_cache` → 200 "Cache flushed…", or 400 with the same text when requests are running or
+   * waiting (the scheduler refuses, and the cache is kept).
+   */
+  private resetPrefixCache(path: string, res: ServerResponse): void {
+    const s = this.core.scheduler;
+    if (path === '/reset_prefix_cache') {
+      s.prefixCache?.clear();
+      res.writeHead(200, { 'content-length': '0' });
+      return void res.end();
+    }
+    const busy = s.numRunning + s.numWaiting > 0;
+    if (!busy) s.prefixCache?.clear();
+    const body =
+      'Cache flushed.\nPlease check backend logs for more details. (When there are running or waiting requests, the operation will not be performed.)\n';
+    res.writeHead(busy ? 400 : 200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(body);
+  }
+
   private handleGet(path: string, res: ServerResponse): void {
+    if (path === '/flush_cache' && this.options.cacheEndpoints) return this.resetPrefixCache(path, res);
     if (path === '/metrics') {
       const s = this.core.scheduler;
       const body = this.metrics.render({

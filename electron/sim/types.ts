@@ -67,6 +67,19 @@ export interface SimOptions {
    * LRU as large as the KV cache) and a prompt's cached leading blocks are not prefilled again.
    */
   prefixCaching?: boolean;
+  /**
+   * Report the cached part of each prompt (`usage.prompt_tokens_details.cached_tokens` in the
+   * OpenAI dialects, `input_tokens_details` in Responses). Default on; vLLM sends it only when
+   * started with `--enable-prompt-tokens-details` (off: `prompt_tokens_details: null`, as vLLM
+   * without that flag).
+   */
+  promptTokensDetails?: boolean;
+  /**
+   * The cache endpoints benchmarks call between runs (default on): vLLM's `POST
+   * /reset_prefix_cache` (vLLM serves it only with VLLM_SERVER_DEV_MODE=1) and SGLang's
+   * `GET|POST /flush_cache` (refused with 400 while requests run or wait, as SGLang does).
+   */
+  cacheEndpoints?: boolean;
   /** GPUs of the synthetic dcgm-exporter at `/gpu-metrics` (default 1; 0: no such route). */
   gpus?: number;
   /** false: its GPUs publish no energy counter (only power), as some exporters' counter sets. */
@@ -104,6 +117,8 @@ export interface ResolvedSimOptions {
   closeAfterStreamMs: number;
   reasoningTokens: number;
   prefixCaching: boolean;
+  promptTokensDetails: boolean;
+  cacheEndpoints: boolean;
   gpus: number;
   gpuEnergyCounter: boolean;
   otlpEndpoint: string | null;

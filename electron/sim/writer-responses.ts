@@ -166,7 +166,7 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
     const p = this.ctx.req.promptTokens;
     const usage = {
       input_tokens: p,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: this.ctx.cachedTokens() },
       output_tokens: this.count,
       output_tokens_details: { reasoning_tokens: this.reasoningCount },
       total_tokens: p + this.count,

@@ -43,6 +43,10 @@ export interface WriterContext {
    */
   reasoningTokens: number;
   times(): SeqTimes;
+  /** Prompt tokens the prefix cache held when the sequence was admitted (0 until then, or none). */
+  cachedTokens(): number;
+  /** Whether the final usage carries the cached part (`prompt_tokens_details`). */
+  promptTokensDetails: boolean;
 }
 
 export interface DialectWriter {
@@ -120,6 +124,17 @@ export abstract class WriterBase {
   protected usage(): { prompt_tokens: number; total_tokens: number; completion_tokens: number } {
     const p = this.ctx.req.promptTokens;
     return { prompt_tokens: p, total_tokens: p + this.count, completion_tokens: this.count };
+  }
+
+  /**
+   * vLLM's final usage: `prompt_tokens_details` is `{cached_tokens}` only when the server runs with
+   * --enable-prompt-tokens-details and some prompt tokens were cached, else null
+   * (vllm/entrypoints/openai/serving_chat.py: `if self.enable_prompt_tokens_details and
+   * num_cached_tokens`).
+   */
+  protected promptTokensDetails(): { cached_tokens: number } | null {
+    const cached = this.ctx.cachedTokens();
+    return this.ctx.promptTokensDetails && cached > 0 ? { cached_tokens: cached } : null;
   }
 }
 

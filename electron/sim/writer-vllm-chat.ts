@@ -45,7 +45,7 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
     return this.ctx.req.includeUsage && this.ctx.req.continuousUsage;
   }
 
-  private chunk(choices: unknown[], usage: boolean): string {
+  private chunk(choices: unknown[], usage: boolean, final = false): string {
     const c: Record<string, unknown> = {
       id: this.id,
       object: 'chat.completion.chunk',
@@ -57,6 +57,10 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
       const u: Record<string, unknown> = this.usage();
       if (this.ctx.reasoningTokens > 0)
         u.completion_tokens_details = { reasoning_tokens: this.reasoningCount };
+      // Only the final usage gets it, and streamed chunks are dumped with exclude_unset: the field
+      // appears only when it was set.
+      const details = final ? this.promptTokensDetails() : null;
+      if (details) u.prompt_tokens_details = details;
       c.usage = u;
     }
     return JSON.stringify(c);
@@ -87,7 +91,7 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
     frames.push({ data, tokens: tokens.length, kind: 'chunk', reasoning: d.reasoningTokens });
     if (finish) {
       if (this.ctx.req.includeUsage)
-        frames.push({ data: sse(this.chunk([], true)), tokens: 0, kind: 'usage' });
+        frames.push({ data: sse(this.chunk([], true, true)), tokens: 0, kind: 'usage' });
       frames.push(DONE_FRAME);
     }
     return frames;
@@ -128,7 +132,7 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
       ],
       service_tier: null,
       system_fingerprint: null,
-      usage: { ...this.usage(), prompt_tokens_details: null },
+      usage: { ...this.usage(), prompt_tokens_details: this.promptTokensDetails() },
       prompt_logprobs: null,
       kv_transfer_params: null,
     });

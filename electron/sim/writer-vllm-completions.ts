@@ -19,6 +19,12 @@ export class VllmCompletionsWriter extends WriterBase implements DialectWriter {
     return `cmpl-${this.ctx.requestId}`;
   }
 
+  /** The usage chunk's usage: with the cached part when there is one (see promptTokensDetails). */
+  private finalUsage(): Record<string, unknown> {
+    const details = this.promptTokensDetails();
+    return details ? { ...this.usage(), prompt_tokens_details: details } : this.usage();
+  }
+
   private chunk(choices: unknown[], usage: unknown): string {
     return JSON.stringify({
       id: this.id,
@@ -57,7 +63,7 @@ export class VllmCompletionsWriter extends WriterBase implements DialectWriter {
     ];
     if (finish) {
       if (this.ctx.req.includeUsage)
-        frames.push({ data: sse(this.chunk([], this.usage())), tokens: 0, kind: 'usage' });
+        frames.push({ data: sse(this.chunk([], this.finalUsage())), tokens: 0, kind: 'usage' });
       frames.push(DONE_FRAME);
     }
     return frames;
@@ -91,7 +97,7 @@ export class VllmCompletionsWriter extends WriterBase implements DialectWriter {
           prompt_logprobs: null,
         },
       ],
-      usage: { ...this.usage(), prompt_tokens_details: null },
+      usage: { ...this.usage(), prompt_tokens_details: this.promptTokensDetails() },
       kv_transfer_params: null,
     });
   }

@@ -140,7 +140,7 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addTracingOptions(addSessionOptions(addTraceOptions(run)))
+  addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run))))
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(
@@ -152,6 +152,29 @@ export function addRunCommand(program: Command): void {
         const { runRunTargets } = await import('../run.ts');
         process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
       },
+    );
+}
+
+/** The prefix cache: shared prefixes, cache busting, a reset first (docs/load.md "Prefix caching"). */
+function addCacheOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--prefix-groups <g>',
+      'shared prefixes: each request starts with one of G prefixes (with --prefix-len), then its --input-len suffix; the expected prefix-cache hit ratio is printed',
+      int('--prefix-groups'),
+    )
+    .option(
+      '--prefix-len <n>',
+      'shared prefixes: tokens of each prefix (with --prefix-groups)',
+      int('--prefix-len'),
+    )
+    .option(
+      '--cache-bust',
+      'a unique random prefix per request (not from the seed): no request shares a cached block with another, in this run or an earlier one',
+    )
+    .option(
+      '--reset-prefix-cache',
+      "empty the server's prefix cache before the run and each repeat (vLLM: POST /reset_prefix_cache, needs VLLM_SERVER_DEV_MODE=1; SGLang: /flush_cache); recorded in the run file",
     );
 }
 

@@ -73,6 +73,14 @@ export function addSimCommand(program: Command): void {
       'turn off the prefix cache (default on, as vLLM: cached leading 16-token blocks of a prompt are not prefilled again)',
     )
     .option(
+      '--no-prompt-tokens-details',
+      'send prompt_tokens_details: null, as vLLM does without --enable-prompt-tokens-details (default: the cached part of each prompt in usage)',
+    )
+    .option(
+      '--no-cache-endpoints',
+      'serve no POST /reset_prefix_cache (vLLM without VLLM_SERVER_DEV_MODE=1) and no /flush_cache (SGLang)',
+    )
+    .option(
       '--gpus <n>',
       'GPUs of the synthetic dcgm-exporter at /gpu-metrics (0: none); their power and energy follow the batch',
       int('--gpus'),

@@ -60,7 +60,7 @@ const WORDS = (
 ).split(' ');
 
 /** Deterministic text of about `tokens` tokens: words drawn from `rng`. */
-export function syntheticText(tokens: number, rng: Rng): string {
+export function syntheticText(tokens: number, rng: Pick<Rng, 'int'>): string {
   const out: string[] = [];
   for (let i = 0; i < tokens; i++) out.push(WORDS[rng.int(WORDS.length)]!);
   return out.join(' ');

@@ -8,7 +8,9 @@
  * within ~30 % of real tokenizers for prose); the run prefers the server's `usage` when it
  * reports prompt tokens.
  */
+import { randomInt } from 'node:crypto';
 import { Rng } from '../../../shared/prng.ts';
+import { groupOf } from '../../../shared/runs/workload/prefix-groups.ts';
 import type { PromptSource, Sessions } from '../../../shared/runs/workload/workload.ts';
 import { maxTurnsOf, syntheticConversations } from '../sessions/conversation.ts';
 import { countTextTokens } from '../../../shared/tokenizer.ts';
@@ -20,18 +22,52 @@ export type { PromptProvider } from './items.ts';
 function syntheticProvider(src: Extract<PromptSource, { type: 'synthetic' }>, seed: number): PromptProvider {
   const prefix = src.prefix ? src.prefix + '\n' : '';
   const prefixTokens = prefix ? countTextTokens(prefix) : 0;
+  const groups = src.prefixGroups;
+  // Each group's prefix text, made once per stream (warm-up has its own, so warming up never
+  // caches the measured prefixes).
+  const groupText = new Map<string, string>();
+  const groupPrefix = (stream: string, g: number): string => {
+    const key = `${stream}:${g}`;
+    let t = groupText.get(key);
+    if (t === undefined) {
+      t = syntheticText(groups!.prefixLen, new Rng(seed, `${stream}:prefix-group:${g}`)) + '\n';
+      groupText.set(key, t);
+    }
+    return t;
+  };
+  const parts = [`input ${describeDist(src.inputLen)}`, `output ${describeDist(src.outputLen)}`];
+  if (groups) parts.push(`${groups.groups} shared prefixes of ${groups.prefixLen} tokens before the input`);
+  if (src.cacheBust) parts.push('a unique random prefix per request');
   return {
-    description: `synthetic (input ${describeDist(src.inputLen)}, output ${describeDist(src.outputLen)})`,
+    description: `synthetic (${parts.join(', ')})`,
     size: null,
     force: src.force,
     at(i, stream = 'main') {
       const rng = new Rng(seed, `${stream}:synthetic:${i}`);
       const inLen = sampleLength(src.inputLen, rng);
       const outLen = sampleLength(src.outputLen, rng);
-      const prompt = prefix + syntheticText(Math.max(1, inLen - prefixTokens), rng);
+      if (groups) {
+        // The group prefix is extra: inputLen is the suffix, as vLLM's prefix_len + suffix_len.
+        const head = prefix + groupPrefix(stream, groupOf(seed, stream, i, groups.groups));
+        const prompt = head + syntheticText(Math.max(1, inLen), rng);
+        return { prompt, inputTokens: countTextTokens(prompt), outputTokens: outLen };
+      }
+      // Cache busting: random words from the OS, not the seed, so a rerun with the same seed
+      // shares no block with this one either; counted in the input length.
+      const bust = src.cacheBust ? cacheBuster() : '';
+      const bustTokens = bust ? countTextTokens(bust) : 0;
+      const prompt = bust + prefix + syntheticText(Math.max(1, inLen - prefixTokens - bustTokens), rng);
       return { prompt, inputTokens: countTextTokens(prompt), outputTokens: outLen };
     },
   };
+}
+
+/**
+ * Twelve words drawn by the OS's CSPRNG and a newline (~12 tokens, ~89 bits: no two of any number
+ * of runs collide in practice): the first KV block differs from every other prompt's.
+ */
+function cacheBuster(): string {
+  return syntheticText(12, { int: (n) => randomInt(n) }) + '\n';
 }
 
 /**

@@ -72,6 +72,16 @@ const RunTestRequestSchema = z.object({
 });
 export type RunTestRequest = z.output<typeof RunTestRequestSchema>;
 
+/** What a prefix-cache reset before the run did (electron/runs/prefix-cache-reset.ts). */
+const RunPrefixCacheResetSchema = z.object({
+  ok: z.boolean(),
+  /** The endpoint that answered; null: none exists on this server. */
+  endpoint: z.string().max(200).nullable(),
+  status: z.number().int().nullable(),
+  message: z.string().max(2000),
+});
+export type RunPrefixCacheReset = z.output<typeof RunPrefixCacheResetSchema>;
+
 export const HeaderSchema = z.object({
   type: z.literal('header'),
   format: z.literal(RUN_FILE_FORMAT),
@@ -100,6 +110,14 @@ export const HeaderSchema = z.object({
   repeat: RunRepeatSchema.optional(),
   /** The test request sent before the clock started (workload.testRequest), when it passed. */
   testRequest: RunTestRequestSchema.optional(),
+  /** The prefix-cache reset before the run (workload.resetPrefixCache; electron/runs/prefix-cache-reset.ts), when one was asked for. */
+  prefixCacheReset: RunPrefixCacheResetSchema.optional(),
+  /**
+   * The test request found this many of its prompt tokens in the server's prefix cache: the cache
+   * was warm from an earlier run (the same seed sends the same test prompt), so TTFT may look
+   * better than a cold server gives. Absent: no hit.
+   */
+  warmCacheTokens: z.number().int().min(0).optional(),
   /** One shard of a workload run from several machines (`run --shard I/N`, shared/runs/shard/shard.ts). */
   shard: ShardInfoSchema.optional(),
   /** The shards this run was merged from (`tokenscope merge`), with what was flagged. */

@@ -100,6 +100,23 @@ export function summaryJson(
           },
         }
       : {}),
+    ...(s.prefixCache
+      ? {
+          prefix_cache: {
+            reported_requests: s.prefixCache.reported,
+            hit_requests: s.prefixCache.hitRequests,
+            cached_tokens: s.prefixCache.cachedTokens,
+            prompt_tokens: s.prefixCache.promptTokens,
+            hit_ratio: s.prefixCache.ratio,
+            median_ttft_hit_ms: s.prefixCache.ttftHit?.median ?? null,
+            median_ttft_miss_ms: s.prefixCache.ttftMiss?.median ?? null,
+            p90_ttft_hit_ms: s.prefixCache.ttftHit?.p90 ?? null,
+            p90_ttft_miss_ms: s.prefixCache.ttftMiss?.p90 ?? null,
+            expected_cached_tokens: s.prefixCache.expected?.cachedTokens ?? null,
+            expected_hit_ratio: s.prefixCache.expected?.ratio ?? null,
+          },
+        }
+      : {}),
     server: s.server ?? null,
     source: s.source,
     definitions: s.definitions ?? 'tokenscope',

@@ -52,6 +52,8 @@ export interface RequestOutcome {
   answerTokens?: number;
   reasoningTokensExact?: boolean;
   inputTokens: number | null;
+  /** Prompt tokens the server said it took from its prefix cache (absent/null: it did not say). */
+  cachedTokens?: number | null;
   tokenSource: TokenSource | null;
   /** Why the server's usage total was not believed (request-stats.ts `tokenDoubt`); absent: it was. */
   tokenDoubt?: string;
@@ -153,6 +155,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
         }
       : {}),
     inputTokens: line.inputTokens,
+    ...(line.usage?.cachedTokens !== undefined ? { cachedTokens: line.usage.cachedTokens } : {}),
     tokenSource: stats.tokenSource,
     ...(stats.tokenDoubt !== null ? { tokenDoubt: stats.tokenDoubt } : {}),
     inputTokensSource: line.inputTokensSource,

@@ -258,6 +258,20 @@ export const RunSummarySchema = z.object({
       returnMs: MetricStatsSchema.nullable(),
     })
     .optional(),
+  /** What the server took from its prefix cache (prefix-cache.ts); absent: nothing reported and nothing expected. */
+  prefixCache: z
+    .object({
+      reported: count,
+      hitRequests: count,
+      cachedTokens: count,
+      promptTokens: count,
+      ratio: nonNeg,
+      perRequestRatio: MetricStatsSchema.nullable(),
+      ttftHit: MetricStatsSchema.nullable(),
+      ttftMiss: MetricStatsSchema.nullable(),
+      expected: z.object({ hitRequests: count, cachedTokens: count, ratio: nonNeg }).optional(),
+    })
+    .optional(),
   /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
   importInfo: z
     .object({

@@ -12,6 +12,8 @@ import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from '../workload/workload.ts';
 import { replaySummaryOf } from './replay-lag.ts';
 import { serverPhasesSummaryOf } from '../../tracing/phase-summary.ts';
+import { prefixCacheOf } from './prefix-cache.ts';
+import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
 
 export interface SummarizeRunOptions {
   /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
@@ -72,5 +74,23 @@ export function summarizeRunLines(
   if (replay) summary.replay = replay;
   const phases = serverPhasesSummaryOf(lines, header.clockZeroWall, o.sharedClock ?? false);
   if (phases) summary.serverPhases = phases;
+  const cache = prefixCacheOf(
+    outcomes.filter((x) => x.ok),
+    expectedOf(header.workload, kept),
+  );
+  if (cache) summary.prefixCache = cache;
   return byTurn ? { ...summary, byTurn } : summary;
+}
+
+/** The hits a prefix-groups workload should give over the requests the run measured (by item index). */
+function expectedOf(w: Workload, kept: readonly RunRequestLine[]): ExpectedHits | null {
+  const src = w.prompts;
+  if (src.type !== 'synthetic' || !src.prefixGroups || kept.length === 0) return null;
+  const tokens = new Map<number, number>();
+  let n = 0;
+  for (const l of kept) {
+    tokens.set(l.seq, l.inputTokens ?? 0);
+    n = Math.max(n, l.seq + 1);
+  }
+  return expectedHits(src.prefixGroups, w.seed, n, (i) => tokens.get(i) ?? 0);
 }

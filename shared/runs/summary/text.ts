@@ -110,6 +110,30 @@ function coalescedSection(s: RunSummary): string[] {
   return L;
 }
 
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+
+/** What the server took from its prefix cache (prefix-cache.ts), beside what the workload expected. */
+function prefixCacheSection(s: RunSummary): string[] {
+  const c = s.prefixCache;
+  if (!c) return [];
+  const L = [center('Prefix Cache', 50, '-')];
+  if (c.expected)
+    L.push(
+      row('Expected cached tokens (prefix groups):', `${c.expected.cachedTokens} (${pct(c.expected.ratio)})`),
+    );
+  if (c.reported === 0) {
+    L.push(row('Cached tokens reported:', 'none (the server sent no cached_tokens)'));
+    return L;
+  }
+  L.push(
+    row('Cached prompt tokens:', `${c.cachedTokens} of ${c.promptTokens} (${pct(c.ratio)})`),
+    row('Requests with a hit:', `${c.hitRequests} of ${c.reported}`),
+    row('TTFT p50 hit / miss (ms):', `${f2(c.ttftHit?.median)} / ${f2(c.ttftMiss?.median)}`),
+    row('TTFT p90 hit / miss (ms):', `${f2(c.ttftHit?.p90)} / ${f2(c.ttftMiss?.p90)}`),
+  );
+  return L;
+}
+
 /** Runs with reasoning: the answer's first token and where the output tokens went; else nothing. */
 function reasoningSection(s: RunSummary): string[] {
   const r = s.reasoning;
@@ -269,6 +293,7 @@ export function summaryText(s: RunSummary): string {
   // Tokenscope's own, after vLLM's block.
   L.push(...reasoningSection(s));
   L.push(...byTurnSection(s));
+  L.push(...prefixCacheSection(s));
   L.push(...coalescedSection(s));
   // Per token from estimated counts (no per-event counts from the server): said in the heading.
   const estimated = s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0;

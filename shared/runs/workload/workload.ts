@@ -72,9 +72,27 @@ export const PromptSource = z.discriminatedUnion('type', [
       outputLen: LengthDist.default({ type: 'fixed', value: 128 }),
       /** Text put before every generated prompt (e.g. a shared system-like prefix to test prefix caching). */
       prefix: z.string().max(1_000_000).optional(),
+      /**
+       * Shared prefixes (shared/runs/workload/prefix-groups.ts): each request starts with one of
+       * `groups` generated prefixes of `prefixLen` tokens, then its own `inputLen`-token suffix; the
+       * expected prefix-cache hit ratio is printed before the run.
+       */
+      prefixGroups: z
+        .object({ groups: int1.max(100_000), prefixLen: int1.max(1_000_000) })
+        .strict()
+        .optional(),
+      /**
+       * A unique random prefix per request (not from the seed: unique across runs too), so that no
+       * two requests, in this run or an earlier one, share a cached block.
+       */
+      cacheBust: z.boolean().optional(),
       force: ForceOutput.default('ignore_eos'),
     })
-    .strict(),
+    .strict()
+    .refine((s) => !(s.cacheBust && s.prefixGroups), {
+      message: 'cacheBust and prefixGroups exclude each other (one defeats the other)',
+      path: ['cacheBust'],
+    }),
   z
     .object({
       type: z.literal('sharegpt'),
@@ -241,6 +259,12 @@ export const WorkloadSchema = z
       .optional(),
     /** vLLM rescales a finite schedule so the last arrival is at N/rate. */
     normalizeSchedule: z.boolean().default(true),
+    /**
+     * Empty the server's prefix cache before the run, each repeat and each sweep step (vLLM: `POST
+     * /reset_prefix_cache`, served with VLLM_SERVER_DEV_MODE=1; SGLang: `/flush_cache`), so that no
+     * earlier run warms this one; what was done is recorded in the run file's header.
+     */
+    resetPrefixCache: z.boolean().optional(),
     /** Requests sent (at max concurrency, no rate) before the measured run; excluded from results. */
     warmup: z.number().int().min(0).max(L.warmup).default(0),
     /**
