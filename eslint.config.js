@@ -86,6 +86,13 @@ const nodeBuiltins = [
   'zlib',
 ];
 
+/** A caught value need not be an Error: its message is errorMessage(e) (shared/result.ts). */
+const ERROR_MESSAGE_SYNTAX = {
+  selector:
+    "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+  message: 'Use errorMessage(e) (shared/result.ts): a caught value need not be an Error.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -125,14 +132,7 @@ export default tseslint.config(
       // A timer declared before the closures that clear it and assigned later is not a bug.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A caught value need not be an Error: its message is errorMessage(e) (shared/result.ts).
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
-          message: 'Use errorMessage(e) (shared/result.ts): a caught value need not be an Error.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ERROR_MESSAGE_SYNTAX],
     },
   },
   {
@@ -226,8 +226,10 @@ export default tseslint.config(
     ],
     ignores: ['**/*.test.ts'],
     rules: {
+      // A block's no-restricted-syntax replaces the global one's list: the errorMessage rule again.
       'no-restricted-syntax': [
         'error',
+        ERROR_MESSAGE_SYNTAX,
         {
           selector: ":not(SpreadElement) > MemberExpression[object.name='process'][property.name='env']",
           message:

@@ -11,7 +11,7 @@ import { DIALECT_IDS } from './dialects.ts';
 import type { RunRepeat, RunHeader, RunRequestLine } from './runs/file/line-schema.ts';
 import type { RequestOutcome } from './runs/summary/outcome.ts';
 import type { RunSummary } from './runs/summary/schema.ts';
-import type { RunProgress, RunRequestStart } from './runs/live/progress-types.ts';
+import type { RunRequestStart } from './runs/live/progress-types.ts';
 
 export const runKey = z
   .string()

@@ -10,7 +10,7 @@ import type { RequestSnapshot, RequestSummary } from '../../shared/api.ts';
 import { recordFootprintBytes } from '../engine/record-limits.ts';
 import { DEFAULT_HISTORY_MAX_BYTES } from '../engine/engine-config.ts';
 
-export const HISTORY_MAX = 50;
+const HISTORY_MAX = 50;
 
 export class RequestHistory {
   private readonly entries: { snap: RequestSnapshot; bytes: number }[] = [];

@@ -213,7 +213,7 @@ async function spanReceiverOf(o: RunCliOptions): Promise<SpanReceiver | null | s
     if (!o.quiet) process.stderr.write(`traces: receiving OTLP at ${r.url}\n`);
     return r;
   } catch (e) {
-    return `cannot listen for traces on port ${o.otlpListen}: ${(e as Error).message}`;
+    return `cannot listen for traces on port ${o.otlpListen}: ${errorMessage(e)}`;
   }
 }
 

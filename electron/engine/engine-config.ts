@@ -52,7 +52,7 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 export const DEFAULT_HISTORY_MAX_BYTES = 256 * MiB;
 
 /** One stream-I/O thread per core but one, at least one, at most MAX_IO_THREADS. */
-export function defaultIoThreads(): number {
+function defaultIoThreads(): number {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   return Math.max(1, Math.min(MAX_IO_THREADS, cores - 1));
 }

@@ -73,7 +73,7 @@ export function prepareRequest(
  * traces (vLLM with --otlp-traces-endpoint) continues this trace, so its span joins this request
  * by trace id. Headers the user set (any case) win: then only what they carry is recorded.
  */
-export function addTraceHeaders(headers: Record<string, string>): TraceContext | undefined {
+function addTraceHeaders(headers: Record<string, string>): TraceContext | undefined {
   const own = (name: string): string | undefined =>
     Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
   const userParent = own('traceparent');

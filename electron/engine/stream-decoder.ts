@@ -36,7 +36,6 @@ import {
 } from './record-limits.ts';
 import { DEFAULT_LIMITS } from './engine-config.ts';
 
-
 /** Frames decoded per slice (flush): the measuring thread yields between slices. */
 export const DECODE_SLICE_FRAMES = 1024;
 

@@ -57,7 +57,7 @@ interface ScrapeRates {
   queueTime: WindowSummary | null;
 }
 
-export type DigestConcepts = { [K in ScalarConcept]: number | null } & {
+type DigestConcepts = { [K in ScalarConcept]: number | null } & {
   [K in HistogramConcept]: HistogramSummary | null;
 };
 

@@ -8,22 +8,22 @@
  */
 import protobuf from 'protobufjs';
 import type { Result } from '../../shared/result.ts';
-import { fail, ok } from '../../shared/result.ts';
+import { errorMessage, fail, ok } from '../../shared/result.ts';
 import { nanosToMs, type OtlpSpan, type SpanAttributeValue } from '../../shared/tracing/spans.ts';
 import { COMMON_PROTO, RESOURCE_PROTO, TRACE_PROTO, TRACE_SERVICE_PROTO } from './proto-text.ts';
 
-export type DecodeProblem = 'protobuf' | 'json' | 'shape';
+type DecodeProblem = 'protobuf' | 'json' | 'shape';
 export interface DecodeError {
   kind: DecodeProblem;
   message: string;
 }
 
 /** Spans in one export past this are refused (a collector batches 512 by default). */
-export const MAX_SPANS_PER_EXPORT = 20_000;
+const MAX_SPANS_PER_EXPORT = 20_000;
 const MAX_ATTRIBUTES = 256;
 
 let requestType: protobuf.Type | null = null;
-/** The ExportTraceServiceRequest type, parsed once from the vendored text. */
+/** The ExportTraceServiceRequest type, parsed once from the vendored text. @internal exported for its tests */
 export function exportRequestType(): protobuf.Type {
   if (requestType) return requestType;
   const root = new protobuf.Root();
@@ -40,7 +40,7 @@ export function decodeProtobuf(body: Uint8Array): Result<OtlpSpan[], DecodeError
     const t = exportRequestType();
     obj = t.toObject(t.decode(body), { longs: String, enums: Number, bytes: Array, defaults: false });
   } catch (e) {
-    return fail({ kind: 'protobuf', message: `not an OTLP protobuf trace export: ${(e as Error).message}` });
+    return fail({ kind: 'protobuf', message: `not an OTLP protobuf trace export: ${errorMessage(e)}` });
   }
   return spansOf(obj);
 }
@@ -50,7 +50,7 @@ export function decodeJson(text: string): Result<OtlpSpan[], DecodeError> {
   try {
     obj = JSON.parse(text);
   } catch (e) {
-    return fail({ kind: 'json', message: `not JSON: ${(e as Error).message}` });
+    return fail({ kind: 'json', message: `not JSON: ${errorMessage(e)}` });
   }
   return spansOf(obj);
 }

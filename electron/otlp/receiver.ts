@@ -13,9 +13,9 @@ import type { OtlpSpan } from '../../shared/tracing/spans.ts';
 import { decodeJson, decodeProtobuf } from './decode.ts';
 
 /** Default body limit, compressed and decompressed alike. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export type RejectKind =
+type RejectKind =
   | 'method'
   | 'path'
   | 'content-type'

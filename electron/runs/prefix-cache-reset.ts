@@ -16,6 +16,7 @@ const TIMEOUT_MS = 10_000;
 
 const ENDPOINTS = ['/reset_prefix_cache', '/flush_cache'] as const;
 
+/** @internal exported for its tests */
 export const NO_RESET_ENDPOINT =
   'the server has no prefix-cache reset: vLLM serves POST /reset_prefix_cache only with VLLM_SERVER_DEV_MODE=1, SGLang serves /flush_cache; TGI, llama.cpp and Ollama have none';
 

@@ -13,9 +13,9 @@ import { sharesClock } from '../../shared/tracing/ttft-parts.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceiverStats } from '../otlp/receiver.ts';
 
 /** Spans kept at most; past it new ones are counted, not kept. */
-export const MAX_KEPT_SPANS = 500_000;
+const MAX_KEPT_SPANS = 500_000;
 /** How long the end of a run waits for the last spans (vLLM's exporter batches every 5 s). */
-export const DEFAULT_SPAN_WAIT_MS = 6_000;
+const DEFAULT_SPAN_WAIT_MS = 6_000;
 
 export interface SpanSource {
   /** The receiver's traces endpoint. */

@@ -8,7 +8,7 @@ import { isRequestSpan, serverPhasesOf, type ServerPhases } from './server-phase
 import type { OtlpSpan } from './spans.ts';
 
 /** Listed unmatched trace ids, at most. */
-export const MAX_LISTED_TRACES = 50;
+const MAX_LISTED_TRACES = 50;
 
 export interface JoinedSpans {
   /** Request (line) id → the server's phases. */

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { OtlpSpan } from './spans.ts';
 
 /** vLLM's span attribute names (vllm/tracing.py `SpanAttributes`). */
-export const VLLM_SPAN = {
+const VLLM_SPAN = {
   name: 'llm_request',
   queue: 'gen_ai.latency.time_in_queue',
   ttft: 'gen_ai.latency.time_to_first_token',

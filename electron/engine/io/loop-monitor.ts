@@ -16,7 +16,7 @@ const STALL_MS = 5;
 const BUCKET_MS = 0.1;
 const BUCKETS = 2000; // 0–200 ms; beyond counts in the last bucket (max is kept exactly)
 /** Stall windows kept per thread; past it the count and time still add up, the windows do not. */
-export const MAX_STALL_WINDOWS = 8192;
+const MAX_STALL_WINDOWS = 8192;
 
 export class LoopMonitor {
   private hist = new Uint32Array(BUCKETS);

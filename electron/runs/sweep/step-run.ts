@@ -77,7 +77,7 @@ export function defaultMinMs(w: Workload, rate: number): number {
 }
 
 /** The squared coefficient of variation of the workload's arrival gaps (shared/runs/sweep/saturation.ts). */
-export function arrivalCv2(w: Workload): number {
+function arrivalCv2(w: Workload): number {
   const p = arrivalProcessOf(w);
   return p === 'constant' ? 0 : p === 'poisson' ? 1 : 1 / w.burstiness;
 }

@@ -10,7 +10,7 @@ export const MAX_SHARDS = 1024;
 const numN = z.number().nullable();
 
 /** This machine's clock against a reference (the target server's HTTP Date), ms. */
-export const ClockEstimateSchema = z.object({
+const ClockEstimateSchema = z.object({
   /** reference − local: add it to a local time to get the reference's. null: not measured. */
   offsetMs: numN,
   /** Half-width of the interval the offset is known to lie in (null: not measured). */
@@ -69,4 +69,4 @@ export const MergeInfoSchema = z.object({
   flagged: z.boolean(),
   shards: z.array(MergedShardSchema),
 });
-export type RunMergeInfo = z.output<typeof MergeInfoSchema>;
+type RunMergeInfo = z.output<typeof MergeInfoSchema>;

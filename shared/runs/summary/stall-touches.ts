@@ -10,12 +10,12 @@ import { EV_CONTENT } from '../../request.ts';
 import type { RunRequestLine } from '../file/line-schema.ts';
 import type { StallTouches } from './self-check-schema.ts';
 
-/** A stall longer than this (ms) counts; events up to this long after it count with it. */
+/** A stall longer than this (ms) counts; events up to this long after it count with it. @internal exported for its tests */
 export const STALL_BOUND_MS = 5;
 /** Touched requests named in the summary. */
-export const STALL_IDS_MAX = 50;
+const STALL_IDS_MAX = 50;
 
-/** Overlapping or touching [from, to] windows merged, sorted (flat pairs in, flat pairs out). */
+/** Overlapping or touching [from, to] windows merged, sorted (flat pairs in, flat pairs out). @internal exported for its tests */
 export function mergeWindows(flat: readonly number[], afterMs: number): number[] {
   const pairs: [number, number][] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]! + afterMs]);

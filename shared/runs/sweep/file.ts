@@ -71,7 +71,7 @@ const Queue = z
     significant: z.boolean(),
   })
   .nullable();
-export const StepSaturation = z.object({
+const StepSaturation = z.object({
   overSaturated: z.boolean(),
   /**
    * The step was long enough, with data enough, to be judged either way (older files: absent). A

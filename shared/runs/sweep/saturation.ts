@@ -64,7 +64,7 @@ export interface SaturationOptions {
   noiseZ?: number;
 }
 
-/** Signal 1: the queue's growth over the judged window against the arrivals' noise. */
+/** Signal 1: the queue's growth over the judged window against the arrivals' noise. @internal exported for its tests */
 export interface QueueGrowth {
   /** From the first outstanding sample in the judged window to the last, ms. */
   windowMs: number;
@@ -116,7 +116,7 @@ const T975 = [
   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
   2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
-export const t975 = (df: number): number => (df >= 1 && df <= 30 ? T975[df - 1]! : 1.96);
+const t975 = (df: number): number => (df >= 1 && df <= 30 ? T975[df - 1]! : 1.96);
 /** GuideLLM's margin-of-error threshold: a slope counts when t(97.5 %)·SE / slope is below it. */
 const MOE_MAX = 2;
 
@@ -134,7 +134,7 @@ function cv2Of(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1) / (m * m);
 }
 
-/** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. */
+/** Medians of `points` ([ms, value]) in `windows` equal windows of [0, endMs]: [middle ms, median][]. @internal exported for its tests */
 export function windowMedians(
   points: readonly (readonly [number, number])[],
   endMs: number,
@@ -192,7 +192,7 @@ export function fitSlope(
  * Signal 1 over [fromMs, the last sample]: outstanding samples ([ms, n]) give the growth, the
  * completion times the completed count; null without two samples in it, or without one in its
  * middle half.
- */
+ @internal exported for its tests */
 export function queueGrowth(
   outstanding: readonly (readonly [number, number])[],
   doneAtMs: readonly number[],

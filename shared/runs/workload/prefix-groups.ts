@@ -16,7 +16,7 @@
 import { Rng } from '../../prng.ts';
 
 /** vLLM's default KV block size (--block-size 16); SGLang's radix cache matches per token. */
-export const KV_BLOCK_TOKENS = 16;
+const KV_BLOCK_TOKENS = 16;
 
 export interface PrefixGroups {
   groups: number;
