@@ -69,4 +69,3 @@ export const MergeInfoSchema = z.object({
   flagged: z.boolean(),
   shards: z.array(MergedShardSchema),
 });
-type RunMergeInfo = z.output<typeof MergeInfoSchema>;

@@ -33,8 +33,7 @@ export const STAT_METRICS = [
 ] as const;
 export type StatMetric = (typeof STAT_METRICS)[number];
 
-/** The metrics vLLM reports percentiles for, and the percentiles we write (vLLM's key format). */
-const VLLM_STAT_METRICS = ['ttft', 'tpot', 'itl', 'e2el'] as const;
+/** The percentiles vLLM reports for TTFT, TPOT, ITL and E2EL, and we write (vLLM's key format). */
 export const VLLM_PERCENTILES = [90, 95, 99, 99.9] as const;
 
 /** Reads null as NaN: median/std are NaN in memory for imports that did not report them; JSON writes null. */
