@@ -93,6 +93,12 @@ const ERROR_MESSAGE_SYNTAX = {
   message: 'Use errorMessage(e) (shared/result.ts): a caught value need not be an Error.',
 };
 
+/** Test support (any testing/ folder) is for tests: production code never imports it. */
+const NO_TESTING_IMPORT = {
+  group: ['**/testing/**', './testing/*'],
+  message: 'Test support (testing/) is for tests and other test support, not production code.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -176,9 +182,16 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
-  {
-    files: ['electron/**/*.ts'],
-    ignores: ['electron/main.ts', 'electron/preload.ts', 'electron/ipc.ts', 'electron/**/*.test.ts'],
+  // Production code (not tests, not the testing/ folders' own helpers) imports no test support.
+  ...[false, true].map((testing) => ({
+    files: testing ? ['electron/testing/**/*.ts'] : ['electron/**/*.ts'],
+    ignores: [
+      'electron/main.ts',
+      'electron/preload.ts',
+      'electron/ipc.ts',
+      'electron/**/*.test.ts',
+      ...(testing ? [] : ['electron/testing/**']),
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -190,13 +203,20 @@ export default tseslint.config(
                 'Only electron/main.ts, preload.ts and ipc.ts import electron: the core runs in the CLI and tests too.',
             },
           ],
+          patterns: testing ? [] : [NO_TESTING_IMPORT],
         },
       ],
     },
-  },
-  {
-    files: ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+  })),
+  ...[false, true].map((testing) => ({
+    files: testing
+      ? ['shared/testing/**/*.ts', 'renderer/testing/**/*.ts', 'renderer/testing/**/*.tsx']
+      : ['shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      ...(testing ? [] : ['shared/testing/**', 'renderer/testing/**']),
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -208,11 +228,12 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'No Node modules in shared/ or renderer/.' },
             { group: ['**/electron/**'], message: 'shared/ and renderer/ do not reach into electron/.' },
+            ...(testing ? [] : [NO_TESTING_IMPORT]),
           ],
         },
       ],
     },
-  },
+  })),
   {
     // Configuration is built at the entry points (electron/engine/engine-config.ts): the engine, the
     // runs, the app, metrics and the simulator read no environment variable, at load or later.

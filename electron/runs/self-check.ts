@@ -19,7 +19,7 @@
  *   event-loop delay p99 > 5 ms — timestamps can be off by more than the ms-level precision we promise;
  *   busy > 85 % — the loop has almost no idle time left to service sockets promptly;
  *   any content event stamped in or up to 5 ms after a stall of that loop over 5 ms
- *     (shared/runs/stall-touches.ts) — a p99 hides a 66-ms stall among 131k reads, the events it
+ *     (shared/runs/summary/stall-touches.ts) — a p99 hides a 66-ms stall among 131k reads, the events it
  *     made late are counted and their requests named;
  * and on this thread: schedule lag p99 > 50 ms — requests left that much later than planned (only
  *   arrivals that found a free concurrency slot count: the others would have waited anyway).

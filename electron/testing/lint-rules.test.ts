@@ -27,3 +27,26 @@ describe('errors through errorMessage', () => {
     expect(await ruleErrors('electron/app/x.ts', good, 'no-restricted-syntax')).toEqual([]);
   });
 });
+
+describe('test support stays out of production code', () => {
+  it('refuses a production import of testing/, in electron/, shared/ and renderer/; tests and helpers may', async () => {
+    const imp = (p: string): string => `import { x } from '${p}';\nvoid x;\n`;
+    const rule = 'no-restricted-imports';
+    expect(await ruleErrors('electron/runs/x.ts', imp('../testing/runs.ts'), rule)).toEqual([
+      expect.stringMatching(/Test support/),
+    ]);
+    expect(await ruleErrors('shared/runs/x.ts', imp('../testing/records.ts'), rule)).toEqual([
+      expect.stringMatching(/Test support/),
+    ]);
+    expect(await ruleErrors('renderer/runs/x.ts', imp('../testing/run-fixture.ts'), rule)).toEqual([
+      expect.stringMatching(/Test support/),
+    ]);
+    expect(await ruleErrors('electron/runs/x.test.ts', imp('../testing/runs.ts'), rule)).toEqual([]);
+    expect(await ruleErrors('electron/testing/y.ts', imp('./runs.ts'), rule)).toEqual([]);
+    expect(await ruleErrors('shared/testing/y.ts', imp('./records.ts'), rule)).toEqual([]);
+    // The other restrictions still hold in testing/ helpers.
+    expect(await ruleErrors('shared/testing/y.ts', imp('node:fs'), rule)).toEqual([
+      expect.stringMatching(/No Node modules/),
+    ]);
+  });
+});

@@ -383,7 +383,7 @@ export function summaryText(s: RunSummary): string {
   return L.map((l) => l.trimEnd()).join('\n') + '\n';
 }
 
-/** The events a stall of the stamping loop touched (shared/runs/stall-touches.ts), and which requests. */
+/** The events a stall of the stamping loop touched (shared/runs/summary/stall-touches.ts), and which requests. */
 function stallRows(st: StallTouches): string[] {
   const L = [
     row(
