@@ -14,6 +14,7 @@ import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/summary/RunSummaryView.tsx';
 import { ServerSideCard } from '../runs/summary/ServerSideCard.tsx';
 import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
+import { PrefixCacheTable } from '../runs/summary/PrefixCacheTable.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 
@@ -76,6 +77,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
+      <PrefixCacheTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} />
       <RunTimeline derived={derived} imported={e.imported} />
       {lanes && lanes.ticksKept < lanes.events && (

@@ -87,6 +87,7 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
             </select>
           </Field>
         </div>
+        {d.source === 'synthetic' && <PrefixCacheFields d={d} errors={errors} />}
         {d.source !== 'synthetic' && (
           <div className="field-pair">
             <Field
@@ -187,6 +188,75 @@ export function SloFields({ errors }: { errors: Map<string, string> }) {
       </details>
     </>
   );
+}
+
+/**
+ * Synthetic prompts against a prefix cache (docs/load.md "Prefix caching"): shared prefix groups
+ * with the hit ratio they should give, or a unique prefix per request; a reset before the run.
+ */
+function PrefixCacheFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
+  const groups = Number(d.prefixGroups);
+  const plen = Number(d.prefixLen);
+  const perHit = Math.floor(plen / 16) * 16;
+  const share =
+    perHit > 0 && Number.isFinite(groups) ? `${Math.round((perHit / (plen + meanIn(d))) * 100)} %` : '—';
+  return (
+    <>
+      <div className="field-pair">
+        <Field
+          label="Prefix cache"
+          error={errors.get('prefixMode')}
+          hint={
+            d.prefixMode === 'groups'
+              ? `each request: one of the shared prefixes, then its input; later requests of a group should find ≈ ${share} of their prompt cached`
+              : d.prefixMode === 'bust'
+                ? 'a unique random prefix per request: nothing cached is shared'
+                : 'prompts as generated'
+          }
+        >
+          <select
+            aria-label="Prefix cache"
+            data-testid="run-prefix-mode"
+            value={d.prefixMode}
+            onChange={(e) => setDraft({ prefixMode: e.target.value as WorkloadDraft['prefixMode'] })}
+          >
+            <option value="none">no shared prefixes</option>
+            <option value="groups">shared prefix groups</option>
+            <option value="bust">cache busting</option>
+          </select>
+        </Field>
+        <label
+          className="check"
+          title="POST /reset_prefix_cache (vLLM with VLLM_SERVER_DEV_MODE=1) or /flush_cache (SGLang) before the run; servers without one are said to have none"
+        >
+          <input
+            type="checkbox"
+            data-testid="run-reset-prefix-cache"
+            checked={d.resetPrefixCache}
+            onChange={(e) => setDraft({ resetPrefixCache: e.target.checked })}
+          />{' '}
+          reset the server’s prefix cache first
+        </label>
+      </div>
+      {d.prefixMode === 'groups' && (
+        <div className="field-pair">
+          <Field label="Prefix groups" error={errors.get('prefixGroups')}>
+            <Num k="prefixGroups" label="Prefix groups" errors={errors} />
+          </Field>
+          <Field label="Prefix tokens" error={errors.get('prefixLen')} hint="before each request's input">
+            <Num k="prefixLen" label="Prefix tokens" errors={errors} />
+          </Field>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The mean input length the draft asks for (0 when it does not parse). */
+function meanIn(d: WorkloadDraft): number {
+  const n = (s: string): number => (Number.isFinite(Number(s)) ? Number(s) : 0);
+  const l = d.inputLen;
+  return l.type === 'fixed' ? n(l.value) : l.type === 'uniform' ? (n(l.min) + n(l.max)) / 2 : n(l.mean);
 }
 
 /** Per-request options of the stream: exact token counts, correlation headers. */

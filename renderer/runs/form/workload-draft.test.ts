@@ -216,3 +216,34 @@ describe('validation in plain words, cleared when fixed', () => {
     expect(useRunsStore.getState().startIssues).toEqual([]);
   });
 });
+
+describe('prefix cache fields', () => {
+  it('groups, cache busting and the reset go to the workload and come back', () => {
+    const g = draftToWorkload({
+      ...defaultDraft(),
+      prefixMode: 'groups',
+      prefixGroups: '4',
+      prefixLen: '256',
+      resetPrefixCache: true,
+    });
+    expect(g.prompts).toMatchObject({ type: 'synthetic', prefixGroups: { groups: 4, prefixLen: 256 } });
+    expect(g.resetPrefixCache).toBe(true);
+    expect(workloadToDraft(g)).toMatchObject({
+      prefixMode: 'groups',
+      prefixGroups: '4',
+      prefixLen: '256',
+      resetPrefixCache: true,
+    });
+    const b = draftToWorkload({ ...defaultDraft(), prefixMode: 'bust' });
+    expect(b.prompts).toMatchObject({ cacheBust: true });
+    expect(workloadToDraft(b).prefixMode).toBe('bust');
+    const none = draftToWorkload(defaultDraft());
+    expect(none.resetPrefixCache).toBeUndefined();
+    expect(none.prompts).not.toHaveProperty('prefixGroups');
+  });
+
+  it('a bad prefix length is reported at its field', () => {
+    const issues = validateDraft({ ...defaultDraft(), prefixMode: 'groups', prefixLen: '0' });
+    expect(issues.map((i) => fieldOfPath(i.path))).toContain('prefixLen');
+  });
+});

@@ -45,6 +45,12 @@ export interface WorkloadDraft {
   source: 'synthetic' | 'sharegpt' | 'jsonl';
   inputLen: LenDraft;
   outputLen: LenDraft;
+  /** Synthetic prompts and the prefix cache: shared prefix groups, a unique prefix each, or neither. */
+  prefixMode: 'none' | 'groups' | 'bust';
+  prefixGroups: string;
+  prefixLen: string;
+  /** Empty the server's prefix cache before the run (workload `resetPrefixCache`). */
+  resetPrefixCache: boolean;
   path: string;
   /** Files: fixed output length ('' = the file's / the server's). */
   fileOutputLen: string;
@@ -96,6 +102,10 @@ export function defaultDraft(): WorkloadDraft {
     source: 'synthetic',
     inputLen: len('fixed', '128'),
     outputLen: len('fixed', '64'),
+    prefixMode: 'none',
+    prefixGroups: '8',
+    prefixLen: '512',
+    resetPrefixCache: false,
     path: '',
     fileOutputLen: '',
     force: 'default',
@@ -183,6 +193,9 @@ export function draftToWorkload(
     prompts = { type: 'synthetic', inputLen: lenOut(d.inputLen), outputLen: lenOut(d.outputLen) };
     if (prevPrompts.type === 'synthetic' && typeof prevPrompts.prefix === 'string')
       prompts.prefix = prevPrompts.prefix;
+    if (d.prefixMode === 'groups')
+      prompts.prefixGroups = { groups: num(d.prefixGroups), prefixLen: num(d.prefixLen) };
+    if (d.prefixMode === 'bust') prompts.cacheBust = true;
   } else {
     prompts = { type: d.source, path: d.path.trim() };
     if (d.fileOutputLen.trim()) prompts.outputLen = num(d.fileOutputLen);
@@ -206,6 +219,8 @@ export function draftToWorkload(
   if (Object.keys(slo).length) w.slo = slo;
   else delete w.slo;
   w.continuousUsage = d.continuousUsage;
+  if (d.resetPrefixCache) w.resetPrefixCache = true;
+  else delete w.resetPrefixCache;
   if (d.traceHeaders) delete w.traceHeaders;
   else w.traceHeaders = false;
   w.connection = d.connection;
@@ -266,6 +281,12 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
     // The schema's defaults when absent: 128 in, 128 out.
     d.inputLen = lenIn(p?.inputLen ?? 128, d.inputLen);
     d.outputLen = lenIn(p?.outputLen ?? 128, d.outputLen);
+    const g = p?.prefixGroups as Record<string, unknown> | undefined;
+    d.prefixMode = g ? 'groups' : p?.cacheBust === true ? 'bust' : 'none';
+    if (g) {
+      d.prefixGroups = s(g.groups, d.prefixGroups);
+      d.prefixLen = s(g.prefixLen, d.prefixLen);
+    }
   }
   const force = p?.force;
   d.force =
@@ -280,6 +301,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.sloTpotMs = s(slo?.tpotMs, '');
   d.sloE2elMs = s(slo?.e2elMs, '');
   d.continuousUsage = raw.continuousUsage === true;
+  d.resetPrefixCache = raw.resetPrefixCache === true;
   d.traceHeaders = raw.traceHeaders !== false;
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
@@ -317,6 +339,9 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith('prompts.inputLen')) return 'inputLen';
   if (path.startsWith('prompts.outputLen')) return 'outputLen';
   if (path.startsWith('prompts.path')) return 'path';
+  if (path.startsWith('prompts.prefixGroups.prefixLen')) return 'prefixLen';
+  if (path.startsWith('prompts.prefixGroups')) return 'prefixGroups';
+  if (path.startsWith('prompts.cacheBust')) return 'prefixMode';
   if (path.startsWith('prompts.force')) return 'force';
   if (path.startsWith('prompts')) return 'source';
   if (path.startsWith('sampling.temperature')) return 'temperature';

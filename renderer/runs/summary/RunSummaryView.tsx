@@ -23,6 +23,7 @@ import { ServerSideCard } from './ServerSideCard.tsx';
 import { SwimLegend } from '../live/LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { ByTurnTable } from './ByTurnTable.tsx';
+import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
 
 export function RunSummaryView() {
@@ -91,6 +92,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
       <ByTurnTable s={s} />
+      <PrefixCacheTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       <RunTimeline derived={derived} imported={e.imported} width={width} />
       <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} width={width} />
