@@ -240,7 +240,9 @@ describe('stream debugger in Chromium', () => {
     // The same long request at both, sent from the composer beside the panel: each server's own
     // gauge (the legend of its Requests card) shows it running, at the same moment.
     await page.getByTestId('side-by-side-select').selectOption({ label: 'slow sim' });
-    await setField('max-tokens', '300');
+    // Long enough that both still generate when their rates show (the slow one: 24 s at 25 tok/s),
+    // whatever the scrapes' phase on a busy machine.
+    await setField('max-tokens', '600');
     await page.getByTestId('composer-send').click();
     await page.waitForFunction(
       () =>
@@ -257,7 +259,8 @@ describe('stream debugger in Chromium', () => {
         [...document.querySelectorAll('[data-testid="metrics-column"] .card')]
           .filter((c) => /^Token throughput/i.test(c.querySelector('h3')?.textContent ?? ''))
           .map((c) => Number(/generation\s*([\d.]+)\s*tok\/s/.exec(c.textContent ?? '')?.[1] ?? 0))
-          .filter((v) => v >= 20).length === 2,
+          // 25 and 50 tok/s by configuration; a rate over one late scrape interval reads lower.
+          .filter((v) => v >= 15).length === 2,
       undefined,
       { timeout: 20_000 },
     );
