@@ -48,15 +48,53 @@ describe('findKnee', () => {
   });
 
   it('none when latency did not double (noise on a flat curve), or with under 3 points', () => {
-    const flat: KneePoint[] = [1, 2, 3, 4, 5].map((l) => ({
+    const flat: KneePoint[] = [1, 2, 3, 4].map((l) => ({
       load: l,
       throughput: l * 10,
-      latency: 100 + (l % 2) * 60,
+      latency: 100 + ((l + 1) % 2) * 60,
     }));
     expect(findKnee(flat)).toBeNull();
     expect(findKnee(flat, 1.5)).not.toBeNull();
     expect(findKnee(flat.slice(0, 2), 1.1)).toBeNull();
     expect(findKnee([])).toBeNull();
+  });
+
+  // The E2E curve of a rate-auto sweep on a machine at load 16 (steady steps, in order of load):
+  // the last good step had the lowest p99, and the point Kneedle picked was followed by a fall.
+  // It was printed as "to the next step latency rose 0× as fast as throughput".
+  const busy: KneePoint[] = [
+    [35.6, 365.8],
+    [70.4, 226.6],
+    [104.7, 190.8],
+    [128.0, 473.1],
+    [174.9, 169.3],
+    [185.1, 471.1],
+    [199.2, 108.3],
+  ].map(([t, l], i) => ({ load: i, throughput: t!, latency: l! }));
+
+  it('none when the last step is no slower than the first (a falling chord: noise, not a curve)', () => {
+    expect(findKnee(busy)).toBeNull();
+    const rising = [...busy.slice(0, -1), { load: 6, throughput: 199.2, latency: 980 }];
+    expect(findKnee(rising)).not.toBeNull();
+  });
+
+  it('a knee is followed by latency rising faster than throughput (elasticity > 1), never by a fall', () => {
+    // Farthest below the chord: load 2 (latency 60), but latency falls after it; the knee is the
+    // next-farthest point whose next step rises faster than throughput.
+    const pts: KneePoint[] = [
+      { load: 0, throughput: 100, latency: 100 },
+      { load: 1, throughput: 200, latency: 90 },
+      { load: 2, throughput: 300, latency: 60 },
+      { load: 3, throughput: 310, latency: 55 },
+      { load: 4, throughput: 320, latency: 400 },
+    ];
+    const k = findKnee(pts)!;
+    expect(k.load).toBe(3);
+    expect(k.elasticity).toBeGreaterThan(1);
+    for (let n = 3; n <= busy.length; n++) {
+      const kb = findKnee(busy.slice(0, n), 1.5);
+      if (kb) expect(kb.elasticity, `first ${n}`).toBeGreaterThan(1);
+    }
   });
 
   it('elasticity: relative latency rise per relative throughput gain', () => {

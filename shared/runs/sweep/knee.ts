@@ -8,9 +8,12 @@
  * latency 1/(1−ρ)) over ρ ∈ [a, b] that is ρ* = 1 − √((b − a)/(1/(1−b) − 1/(1−a))).
  *
  * No knee unless latency at least doubled over the sweep (`minRise`): on a flat curve the scaling
- * would blow noise up into a knee. `elasticity` says how steep it got: the relative rise of latency
+ * would blow noise up into a knee. Nor when the last step's latency is no higher than the first's:
+ * Kneedle's chord then falls, and a noisy curve (a busy machine's sweep) would put a "knee" on
+ * whatever point sits lowest. `elasticity` says how steep it got: the relative rise of latency
  * per relative gain in throughput over the segment after the knee (Infinity when throughput did
- * not grow).
+ * not grow). A knee is a point after which latency rises faster than throughput (elasticity > 1):
+ * the farthest point below the chord that is one; none when no point below it is.
  */
 
 export interface KneePoint {
@@ -52,6 +55,7 @@ export function findKnee(points: readonly KneePoint[], minRise = 2): Knee | null
   // Distance below the chord from the first to the last point, in the scaled axes.
   const first = pts[0]!;
   const last = pts[pts.length - 1]!;
+  if (!(last.latency > first.latency)) return null;
   const sx = (x: number): number => (x - x0) / (x1 - x0);
   const sy = (y: number): number => (y - y0) / (y1 - y0);
   const [ax, ay, bx, by] = [sx(first.throughput), sy(first.latency), sx(last.throughput), sy(last.latency)];
@@ -64,7 +68,7 @@ export function findKnee(points: readonly KneePoint[], minRise = 2): Knee | null
   for (let i = 1; i < pts.length - 1; i++) {
     // Positive on the side below the chord (higher throughput or lower latency than the chord).
     const d = (dx * (ay - sy(pts[i]!.latency)) - dy * (ax - sx(pts[i]!.throughput))) / len;
-    if (d > bestD) [best, bestD] = [i, d];
+    if (d > bestD && elasticity(pts[i]!, pts[i + 1]!) > 1) [best, bestD] = [i, d];
   }
   if (best < 0) return null;
   const p = pts[best]!;

@@ -85,7 +85,7 @@ export function stepRow(s: SweepStep): string {
 
 function kneeLine(name: string, k: SweepFile['knee']['ttft'], f: SweepFile): string {
   if (!k)
-    return `Knee (p99 ${name} vs output tok/s): none (p99 latency did not double over the sweep's steady steps, or rose evenly)`;
+    return `Knee (p99 ${name} vs output tok/s): none (p99 latency did not double over the sweep's steady steps, ended no higher than it began, or never rose faster than throughput)`;
   const s = f.steps.find((x) => x.index === k.stepIndex);
   return (
     `Knee (p99 ${name} vs output tok/s): step ${k.stepIndex + 1}, ${s ? loadText(s.load) : k.load}` +
