@@ -74,6 +74,24 @@ describe('prefix groups against the simulator', () => {
     expect(perLine.reduce((x, y) => x + y, 0)).toBe(c.cachedTokens);
   });
 
+  it("the server's own counters over the run, beside the requests' cached tokens", async () => {
+    const r = await runAgainst(
+      sim,
+      { ...groups(13), testRequest: false },
+      {
+        serverMetrics: { url: sim.url, intervalMs: 250 },
+      },
+    );
+    const c = r.summary.prefixCache!;
+    const pc = r.summary.server!.prefixCache!;
+    // The simulator counts what it took from its cache in prompt tokens (vllm:prefix_cache_hits):
+    // over the run, exactly what the requests reported.
+    expect(pc.source).toBe('counters');
+    expect(pc.hitTokens).toBe(c.cachedTokens);
+    expect(pc.queryTokens).toBe(c.promptTokens);
+    expect(pc.hitRate).toBeCloseTo(c.ratio, 12);
+  });
+
   it('a rerun without a reset starts warm and says so; with a reset it starts cold again', async () => {
     const seed = 12;
     await runAgainst(sim, { ...groups(seed), resetPrefixCache: true });

@@ -97,6 +97,34 @@ describe('server metrics during a run', () => {
     }
   });
 
+  it('a server with only a prefix-cache hit-rate gauge (vLLM V0): its last value, said not to be over the run', async () => {
+    let n = 0;
+    const v0 = http.createServer((_req, res) => {
+      n++;
+      res.setHeader('content-type', 'text/plain; version=0.0.4');
+      res.end(
+        '# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name="tokenscope-sim"} 1\n' +
+          '# TYPE vllm:num_requests_swapped gauge\nvllm:num_requests_swapped{model_name="tokenscope-sim"} 0\n' +
+          '# TYPE vllm:gpu_prefix_cache_hit_rate gauge\n' +
+          `vllm:gpu_prefix_cache_hit_rate{model_name="tokenscope-sim"} ${n < 2 ? 0.25 : 0.4}\n`,
+      );
+    });
+    await new Promise<void>((ok) => v0.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (v0.address() as AddressInfo).port;
+      const r = await runAgainst(
+        sim,
+        { ...WORKLOAD, warmup: 0, requests: 4 },
+        { serverMetrics: { url: `http://127.0.0.1:${port}`, intervalMs: 250 } },
+      );
+      const s = r.summary.server!;
+      expect(s.profile).toBe('vllm-v0');
+      expect(s.prefixCache).toEqual({ hitTokens: null, queryTokens: null, hitRate: 0.4, source: 'gauge' });
+    } finally {
+      await new Promise<void>((ok) => v0.close(() => ok()));
+    }
+  }, 30_000);
+
   it('a server without /metrics: the run is whole, the summary says why there are no server numbers', async () => {
     const bare = http.createServer((_req, res) => {
       res.statusCode = 404;
@@ -120,6 +148,7 @@ describe('server metrics during a run', () => {
       expect(s.window).toBeNull();
       expect(s.delta.generationTokens).toBeNull();
       expect(s.ttft).toBeNull();
+      expect(s.prefixCache).toBeNull();
     } finally {
       await new Promise<void>((ok) => bare.close(() => ok()));
     }

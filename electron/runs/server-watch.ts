@@ -72,6 +72,30 @@ function increase(snaps: readonly Snap[], get: (c: Concepts) => number | null): 
   return pts.length >= 2 ? counterIncrease(pts) : null;
 }
 
+/**
+ * The server's own prefix-cache hit rate over the run: its hit and query counters' increases
+ * (vLLM V1 `prefix_cache_hits_total`/`_queries_total`, SGLang `cached_tokens_total` over
+ * `prompt_tokens_total`: tokens); where it has only a gauge (vLLM V0, SGLang's `cache_hit_rate`),
+ * the gauge's last value in the window, marked so (it is not over the run alone).
+ */
+function serverPrefixCache(snaps: readonly Snap[]): ServerSideSummary['prefixCache'] {
+  const hits = increase(snaps, (c) => c.prefixCacheHitsTotal);
+  const queries = increase(snaps, (c) => c.prefixCacheQueriesTotal);
+  if (hits !== null && queries !== null && queries > 0)
+    return {
+      hitTokens: hits,
+      queryTokens: queries,
+      hitRate: Math.min(1, hits / queries),
+      source: 'counters',
+    };
+  let gauge: number | null = null;
+  for (const s of snaps) {
+    const v = s.concepts.prefixCacheHitRate;
+    if (v !== null && Number.isFinite(v)) gauge = v;
+  }
+  return gauge === null ? null : { hitTokens: null, queryTokens: null, hitRate: gauge, source: 'gauge' };
+}
+
 function peak(snaps: readonly Snap[], get: (c: Concepts) => number | null): number | null {
   let m: number | null = null;
   for (const s of snaps) {
@@ -206,6 +230,7 @@ export class ServerWatch {
         promptTokens: two ? increase(inWindow, (c) => c.promptTokensTotal) : null,
         preemptions: two ? increase(inWindow, (c) => c.preemptionsTotal) : null,
       },
+      prefixCache: two ? serverPrefixCache(inWindow) : null,
       // Over every scrape, not first-to-last: a server restart mid-run keeps what came before it.
       ttft: two ? histStats(inWindow, (c) => c.ttftHistogram) : null,
       queueTime: two ? histStats(inWindow, (c) => c.queueTimeHistogram) : null,

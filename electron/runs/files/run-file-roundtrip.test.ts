@@ -332,6 +332,7 @@ const summary: RunSummary = {
     window: { fromMs: 0, toMs: 1500 },
     peak: { running: 2, waiting: 0, kvCacheUsage: 0.5 },
     delta: { generationTokens: 4, promptTokens: 8, preemptions: 0 },
+    prefixCache: { hitTokens: 3, queryTokens: 8, hitRate: 0.375, source: 'counters' },
     ttft: hist,
     queueTime: hist,
     e2e: hist,

@@ -6,6 +6,7 @@ import { prefixCacheOf } from '../../../shared/runs/summary/prefix-cache.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import { runDetail } from '../../testing/run-fixture.ts';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
+import { serverSide } from '../../testing/server-fixture.ts';
 
 afterEach(cleanup);
 
@@ -54,5 +55,23 @@ describe('PrefixCacheTable', () => {
     expect(measured).toContain('64.0 % of 1,200');
     expect(measured).toContain('90.00');
     expect(screen.getByTestId('sum-prefix-expected').textContent).toContain('64.0 %');
+  });
+
+  it("puts the server's own hit rate beside the requests' counts: counters over the run, or a gauge said to be one", () => {
+    const c = prefixCacheOf([out(90, 300), out(40, 300, 256)])!;
+    const server = serverSide;
+    const base = { ...s, prefixCache: c };
+    const counters = { hitTokens: 256, queryTokens: 600, hitRate: 256 / 600, source: 'counters' as const };
+    render(<PrefixCacheTable s={{ ...base, server: { ...server, prefixCache: counters } }} />);
+    const row = screen.getByTestId('sum-prefix-server').textContent!;
+    expect(row).toContain('42.7 % of 600');
+    expect(row).toContain('its counters over the run');
+    cleanup();
+    const gauge = { hitTokens: null, queryTokens: null, hitRate: 0.5, source: 'gauge' as const };
+    render(<PrefixCacheTable s={{ ...base, server: { ...server, prefixCache: gauge } }} />);
+    expect(screen.getByTestId('sum-prefix-server').textContent).toContain('not over the run alone');
+    cleanup();
+    render(<PrefixCacheTable s={base} />);
+    expect(screen.queryByTestId('sum-prefix-server')).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ export function PrefixCacheTable({ s }: { s: RunSummary }) {
   const c = s.prefixCache;
   if (!c) return null;
   const said = c.reported > 0;
+  const pc = s.server?.prefixCache ?? null;
   return (
     <section className="card" aria-label="Prefix cache">
       <header className="card-head">
@@ -52,6 +53,27 @@ export function PrefixCacheTable({ s }: { s: RunSummary }) {
                 <td>{f2(c.ttftMiss?.median)}</td>
                 <td>{f2(c.ttftHit?.p90)}</td>
                 <td>{f2(c.ttftMiss?.p90)}</td>
+              </tr>
+            )}
+            {pc && (
+              <tr data-testid="sum-prefix-server">
+                <th
+                  scope="row"
+                  title="The server's own /metrics over the run: hit ÷ queried prompt tokens, or its hit-rate gauge"
+                >
+                  server metrics
+                </th>
+                <td>{pc.hitTokens === null ? '–' : int(pc.hitTokens)}</td>
+                <td>
+                  {pct(pc.hitRate)}
+                  {pc.queryTokens === null ? '' : ` of ${int(pc.queryTokens)}`}
+                </td>
+                <td></td>
+                <td colSpan={4} className="muted">
+                  {pc.source === 'counters'
+                    ? 'its counters over the run'
+                    : 'its hit-rate gauge, not over the run alone'}
+                </td>
               </tr>
             )}
             {c.expected && (

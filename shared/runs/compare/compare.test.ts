@@ -51,6 +51,62 @@ describe('compareRows', () => {
   });
 });
 
+describe('prefix-cache rows', () => {
+  const stats = (median: number) => ({ mean: median, median, p90: median, p99: median, std: 0 }) as never;
+  const cached = (ratio: number, hit: number, miss: number, serverRate: number | null): RunSummary =>
+    ({
+      ...summary({ tput: 1, ttft: [1, 2] }),
+      prefixCache: {
+        reported: 10,
+        hitRequests: 8,
+        cachedTokens: ratio * 1000,
+        promptTokens: 1000,
+        ratio,
+        perRequestRatio: null,
+        ttftHit: stats(hit),
+        ttftMiss: stats(miss),
+      },
+      ...(serverRate === null
+        ? {}
+        : {
+            server: {
+              ttft: null,
+              queueTime: null,
+              peak: { running: 4, waiting: 0, kvCacheUsage: 0.5 },
+              delta: { generationTokens: 100, promptTokens: 10, preemptions: 0 },
+              prefixCache: { hitTokens: null, queryTokens: null, hitRate: serverRate, source: 'gauge' },
+            },
+          }),
+    }) as unknown as RunSummary;
+
+  it('compare the cached share (no verdict: a condition of the run), TTFT of hits and misses, the server rate', () => {
+    const rows = compareRows([cached(0.7, 40, 90, 0.68), cached(0.1, 45, 88, null)]);
+    const by = new Map(rows.map((r) => [r.def.id, r]));
+    expect(by.get('prefix-cached')!.values).toEqual([70, 10]);
+    expect(by.get('prefix-cached')!.rel[1]).toBeCloseTo(-60, 9); // percentage points
+    expect(by.get('prefix-cached')!.verdict).toEqual([null, null]);
+    expect(by.get('prefix-ttft-hit')!.values).toEqual([40, 45]);
+    expect(by.get('prefix-ttft-hit')!.verdict[1]).toBe('worse');
+    expect(by.get('prefix-ttft-miss')!.values).toEqual([90, 88]);
+    // A side without the server's counters is absent, not 0.
+    expect(by.get('srv-prefix-hit')!.values).toEqual([68, null]);
+  });
+
+  it('are left out when no run reported cached tokens', () => {
+    const ids = compareRows([summary({ tput: 1, ttft: [1, 2] }), summary({ tput: 2, ttft: [1, 2] })]).map(
+      (r) => r.def.id,
+    );
+    for (const id of [
+      'prefix-cached',
+      'prefix-hit-requests',
+      'prefix-ttft-hit',
+      'prefix-ttft-miss',
+      'srv-prefix-hit',
+    ])
+      expect(ids).not.toContain(id);
+  });
+});
+
 describe('server-side rows', () => {
   it('appear for runs that watched the server, with their own direction', () => {
     const withServer = (p99: number, kv: number) =>

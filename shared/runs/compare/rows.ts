@@ -185,6 +185,49 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     better: null,
     get: (s) => num(s.reasoning?.answerTokens),
   },
+  // Prefix caching (runs whose server reported cached tokens): a condition of the run more than a
+  // result, so the shares carry no verdict; TTFT of the hits and of the misses does.
+  {
+    id: 'prefix-cached',
+    label: 'Cached prompt tokens',
+    unit: '%',
+    change: 'absolute',
+    better: null,
+    group: 'Prefix cache',
+    get: (s) => (s.prefixCache && s.prefixCache.reported > 0 ? s.prefixCache.ratio * 100 : null),
+  },
+  {
+    id: 'prefix-hit-requests',
+    label: 'Requests with a cache hit',
+    unit: 'count',
+    better: null,
+    get: (s) => (s.prefixCache && s.prefixCache.reported > 0 ? s.prefixCache.hitRequests : null),
+  },
+  {
+    id: 'prefix-ttft-hit',
+    label: 'TTFT p50, cache hit',
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.prefixCache?.ttftHit?.median),
+  },
+  {
+    id: 'prefix-ttft-miss',
+    label: 'TTFT p50, cache miss',
+    unit: 'ms',
+    better: 'lower',
+    get: (s) => num(s.prefixCache?.ttftMiss?.median),
+  },
+  {
+    id: 'srv-prefix-hit',
+    label: 'Server prefix-cache hit rate',
+    unit: '%',
+    change: 'absolute',
+    better: null,
+    get: (s) => {
+      const v = num(s.server?.prefixCache?.hitRate);
+      return v === null ? null : v * 100;
+    },
+  },
   // What the servers' own metrics said over each run (runs that watched them).
   { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
   serverRow('ttft', 'p99', 'Server TTFT p99'),

@@ -114,6 +114,8 @@ export function summaryJson(
             p90_ttft_miss_ms: s.prefixCache.ttftMiss?.p90 ?? null,
             expected_cached_tokens: s.prefixCache.expected?.cachedTokens ?? null,
             expected_hit_ratio: s.prefixCache.expected?.ratio ?? null,
+            server_hit_ratio: s.server?.prefixCache?.hitRate ?? null,
+            server_hit_ratio_source: s.server?.prefixCache?.source ?? null,
           },
         }
       : {}),

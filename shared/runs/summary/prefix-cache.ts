@@ -12,6 +12,7 @@ import type { MetricStats } from './schema.ts';
 import type { RequestOutcome } from './outcome.ts';
 import { toMetricStats } from './summary.ts';
 import type { ExpectedHits } from '../workload/prefix-groups.ts';
+import type { ServerSideSummary } from './server-side-schema.ts';
 
 export interface PrefixCacheSummary {
   /**
@@ -74,4 +75,16 @@ export function prefixCacheOf(
     ttftHit: toMetricStats(summarize(hit)),
     ttftMiss: toMetricStats(summarize(miss)),
   };
+}
+
+/**
+ * The server's own prefix-cache hit rate over the run, in words (the text summary, the run view,
+ * the report): from its counters, or its gauge — which is not over the run alone — or not exposed.
+ */
+export function serverPrefixCacheText(pc: ServerSideSummary['prefixCache']): string {
+  if (pc === undefined || pc === null) return 'not exposed by this server';
+  const p = `${(pc.hitRate * 100).toFixed(1)} %`;
+  return pc.source === 'counters' && pc.hitTokens !== null && pc.queryTokens !== null
+    ? `${p} (${Math.round(pc.hitTokens)} of ${Math.round(pc.queryTokens)} prompt tokens, its counters over the run)`
+    : `${p} (its hit-rate gauge at the end, not over the run alone)`;
 }

@@ -70,6 +70,20 @@ export const ServerSideSummarySchema = z.object({
   peak: z.object({ running: numN, waiting: numN, kvCacheUsage: numN }),
   /** Counter increases over the window (reset-aware). */
   delta: z.object({ generationTokens: numN, promptTokens: numN, preemptions: numN }),
+  /**
+   * The server's own prefix-cache hit rate over the window: hit ÷ queried prompt tokens from its
+   * counters, or (`source: 'gauge'`) its hit-rate gauge's last value, which is not over the run
+   * alone. Null when it exposes neither; absent in files written before it was read.
+   */
+  prefixCache: z
+    .object({
+      hitTokens: numN,
+      queryTokens: numN,
+      hitRate: z.number().min(0).max(1),
+      source: z.enum(['counters', 'gauge']),
+    })
+    .nullable()
+    .optional(),
   ttft: ServerHistogramStatsSchema.nullable(),
   queueTime: ServerHistogramStatsSchema.nullable(),
   e2e: ServerHistogramStatsSchema.nullable(),

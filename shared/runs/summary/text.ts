@@ -12,6 +12,7 @@ import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
 import { serverPhasesLines } from '../../tracing/phase-text.ts';
+import { serverPrefixCacheText } from './prefix-cache.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -210,6 +211,9 @@ function serverSection(s: RunSummary): string[] {
     row('Peak running / waiting:', `${sv.peak.running ?? '-'} / ${sv.peak.waiting ?? '-'}`),
     row('Peak KV-cache usage (%):', sv.peak.kvCacheUsage === null ? '-' : f2(sv.peak.kvCacheUsage * 100)),
     row('Preemptions:', String(sv.delta.preemptions ?? '-')),
+    ...(sv.prefixCache === undefined
+      ? []
+      : [row('Server prefix-cache hits:', serverPrefixCacheText(sv.prefixCache))]),
   );
   L.push(...energyLines(sv));
   if (sv.failures > 0) L.push(row('Failed scrapes:', `${sv.failures} (${sv.lastError ?? ''})`));
