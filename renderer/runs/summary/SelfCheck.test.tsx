@@ -96,14 +96,14 @@ describe('events a loop stall touched, in the run summary', () => {
   };
   const sc: SelfCheck = {
     ...threaded,
-    reasons: ['41 events of 12 requests stamped in or just after a loop stall > 5 ms (2 TTFT, 60 ITL gaps)'],
+    reasons: ['41 events in 12 requests stamped in or just after a loop stall > 5 ms (2 TTFT, 60 ITL gaps)'],
     stallTouches,
   };
   it('the run view counts them and names the requests (more than named: an ellipsis)', () => {
     render(<SummaryNumbers s={withSelf(sc)} />);
     const row = screen.getByTestId('sum-stall-touches');
     expect(row.textContent!.replace(/\s+/g, ' ')).toBe(
-      'Events stamped in a stall > 5 ms41 of 12 requests (2 TTFT, 60 ITL gaps)r00003, r00007, …',
+      'Events stamped in a stall > 5 ms41 in 12 requests (2 TTFT, 60 ITL gaps)r00003, r00007, …',
     );
     expect(screen.getByTestId('sum-selfcheck').textContent).toContain(
       'stamped in or just after a loop stall',
@@ -121,9 +121,9 @@ describe('events a loop stall touched, in the run summary', () => {
 
   it('the CLI text says the same', () => {
     const t = summaryText(withSelf(sc));
-    expect(t).toMatch(/^Events stamped in a stall > 5 ms: +41 of 12 requests \(2 TTFT, 60 ITL gaps\)$/m);
+    expect(t).toMatch(/^Events stamped in a stall > 5 ms: +41 in 12 requests \(2 TTFT, 60 ITL gaps\)$/m);
     expect(t).toMatch(/^ {2}requests: r00003, r00007, …$/m);
-    expect(t).toMatch(/^Timing trustworthy: +NO — 41 events of 12 requests stamped in or just after/m);
+    expect(t).toMatch(/^Timing trustworthy: +NO — 41 events in 12 requests stamped in or just after/m);
   });
 });
 

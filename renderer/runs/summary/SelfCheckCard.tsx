@@ -144,7 +144,8 @@ function StallRow({ st }: { st: StallTouches }) {
           </>
         ) : (
           <>
-            {st.events} of {st.requests} requests ({st.ttft} TTFT, {st.gaps} ITL gaps)
+            {st.events} in {st.requests} request{st.requests === 1 ? '' : 's'} ({st.ttft} TTFT, {st.gaps} ITL
+            gaps)
             <br />
             <span className="unit" data-testid="sum-stall-ids">
               {st.ids.join(', ')}

@@ -79,14 +79,15 @@ describe('prefix-cache rows', () => {
           }),
     }) as unknown as RunSummary;
 
-  it('compare the cached share (no verdict: a condition of the run), TTFT of hits and misses, the server rate', () => {
+  it('compare the cached share, TTFT of hits and misses, the server rate, with no verdict (no interval for them)', () => {
     const rows = compareRows([cached(0.7, 40, 90, 0.68), cached(0.1, 45, 88, null)]);
     const by = new Map(rows.map((r) => [r.def.id, r]));
     expect(by.get('prefix-cached')!.values).toEqual([70, 10]);
     expect(by.get('prefix-cached')!.rel[1]).toBeCloseTo(-60, 9); // percentage points
     expect(by.get('prefix-cached')!.verdict).toEqual([null, null]);
     expect(by.get('prefix-ttft-hit')!.values).toEqual([40, 45]);
-    expect(by.get('prefix-ttft-hit')!.verdict[1]).toBe('worse');
+    expect(by.get('prefix-ttft-hit')!.rel[1]).toBeCloseTo(0.125, 12);
+    expect(by.get('prefix-ttft-hit')!.verdict).toEqual([null, null]); // a subset: no interval, no verdict
     expect(by.get('prefix-ttft-miss')!.values).toEqual([90, 88]);
     // A side without the server's counters is absent, not 0.
     expect(by.get('srv-prefix-hit')!.values).toEqual([68, null]);

@@ -186,7 +186,8 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     get: (s) => num(s.reasoning?.answerTokens),
   },
   // Prefix caching (runs whose server reported cached tokens): a condition of the run more than a
-  // result, so the shares carry no verdict; TTFT of the hits and of the misses does.
+  // result. No row here carries a verdict: the shares describe the run, and TTFT of the hits or
+  // the misses is a subset no resample gives an interval (the TTFT rows above have one).
   {
     id: 'prefix-cached',
     label: 'Cached prompt tokens',
@@ -207,14 +208,14 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     id: 'prefix-ttft-hit',
     label: 'TTFT p50, cache hit',
     unit: 'ms',
-    better: 'lower',
+    better: null,
     get: (s) => num(s.prefixCache?.ttftHit?.median),
   },
   {
     id: 'prefix-ttft-miss',
     label: 'TTFT p50, cache miss',
     unit: 'ms',
-    better: 'lower',
+    better: null,
     get: (s) => num(s.prefixCache?.ttftMiss?.median),
   },
   {

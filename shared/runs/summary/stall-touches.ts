@@ -91,7 +91,7 @@ export function stallTouches(windows: readonly number[], lines: Iterable<RunRequ
 export function stallReason(s: StallTouches): string | null {
   if (s.events === 0) return null;
   return (
-    `${s.events} event${s.events === 1 ? '' : 's'} of ${s.requests} request${s.requests === 1 ? '' : 's'} ` +
+    `${s.events} event${s.events === 1 ? '' : 's'} in ${s.requests} request${s.requests === 1 ? '' : 's'} ` +
     `stamped in or just after a loop stall > ${s.boundMs} ms (${s.ttft} TTFT, ${s.gaps} ITL gaps)`
   );
 }

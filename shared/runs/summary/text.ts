@@ -394,7 +394,7 @@ function stallRows(st: StallTouches): string[] {
       `Events stamped in a stall > ${st.boundMs} ms:`,
       st.events === 0
         ? `none (${st.stalls} stall${st.stalls === 1 ? '' : 's'})`
-        : `${st.events} of ${st.requests} requests (${st.ttft} TTFT, ${st.gaps} ITL gaps)`,
+        : `${st.events} in ${st.requests} request${st.requests === 1 ? '' : 's'} (${st.ttft} TTFT, ${st.gaps} ITL gaps)`,
     ),
   ];
   if (st.ids.length > 0)
