@@ -202,13 +202,14 @@ function PrefixCacheFields({ d, errors }: { d: WorkloadDraft; errors: Map<string
     perHit > 0 && Number.isFinite(groups) ? `${Math.round((perHit / (plen + meanIn(d))) * 100)} %` : '—';
   return (
     <>
-      <div className="field-pair">
+      <div className="field-stack">
         <Field
           label="Prefix cache"
           error={errors.get('prefixMode')}
+          wrap
           hint={
             d.prefixMode === 'groups'
-              ? `each request: one of the shared prefixes, then its input; later requests of a group should find ≈ ${share} of their prompt cached`
+              ? `each request: one of the shared prefixes, then its own input; a group's later requests should find ≈ ${share} of their prompt cached`
               : d.prefixMode === 'bust'
                 ? 'a unique random prefix per request: nothing cached is shared'
                 : 'prompts as generated'

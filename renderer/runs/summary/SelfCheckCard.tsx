@@ -137,7 +137,7 @@ function StallRow({ st }: { st: StallTouches }) {
       title={`Content events stamped from the start of a stall of the loop that stamps reads (longer than ${st.boundMs} ms) to ${st.boundMs} ms after it: they may be late by up to the stall. Any flags the run.${st.ids.length > 0 ? ` Requests: ${st.ids.join(', ')}${more}` : ''}`}
     >
       <dt>Events stamped in a stall &gt; {st.boundMs} ms</dt>
-      <dd>
+      <dd className="wrap">
         {st.events === 0 ? (
           <>
             none <span className="unit">({st.stalls} stalls)</span>

@@ -17,7 +17,7 @@ import type { TimePoint } from '../charts/run-series.ts';
 import { statsOf } from './run-detail.ts';
 import { SeriesChart } from '../charts/RunCharts.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
-import { serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
+import { serverPrefixCacheShort, serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -275,7 +275,9 @@ function ServerNumbers({ s, sv }: { s: RunSummary; sv: ServerSideSummary }) {
           <dt title="The server's own prefix-cache counters (hit ÷ queried prompt tokens) over the run, or its hit-rate gauge">
             Prefix-cache hits
           </dt>
-          <dd data-testid="sum-server-prefix">{serverPrefixCacheText(sv.prefixCache)}</dd>
+          <dd data-testid="sum-server-prefix" title={serverPrefixCacheText(sv.prefixCache)}>
+            {serverPrefixCacheShort(sv.prefixCache)}
+          </dd>
         </div>
       )}
     </dl>

@@ -88,3 +88,12 @@ export function serverPrefixCacheText(pc: ServerSideSummary['prefixCache']): str
     ? `${p} (${Math.round(pc.hitTokens)} of ${Math.round(pc.queryTokens)} prompt tokens, its counters over the run)`
     : `${p} (its hit-rate gauge at the end, not over the run alone)`;
 }
+
+/** The same, short (a card's value; the long form goes in its tooltip). */
+export function serverPrefixCacheShort(pc: ServerSideSummary['prefixCache']): string {
+  if (pc === undefined || pc === null) return 'not exposed';
+  const p = `${(pc.hitRate * 100).toFixed(1)} %`;
+  return pc.source === 'counters' && pc.queryTokens !== null
+    ? `${p} of ${Math.round(pc.queryTokens).toLocaleString('en-US')} tokens`
+    : `${p} (gauge)`;
+}
