@@ -64,6 +64,16 @@ if (!only || only === 'memory') {
   const { benchMemory } = await import('./memory.bench.ts');
   report.memory1M = await benchMemory(Number(process.argv[3]) || 4000, Number(process.argv[4]) || 256);
 }
+if (!only || only === 'prompts') {
+  // `npm run bench -- prompts [requests] [rate] [repeats]`: schedule lag with prefix groups and
+  // cache busting against plain synthetic prompts, 10,000 requests each.
+  const { benchPromptSchedule } = await import('./prompt-schedule.bench.ts');
+  report.promptSchedule = await benchPromptSchedule(
+    Number(process.argv[3]) || 10_000,
+    Number(process.argv[4]) || 500,
+    Number(process.argv[5]) || 3,
+  );
+}
 if (only === 'vllm-client') {
   // Only on request (needs vLLM's request function and Python): `npm run bench -- vllm-client
   // --request-func PATH/vllm/benchmarks/lib/endpoint_request_func.py [--requests 200] [--pairs 2]`.

@@ -1,0 +1,131 @@
+/**
+ * Does building prompts delay the schedule? The built CLI (out/cli/tokenscope.js) runs 10,000
+ * requests at a fixed rate against the simulator three ways: plain synthetic prompts, shared
+ * prefix groups (100 groups × 1,024 tokens before each request's input) and cache busting (twelve
+ * CSPRNG words per request); each run's own self-check gives the schedule lag (how late arrivals
+ * were released against their schedule). The figure is each workload's lag p99 minus the plain
+ * run's in the same repeat (target: within 1 ms). Repeats alternate the order. Client pinned to
+ * CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
+ * `npm run bench -- prompts [requests] [rate] [repeats]` (builds out/cli first if it is missing).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function pin(cpu: string, args: string[]): string[] {
+  return os.cpus().length >= 2 && fs.existsSync('/usr/bin/taskset') ? ['taskset', '-c', cpu, ...args] : args;
+}
+
+async function startSim(bundle: string): Promise<{ url: string; stop: () => void }> {
+  const argv = pin('1', [process.execPath, bundle, 'sim', '--port', '0', '--max-num-seqs', '256']);
+  const child = spawn(argv[0]!, [
+    ...argv.slice(1),
+    ...['--decode-step-ms', '5', '--decode-step-per-seq-ms', '0', '--prefill-ms-per-token', '0'],
+  ]);
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGKILL') };
+}
+
+const CASES: Record<string, string[]> = {
+  plain: [],
+  'prefix groups': ['--prefix-groups', '100', '--prefix-len', '1024'],
+  'cache bust': ['--cache-bust'],
+};
+
+interface CaseRun {
+  lagP99Ms: number | null;
+  mainEldP99Ms: number | null;
+  completed: number;
+}
+
+function runCase(bundle: string, url: string, extra: string[], requests: number, rate: number): CaseRun {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenscope-prompts-'));
+  try {
+    const args = [
+      ...pin('0', [process.execPath, bundle]),
+      ...['run', '--target', url, '-n', String(requests), '-r', String(rate), '--seed', '3'],
+      ...['--input-len', '64', '--output-len', '4', '--no-server-metrics', '--no-test-request'],
+      ...extra,
+      ...['--out', path.join(dir, 'run.jsonl'), '--json', '-q'],
+    ];
+    const r = spawnSync(args[0]!, args.slice(1), { maxBuffer: 256 * 1024 * 1024 });
+    if (r.status !== 0) throw new Error(`run exited ${r.status}: ${r.stderr.toString().slice(-500)}`);
+    const s = JSON.parse(r.stdout.toString()) as {
+      completed?: number;
+      self_check?: { scheduleLagP99Ms?: number; eventLoopDelayP99Ms?: number };
+    };
+    return {
+      lagP99Ms: s.self_check?.scheduleLagP99Ms ?? null,
+      mainEldP99Ms: s.self_check?.eventLoopDelayP99Ms ?? null,
+      completed: s.completed ?? 0,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchPromptSchedule(
+  requests = 10_000,
+  rate = 500,
+  repeats = 3,
+): Promise<Record<string, unknown>> {
+  const bundle = path.join(root, 'out/cli/tokenscope.js');
+  if (!fs.existsSync(bundle)) {
+    const b = spawnSync('npm', ['run', '-s', 'build:cli'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('npm run build:cli failed');
+  }
+  const sim = await startSim(bundle);
+  const rows: Record<string, unknown>[] = [];
+  try {
+    for (let rep = 1; rep <= repeats; rep++) {
+      const names = Object.keys(CASES);
+      const order = rep % 2 === 1 ? names : [...names].reverse();
+      const got: Record<string, CaseRun> = {};
+      for (const name of order) {
+        process.stderr.write(`  prompts · repeat ${rep}/${repeats} · ${name} …\n`);
+        got[name] = runCase(bundle, sim.url, CASES[name]!, requests, rate);
+      }
+      const base = got.plain!.lagP99Ms;
+      for (const name of names) {
+        const g = got[name]!;
+        const row = {
+          repeat: rep,
+          workload: name,
+          completed: g.completed,
+          scheduleLagP99Ms: g.lagP99Ms,
+          overPlainMs: g.lagP99Ms !== null && base !== null ? Number((g.lagP99Ms - base).toFixed(3)) : null,
+          mainLoopDelayP99Ms: g.mainEldP99Ms,
+        };
+        rows.push(row);
+        process.stderr.write(
+          `    ${name.padEnd(14)} lag p99 ${String(g.lagP99Ms?.toFixed(3) ?? '–').padStart(8)} ms` +
+            `  − plain ${String(row.overPlainMs ?? '–').padStart(7)} ms  (${g.completed} done)\n`,
+        );
+      }
+    }
+  } finally {
+    sim.stop();
+  }
+  return {
+    command: `tokenscope run -n ${requests} -r ${rate} --input-len 64 --output-len 4 [--prefix-groups 100 --prefix-len 1024 | --cache-bust] (built CLI)`,
+    load: os.loadavg().map((x) => Number(x.toFixed(2))),
+    rows,
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [n, r, k] = process.argv.slice(2).map(Number);
+  console.log(JSON.stringify(await benchPromptSchedule(n || 10_000, r || 500, k || 3), null, 2));
+}
