@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countPromptTokens, countTextTokens } from '../../../shared/tokenizer.ts';
 import { PromptFileError } from './files.ts';
-import { loadPrompts } from './prompts.ts';
+import { loadPrompts, syntheticProvider } from './prompts.ts';
 import { buildSpec } from '../request-spec.ts';
 import { redactTargetUrl } from '../request-spec.ts';
 import { tmpDir, workload } from '../../testing/runs.ts';
@@ -162,5 +162,25 @@ describe('secrets stay out of run files', () => {
     expect(redactTargetUrl('https://user:pw@api.example.com/v1?api_key=sk-1&x=2')).toBe(
       'https://api.example.com/v1?api_key=REDACTED&x=2',
     );
+  });
+});
+
+describe('prefix groups past the text cache bound', () => {
+  it("makes a group's text again instead of keeping it: the same prompts, memory bounded", () => {
+    const src = {
+      type: 'synthetic' as const,
+      inputLen: { type: 'fixed' as const, value: 8 },
+      outputLen: { type: 'fixed' as const, value: 4 },
+      prefixGroups: { groups: 5, prefixLen: 300 },
+    };
+    const kept = syntheticProvider(src, 9);
+    const none = syntheticProvider(src, 9, 0); // nothing kept: every request makes its prefix
+    const some = syntheticProvider(src, 9, 2500); // room for one group's text or two
+    for (let i = 0; i < 40; i++) {
+      const a = kept.at(i);
+      expect(none.at(i), `request ${i}`).toEqual(a);
+      expect(some.at(i), `request ${i}`).toEqual(a);
+      expect(kept.at(i, 'warmup').prompt).not.toEqual(a.prompt);
+    }
   });
 });

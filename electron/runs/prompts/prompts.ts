@@ -19,19 +19,34 @@ import { describeDist, sampleLength, syntheticText, type PromptProvider } from '
 import { loadTracePrompts } from './trace.ts';
 
 export type { PromptProvider } from './items.ts';
-function syntheticProvider(src: Extract<PromptSource, { type: 'synthetic' }>, seed: number): PromptProvider {
+
+/** The prefix groups' texts kept for reuse, at most (characters: 64 Mi, ~128 MiB of UTF-16). */
+const GROUP_TEXT_MAX_CHARS = 64 * 1024 * 1024;
+
+/** @internal exported for its tests (`maxKeptChars`: the groups' text cache bound) */
+export function syntheticProvider(
+  src: Extract<PromptSource, { type: 'synthetic' }>,
+  seed: number,
+  maxKeptChars = GROUP_TEXT_MAX_CHARS,
+): PromptProvider {
   const prefix = src.prefix ? src.prefix + '\n' : '';
   const prefixTokens = prefix ? countTextTokens(prefix) : 0;
   const groups = src.prefixGroups;
   // Each group's prefix text, made once per stream (warm-up has its own, so warming up never
-  // caches the measured prefixes).
+  // caches the measured prefixes) while the kept texts stay under GROUP_TEXT_MAX_CHARS; past that
+  // a group's text is made again for each request (the same text: it depends only on the seed),
+  // so 100,000 groups of long prefixes cost time, not memory without bound.
   const groupText = new Map<string, string>();
+  let keptChars = 0;
   const groupPrefix = (stream: string, g: number): string => {
     const key = `${stream}:${g}`;
     let t = groupText.get(key);
     if (t === undefined) {
       t = syntheticText(groups!.prefixLen, new Rng(seed, `${stream}:prefix-group:${g}`)) + '\n';
-      groupText.set(key, t);
+      if (keptChars + t.length <= maxKeptChars) {
+        groupText.set(key, t);
+        keptChars += t.length;
+      }
     }
     return t;
   };
