@@ -167,12 +167,12 @@ describe('secrets stay out of run files', () => {
 
 describe('prefix groups past the text cache bound', () => {
   it("makes a group's text again instead of keeping it: the same prompts, memory bounded", () => {
-    const src = {
-      type: 'synthetic' as const,
-      inputLen: { type: 'fixed' as const, value: 8 },
-      outputLen: { type: 'fixed' as const, value: 4 },
-      prefixGroups: { groups: 5, prefixLen: 300 },
-    };
+    const w = workload({
+      requests: 1,
+      prompts: { type: 'synthetic', inputLen: 8, outputLen: 4, prefixGroups: { groups: 5, prefixLen: 300 } },
+    });
+    if (w.prompts.type !== 'synthetic') throw new Error('synthetic expected');
+    const src = w.prompts;
     const kept = syntheticProvider(src, 9);
     const none = syntheticProvider(src, 9, 0); // nothing kept: every request makes its prefix
     const some = syntheticProvider(src, 9, 2500); // room for one group's text or two
