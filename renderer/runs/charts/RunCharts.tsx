@@ -6,15 +6,12 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useState } from 'react';
 import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
-import { C } from '../../core/charts/theme.ts';
+import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts';
 import { formatTick, niceTicks } from '../../core/charts/ticks.ts';
 import { fmtTick } from '../../core/format.ts';
 import { peakOf, yAxis } from '../../core/charts/y-axis.ts';
 import { cdfDomain, cdfLogDomain } from '../compare/run-compare.ts';
 import type { TimePoint } from './run-series.ts';
-
-export const TICK = { fill: C.tick, fontSize: 11 };
-export const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
 
 export function Sized({
   width,
@@ -115,7 +112,7 @@ export function SeriesChart({
       <Tooltip
         isAnimationActive={false}
         contentStyle={TIP_STYLE}
-        labelStyle={{ color: C.text }}
+        labelStyle={TIP_LABEL_STYLE}
         labelFormatter={(t) => `${Number(t).toFixed(1)} s`}
         formatter={(v, name) => [typeof v === 'number' ? format(v) : String(v), name]}
       />
@@ -221,7 +218,7 @@ export function CdfChart({ points, color, unit = 'ms', testId, width, height = 1
       <Tooltip
         isAnimationActive={false}
         contentStyle={TIP_STYLE}
-        labelStyle={{ color: C.text }}
+        labelStyle={TIP_LABEL_STYLE}
         labelFormatter={(v) => `${fmtTick(Number(v))} ${unit}`}
         formatter={(p) => [`p${String(p)}`, 'percentile']}
       />
