@@ -12,7 +12,7 @@ import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts'
 import { binAxisTicks, decimalsOf } from '../../core/charts/ticks.ts';
 import { yAxis } from '../../core/charts/y-axis.ts';
 import { fmtTick } from '../../core/format.ts';
-import { Sized } from './RunCharts.tsx';
+import { Sized } from './Sized.tsx';
 import type { HistDatum } from './run-series.ts';
 
 interface HistProps {
