@@ -2,6 +2,7 @@ import { type TargetErrors, type TargetForm } from './target-input.ts';
 import type { TargetView } from '../../shared/api.ts';
 import { HeadersEditor } from './HeadersEditor.tsx';
 import { apiKeyHint } from './dialect-ui.ts';
+import { CheckRow } from '../core/form/CheckRow.tsx';
 
 /** The API key (write-only) and the extra headers, secret or not. */
 export function AuthFields({
@@ -36,14 +37,12 @@ export function AuthFields({
               <span className="badge ok" data-testid="target-key-stored">
                 {form.clearKey ? 'key will be removed' : 'key stored'}
               </span>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={form.clearKey}
-                  onChange={(e) => set({ clearKey: e.target.checked, apiKey: '' })}
-                />{' '}
+              <CheckRow
+                checked={form.clearKey}
+                onChange={(checked) => set({ clearKey: checked, apiKey: '' })}
+              >
                 remove stored key
-              </label>
+              </CheckRow>
             </>
           )}
         </div>

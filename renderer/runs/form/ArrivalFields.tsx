@@ -2,6 +2,7 @@ import { setDraft } from '../run-store.ts';
 import { type WorkloadDraft } from './workload-draft.ts';
 import { Field } from '../../core/form/Field.tsx';
 import { Num } from './Num.tsx';
+import { CheckRow } from '../../core/form/CheckRow.tsx';
 
 /** Arrival process, burstiness, ramp-up, warm-up, seed and the test request. */
 export function ArrivalFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
@@ -38,18 +39,14 @@ export function ArrivalFields({ d, errors }: { d: WorkloadDraft; errors: Map<str
             <Num k="seed" label="Seed" errors={errors} />
           </Field>
         </div>
-        <label
-          className="check"
+        <CheckRow
+          checked={d.testRequest}
+          onChange={(checked) => setDraft({ testRequest: checked })}
           title="Like vLLM's initial test: one request before the clock starts. A wrong model, key, URL or dialect then stops the run with the server's answer, instead of a run where every request failed. A failure that may pass (a 5xx, a dropped stream) is tried up to 3 times. Not counted in the results."
+          testId="run-test-request"
         >
-          <input
-            type="checkbox"
-            checked={d.testRequest}
-            onChange={(e) => setDraft({ testRequest: e.target.checked })}
-            data-testid="run-test-request"
-          />{' '}
           send one test request first; stop if it fails
-        </label>
+        </CheckRow>
       </details>
     </>
   );

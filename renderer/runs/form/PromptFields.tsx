@@ -2,6 +2,7 @@ import { setDraft } from '../run-store.ts';
 import { type WorkloadDraft } from './workload-draft.ts';
 import { Field } from '../../core/form/Field.tsx';
 import { Num } from './Num.tsx';
+import { CheckRow } from '../../core/form/CheckRow.tsx';
 
 /** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
 export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
@@ -99,18 +100,14 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
           </select>
         </Field>
         <RequestChecks d={d} />
-        <label
-          className="check"
+        <CheckRow
+          checked={d.serverMetrics}
+          onChange={(checked) => setDraft({ serverMetrics: checked })}
           title="Scrape the target's /metrics (or its Prometheus) once a second during the run and sum it up in the summary: the server's TTFT, queue time, tokens, peaks"
+          testId="run-server-metrics"
         >
-          <input
-            type="checkbox"
-            checked={d.serverMetrics}
-            onChange={(e) => setDraft({ serverMetrics: e.target.checked })}
-            data-testid="run-server-metrics"
-          />{' '}
           watch the server’s metrics during the run
-        </label>
+        </CheckRow>
       </details>
     </>
   );
@@ -189,14 +186,9 @@ function meanIn(d: WorkloadDraft): number {
 function RequestChecks({ d }: { d: WorkloadDraft }) {
   return (
     <>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={d.continuousUsage}
-          onChange={(e) => setDraft({ continuousUsage: e.target.checked })}
-        />{' '}
+      <CheckRow checked={d.continuousUsage} onChange={(checked) => setDraft({ continuousUsage: checked })}>
         continuous_usage_stats (vLLM: exact tokens per event)
-      </label>
+      </CheckRow>
       <label
         className="check"
         title="A fresh W3C traceparent (sampled) and an x-request-id on every request: a server that traces joins its spans to them"
