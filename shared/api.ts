@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
+import type { TargetSettings } from './target.ts';
 import { errorMessage, type Result as BaseResult } from './result.ts';
 import type { EventName, MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
@@ -116,23 +117,11 @@ export const TargetInput = z
 export type TargetInput = z.infer<typeof TargetInput>;
 
 /** What the UI sees of a target: never the key, only whether there is one. */
-export interface TargetView {
-  id: string;
-  name: string;
-  baseUrl: string;
-  dialect: (typeof DIALECT_IDS)[number];
-  defaultModel?: string;
+export interface TargetView extends TargetSettings {
   headers?: Record<string, string>;
   /** Names of the headers whose values are stored as secrets (the values never reach the UI). */
   secretHeaderNames?: string[];
   hasApiKey: boolean;
-  metricsUrl?: string;
-  telemetryUrls?: string[];
-  prometheusUrl?: string;
-  prometheusSelector?: string;
-  metricsIntervalMs?: number;
-  metricsTimeoutMs?: number;
-  insecureTls?: boolean;
   builtin: boolean;
 }
 

@@ -8,14 +8,10 @@ import { z } from 'zod';
 import { joinUrlSecrets, splitUrlSecrets, type UrlSecretParts } from '../../shared/url-credentials.ts';
 import type { SecretBox } from './secrets.ts';
 import { originOf } from '../../shared/origin.ts';
+import type { TargetSettings } from '../../shared/target.ts';
 
 /** The URL fields of a target. */
-export interface TargetUrls {
-  baseUrl: string;
-  metricsUrl?: string;
-  telemetryUrls?: string[];
-  prometheusUrl?: string;
-}
+export type TargetUrls = Pick<TargetSettings, 'baseUrl' | 'metricsUrl' | 'telemetryUrls' | 'prometheusUrl'>;
 
 const Parts = z.object({
   origin: z.string(),

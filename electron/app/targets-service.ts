@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { TargetInput, TargetView } from '../../shared/api.ts';
-import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
+import { TargetSettings } from '../../shared/target.ts';
 import type { SecretBox } from './secrets.ts';
 import { looksSecretName, redactUrlString } from '../../shared/redact.ts';
 import { originOf } from '../../shared/origin.ts';
@@ -23,25 +23,13 @@ import {
 } from './target-url-secrets.ts';
 import { errorMessage } from '../../shared/result.ts';
 
-const StoredTarget = z.object({
-  id: z.string(),
-  name: z.string(),
-  baseUrl: z.string(),
-  dialect: z.enum(DIALECT_IDS),
-  defaultModel: z.string().optional(),
+const StoredTarget = TargetSettings.extend({
   headers: z.record(z.string(), z.string()).optional(),
   apiKeyEnc: z.string().optional(),
   /** Secret header values, each as SecretBox output (never in clear on disk). */
   secretHeadersEnc: z.record(z.string(), z.string()).optional(),
   /** The secret parts of its URLs (target-url-secrets.ts), as SecretBox output. */
   urlSecretsEnc: z.string().optional(),
-  metricsUrl: z.string().optional(),
-  telemetryUrls: z.array(z.string()).optional(),
-  prometheusUrl: z.string().optional(),
-  prometheusSelector: z.string().optional(),
-  metricsIntervalMs: z.number().optional(),
-  metricsTimeoutMs: z.number().optional(),
-  insecureTls: z.boolean().optional(),
 });
 type StoredTarget = z.infer<typeof StoredTarget>;
 const StoreFile = z.object({ version: z.literal(1), targets: z.array(StoredTarget) });
@@ -49,25 +37,12 @@ const StoreFile = z.object({ version: z.literal(1), targets: z.array(StoredTarge
 /** @internal exported for its tests */
 export const SIM_TARGET_ID = 'builtin-sim';
 
-export interface ResolvedTarget {
-  id: string;
-  name: string;
-  baseUrl: string;
-  dialect: DialectId;
-  defaultModel?: string;
+export interface ResolvedTarget extends TargetSettings {
   /** Every header to send, the secret ones included (main process only). */
   headers: Record<string, string>;
   /** Which of `headers` are secrets (redacted in curl commands, withheld from other hosts). */
   secretHeaderNames?: string[];
   apiKey?: string;
-  metricsUrl?: string;
-  /** Telemetry exporters beside the server (dcgm-exporter, node_exporter), scraped on its clock. */
-  telemetryUrls?: string[];
-  /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
-  prometheusUrl?: string;
-  prometheusSelector?: string;
-  metricsIntervalMs?: number;
-  metricsTimeoutMs?: number;
   insecureTls: boolean;
 }
 

@@ -23,6 +23,7 @@ import { READ_COST_BYTES } from './io/backlog.ts';
 import type { IoCtrl } from './io/protocol.ts';
 import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
+import { SlicedQueue } from '../platform/sliced-queue.ts';
 
 export interface FireOptions {
   signal?: AbortSignal;
@@ -48,35 +49,16 @@ const MAX_ERROR_BODY = 64 * 1024;
  * are never held up long, not even by a flood: a request with frames left goes back in the queue.
  */
 const DECODE_SLICE_MS = 1;
-const decodeQueue = new Set<() => void>();
-let decodeScheduled = false;
-function drainDecodes(): void {
-  decodeScheduled = false;
-  const start = performance.now();
-  for (const fn of decodeQueue) {
-    decodeQueue.delete(fn);
-    try {
-      fn();
-    } catch (e) {
-      // A throwing progress callback must not starve the other requests' decodes; it still surfaces.
-      queueMicrotask(() => {
-        throw e;
-      });
-    }
-    if (decodeQueue.size > 0 && performance.now() - start >= DECODE_SLICE_MS) {
-      decodeScheduled = true;
-      setImmediate(drainDecodes);
-      return;
-    }
+const decodes = new SlicedQueue<() => void>(DECODE_SLICE_MS, (fn) => {
+  try {
+    fn();
+  } catch (e) {
+    // A throwing progress callback must not starve the other requests' decodes; it still surfaces.
+    queueMicrotask(() => {
+      throw e;
+    });
   }
-}
-function scheduleDecode(fn: () => void): void {
-  decodeQueue.add(fn);
-  if (!decodeScheduled) {
-    decodeScheduled = true;
-    setImmediate(drainDecodes);
-  }
-}
+});
 
 export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<RequestRecord> {
   const prep = prepareRequest(spec, opts);
@@ -193,7 +175,7 @@ class Exchange implements IoHandler {
     const cost = decoder.decodedCost;
     if (cost > this.reported && !this.settled) this.call.consumed(cost - this.reported);
     this.reported = cost;
-    if (left > 0 && !this.settled) scheduleDecode(this.decodeNow);
+    if (left > 0 && !this.settled) decodes.add(this.decodeNow);
     // Past max_tokens by a margin: stop here, keep what came.
     if (decoder.stop && !this.settled) this.stopHere();
   }
@@ -238,7 +220,7 @@ class Exchange implements IoHandler {
       return;
     }
     this.decoder.pushRead(chunk, rel, readIndex);
-    scheduleDecode(this.decodeNow);
+    decodes.add(this.decodeNow);
     // An event past the size cap, or the record's limit reached while framing: stop the stream
     // now (the frames before it are still decoded), keep what came before it.
     if (this.decoder.tooLarge || this.decoder.stop) {

@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { AppInfo, TargetView } from '../../shared/api.ts';
-import type { DialectId } from '../../shared/dialects.ts';
+import type { TargetSettings } from '../../shared/target.ts';
 import type { ConnectionState } from './transport/types.ts';
 
 export interface Notice {
@@ -26,14 +26,11 @@ export interface AppState {
 }
 
 /** The fields of a new target the editor starts with (a subset of its form). */
-interface TargetPrefill {
-  name?: string;
-  baseUrl?: string;
-  dialect?: DialectId;
-  defaultModel?: string;
-  insecureTls?: boolean;
+type TargetPrefill = Partial<
+  Pick<TargetSettings, 'name' | 'baseUrl' | 'dialect' | 'defaultModel' | 'insecureTls'>
+> & {
   headers?: { key: string; value: string }[];
-}
+};
 
 const SELECTED_KEY = 'tokenscope.selectedTarget';
 

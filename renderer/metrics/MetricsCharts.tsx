@@ -18,7 +18,10 @@ import {
 } from './panel-data.ts';
 import { cardContext } from './card-context.ts';
 import { LatencyCard } from './LatencyCard.tsx';
-import { KvCacheCard, PrefixHitCard, RequestsCard, ThroughputCard } from './ServerCards.tsx';
+import { KvCacheCard } from './KvCacheCard.tsx';
+import { PrefixHitCard } from './PrefixHitCard.tsx';
+import { RequestsCard } from './RequestsCard.tsx';
+import { ThroughputCard } from './ThroughputCard.tsx';
 
 interface Props {
   targetId: string;

@@ -8,7 +8,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cardContext } from './card-context.ts';
 import type { PanelData } from './panel-data.ts';
-import { RequestsCard } from './ServerCards.tsx';
+import { RequestsCard } from './RequestsCard.tsx';
 import { WIDE_STROKE } from './TimeChart.tsx';
 
 afterEach(cleanup);

@@ -11,6 +11,7 @@ import type { ProfileId } from '../../shared/metrics/profile-types.ts';
 import type { GpuReading } from '../../shared/metrics/telemetry.ts';
 import { Ring } from './ring.ts';
 import { SeriesStore } from './series-store.ts';
+import { Listeners } from '../../shared/listeners.ts';
 
 const SCRAPE_CAPACITY = 900;
 const MAX_SERIES = 2000;
@@ -114,7 +115,7 @@ export type MetricsListener = (targetId: string) => void;
 /** @internal exported for its tests */
 export class MetricsStore {
   private readonly targets = new Map<string, TargetMetrics>();
-  private readonly listeners = new Set<MetricsListener>();
+  private readonly listeners = new Listeners<string>();
   /** Core clock − renderer clock (ms), from the latest scrape; see coreNow(). */
   private offsetMs = 0;
 
@@ -134,15 +135,14 @@ export class MetricsStore {
   }
 
   subscribe(fn: MetricsListener): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   ingest(s: MetricsScrape, receivedAt = Date.now()): void {
     // Scrape times are on the core's clock; the delivery delay only makes this estimate late.
     this.offsetMs = s.wallMs - receivedAt;
     this.ensure(s.targetId).ingest(s);
-    for (const fn of this.listeners) fn(s.targetId);
+    this.listeners.emit(s.targetId);
   }
 
   /** Now on the core's clock: the right edge of the charts' time axis. */

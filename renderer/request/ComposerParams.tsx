@@ -3,6 +3,7 @@ import type { DialectId } from '../../shared/dialects.ts';
 import { hasStreamOptions } from '../targets/dialect-ui.ts';
 import type { ComposerForm, FieldErrors } from './fire-input.ts';
 import { patchForm } from './composer-store.ts';
+import { CheckRow } from '../core/form/CheckRow.tsx';
 
 interface Props {
   form: ComposerForm;
@@ -38,17 +39,13 @@ export function ComposerParams({ form, dialect, errors }: Props) {
           error={errors.minTokens}
           placeholder="—"
         />
-        <label
-          className="check"
+        <CheckRow
+          checked={form.ignoreEos}
+          onChange={(checked) => set({ ignoreEos: checked })}
           title="Keep generating past end-of-sequence (vLLM, SGLang, TGI): fixed-length outputs for benchmarking"
         >
-          <input
-            type="checkbox"
-            checked={form.ignoreEos}
-            onChange={(e) => set({ ignoreEos: e.target.checked })}
-          />{' '}
           ignore_eos
-        </label>
+        </CheckRow>
         <label
           className="check"
           title="Send a fresh W3C traceparent (sampled) and an x-request-id, so a server that traces joins its span to this request"

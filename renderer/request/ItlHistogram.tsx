@@ -9,7 +9,7 @@ import { summarize } from '../../shared/stats/summary.ts';
 import { binValues, binValuesLog, preferLogX, type Bin } from '../../shared/charts/histogram-bins.ts';
 import { fmtEdge, logBinTicks } from '../core/charts/log-bins.ts';
 import { ScaleToggle, type XScale } from '../core/charts/ScaleToggle.tsx';
-import { C } from '../core/charts/theme.ts';
+import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../core/charts/ticks.ts';
 
 type Mode = 'chunk' | 'token';
@@ -79,7 +79,7 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
       <XAxis
         dataKey="label"
         stroke={C.tick}
-        tick={{ fill: C.tick, fontSize: 11 }}
+        tick={TICK}
         ticks={ticks}
         interval={0}
         label={{
@@ -93,7 +93,7 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
       <YAxis
         allowDecimals={false}
         stroke={C.tick}
-        tick={{ fill: C.tick, fontSize: 11 }}
+        tick={TICK}
         width={44}
         label={{
           value: mode === 'chunk' ? 'chunks' : 'tokens',
@@ -107,8 +107,8 @@ export function ItlHistogram({ itlChunkMs, itlTokenMs, width, height = 220 }: Pr
       <Tooltip
         isAnimationActive={false}
         cursor={{ fill: 'rgba(255,255,255,0.05)' }}
-        contentStyle={{ background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 }}
-        labelStyle={{ color: C.text }}
+        contentStyle={TIP_STYLE}
+        labelStyle={TIP_LABEL_STYLE}
         formatter={(v) => [String(v), mode === 'chunk' ? 'chunks' : 'tokens']}
         labelFormatter={(_l, payload) => (payload?.[0]?.payload as Datum | undefined)?.range ?? ''}
       />

@@ -8,6 +8,7 @@ import type { FireInput, RequestBatch, RequestSnapshot, RequestSummary } from '.
 import type { RequestRecord } from '../../shared/record.ts';
 import type { Phases } from '../../shared/request.ts';
 import { LiveColumns } from './columns.ts';
+import { Listeners } from '../../shared/listeners.ts';
 
 export interface LiveRequest {
   id: string;
@@ -38,7 +39,7 @@ export type LiveListener = (id: string) => void;
 /** @internal exported for its tests */
 export class LiveStore {
   private readonly requests = new Map<string, LiveRequest>();
-  private readonly listeners = new Set<LiveListener>();
+  private readonly listeners = new Listeners<string>();
 
   constructor(private readonly maxRequests = 60) {}
 
@@ -51,12 +52,11 @@ export class LiveStore {
   }
 
   subscribe(fn: LiveListener): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return this.listeners.add(fn);
   }
 
   private notify(id: string): void {
-    for (const fn of this.listeners) fn(id);
+    this.listeners.emit(id);
   }
 
   ensure(id: string): LiveRequest {

@@ -17,7 +17,7 @@ import { TargetEditor } from '../targets/TargetEditor.tsx';
 import { switchTarget } from '../request/composer-store.ts';
 import { MainTabs } from './MainTabs.tsx';
 import { MetricsPanel } from '../metrics/MetricsPanel.tsx';
-import { RunsTabSidebar } from '../sweeps/SweepSidebar.tsx';
+import { RunsTabSidebar } from '../sweeps/RunsTabSidebar.tsx';
 import { RunsTabMain } from '../sweeps/RunsTabMain.tsx';
 
 export function App() {

@@ -18,13 +18,11 @@ import {
 } from 'recharts';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { labelRows, type PlacedLabel, type TopLabel } from '../core/charts/label-rows.ts';
-import { C } from '../core/charts/theme.ts';
+import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../core/charts/theme.ts';
 import { fmtTick } from '../core/format.ts';
 import type { ChartData } from './sweep-chart-data.ts';
 import { axisRange, coverTicks, logTicks } from './sweep-axes.ts';
 
-const TICK = { fill: C.tick, fontSize: 11 };
-const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
 const LABEL = { fill: C.muted, fontSize: 11 };
 
 export interface SweepChartProps {
@@ -108,7 +106,7 @@ function Chart({ data, logY, running, width, height }: SweepChartProps & { heigh
       <Tooltip
         isAnimationActive={false}
         contentStyle={TIP_STYLE}
-        labelStyle={{ color: C.text }}
+        labelStyle={TIP_LABEL_STYLE}
         formatter={(v, name) => [typeof v === 'number' ? fmtTick(v, v) : String(v), name]}
       />
       <Legend

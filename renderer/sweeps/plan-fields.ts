@@ -5,7 +5,7 @@
  * says why, so "rate inf" and "max concurrency 32" never sit there without saying whether they count.
  */
 import { SWEEP_FORM_LABELS } from '../../shared/sweeps-api.ts';
-import type { LoadFieldsUse } from '../runs/form/form-fields.tsx';
+import type { LoadFieldsUse } from '../runs/form/field-use.ts';
 import type { PlanForm } from './sweep-store.ts';
 
 export function loadFieldsOf(p: Pick<PlanForm, 'kind' | 'search'>): LoadFieldsUse {

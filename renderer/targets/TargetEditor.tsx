@@ -13,13 +13,11 @@ import {
 } from './target-input.ts';
 import { setTargets, useAppStore } from '../core/app-store.ts';
 import type { TargetView } from '../../shared/api.ts';
-import {
-  AuthFields,
-  EditorActions,
-  IdentityFields,
-  MetricsFields,
-  TlsField,
-} from './target-editor-fields.tsx';
+import { AuthFields } from './AuthFields.tsx';
+import { EditorActions } from './EditorActions.tsx';
+import { IdentityFields } from './IdentityFields.tsx';
+import { MetricsFields } from './MetricsFields.tsx';
+import { TlsField } from './TlsField.tsx';
 
 /**
  * `onSwitch`: a new target was saved, or the open one's defaults changed — the app selects it

@@ -14,6 +14,7 @@ import { workerInput } from '../../workers/spawn.ts';
 import { Drivers } from './raw-driver.ts';
 import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
+import { SlicedQueue } from '../../platform/sliced-queue.ts';
 import {
   BATCH_BYTES,
   BATCH_READS,
@@ -150,47 +151,16 @@ const driver = new Drivers(batcher, workerInput<IoDriverConfig>(workerData));
  * one's times are unaffected; only its send is later (its `sentMs`).
  */
 const FIRE_SLICE_MS = 1;
-const fireQueue: { slot: number; req: IoRequest }[] = [];
-let fireHead = 0;
-let fireScheduled = false;
 /** Cancelled while still queued: started and cancelled at once, so it ends as any cancelled one. */
 const cancelledQueued = new Set<number>();
-
-function queueFire(slot: number, req: IoRequest): void {
-  fireQueue.push({ slot, req });
-  if (!fireScheduled) {
-    fireScheduled = true;
-    setImmediate(fireSlice);
-  }
-}
-
-function fireSlice(): void {
-  fireScheduled = false;
-  const start = performance.now();
-  while (fireHead < fireQueue.length) {
-    const f = fireQueue[fireHead]!;
-    fireQueue[fireHead++] = undefined!;
-    driver.fire(f.slot, f.req);
-    if (cancelledQueued.delete(f.slot)) driver.cancel(f.slot);
-    if (performance.now() - start >= FIRE_SLICE_MS) break;
-  }
-  if (fireHead < fireQueue.length) {
-    fireScheduled = true;
-    setImmediate(fireSlice);
-  } else {
-    fireQueue.length = 0;
-    fireHead = 0;
-  }
-}
+const fires = new SlicedQueue<{ slot: number; req: IoRequest }>(FIRE_SLICE_MS, (f) => {
+  driver.fire(f.slot, f.req);
+  if (cancelledQueued.delete(f.slot)) driver.cancel(f.slot);
+});
 
 function cancel(slot: number): void {
-  for (let i = fireHead; i < fireQueue.length; i++) {
-    if (fireQueue[i]!.slot === slot) {
-      cancelledQueued.add(slot);
-      return;
-    }
-  }
-  driver.cancel(slot);
+  if (fires.find((f) => f.slot === slot)) cancelledQueued.add(slot);
+  else driver.cancel(slot);
 }
 
 // Clock samples for the offset between this thread's performance.now() and the main thread's.
@@ -208,7 +178,7 @@ statsTimer.unref();
 port.on('message', (m: ToIo) => {
   switch (m.op) {
     case 'fire':
-      queueFire(m.slot, m.req);
+      fires.add({ slot: m.slot, req: m.req });
       break;
     case 'cancel':
       cancel(m.slot);

@@ -33,4 +33,10 @@ export const C = {
   laneTick: 'rgba(200, 222, 255, 0.85)',
 } as const;
 
+/** Recharts axis ticks. */
+export const TICK = { fill: C.tick, fontSize: 11 };
+/** Recharts tooltips: the box and its label. */
+export const TIP_STYLE = { background: '#1b2029', border: '1px solid #2e3542', fontSize: 12 };
+export const TIP_LABEL_STYLE = { color: C.text };
+
 export const FONT = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';

@@ -12,6 +12,7 @@ import { decodeWire, encodeWire, type CoreMessage, type UiMessage } from '../../
 import type { ConnectionState, Transport } from './types.ts';
 import type { AuthState } from './web-api.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { Listeners } from '../../../shared/listeners.ts';
 
 export interface SocketLike {
   readyState: number;
@@ -61,7 +62,7 @@ export class WsTransport implements Transport {
   /** Calls made while the link was down, sent on the next open (their ids are still pending). */
   private outbox: { id: number; text: string }[] = [];
   private readonly subs = new Map<string, Set<(p: unknown) => void>>();
-  private readonly connListeners = new Set<(s: ConnectionState) => void>();
+  private readonly connListeners = new Listeners<ConnectionState>();
   private appReady = false;
   private retryTimer: unknown = null;
   private state: ConnectionState = {
@@ -92,7 +93,7 @@ export class WsTransport implements Transport {
 
   private setState(patch: Partial<ConnectionState>): void {
     this.state = { ...this.state, ...patch };
-    for (const cb of this.connListeners) cb(this.state);
+    this.connListeners.emit(this.state);
   }
 
   private connect(): void {
@@ -253,7 +254,6 @@ export class WsTransport implements Transport {
   }
 
   onConnection(cb: (s: ConnectionState) => void): () => void {
-    this.connListeners.add(cb);
-    return () => this.connListeners.delete(cb);
+    return this.connListeners.add(cb);
   }
 }

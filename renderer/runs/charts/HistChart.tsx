@@ -8,11 +8,11 @@ import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { binsPreferLogX } from '../../../shared/charts/histogram-bins.ts';
 import { fmtEdge, logBinTicks } from '../../core/charts/log-bins.ts';
 import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
-import { C } from '../../core/charts/theme.ts';
+import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../../core/charts/ticks.ts';
 import { yAxis } from '../../core/charts/y-axis.ts';
 import { fmtTick } from '../../core/format.ts';
-import { Sized, TICK, TIP_STYLE } from './RunCharts.tsx';
+import { Sized } from './Sized.tsx';
 import type { HistDatum } from './run-series.ts';
 
 interface HistProps {
@@ -117,7 +117,7 @@ export function HistChart({
         isAnimationActive={false}
         cursor={{ fill: 'rgba(255,255,255,0.05)' }}
         contentStyle={TIP_STYLE}
-        labelStyle={{ color: C.text }}
+        labelStyle={TIP_LABEL_STYLE}
         formatter={(v) => [String(v), countLabel]}
         labelFormatter={(_l, payload) =>
           (payload?.[0]?.payload as { range?: string } | undefined)?.range ?? ''

@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { C } from '../../core/charts/theme.ts';
 import { fmtCompact } from '../../core/format.ts';
 import type { TimePoint } from './run-series.ts';
-import { SeriesChart } from './RunCharts.tsx';
+import { SeriesChart } from './SeriesChart.tsx';
 
 const per = (unit: string) => (v: number) => `${fmtCompact(v)} ${unit}`;
 

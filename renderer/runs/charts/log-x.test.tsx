@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { histogramData, cdfFromValues } from '../../../shared/runs/summary/distributions.ts';
 import { ItlHistogram } from '../../request/ItlHistogram.tsx';
 import { HistChart } from './HistChart.tsx';
-import { CdfCompareChart } from './RunCharts.tsx';
+import { CdfCompareChart } from './CdfCompareChart.tsx';
 
 afterEach(cleanup);
 

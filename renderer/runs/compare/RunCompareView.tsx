@@ -16,7 +16,7 @@ import { DefinitionsSelect } from '../form/DefinitionsSelect.tsx';
 import { setRunsMessage, useRunsStore, type ComparedRuns } from '../run-store.ts';
 import { useComparison, type Comparison } from './use-comparison.ts';
 import { LETTERS } from '../../../shared/runs/letters.ts';
-import { CdfCompareChart } from '../charts/RunCharts.tsx';
+import { CdfCompareChart } from '../charts/CdfCompareChart.tsx';
 import { CompareTable, SpreadSection } from './CompareTable.tsx';
 
 export function RunCompareView() {

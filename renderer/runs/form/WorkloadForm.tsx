@@ -11,9 +11,12 @@ import { useRunsStore, type RunsState } from '../run-store.ts';
 import type { TargetView } from '../../../shared/api.ts';
 import type { WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { fieldOfPath } from './workload-draft.ts';
-import { WorkloadTargetFields, BasicFields } from './WorkloadFields.tsx';
-import { ArrivalFields, PromptFields, SloFields } from './WorkloadMoreFields.tsx';
-import type { LoadFieldsUse } from './form-fields.tsx';
+import { WorkloadTargetFields } from './WorkloadTargetFields.tsx';
+import { BasicFields } from './BasicFields.tsx';
+import { ArrivalFields } from './ArrivalFields.tsx';
+import { PromptFields } from './PromptFields.tsx';
+import { SloFields } from './SloFields.tsx';
+import type { LoadFieldsUse } from './field-use.ts';
 
 function useFieldErrors(): Map<string, string> {
   const issues = useRunsStore((s) => s.startIssues);

@@ -13,7 +13,7 @@ import { cancelRun, openRun } from '../run-actions.ts';
 import { cdfPoints, fmtEta } from '../charts/run-series.ts';
 import { useRunsStore, type LiveCharts as LiveChartsData, type LiveRun } from '../run-store.ts';
 import type { LiveSnapshot, RunProgress } from '../../../shared/runs/live/progress-types.ts';
-import { CdfChart } from '../charts/RunCharts.tsx';
+import { CdfChart } from '../charts/CdfChart.tsx';
 import { OverTimeCharts } from '../charts/OverTimeCharts.tsx';
 import { Swimlane } from './Swimlane.tsx';
 

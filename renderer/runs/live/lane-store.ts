@@ -15,6 +15,7 @@ import type { RunLaneBatch } from '../../../shared/runs-api.ts';
 import { requestOriginMs } from '../../../shared/runs/summary/outcome.ts';
 import type { RunRequestLine } from '../../../shared/runs/file/line-schema.ts';
 import type { ReportLanes } from '../../../shared/report/report-types.ts';
+import { Listeners } from '../../../shared/listeners.ts';
 
 export const LANE_RUNNING = 0;
 /** @internal exported for its tests */
@@ -73,7 +74,7 @@ export class LaneStore {
   running = 0;
   /** Bumped on every change: views redraw when it moves. */
   version = 0;
-  private listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   reset(runId: string | null): void {
     this.runId = runId;
@@ -94,13 +95,12 @@ export class LaneStore {
   }
 
   subscribe(cb: () => void): () => void {
-    this.listeners.add(cb);
-    return () => this.listeners.delete(cb);
+    return this.listeners.add(cb);
   }
 
   private changed(): void {
     this.version++;
-    for (const cb of this.listeners) cb();
+    this.listeners.emit();
   }
 
   laneOf(id: string): number {

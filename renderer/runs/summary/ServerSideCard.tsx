@@ -15,7 +15,7 @@ import { C } from '../../core/charts/theme.ts';
 import { fmtBucket, fmtCompact, fmtLatency } from '../../core/format.ts';
 import type { TimePoint } from '../charts/run-series.ts';
 import { statsOf } from './run-detail.ts';
-import { SeriesChart } from '../charts/RunCharts.tsx';
+import { SeriesChart } from '../charts/SeriesChart.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
 import { serverPrefixCacheShort, serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
-import { Field } from '../runs/form/form-fields.tsx';
+import { Field } from '../core/form/Field.tsx';
 import { RunsSidebar } from '../runs/history/RunsSidebar.tsx';
 import { WorkloadForm } from '../runs/form/WorkloadForm.tsx';
 import { loadFieldsOf, PLAN_LABELS } from './plan-fields.ts';

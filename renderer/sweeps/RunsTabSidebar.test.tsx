@@ -12,7 +12,7 @@ import { useAppStore } from '../core/app-store.ts';
 import { useRunsStore } from '../runs/run-store.ts';
 import { defaultDraft } from '../runs/form/workload-draft.ts';
 import { FakeTransport } from '../testing/fake-transport.ts';
-import { RunsTabSidebar } from './SweepSidebar.tsx';
+import { RunsTabSidebar } from './RunsTabSidebar.tsx';
 import { DEFAULT_PLAN, useSweepStore } from './sweep-store.ts';
 
 const SIM: TargetView = {

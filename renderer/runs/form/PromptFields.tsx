@@ -1,59 +1,8 @@
-/** The run form's folded sections: arrivals and the test request, prompts and sampling, goodput SLOs. */
 import { setDraft } from '../run-store.ts';
 import { type WorkloadDraft } from './workload-draft.ts';
-import { Field, Num } from './form-fields.tsx';
-
-/** Arrival process, burstiness, ramp-up, warm-up, seed and the test request. */
-export function ArrivalFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
-  return (
-    <>
-      <details className="sub">
-        <summary>Arrivals, warm-up, seed, test request</summary>
-        <div className="field-pair">
-          <Field label="Arrival process" error={errors.get('arrival')}>
-            <select
-              aria-label="Arrival process"
-              value={d.arrival}
-              onChange={(e) => setDraft({ arrival: e.target.value as WorkloadDraft['arrival'] })}
-            >
-              <option value="auto">auto (Poisson, gamma if burstiness ≠ 1)</option>
-              <option value="constant">constant</option>
-              <option value="poisson">Poisson</option>
-              <option value="gamma">gamma</option>
-            </select>
-          </Field>
-          <Field label="Burstiness" error={errors.get('burstiness')} hint="gamma shape; < 1 burstier">
-            <Num k="burstiness" label="Burstiness" errors={errors} />
-          </Field>
-          <Field label="Ramp-up (s)" error={errors.get('rampUpS')} hint="linear from the start rate">
-            <Num k="rampUpS" label="Ramp-up seconds" errors={errors} placeholder="none" />
-          </Field>
-          <Field label="Ramp start rate" error={errors.get('rampUpS')}>
-            <Num k="rampStartRate" label="Ramp start rate" errors={errors} />
-          </Field>
-          <Field label="Warm-up requests" error={errors.get('warmup')} hint="not counted">
-            <Num k="warmup" label="Warm-up requests" errors={errors} />
-          </Field>
-          <Field label="Seed" error={errors.get('seed')} hint="same seed, same run">
-            <Num k="seed" label="Seed" errors={errors} />
-          </Field>
-        </div>
-        <label
-          className="check"
-          title="Like vLLM's initial test: one request before the clock starts. A wrong model, key, URL or dialect then stops the run with the server's answer, instead of a run where every request failed. A failure that may pass (a 5xx, a dropped stream) is tried up to 3 times. Not counted in the results."
-        >
-          <input
-            type="checkbox"
-            checked={d.testRequest}
-            onChange={(e) => setDraft({ testRequest: e.target.checked })}
-            data-testid="run-test-request"
-          />{' '}
-          send one test request first; stop if it fails
-        </label>
-      </details>
-    </>
-  );
-}
+import { Field } from '../../core/form/Field.tsx';
+import { Num } from './Num.tsx';
+import { CheckRow } from '../../core/form/CheckRow.tsx';
 
 /** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
 export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
@@ -151,40 +100,14 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
           </select>
         </Field>
         <RequestChecks d={d} />
-        <label
-          className="check"
+        <CheckRow
+          checked={d.serverMetrics}
+          onChange={(checked) => setDraft({ serverMetrics: checked })}
           title="Scrape the target's /metrics (or its Prometheus) once a second during the run and sum it up in the summary: the server's TTFT, queue time, tokens, peaks"
+          testId="run-server-metrics"
         >
-          <input
-            type="checkbox"
-            checked={d.serverMetrics}
-            onChange={(e) => setDraft({ serverMetrics: e.target.checked })}
-            data-testid="run-server-metrics"
-          />{' '}
           watch the server’s metrics during the run
-        </label>
-      </details>
-    </>
-  );
-}
-
-/** Goodput SLOs. */
-export function SloFields({ errors }: { errors: Map<string, string> }) {
-  return (
-    <>
-      <details className="sub">
-        <summary>Goodput SLOs</summary>
-        <div className="params slo">
-          <Field label="TTFT ≤ ms" error={errors.get('sloTtftMs')}>
-            <Num k="sloTtftMs" label="TTFT SLO (ms)" errors={errors} testId="slo-ttft" />
-          </Field>
-          <Field label="TPOT ≤ ms" error={errors.get('sloTpotMs')}>
-            <Num k="sloTpotMs" label="TPOT SLO (ms)" errors={errors} />
-          </Field>
-          <Field label="E2E ≤ ms" error={errors.get('sloE2elMs')}>
-            <Num k="sloE2elMs" label="E2E SLO (ms)" errors={errors} />
-          </Field>
-        </div>
+        </CheckRow>
       </details>
     </>
   );
@@ -264,14 +187,9 @@ function meanIn(d: WorkloadDraft): number {
 function RequestChecks({ d }: { d: WorkloadDraft }) {
   return (
     <>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={d.continuousUsage}
-          onChange={(e) => setDraft({ continuousUsage: e.target.checked })}
-        />{' '}
+      <CheckRow checked={d.continuousUsage} onChange={(checked) => setDraft({ continuousUsage: checked })}>
         continuous_usage_stats (vLLM: exact tokens per event)
-      </label>
+      </CheckRow>
       <label
         className="check"
         title="A fresh W3C traceparent (sampled) and an x-request-id on every request: a server that traces joins its spans to them"
