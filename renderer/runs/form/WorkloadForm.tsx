@@ -13,6 +13,7 @@ import type { WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { fieldOfPath } from './workload-draft.ts';
 import { WorkloadTargetFields, BasicFields } from './WorkloadFields.tsx';
 import { ArrivalFields, PromptFields, SloFields } from './WorkloadMoreFields.tsx';
+import { TraceListenField } from './TraceListenField.tsx';
 import type { LoadFieldsUse } from './form-fields.tsx';
 
 function useFieldErrors(): Map<string, string> {
@@ -169,6 +170,7 @@ export function WorkloadForm({
         <ArrivalFields d={d} errors={errors} />
         <PromptFields d={d} errors={errors} />
         <SloFields errors={errors} />
+        {!sweep && <TraceListenField d={d} errors={errors} />}
         {sweep ? (
           sweep.start
         ) : (
