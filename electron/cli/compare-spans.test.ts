@@ -89,7 +89,7 @@ describe('compare with server phases from spans', () => {
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toContain('Server phases (spans)');
     const line = (label: string) => t.stdout.split('\n').find((l) => l.trimStart().startsWith(label)) ?? '';
-    const ttft = summaries.get(one)!.serverPhases!.serverTtftMs!.p90.toFixed(2);
+    const ttft = summaries.get(one)!.serverPhases!.serverTtftMs!.p90!.toFixed(2);
     expect(line('Server TTFT (spans) p90')).toMatch(
       new RegExp(`^\\s*Server TTFT \\(spans\\) p90\\s+—\\s+${ttft} ms`),
     );
