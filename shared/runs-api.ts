@@ -165,3 +165,14 @@ export interface RunExport {
   mime: string;
   content: string;
 }
+
+/** What `exportRunOtlp` sent (docs/tracing.md: a run's requests as OTLP client spans). */
+export interface OtlpExported {
+  spans: number;
+  batches: number;
+  /** Chunk events in the spans. */
+  events: number;
+  /** Measured requests left out: sent without trace headers; without the run's wall clock. */
+  untraced: number;
+  noClock: number;
+}

@@ -8,7 +8,9 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result, TargetView } from '../../shared/api.ts';
-import type { RunDetail, RunFinished } from '../../shared/runs-api.ts';
+import type { OtlpExported, RunDetail, RunFinished, RunList } from '../../shared/runs-api.ts';
+import { startSpanReceiver } from '../runs/server-spans.ts';
+import { closedPort } from '../testing/cli.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { tmpDir } from '../testing/runs.ts';
 import { testCore, type RecordedEvent } from '../testing/core.ts';
@@ -119,6 +121,32 @@ describe('a run that listens for server traces', () => {
         );
     } finally {
       await new Promise((r) => holder.close(r));
+    }
+  });
+
+  it("exports a run as OTLP spans to an endpoint (the run view's button): one per request, in its trace", async () => {
+    const runs = await call<RunList>('listRuns');
+    if (!runs.ok) throw new Error(runs.error.message);
+    const key = runs.value.runs[0]!.key;
+    const opened = await call<RunDetail>('openRun', key);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const receiver = await startSpanReceiver(0);
+    try {
+      const r = await call<OtlpExported>('exportRunOtlp', key, receiver.url);
+      expect(r.ok, r.ok ? '' : r.error.message).toBe(true);
+      const measured = opened.value.lines!.filter((l) => !l.warmup);
+      expect(r.ok && r.value.spans).toBe(measured.length);
+      expect(
+        receiver
+          .spans()
+          .map((s) => s.traceId)
+          .sort(),
+      ).toEqual(measured.map((l) => l.trace!.traceId).sort());
+      const refused = await call('exportRunOtlp', key, `http://127.0.0.1:${await closedPort()}/v1/traces`);
+      expect(refused.ok).toBe(false);
+      expect(!refused.ok && refused.error.message).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+/);
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -16,6 +16,7 @@ import { runWorkload, TestRequestError, type RunOptions } from '../runs/runner.t
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import type { PromptProvider } from '../runs/prompts/items.ts';
 import { RunLanes } from './run-lanes.ts';
+import { exportRunOtlp, type OtlpExported } from '../runs/export/otlp-export.ts';
 import { openSpanReceiver, type SpanReceiver } from '../runs/server-spans.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
@@ -287,6 +288,16 @@ export class RunService {
 
   export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
     return this.library.export(key, format);
+  }
+
+  /** The run's requests as OTLP client spans to `url` (the run view's "Export as OTLP traces"). */
+  async exportOtlp(key: string, url: string): Promise<OtlpExported> {
+    const d = await this.open(key);
+    if (!d.header || !d.lines)
+      throw new RunError('an imported result has no per-request times to send as spans');
+    const r = await exportRunOtlp(d.header, d.lines, url, this.opts.version);
+    if (!r.ok) throw new RunError(r.error.message);
+    return r.value;
   }
 
   report(keys: readonly string[], definitions?: DefinitionsId): Promise<RunExport> {
