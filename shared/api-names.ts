@@ -25,6 +25,7 @@ export const METHOD_NAMES = [
   'exportReport',
   'importRun',
   'revealRun',
+  'exportRunOtlp',
   'startSweep',
   'cancelSweep',
   'listSweeps',

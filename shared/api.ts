@@ -194,6 +194,8 @@ export const API_METHODS = {
   importRun: z.tuple([ImportRunInput]),
   /** Show the run file (or the runs folder) in the system's file manager; web mode answers with the path. */
   revealRun: z.tuple([runKey.optional()]),
+  /** The run's requests as OTLP client spans to this traces endpoint (docs/tracing.md). */
+  exportRunOtlp: z.tuple([runKey, httpUrl]),
   /**
    * A load sweep (shared/sweeps-api.ts): the workload at a series of loads, one at a time, never
    * beside a run; onSweepProgress reports each step. Its sweep file and step runs go in the runs folder.
@@ -259,6 +261,7 @@ interface ApiResults {
   exportReport: import('./runs-api.ts').RunExport;
   importRun: { keys: string[]; warnings: string[] };
   revealRun: { path: string; revealed: boolean };
+  exportRunOtlp: import('./runs-api.ts').OtlpExported;
   startSweep: { sweepId: string; key: string };
   cancelSweep: { cancelled: boolean };
   listSweeps: import('./sweeps-api.ts').SweepList;

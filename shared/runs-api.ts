@@ -33,6 +33,17 @@ export const StartRunInput = z.object({
   workload: z.record(z.string(), z.unknown()),
   /** Watch the server's own metrics through the run (summary.server). Default true. */
   serverMetrics: z.boolean().optional(),
+  /**
+   * Receive the server's OTLP/HTTP traces for this run (docs/tracing.md) on this port — bound to
+   * loopback unless `host` says otherwise — and join its spans to the requests (summary.serverPhases).
+   * Port 0: any free port (tests).
+   */
+  otlpListen: z
+    .object({
+      port: z.number().int().min(0).max(65535),
+      host: z.string().min(1).max(255).optional(),
+    })
+    .optional(),
   /** One of N repeats of this workload (the app's run sequence): written into the run's header. */
   repeat: z
     .object({
@@ -153,4 +164,15 @@ export interface RunExport {
   filename: string;
   mime: string;
   content: string;
+}
+
+/** What `exportRunOtlp` sent (docs/tracing.md: a run's requests as OTLP client spans). */
+export interface OtlpExported {
+  spans: number;
+  batches: number;
+  /** Chunk events in the spans. */
+  events: number;
+  /** Measured requests left out: sent without trace headers; without the run's wall clock. */
+  untraced: number;
+  noClock: number;
 }

@@ -90,6 +90,7 @@ export function createHandlers(s: Services): ApiHandlers {
     exportReport: (keys, defs) => runCall(() => s.runs.report(keys, defs)),
     importRun: (input) => runCall(() => s.runs.import(input.filename, input.content)),
     revealRun: (key) => runCall(() => s.runs.reveal(key)),
+    exportRunOtlp: (key, url) => runCall(() => s.runs.exportOtlp(key, url)),
     startSweep: (input) => runCall(() => s.sweeps.start(input)),
     cancelSweep: async (id) => ok({ cancelled: s.sweeps.cancel(id) }),
     listSweeps: () => runCall(() => s.sweeps.list()),

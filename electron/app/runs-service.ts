@@ -16,6 +16,8 @@ import { runWorkload, TestRequestError, type RunOptions } from '../runs/runner.t
 import { PrepareError, prepareRun } from '../runs/prepare-run.ts';
 import type { PromptProvider } from '../runs/prompts/items.ts';
 import { RunLanes } from './run-lanes.ts';
+import { exportRunOtlp, type OtlpExported } from '../runs/export/otlp-export.ts';
+import { openSpanReceiver, type SpanReceiver } from '../runs/server-spans.ts';
 import { SELF_CHECK_THRESHOLDS } from '../runs/self-check.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 import type { ResolvedTarget } from './targets-service.ts';
@@ -51,6 +53,8 @@ interface Launch extends Prepared {
   fileName: string;
   ac: AbortController;
   lanes: RunLanes;
+  /** The run's trace receiver (the form's otlpListen), closed when the run ends. */
+  spans: SpanReceiver | null;
 }
 
 export class RunService {
@@ -92,6 +96,7 @@ export class RunService {
     if (other) throw new RunError(other, 'busy');
     const ready = await this.prepare(input);
     if (this.active) throw new RunError('a run started meanwhile', 'busy');
+    const spans = await this.spanReceiver(input);
     const runId = randomUUID();
     const fileName = defaultRunFileName(Date.now(), runId).split('/').pop()!;
     const key = fileName;
@@ -100,8 +105,23 @@ export class RunService {
     const lanes = new RunLanes(runId, (batch) => this.emit('onRunLanes', batch));
     const active: Active = { runId, key, ac, done: Promise.resolve() };
     this.active = active;
-    active.done = this.execute({ ...ready, input, runId, key, fileName, ac, lanes });
+    active.done = this.execute({ ...ready, input, runId, key, fileName, ac, lanes, spans });
     return { runId, key };
+  }
+
+  /**
+   * The run form's "listen for server traces" (docs/tracing.md): the run's own OTLP receiver, open
+   * for the run and closed after it, as `run --otlp-listen` (same receiver, limits and counts).
+   */
+  private async spanReceiver(input: StartRunInput): Promise<SpanReceiver | null> {
+    if (!input.otlpListen) return null;
+    const r = await openSpanReceiver(input.otlpListen.port, input.otlpListen.host);
+    if (!r.ok) throw new RunError(r.error.message, r.error.kind === 'port-taken' ? 'busy' : 'client');
+    if (this.active) {
+      await r.value.close();
+      throw new RunError('a run started meanwhile', 'busy');
+    }
+    return r.value;
   }
 
   /**
@@ -168,6 +188,7 @@ export class RunService {
         ...(e instanceof TestRequestError ? { testRequestFailed: true } : {}),
       });
     } finally {
+      await l.spans?.close();
       if (!this.disposed) void this.emitList();
     }
   }
@@ -186,6 +207,7 @@ export class RunService {
         insecureTls: t.insecureTls,
       },
       prompts: l.prompts,
+      spans: l.spans,
       runId,
       ...(input.repeat ? { repeat: input.repeat } : {}),
       serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
@@ -266,6 +288,16 @@ export class RunService {
 
   export(key: string, format: 'vllm' | 'vllm-detailed' | 'csv' | 'raw'): Promise<RunExport> {
     return this.library.export(key, format);
+  }
+
+  /** The run's requests as OTLP client spans to `url` (the run view's "Export as OTLP traces"). */
+  async exportOtlp(key: string, url: string): Promise<OtlpExported> {
+    const d = await this.open(key);
+    if (!d.header || !d.lines)
+      throw new RunError('an imported result has no per-request times to send as spans');
+    const r = await exportRunOtlp(d.header, d.lines, url, this.opts.version);
+    if (!r.ok) throw new RunError(r.error.message);
+    return r.value;
   }
 
   report(keys: readonly string[], definitions?: DefinitionsId): Promise<RunExport> {

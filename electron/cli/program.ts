@@ -7,6 +7,7 @@ import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { ioThreads } from './args.ts';
 import { addCompareCommand } from './commands/compare.ts';
 import { addMergeCommand } from './commands/merge.ts';
+import { addExportCommand } from './commands/export.ts';
 import { addMetricsCommand } from './commands/metrics.ts';
 import { addProbeCommand } from './commands/probe.ts';
 import { addReportCommand } from './commands/report.ts';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   addCompareCommand(program);
   addReportCommand(program);
   addMergeCommand(program);
+  addExportCommand(program);
   addServeCommand(program);
   addMetricsCommand(program);
   for (const c of program.commands)

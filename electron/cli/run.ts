@@ -9,7 +9,7 @@
  * Exit codes: 0 ok · 1 every request failed (or the run file could not be written, or the server
  * could not be asked for its models) · 2 bad workload, target or flags · 130 cancelled (Ctrl-C).
  */
-import { startSpanReceiver, type SpanReceiver } from '../runs/server-spans.ts';
+import { openSpanReceiver, type SpanReceiver } from '../runs/server-spans.ts';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { otherModelAnswered, otherModelText } from '../../shared/model-answer.ts';
@@ -208,13 +208,10 @@ async function runRunCommand(
 /** `--otlp-listen PORT`: the receiver the server's spans come to (docs/tracing.md), or why not. */
 async function spanReceiverOf(o: RunCliOptions): Promise<SpanReceiver | null | string> {
   if (o.otlpListen === undefined) return null;
-  try {
-    const r = await startSpanReceiver(o.otlpListen, o.otlpHost);
-    if (!o.quiet) process.stderr.write(`traces: receiving OTLP at ${r.url}\n`);
-    return r;
-  } catch (e) {
-    return `cannot listen for traces on port ${o.otlpListen}: ${errorMessage(e)}`;
-  }
+  const r = await openSpanReceiver(o.otlpListen, o.otlpHost);
+  if (!r.ok) return r.error.message;
+  if (!o.quiet) process.stderr.write(`traces: receiving OTLP at ${r.value.url}\n`);
+  return r.value;
 }
 
 /** A run ready to go: its workload and target, the key and headers it sends, its model and prompts. */

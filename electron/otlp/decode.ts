@@ -89,7 +89,9 @@ function spanOf(s: unknown, serviceName: string | null): OtlpSpan | string {
   const startWallMs = nanosToMs(time(s.startTimeUnixNano));
   const endWallMs = nanosToMs(time(s.endTimeUnixNano));
   if (!Number.isFinite(startWallMs) || !Number.isFinite(endWallMs)) return 'a span with unreadable times';
+  const events = eventsOf(s.events);
   return {
+    ...(events.length ? { events } : {}),
     traceId,
     spanId,
     parentSpanId: hexId(s.parentSpanId, 8) ?? '',
@@ -100,6 +102,19 @@ function spanOf(s: unknown, serviceName: string | null): OtlpSpan | string {
     attributes: attributesOf(s.attributes),
     serviceName,
   };
+}
+
+/** A span's events; one with an unreadable time is left out. */
+function eventsOf(v: unknown): NonNullable<OtlpSpan['events']> {
+  const out: NonNullable<OtlpSpan['events']> = [];
+  for (const e of list(v)) {
+    if (!isObj(e)) continue;
+    const timeWallMs = nanosToMs(time(e.timeUnixNano));
+    if (!Number.isFinite(timeWallMs)) continue;
+    const name = typeof e.name === 'string' ? e.name.slice(0, 1000) : '';
+    out.push({ timeWallMs, name, attributes: attributesOf(e.attributes) });
+  }
+  return out;
 }
 
 function time(v: unknown): string | number {

@@ -2,12 +2,15 @@
 // server phases the simulator ran (its ground truth) within 1 ms, joined by trace id through a real
 // OTLP export (the official exporter, protobuf and JSON) to Tokenscope's receiver; and TTFT parts
 // that sum to the client's TTFT. Spans of traces the run never sent are counted, never attached.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunFile } from './files/run-file.ts';
 import { collectSpans, startSpanReceiver, type SpanReceiver } from './server-spans.ts';
 import { ttftParts } from '../../shared/tracing/ttft-parts.ts';
 import { summaryText } from '../../shared/runs/summary/text.ts';
+import { parseRunText } from '../../shared/runs/run-file/parse.ts';
+import { rederiveRun } from '../../shared/runs/summary/rederive.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
 
@@ -102,6 +105,27 @@ for (const protocol of ['http/protobuf', 'http/json'] as const)
       if (!f.ok) return;
       expect(f.value.summary.serverPhases?.queueMs?.max).toBe(queues.at(-1));
       for (const l of f.value.requests.filter((x) => !x.warmup)) expect(l.server).toBeDefined();
+    });
+
+    it('keeps the shared clock when the file is reopened without its summary, or re-derived', async () => {
+      // An interrupted run: the spans line was written, the summary line never was.
+      const text = await fs.readFile(out, 'utf8');
+      const cut = text
+        .split('\n')
+        .filter((l) => !l.startsWith('{"type":"summary"'))
+        .join('\n');
+      expect(cut.length).toBeLessThan(text.length);
+      const p = parseRunText(cut);
+      expect(p.ok).toBe(true);
+      if (!p.ok) return;
+      expect(p.value.partial).toBe(true);
+      const sp = p.value.summary.serverPhases!;
+      expect(sp.sharedClock).toBe(true);
+      expect(sp.sendMs?.median).toBe(r.summary.serverPhases!.sendMs!.median);
+      expect(sp.returnMs?.p99).toBe(r.summary.serverPhases!.returnMs!.p99);
+      const again = rederiveRun(r.header, r.lines, r.summary, 'vllm').summary.serverPhases!;
+      expect(again.sharedClock).toBe(true);
+      expect(again.sendMs).not.toBe(null);
     });
   });
 

@@ -10,6 +10,7 @@ import type { RunSpansLine } from '../../shared/runs/file/spans-line.ts';
 import { joinSpans } from '../../shared/tracing/join.ts';
 import type { OtlpSpan } from '../../shared/tracing/spans.ts';
 import { sharesClock } from '../../shared/tracing/ttft-parts.ts';
+import { errorMessage, fail, ok, type Result } from '../../shared/result.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceiverStats } from '../otlp/receiver.ts';
 
 /** Spans kept at most; past it new ones are counted, not kept. */
@@ -47,6 +48,46 @@ export async function startSpanReceiver(port: number, host?: string): Promise<Sp
     stats: () => ({ ...r.stats(), dropped }),
     close: () => r.close(),
   };
+}
+
+export interface SpanListenError {
+  kind: 'port-taken' | 'address' | 'permission' | 'other';
+  message: string;
+}
+
+/**
+ * The receiver a run's spans come to (run --otlp-listen, the run form's trace option), or why it
+ * cannot listen, said so a user can act on it: a port already taken is the common case.
+ */
+export async function openSpanReceiver(
+  port: number,
+  host?: string,
+): Promise<Result<SpanReceiver, SpanListenError>> {
+  const where = `${host ?? '127.0.0.1'}:${port}`;
+  try {
+    return ok(await startSpanReceiver(port, host));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      return fail({
+        kind: 'port-taken',
+        message: `cannot listen for server traces on ${where}: the port is taken (another program listens there, e.g. an OpenTelemetry collector); choose another port`,
+      });
+    if (code === 'EACCES')
+      return fail({
+        kind: 'permission',
+        message: `cannot listen for server traces on ${where}: not allowed (ports under 1024 need privileges); choose a port from 1024 up`,
+      });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return fail({
+        kind: 'address',
+        message: `cannot listen for server traces on ${where}: this machine has no such address`,
+      });
+    return fail({
+      kind: 'other',
+      message: `cannot listen for server traces on ${where}: ${errorMessage(e)}`,
+    });
+  }
 }
 
 /** Joins the spans received so far to the lines, waiting (bounded) for those still to come. */

@@ -72,6 +72,30 @@ describe('WorkloadForm', () => {
     expect(useRunsStore.getState().live?.runId).toBe('run-9');
   });
 
+  it('listens for server traces on the port asked; a taken port is said at the field', async () => {
+    fake.handlers.startRun = () => ({
+      ok: false,
+      error: {
+        kind: 'client',
+        message:
+          'cannot listen for server traces on 127.0.0.1:4399: the port is taken (another program listens there, e.g. an OpenTelemetry collector); choose another port',
+      },
+    });
+    render(<WorkloadForm />);
+    await waitFor(() => expect(useRunsStore.getState().draft.model).toBe('tokenscope-sim'));
+    expect(screen.queryByTestId('run-otlp-port')).toBe(null);
+    fireEvent.click(screen.getByTestId('run-otlp-listen'));
+    fireEvent.change(screen.getByTestId('run-otlp-port'), { target: { value: '4399' } });
+    expect(screen.getByText(/--otlp-traces-endpoint http:\/\/127\.0\.0\.1:4399\/v1\/traces/)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('run-start'));
+    await waitFor(() =>
+      expect(screen.getByTestId('run-otlp-port').getAttribute('aria-invalid')).toBe('true'),
+    );
+    const call = fake.calls.find((c) => c.method === 'startRun')!;
+    expect((call.args[0] as { otlpListen?: unknown }).otlpListen).toEqual({ port: 4399 });
+    expect(screen.getAllByText(/the port is taken/).length).toBeGreaterThan(0);
+  });
+
   it("lists the core's validation errors with their paths and marks the fields", async () => {
     fake.handlers.startRun = () => ({
       ok: false,

@@ -13,7 +13,13 @@ import { MAX_COMPARED } from './compare/run-compare.ts';
 import { MAX_REPEATS } from '../../shared/runs-api.ts';
 
 import { setRunsMessage, useRunsStore } from './run-store.ts';
-import { draftToWorkload, issuesOfMessage, validateDraft, workloadToDraft } from './form/workload-draft.ts';
+import {
+  draftToWorkload,
+  issuesOfMessage,
+  otlpListenOf,
+  validateDraft,
+  workloadToDraft,
+} from './form/workload-draft.ts';
 import { parseWorkloadText } from '../../shared/runs/workload/text.ts';
 import { addFileTarget, targetOutcome } from './form/workload-target.ts';
 import { errorMessage } from '../../shared/result.ts';
@@ -79,6 +85,7 @@ export async function startRun(): Promise<boolean> {
         name: draft.name.trim(),
         model: draft.model.trim(),
         serverMetrics: draft.serverMetrics,
+        otlpListen: otlpListenOf(draft),
       },
     });
     return startSequenceRun(0);
@@ -90,6 +97,7 @@ export async function startRun(): Promise<boolean> {
     name: draft.name.trim() || undefined,
     workload: draftToWorkload(draft),
     serverMetrics: draft.serverMetrics,
+    otlpListen: otlpListenOf(draft),
   });
   if (!r.ok) {
     useRunsStore.setState({ starting: false, startIssues: issuesOfMessage(r.error.message) });
@@ -123,6 +131,7 @@ async function startSequenceRun(i: number): Promise<boolean> {
     name: q.name ? `${q.name} · ${t.name}` : t.name,
     workload: q.workload,
     serverMetrics: q.serverMetrics,
+    otlpListen: q.otlpListen,
     ...(t.repeat ? { repeat: t.repeat } : {}),
   });
   if (!r.ok) {

@@ -68,6 +68,8 @@ interface RunSequence {
   name: string;
   model: string;
   serverMetrics: boolean;
+  /** The form's trace receiver, for each run of the sequence in turn. */
+  otlpListen?: { port: number };
 }
 
 interface OpenedRun {

@@ -21,6 +21,8 @@ export interface OtlpSpan {
   attributes: Record<string, SpanAttributeValue>;
   /** The resource's `service.name`, when it has one. */
   serviceName: string | null;
+  /** The span's events (time, name, scalar attributes), when it has any. */
+  events?: { timeWallMs: number; name: string; attributes: Record<string, SpanAttributeValue> }[];
 }
 
 /** Nanoseconds since the epoch (OTLP's fixed64, as a decimal string or a number) → ms, µs precision. */

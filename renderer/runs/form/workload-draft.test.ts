@@ -5,6 +5,7 @@ import {
   draftToWorkload,
   fieldOfPath,
   issuesOfMessage,
+  otlpListenOf,
   validateDraft,
   workloadToDraft,
   type WorkloadDraft,
@@ -245,5 +246,29 @@ describe('prefix cache fields', () => {
   it('a bad prefix length is reported at its field', () => {
     const issues = validateDraft({ ...defaultDraft(), prefixMode: 'groups', prefixLen: '0' });
     expect(issues.map((i) => fieldOfPath(i.path))).toContain('prefixLen');
+  });
+});
+
+describe('the trace receiver option', () => {
+  it('is off by default; on, it asks for the port typed, and refuses one out of range at its field', () => {
+    expect(otlpListenOf(defaultDraft())).toBeUndefined();
+    const on = { ...defaultDraft(), otlpListen: true };
+    expect(otlpListenOf(on)).toEqual({ port: 4318 });
+    expect(validateDraft(on)).toEqual([]);
+    for (const bad of ['0', '65536', '43.5', '', 'x']) {
+      const d = { ...on, otlpPort: bad };
+      expect(otlpListenOf(d), bad).toBeUndefined();
+      expect(
+        validateDraft(d).map((i) => fieldOfPath(i.path)),
+        bad,
+      ).toEqual(['otlpPort']);
+    }
+    // Off, a bad port is not in the way.
+    expect(validateDraft({ ...defaultDraft(), otlpPort: 'x' })).toEqual([]);
+  });
+
+  it("puts the core's refusal to listen at the port field", () => {
+    const [i] = issuesOfMessage('cannot listen for server traces on 127.0.0.1:4318: the port is taken');
+    expect(fieldOfPath(i!.path)).toBe('otlpPort');
   });
 });

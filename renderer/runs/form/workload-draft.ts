@@ -69,6 +69,9 @@ export interface WorkloadDraft {
   extraBody: string;
   /** Watch the server's own metrics through the run (not a workload field: a run option). */
   serverMetrics: boolean;
+  /** Receive the server's OTLP traces on `otlpPort` during the run (a run option: docs/tracing.md). */
+  otlpListen: boolean;
+  otlpPort: string;
   /** Workload fields the form does not show, kept as loaded. */
   rest: Record<string, unknown>;
 }
@@ -119,6 +122,8 @@ export function defaultDraft(): WorkloadDraft {
     connection: 'keep-alive',
     extraBody: '',
     serverMetrics: true,
+    otlpListen: false,
+    otlpPort: '4318',
     rest: {},
   };
 }
@@ -315,7 +320,25 @@ export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
   const own: WorkloadIssue[] = extra && 'error' in extra ? [{ path: 'extraBody', message: extra.error }] : [];
   const r = parseWorkload(draftToWorkload(d));
   const schema = r.ok ? [] : r.error.filter((i) => !(own.length && i.path.startsWith('extraBody')));
-  return [...own, ...schema.map((i) => ({ ...i, message: plainMessage(i.path, i.message) }))];
+  const port = d.otlpListen ? otlpPortIssue(d.otlpPort) : null;
+  return [
+    ...own,
+    ...schema.map((i) => ({ ...i, message: plainMessage(i.path, i.message) })),
+    ...(port ? [{ path: 'otlpPort', message: port }] : []),
+  ];
+}
+
+/** The trace receiver's port as typed: a whole number 1–65535, or why not. */
+export function otlpPortIssue(s: string): string | null {
+  const n = Number(s.trim());
+  return s.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 65535
+    ? null
+    : 'a port from 1 to 65535 (OTLP/HTTP uses 4318)';
+}
+
+/** The startRun option the form's trace fields ask for (shared/runs-api.ts `otlpListen`). */
+export function otlpListenOf(d: WorkloadDraft): { port: number } | undefined {
+  return d.otlpListen && otlpPortIssue(d.otlpPort) === null ? { port: Number(d.otlpPort.trim()) } : undefined;
 }
 
 /**
@@ -324,6 +347,8 @@ export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
  */
 export function issuesOfMessage(message: string): WorkloadIssue[] {
   const m = /^bad workload: (.*)$/s.exec(message);
+  // The run's trace receiver could not listen (electron/runs/server-spans.ts): the port field's.
+  if (/^cannot listen for server traces/.test(message)) return [{ path: 'otlpPort', message }];
   if (!m) return [{ path: '', message }];
   return m[1]!.split('; ').map((part) => {
     const i = part.indexOf(': ');

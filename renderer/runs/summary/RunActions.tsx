@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { ExportFormat, RunDetail, RunEntry } from '../../../shared/runs-api.ts';
 import { deleteRun, renameRun, revealRun } from '../run-actions.ts';
 import { exportReport, exportRun } from '../run-exports.ts';
+import { OtlpExportControl } from './OtlpExportControl.tsx';
 
 const EXPORTS: { id: ExportFormat; label: string; native: boolean }[] = [
   { id: 'vllm', label: 'vLLM result JSON', native: true },
@@ -51,6 +52,7 @@ export function RunActions({ d }: { d: RunDetail }) {
       >
         Export report
       </button>
+      <OtlpExportControl e={e} />
       <button
         type="button"
         className="btn small"

@@ -20,6 +20,7 @@ import { RunBadges } from './RunBadges.tsx';
 import { HistChart } from '../charts/HistChart.tsx';
 import { OverTimeCharts } from '../charts/OverTimeCharts.tsx';
 import { ServerSideCard } from './ServerSideCard.tsx';
+import { ServerPhasesCard } from './ServerPhasesCard.tsx';
 import { SwimLegend } from '../live/LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { ByTurnTable } from './ByTurnTable.tsx';
@@ -93,6 +94,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <StatsTable s={s} />
       <ByTurnTable s={s} />
       <PrefixCacheTable s={s} />
+      <ServerPhasesCard d={d} s={s} width={width} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       <RunTimeline derived={derived} imported={e.imported} width={width} />
       <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} width={width} />

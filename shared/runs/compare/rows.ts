@@ -112,6 +112,29 @@ function serverRow(h: 'ttft' | 'queueTime' | 'e2e', q: 'p50' | 'p99', label: str
   };
 }
 
+type PhaseKey = 'queueMs' | 'prefillMs' | 'decodeMs' | 'serverTtftMs';
+
+/**
+ * The server's own phases from its spans (summary.serverPhases, exact per request: docs/tracing.md).
+ * A run without joined spans has no serverPhases: its cells are absent, never zeros. No interval
+ * (the bootstrap resamples the client's columns), so not gated.
+ */
+function phaseRows(k: PhaseKey, name: string, group?: string): CompareRowDef[] {
+  const q = [
+    ['p50', 'median'],
+    ['p90', 'p90'],
+    ['p99', 'p99'],
+  ] as const;
+  return q.map(([label, key], i) => ({
+    id: `span-${k.replace(/Ms$/, '').toLowerCase()}-${label}`,
+    label: `${name} ${label}`,
+    unit: 'ms' as const,
+    better: 'lower' as const,
+    get: (s: RunSummary) => num(s.serverPhases?.[k]?.[key]),
+    ...(i === 0 && group ? { group } : {}),
+  }));
+}
+
 /** A row read straight from the vLLM-named numbers. */
 function vllmRow(
   id: string,
@@ -252,6 +275,11 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     better: 'lower',
     get: (s) => num(s.server?.delta.preemptions),
   },
+  // The server's spans joined to the requests (runs that received them: run --otlp-listen).
+  ...phaseRows('queueMs', 'Queue (spans)', 'Server phases (spans)'),
+  ...phaseRows('prefillMs', 'Prefill (spans)'),
+  ...phaseRows('decodeMs', 'Decode (spans)'),
+  ...phaseRows('serverTtftMs', 'Server TTFT (spans)'),
   // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
   {
     id: 'gpu-j-per-token',

@@ -199,6 +199,9 @@ export class RunLineReader {
         ...(kept
           ? { cancelled: kept.cancelled, durationS: kept.vllm.duration, selfCheck: kept.selfCheck }
           : {}),
+        // The decomposition's send/return need the spans line's shared-clock flag: a file cut before
+        // its summary (an interrupted run) has the line but no summary to carry it.
+        sharedClock: kept?.serverPhases?.sharedClock ?? this.spans.some((s) => s.sharedClock),
       });
     const problems = this.problems;
     if (this.moreProblems > 0) problems.push(`… and ${this.moreProblems} more problems`);

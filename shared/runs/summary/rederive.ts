@@ -34,6 +34,7 @@ export function rederiveRun(
     partial: stored.partial,
     cancelled: stored.cancelled,
     selfCheck: stored.selfCheck,
+    sharedClock: stored.serverPhases?.sharedClock,
   });
   if (stored.server !== undefined) summary.server = stored.server;
   return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
