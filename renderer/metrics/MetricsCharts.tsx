@@ -19,6 +19,7 @@ import {
 import { cardContext } from './card-context.ts';
 import { LatencyCard } from './LatencyCard.tsx';
 import { KvCacheCard, PrefixHitCard, RequestsCard, ThroughputCard } from './ServerCards.tsx';
+import { SpecDecodeCard } from './SpecDecodeCard.tsx';
 
 interface Props {
   targetId: string;
@@ -94,6 +95,7 @@ export function MetricsCharts({
       />
       <LatencyCard metric="queue" latency={latency.queue} sharedPeak={sharedPeaks?.queue} ctx={ctx} />
       <PrefixHitCard data={data} ctx={ctx} />
+      <SpecDecodeCard data={data} ctx={ctx} />
     </div>
   );
 }
