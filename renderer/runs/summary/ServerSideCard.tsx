@@ -17,6 +17,7 @@ import type { TimePoint } from '../charts/run-series.ts';
 import { statsOf } from './run-detail.ts';
 import { SeriesChart } from '../charts/RunCharts.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
+import { SpecDecodeNumbers } from './SpecDecodeNumbers.tsx';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -159,6 +160,7 @@ export function ServerSideCard({
         <div>
           <ServerNumbers s={s} sv={sv} />
           <EnergyNumbers sv={sv} />
+          <SpecDecodeNumbers sv={sv} />
         </div>
       </div>
       <p className="caption">
