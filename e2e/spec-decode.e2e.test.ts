@@ -38,6 +38,11 @@ describe('speculative decoding card in Chromium', () => {
     await setField('prompt', 'Write a long story about a lighthouse.');
     await setField('max-tokens', '400');
     await page.getByRole('checkbox', { name: 'ignore_eos' }).check();
+    // Exact tokens per chunk (vLLM's continuous_usage_stats) for the debugger's chunk chart.
+    const cu = page.getByTestId('continuous-usage');
+    const cuSummary = cu.locator('xpath=ancestor::details[not(@open)]/summary');
+    if ((await cuSummary.count()) > 0) await cuSummary.first().click();
+    await cu.check();
     for (let i = 0; i < 3; i++) {
       const before = await page.getByTestId('history-item').count();
       await page.getByTestId('composer-send').click();
@@ -76,5 +81,29 @@ describe('speculative decoding card in Chromium', () => {
     fs.mkdirSync(artifactsDir, { recursive: true });
     await card.screenshot({ path: path.join(artifactsDir, 'metrics-spec-decode.png') });
     expect(consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 180_000);
+
+  it("the debugger's tokens-per-chunk chart shows the accepted runs as steps", async () => {
+    await page.getByTestId('request-tab').click();
+    const chart = page.getByTestId('chunk-tokens');
+    await chart.waitFor({ timeout: 15_000 });
+    // The last request's stream: 1 + the accepted run per chunk, exact counts from the server.
+    await page.waitForFunction(
+      () =>
+        /tokens per step/.test(
+          document.querySelector('[data-testid="chunk-tokens-mean"]')?.textContent ?? '',
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const mean = Number(
+      /([\d.]+) tokens per step/.exec((await page.getByTestId('chunk-tokens-mean').textContent()) ?? '')?.[1],
+    );
+    expect(mean).toBeGreaterThan(1.8);
+    expect(mean).toBeLessThan(3.3);
+    expect(await page.getByTestId('chunk-tokens-estimated').count()).toBe(0);
+    await chart.scrollIntoViewIfNeeded();
+    await chart.screenshot({ path: path.join(artifactsDir, 'request-chunk-tokens.png') });
+    expect(consoleErrors).toEqual([]);
+  }, 180_000);
 });
