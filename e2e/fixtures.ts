@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startWebServer, type WebServer } from '../electron/serve.ts';
+import { startWebServer, type ServeOptions, type WebServer } from '../electron/serve.ts';
 
 export const repoRoot = path.resolve(
   import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname),
@@ -30,7 +30,13 @@ function chromiumPath(): string {
 }
 
 export async function startApp(
-  opts: { version?: string; startSimulator?: boolean; log?: (line: string) => void } = {},
+  opts: {
+    version?: string;
+    startSimulator?: boolean;
+    log?: (line: string) => void;
+    /** The embedded simulator's options (e.g. speculative mode). */
+    sim?: ServeOptions['sim'];
+  } = {},
 ): Promise<{ server: WebServer; userData: string }> {
   const rendererDir = path.join(repoRoot, 'out/renderer');
   if (!fs.existsSync(path.join(rendererDir, 'index.html')))
@@ -44,6 +50,7 @@ export async function startApp(
     version: opts.version ?? PACKAGE_VERSION,
     startSimulator: opts.startSimulator ?? true,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.sim ? { sim: opts.sim } : {}),
   });
   return { server, userData };
 }
@@ -113,9 +120,9 @@ export interface OpenApp {
 /** The app in web mode and a Chromium page on it (console errors into `consoleErrors`). */
 export async function openApp(
   consoleErrors: string[],
-  opts: { acceptDownloads?: boolean } = {},
+  opts: { acceptDownloads?: boolean; sim?: ServeOptions['sim'] } = {},
 ): Promise<OpenApp> {
-  const { server, userData } = await startApp();
+  const { server, userData } = await startApp(opts.sim ? { sim: opts.sim } : {});
   const browser = await launch();
   const page = await openPage(browser, server, consoleErrors, opts);
   return { server, userData, browser, page };

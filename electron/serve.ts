@@ -6,6 +6,7 @@
  * Large payloads (imports, exports) go over the HTTP API (serve-api.ts), not the socket; each
  * page's socket (events, calls, metrics watches) is serve-sockets.ts.
  */
+import type { SimOptions } from './sim/types.ts';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   startSimulator?: boolean;
   /** The built-in simulator's port (default 0: any free one). */
   simPort?: number;
+  /** The built-in simulator's options over the demo's (speculative mode for the e2e screenshot). */
+  sim?: Omit<SimOptions, 'log'>;
   /** Host names besides loopback, IP literals and `host` that the page may be reached by. */
   allowedHosts?: readonly string[];
   log?: (line: string) => void;
@@ -78,6 +81,7 @@ export async function startWebServer(o: ServeOptions): Promise<WebServer> {
     secrets: new MemorySecretBox(),
     startSimulator: o.startSimulator,
     simPort: o.simPort,
+    ...(o.sim ? { sim: o.sim } : {}),
     emit: pages.emit,
     log: o.log,
     // The entry point's engine configuration (the CLI's, built before `serve` ran).

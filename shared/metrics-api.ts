@@ -7,6 +7,7 @@ import type { Concepts } from './metrics/concepts.ts';
 import type { ProfileId } from './metrics/profile-types.ts';
 import type { HistogramBucket, MetricType } from './metrics/prom-types.ts';
 import type { TelemetryReading } from './metrics/telemetry.ts';
+import type { SpecDecodeReading } from './metrics/spec-decode.ts';
 
 /** One telemetry endpoint (dcgm-exporter, node_exporter) read on the server scrape's tick. */
 export interface TelemetryScrape extends TelemetryReading {
@@ -55,6 +56,8 @@ export interface MetricsScrape {
   help: Record<string, string>;
   /** The target's telemetry endpoints, read on this scrape's tick (absent when it lists none). */
   telemetry?: TelemetryScrape[];
+  /** Speculative decoding's families (metrics/spec-decode.ts); null: the server has none. */
+  specDecode?: SpecDecodeReading | null;
 }
 
 export interface MetricsState {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { ApiHandlers, AppInfo } from '../../shared/api.ts';
 import type { SimServer } from '../sim/index.ts';
 import { startSimThread } from '../sim/thread.ts';
+import type { SimOptions } from '../sim/types.ts';
 import { createHandlers } from './handlers.ts';
 import { RequestService } from './requests-service.ts';
 import { MetricsService } from './metrics-service.ts';
@@ -27,6 +28,8 @@ export interface CoreOptions {
   /** Start the built-in simulator (default true). */
   startSimulator?: boolean;
   simPort?: number;
+  /** The built-in simulator's own options over the demo's (e.g. speculative mode: specK, specAccept). */
+  sim?: Omit<SimOptions, 'log'>;
   /** Where run files go (default: <userDataDir>/runs, or a temp folder when nothing is persisted). */
   runsDir?: string;
   /** Show a file in the system's file manager (Electron's shell.showItemInFolder). */
@@ -61,6 +64,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         jitter: 0.1,
         streamInterval: 1,
         gpus: 2,
+        ...o.sim,
       });
       targets.simUrl = sim.url;
     } catch (e) {

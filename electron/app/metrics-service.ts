@@ -3,6 +3,7 @@
  * detected profile, the mapped concepts, rates since the previous scrape, and every series for
  * the explorer. Failures are sent as state (with backoff), never hidden.
  */
+import { readSpecDecode } from '../../shared/metrics/spec-decode.ts';
 import { createHash } from 'node:crypto';
 import type { MetricsState, ExplorerSeries, TelemetryScrape } from '../../shared/metrics-api.ts';
 import { conceptRates, extractConcepts, type ConceptSnapshot } from '../../shared/metrics/concepts.ts';
@@ -262,6 +263,7 @@ export class MetricsService {
       explorer: ex.series,
       explorerTruncated: ex.truncated,
       help: ex.help,
+      specDecode: readSpecDecode(r.parsed),
       ...(telemetry ? { telemetry } : {}),
     });
   }

@@ -1,4 +1,5 @@
 import { startSim, type SimOptions } from '../sim/index.ts';
+import { parseSpecAccept } from '../sim/spec-decode.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCliOptions {
@@ -33,12 +34,20 @@ export interface SimCliOptions {
   /** Export a vLLM-shaped span per finished request to this OTLP/HTTP traces endpoint. */
   otlpEndpoint?: string;
   otlpProtocol?: string;
+  /** Speculative mode: draft tokens per step (0: off) and the acceptance list as typed. */
+  specK: number;
+  specAccept?: string;
   quiet?: boolean;
 }
 
 export async function runSimCommand(o: SimCliOptions): Promise<number> {
   if (o.otlpProtocol !== undefined && o.otlpProtocol !== 'http/protobuf' && o.otlpProtocol !== 'http/json') {
     process.stderr.write(`--otlp-protocol: http/protobuf or http/json, not ${o.otlpProtocol}\n`);
+    return 2;
+  }
+  const accept = parseSpecAccept(o.specAccept);
+  if (typeof accept === 'string') {
+    process.stderr.write(accept + '\n');
     return 2;
   }
   const opts: SimOptions = {
@@ -68,6 +77,8 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     gpuEnergyCounter: o.gpuEnergyCounter,
     otlpEndpoint: o.otlpEndpoint ?? null,
     otlpProtocol: o.otlpProtocol === 'http/json' ? 'http/json' : 'http/protobuf',
+    specK: o.specK,
+    specAccept: accept,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -103,6 +114,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       ...(sim.options.reasoningTokens > 0
         ? [
             `  reasoning: ${sim.options.reasoningTokens} reasoning tokens before every answer (delta.reasoning, thinking, reasoning_text, thinking blocks)`,
+          ]
+        : []),
+      ...(sim.options.spec
+        ? [
+            `  speculative: ${sim.options.spec.k} draft tokens per step, acceptance ${sim.options.spec.accept.join(', ')} by position (vllm:spec_decode_* in /metrics)`,
           ]
         : []),
       `  prefix cache: ${sim.options.prefixCaching ? `on (${Math.floor(sim.options.kvCacheTokens / 16)} blocks of 16 tokens)` : 'off'}`,

@@ -7,6 +7,8 @@ import { fmtBytes } from '../../shared/format.ts';
 import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
 import { bucketText, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramSummary, ScrapeDigest, WindowSummary } from './scrape-digest.ts';
+import type { SpecDecodeWindow } from '../../shared/metrics/spec-decode.ts';
+import { SPEC_NOT_EXPOSED } from '../../shared/runs/summary/spec-decode-text.ts';
 
 const W = 20;
 const row = (name: string, value: string): string => `  ${name.padEnd(W)}${value}`;
@@ -39,6 +41,24 @@ function quantile(v: number | null, range: QuantileBucket | null): string {
 function hist(h: HistogramSummary | WindowSummary): string {
   const reset = 'reset' in h && h.reset ? '  (server restarted)' : '';
   return `n ${n(h.count)}  mean ${secs(h.mean)}  p50 ${quantile(h.p50, h.p50Range)}  p90 ${quantile(h.p90, h.p90Range)}  p99 ${quantile(h.p99, h.p99Range)}${reset}`;
+}
+
+/** Speculative decoding in one line: rate, mean acceptance length (bonus included), per position. */
+function spec(w: SpecDecodeWindow): string {
+  if (w.meanAcceptanceLength === null) return 'no drafts';
+  const pos = w.perPosition
+    ? `  by position ${w.perPosition.map((p) => (p * 100).toFixed(1)).join(' / ')} %`
+    : '';
+  const counts = w.drafts !== null ? `  (${n(w.drafts)} drafts)` : "  (SGLang's gauges)";
+  return `rate ${pct(w.acceptanceRate)}  mean length ${w.meanAcceptanceLength.toFixed(2)}${pos}${counts}`;
+}
+
+function specLines(r: ScrapeDigest): string[] {
+  const sd = r.specDecode;
+  if (sd === null) return [row('spec decoding', `— ${SPEC_NOT_EXPOSED}`)];
+  const out = [row('spec decoding', sd.sinceStart ? spec(sd.sinceStart) : '—')];
+  if (sd.window && r.rates) out.push(row(`  last ${r.rates.intervalSec.toFixed(2)} s`, spec(sd.window)));
+  return out;
 }
 
 function missing(r: ScrapeDigest, c: Concept): string {
@@ -93,6 +113,7 @@ export function formatScrapeDigest(r: ScrapeDigest, opts: { showTime?: boolean }
       if (w !== null && w !== undefined && x !== null)
         lines.push(row(`  last ${x.intervalSec.toFixed(2)} s`, hist(w)));
     }
+    lines.push(...specLines(r));
   }
   if (r.errors.length > 0) {
     lines.push('  parse errors (the other lines still parsed):');

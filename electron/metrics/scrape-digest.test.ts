@@ -90,3 +90,41 @@ describe('ScrapeDigestBuilder', () => {
     expect(unknown).toContain('No known inference-server metrics');
   });
 });
+
+describe('speculative decoding in the digest', () => {
+  const fixture = (f: string) =>
+    readFileSync(path.join(import.meta.dirname, '../../shared/metrics/fixtures', f), 'utf8');
+
+  it("vLLM: since the server's start, then over the last interval; text and JSON", () => {
+    const b = new ScrapeDigestBuilder();
+    const first = b.next(scrape(fixture('vllm-spec-decode-a.prom'), 0));
+    // Since start: 1,100 drafts, 3,300 draft tokens, 1,650 accepted.
+    expect(first.specDecode?.sinceStart).toMatchObject({
+      drafts: 1100,
+      acceptanceRate: 0.5,
+      meanAcceptanceLength: 2.5,
+    });
+    expect(first.specDecode?.window).toBeNull();
+    const second = b.next(scrape(fixture('vllm-spec-decode-b.prom'), 1000));
+    expect(second.specDecode?.window).toMatchObject({ drafts: 440, draftTokens: 1320, acceptedTokens: 660 });
+    const text = formatScrapeDigest(second);
+    expect(text).toMatch(
+      /spec decoding\s+rate 50\.0 % {2}mean length 2\.50 {2}by position 70\.0 \/ 50\.0 \/ 30\.0 % {2}\(1,540 drafts\)/,
+    );
+    expect(text).toMatch(/last 1\.00 s\s+rate 50\.0 % {2}mean length 2\.50/);
+    expect(JSON.parse(JSON.stringify(second)).specDecode.window.perPosition).toHaveLength(3);
+  });
+
+  it("SGLang's gauges; a server without says not exposed (JSON: null, never zeros)", () => {
+    const g = new ScrapeDigestBuilder().next(scrape(fixture('sglang-spec-decode.prom'), 0));
+    expect(g.specDecode?.sinceStart).toMatchObject({
+      source: 'gauges',
+      meanAcceptanceLength: 2.75,
+      acceptanceRate: 0.4375,
+    });
+    expect(formatScrapeDigest(g)).toContain("(SGLang's gauges)");
+    const none = new ScrapeDigestBuilder().next(scrape(readFileSync(CORPUS + 'vllm-v1.prom', 'utf8'), 0));
+    expect(none.specDecode).toBeNull();
+    expect(formatScrapeDigest(none)).toMatch(/spec decoding\s+— not exposed by this server/);
+  });
+});

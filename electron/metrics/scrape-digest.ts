@@ -19,6 +19,48 @@ import type { ParseError } from '../../shared/metrics/prom-types.ts';
 import { wideQuantileBucket, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
 import type { ScrapeResult } from './scraper.ts';
+import {
+  readSpecDecode,
+  specDecodeWindow,
+  type SpecDecodeReading,
+  type SpecDecodeWindow,
+} from '../../shared/metrics/spec-decode.ts';
+
+/** Speculative decoding (shared/metrics/spec-decode.ts); the digest's `specDecode` is null where not exposed. */
+export interface SpecDecodeDigest {
+  /** Since the server started (its counters against zero); SGLang: its gauges now. */
+  sinceStart: SpecDecodeWindow | null;
+  /** Since the previous scrape (null on the first). */
+  window: SpecDecodeWindow | null;
+}
+
+function specDigest(prev: SpecDecodeReading | null, cur: SpecDecodeReading | null, first: boolean) {
+  if (cur === null) return null;
+  // Since start: the counters against zeros (a window from the server's start).
+  const zero: SpecDecodeReading | null = cur.counters
+    ? {
+        counters: {
+          drafts: 0,
+          draftTokens: 0,
+          accepted: 0,
+          perPosition: cur.counters.perPosition?.map(() => 0) ?? null,
+        },
+        gauges: null,
+      }
+    : null;
+  return {
+    sinceStart: specDecodeWindow([
+      { t: 0, spec: zero },
+      { t: 1, spec: cur },
+    ]),
+    window: first
+      ? null
+      : specDecodeWindow([
+          { t: 0, spec: prev },
+          { t: 1, spec: cur },
+        ]),
+  };
+}
 
 export interface HistogramSummary {
   count: number;
@@ -69,6 +111,8 @@ export interface ScrapeDigest {
   concepts: DigestConcepts;
   /** Null on the first scrape. */
   rates: ScrapeRates | null;
+  /** Speculative decoding; null: this server exposes none (not zeros). */
+  specDecode: SpecDecodeDigest | null;
   families: number;
   series: number;
   errors: ParseError[];
@@ -104,6 +148,7 @@ const windowSummary = (d: HistogramDelta | null): WindowSummary | null =>
  */
 export class ScrapeDigestBuilder {
   private prev: ConceptSnapshot | null = null;
+  private prevSpec: SpecDecodeReading | null = null;
 
   constructor(private readonly opts: ExtractOptions = {}) {}
 
@@ -125,7 +170,13 @@ export class ScrapeDigestBuilder {
         queueTime: windowSummary(x.queueTime),
       };
     }
+    const first = this.prev === null;
     this.prev = snap;
+    const model =
+      this.opts.model !== undefined ? { [r.profile.modelLabel ?? 'model_name']: this.opts.model } : undefined;
+    const spec = readSpecDecode(r.parsed, { ...this.opts.labels, ...model });
+    const specDecode = specDigest(this.prevSpec, spec, first);
+    this.prevSpec = spec;
     const h = (d: HistogramData | null): HistogramSummary | null =>
       d === null ? null : summarizeHistogram(d);
     let series = 0;
@@ -156,6 +207,7 @@ export class ScrapeDigestBuilder {
         queueTimeHistogram: h(c.queueTimeHistogram),
       },
       rates,
+      specDecode,
       families: r.parsed.families.length,
       series,
       errors: r.parsed.errors,

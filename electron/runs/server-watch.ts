@@ -27,12 +27,19 @@ import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/summ
 import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
 import { redactUrlString } from '../../shared/redact.ts';
+import {
+  readSpecDecode,
+  specDecodeWindow,
+  type SpecDecodeReading,
+} from '../../shared/metrics/spec-decode.ts';
 
 const MAX_SERIES = 2000;
 
 interface Snap {
   monoMs: number;
   concepts: Concepts;
+  /** Speculative decoding's families (shared/metrics/spec-decode.ts); null: none. */
+  spec: SpecDecodeReading | null;
 }
 
 /** The histogram's observations over every scrape of the window (reset-aware at each step). */
@@ -142,7 +149,8 @@ export class ServerWatch {
   private keep(r: ScrapeResult): void {
     this.profile = { id: r.profile.id, label: r.profile.label };
     const concepts = extractConcepts(r.parsed, r.profile, this.model ? { model: this.model } : {});
-    this.snaps.push({ monoMs: r.monoMs, concepts });
+    const model = this.model ? { [r.profile.modelLabel ?? 'model_name']: this.model } : undefined;
+    this.snaps.push({ monoMs: r.monoMs, concepts, spec: readSpecDecode(r.parsed, model) });
     if (this.telemetry === null) return;
     const p = this.telemetry.scrapeAll().then((rs) => {
       for (const t of rs) {
@@ -237,6 +245,7 @@ export class ServerWatch {
       e2e: two ? histStats(inWindow, (c) => c.e2eHistogram) : null,
       itl: two ? histStats(inWindow, (c) => c.itlHistogram) : null,
       series,
+      specDecode: specDecodeWindow(inWindow.map((s) => ({ t: s.monoMs, spec: s.spec }))),
       ...this.energy(t0, outputTokens),
     };
   }

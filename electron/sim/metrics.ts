@@ -11,6 +11,7 @@
  */
 import { buckets125, HistogramData, PromWriter, type Labels } from './prom-text.ts';
 import { KV_BLOCK_TOKENS } from './types.ts';
+import type { SimSpecDecode } from './spec-decode.ts';
 import type { EndReason } from './types.ts';
 
 /** What the metrics read of a scheduler's sequence (scheduler.ts's Sequence has it). */
@@ -67,6 +68,8 @@ export class SimMetrics {
     private readonly model: string,
     private readonly kvCacheTokens: number,
     private readonly prefixCaching = true,
+    /** Speculative mode's counters (spec-decode.ts), null without it. */
+    readonly specDecode: SimSpecDecode | null = null,
   ) {
     this.labels = { engine: '0', model_name: model };
     this.h = this.freshHistograms();
@@ -84,6 +87,7 @@ export class SimMetrics {
     this.prefixHits = 0;
     this.preemptions = 0;
     for (const k of Object.keys(this.finishedBy) as EndReason[]) this.finishedBy[k] = 0;
+    this.specDecode?.restart();
     this.createdSec = (performance.timeOrigin + performance.now()) / 1000;
     this.h = this.freshHistograms();
   }
@@ -166,11 +170,15 @@ export class SimMetrics {
     if (tokens > 0) this.h.iteration.data.observe(tokens);
   }
 
-  /** Token number seq.generated was produced at `now` (seq.lastTokenMs still holds the previous one). */
-  token(seq: SeqView, now: number): void {
+  /**
+   * Token number seq.generated was produced at `now` (seq.lastTokenMs still holds the previous
+   * one). vLLM observes inter-token latency once per step and request, so the further tokens of a
+   * speculative step (`firstOfStep` false) count as tokens only.
+   */
+  token(seq: SeqView, now: number, firstOfStep = true): void {
     this.generationTokens++;
     if (seq.generated === 1) this.h.ttft.data.observe((now - seq.spec.arrivalMs) / 1000);
-    else this.h.itl.data.observe((now - seq.lastTokenMs) / 1000);
+    else if (firstOfStep) this.h.itl.data.observe((now - seq.lastTokenMs) / 1000);
   }
 
   finished(seq: SeqView, reason: EndReason, now: number): void {
@@ -260,6 +268,7 @@ export class SimMetrics {
     }));
     w.counter('vllm:request_success', 'Count of successfully processed requests.', success, c);
     for (const def of Object.values(this.h)) w.histogram(`vllm:${def.name}`, def.help, L, def.data, c);
+    this.specDecode?.render(w, L, c);
     const blocks = Math.floor(this.kvCacheTokens / KV_BLOCK_TOKENS);
     w.family('vllm:cache_config_info', 'gauge', 'Information of the LLMEngine CacheConfig', [
       {

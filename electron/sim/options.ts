@@ -6,6 +6,7 @@
  */
 import { DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { toFaultSpec } from './faults.ts';
+import { resolveSpec } from './spec-decode.ts';
 import type { ResolvedSimOptions, SimOptions } from './types.ts';
 
 const SIM_DEFAULTS = {
@@ -66,6 +67,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     gpuEnergyCounter: o.gpuEnergyCounter ?? true,
     otlpEndpoint: o.otlpEndpoint ?? null,
     otlpProtocol: o.otlpProtocol ?? 'http/protobuf',
+    spec: resolveSpec(o.specK, o.specAccept),
     log: o.log ?? (() => {}),
   };
 }

@@ -91,6 +91,8 @@ export class Sequence {
   pausedUntil = 0;
   /** Prompt tokens found in the prefix cache at admission: not prefilled again. */
   cachedTokens = 0;
+  /** Speculative mode: this request's stream of acceptance draws. */
+  specRng: Rng | null = null;
   faultAt: number | null;
   readonly plan: OutputPlan;
   private readonly text: TextGenerator;
@@ -254,36 +256,31 @@ export class Scheduler {
     duration = Math.max(0.1, duration);
     const decoding = batch.filter((s) => s.generated > 0).length;
     this.gpus?.load(batch.length / o.maxNumSeqs, this.kvUsage(), now);
-    this.metrics.iteration(prefillTokens + decoding);
+    // A speculative step schedules each decoding sequence's last token and its K drafts.
+    const perSeq = 1 + (this.metrics.specDecode?.config.k ?? 0);
+    this.metrics.iteration(prefillTokens + decoding * perSeq);
     this.inflight = batch;
     this.targetMs += duration;
     this.steps++;
     this.timer = setTimeout(this.onTimer, Math.max(0, this.targetMs - performance.now()));
   }
 
+  /**
+   * One step of a sequence: one token, or in speculative mode (spec-decode.ts) after its first
+   * token 1 + the accepted draft run, sent together (one chunk per step at --stream-interval 1).
+   */
   private advance(seq: Sequence, now: number): void {
     try {
-      const k = seq.generated + 1;
-      if (seq.faultAt === k) {
-        seq.faultAt = null;
-        this.flush(seq, null);
-        const action = seq.sink.onFault();
-        if (action.kind === 'pause') {
-          seq.pausedUntil = now + action.ms;
-          return;
-        }
-        if (action.kind === 'end') {
-          this.end(seq, action.reason, now);
-          return;
-        }
+      const spec = this.metrics.specDecode;
+      let n = 1;
+      if (spec !== null && seq.generated > 0) {
+        seq.specRng ??= spec.rngFor(seq.spec.textSeed, this.opts.seed);
+        n = spec.step(seq.specRng, seq.plan.tokens - seq.generated);
       }
-      const token = seq.nextToken();
-      seq.generated = k;
-      this.metrics.token(seq, now);
-      if (k === 1) seq.firstTokenMs = now;
-      seq.lastTokenMs = now;
-      seq.pending.push(token);
-      const last = k === seq.plan.tokens;
+      for (let j = 0; j < n && seq.state === 'running'; j++) {
+        if (!this.produce(seq, now, j === 0)) return;
+      }
+      const last = seq.generated === seq.plan.tokens;
       if (last || seq.sentTokens === 0 || seq.pending.length >= this.opts.streamInterval) {
         this.flush(seq, last ? seq.plan.finishReason : null);
       }
@@ -293,6 +290,31 @@ export class Scheduler {
       this.opts.log(`sim: request ${seq.spec.requestId} failed in the engine loop: ${String(err)}`);
       if (seq.state === 'running') this.end(seq, 'error', now);
     }
+  }
+
+  /** The sequence's next token (false: a fault paused or ended it before that token). */
+  private produce(seq: Sequence, now: number, firstOfStep: boolean): boolean {
+    const k = seq.generated + 1;
+    if (seq.faultAt === k) {
+      seq.faultAt = null;
+      this.flush(seq, null);
+      const action = seq.sink.onFault();
+      if (action.kind === 'pause') {
+        seq.pausedUntil = now + action.ms;
+        return false;
+      }
+      if (action.kind === 'end') {
+        this.end(seq, action.reason, now);
+        return false;
+      }
+    }
+    const token = seq.nextToken();
+    seq.generated = k;
+    this.metrics.token(seq, now, firstOfStep);
+    if (k === 1) seq.firstTokenMs = now;
+    seq.lastTokenMs = now;
+    seq.pending.push(token);
+    return true;
   }
 
   private flush(seq: Sequence, finish: FinishReason | null): void {

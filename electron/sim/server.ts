@@ -19,6 +19,7 @@ import { SimTracer, simPhasesOf } from './tracing.ts';
 import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
 import { Scheduler, type SeqObserver } from './scheduler.ts';
+import { SimSpecDecode } from './spec-decode.ts';
 import type { GroundTruthRecord, ResolvedSimOptions, SimPhases, SimServer, SimState } from './types.ts';
 
 const POST_ROUTES: Readonly<Record<string, DialectId>> = {
@@ -53,7 +54,12 @@ export class SimHttpServer implements SimServer {
   private readonly tracer: SimTracer | null;
 
   constructor(readonly options: ResolvedSimOptions) {
-    this.metrics = new SimMetrics(options.model, options.kvCacheTokens, options.prefixCaching);
+    this.metrics = new SimMetrics(
+      options.model,
+      options.kvCacheTokens,
+      options.prefixCaching,
+      options.spec ? new SimSpecDecode(options.spec) : null,
+    );
     this.gpus =
       options.gpus > 0 ? new SimGpus({ gpus: options.gpus, energyCounter: options.gpuEnergyCounter }) : null;
     this.tracer = options.otlpEndpoint
@@ -119,6 +125,7 @@ export class SimHttpServer implements SimServer {
       generationTokens: this.metrics.generationTokens,
       activeStreams: this.core.sessions.size,
       gpuEnergyJ: this.gpus?.energyJ() ?? null,
+      specDecode: this.metrics.specDecode?.snapshot() ?? null,
     };
   }
 

@@ -109,13 +109,14 @@ export class SharedState {
     }
     const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
       SimState,
-      'finished' | 'gpuEnergyJ'
+      'finished' | 'gpuEnergyJ' | 'specDecode'
     >;
     const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
       END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
     ) as SimState['finished'];
-    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy };
+    // Speculative counters are not published across the thread: its /metrics carry them.
+    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy, specDecode: null };
   }
 }
 

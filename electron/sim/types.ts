@@ -4,6 +4,7 @@
  * (`--max-num-seqs`, `--stream-interval`, KV capacity) plus fault and replay controls.
  */
 import type { FaultSpec } from './faults.ts';
+import type { SpecConfig, SpecCounts } from './spec-decode.ts';
 
 export interface ReplayOptions {
   /** A captured body, e.g. any file in test-corpus/sse/ (.sse, .ndjson or .json). */
@@ -91,6 +92,13 @@ export interface SimOptions {
   otlpEndpoint?: string | null;
   /** The export's encoding (default http/protobuf, as vLLM's exporter). */
   otlpProtocol?: 'http/protobuf' | 'http/json';
+  /**
+   * Speculative mode (sim/spec-decode.ts): draft tokens verified per decode step (vLLM
+   * `num_speculative_tokens`; default 0: off).
+   */
+  specK?: number;
+  /** Acceptance probability per draft position given the ones before it were accepted (the last repeats). */
+  specAccept?: number[];
   log?: (line: string) => void;
 }
 
@@ -123,6 +131,8 @@ export interface ResolvedSimOptions {
   gpuEnergyCounter: boolean;
   otlpEndpoint: string | null;
   otlpProtocol: 'http/protobuf' | 'http/json';
+  /** Speculative mode; null: off. */
+  spec: SpecConfig | null;
   log: (line: string) => void;
 }
 
@@ -198,6 +208,8 @@ export interface SimState {
   activeStreams: number;
   /** Joules every synthetic GPU has drawn since start (null without GPUs). */
   gpuEnergyJ: number | null;
+  /** Speculative mode's counters as its /metrics show them (null: mode off). */
+  specDecode: SpecCounts | null;
 }
 
 export interface SimServer {

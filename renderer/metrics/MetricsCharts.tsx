@@ -22,6 +22,7 @@ import { KvCacheCard } from './KvCacheCard.tsx';
 import { PrefixHitCard } from './PrefixHitCard.tsx';
 import { RequestsCard } from './RequestsCard.tsx';
 import { ThroughputCard } from './ThroughputCard.tsx';
+import { SpecDecodeCard } from './SpecDecodeCard.tsx';
 
 interface Props {
   targetId: string;
@@ -97,6 +98,7 @@ export function MetricsCharts({
       />
       <LatencyCard metric="queue" latency={latency.queue} sharedPeak={sharedPeaks?.queue} ctx={ctx} />
       <PrefixHitCard data={data} ctx={ctx} />
+      <SpecDecodeCard data={data} ctx={ctx} />
     </div>
   );
 }

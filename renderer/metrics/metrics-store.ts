@@ -9,6 +9,7 @@ import type { Concepts } from '../../shared/metrics/concepts.ts';
 import { histogramDelta, mergeHistograms, type HistogramData } from '../../shared/metrics/prom-math.ts';
 import type { ProfileId } from '../../shared/metrics/profile-types.ts';
 import type { GpuReading } from '../../shared/metrics/telemetry.ts';
+import type { SpecDecodeReading } from '../../shared/metrics/spec-decode.ts';
 import { Ring } from './ring.ts';
 import { SeriesStore } from './series-store.ts';
 import { Listeners } from '../../shared/listeners.ts';
@@ -20,6 +21,8 @@ export interface ScrapePoint {
   /** Epoch ms on the core's clock (same axis as RequestSummary.startedAtWall). */
   t: number;
   concepts: Concepts;
+  /** Speculative decoding's families at this scrape; null or absent: none. */
+  spec?: SpecDecodeReading | null;
 }
 
 export interface ScrapeMeta {
@@ -70,7 +73,7 @@ export class TargetMetrics {
   }
 
   ingest(s: MetricsScrape): void {
-    const point: ScrapePoint = { t: s.wallMs, concepts: s.concepts };
+    const point: ScrapePoint = { t: s.wallMs, concepts: s.concepts, spec: s.specDecode ?? null };
     const prev = this.scrapes.last();
     if (prev && point.t <= prev.t) return; // a duplicate or out-of-order scrape: times must ascend
     if (prev) this.accumulate(prev.concepts, point.concepts);

@@ -7,6 +7,7 @@ import type { HistogramConcept } from '../../shared/metrics/profile-types.ts';
 import { counterIncrease, histogramQuantile, quantileBucket } from '../../shared/metrics/prom-math.ts';
 import { wideBucket } from '../../shared/runs/summary/server-quantile.ts';
 import { bracketWindow } from './histogram-window.ts';
+import { specDecodeWindow, type SpecDecodeWindow } from '../../shared/metrics/spec-decode.ts';
 import type { ScrapePoint } from './metrics-store.ts';
 import {
   gapFor,
@@ -73,6 +74,8 @@ export interface PanelData {
     prefixHit: boolean;
   };
   latency: Record<LatencyKey, LatencyChart>;
+  /** Speculative decoding over the window (the scrapes bracketing it); null: not exposed. */
+  specDecode: SpecDecodeWindow | null;
   /** Step width used (ms; 0 = every scrape). */
   resolutionMs: number;
 }
@@ -162,6 +165,11 @@ export function panelData(points: readonly ScrapePoint[], startMs: number, endMs
       prefixHit: hitCounters || has((p) => p.concepts.prefixCacheHitRate),
     },
     latency,
+    specDecode: bracket
+      ? specDecodeWindow(
+          points.slice(bracket.from, bracket.to + 1).map((p) => ({ t: p.t, spec: p.spec ?? null })),
+        )
+      : null,
     resolutionMs,
   };
 }

@@ -6,6 +6,7 @@ import { useRequestStore } from './request-store.ts';
 import { CompareView } from './CompareView.tsx';
 import { ErrorView } from './ErrorView.tsx';
 import { ItlHistogram } from './ItlHistogram.tsx';
+import { ChunkTokensChart } from './ChunkTokensChart.tsx';
 import { OutputText } from './OutputText.tsx';
 import { RawFrames } from './RawFrames.tsx';
 import { RequestHeader } from './RequestHeader.tsx';
@@ -54,6 +55,7 @@ export function RequestView() {
             itlChunkMs={stats?.itlChunkMeasuredMs ?? NO_VALUES}
             itlTokenMs={stats?.itlTokenMeasuredMs ?? NO_VALUES}
           />
+          <ChunkTokensChart source={source} events={stats?.events ?? 0} />
         </div>
         <StatsPanel stats={stats} digest={digest} />
       </div>

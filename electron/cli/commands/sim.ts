@@ -92,6 +92,16 @@ export function addSimCommand(program: Command): void {
       "export a vLLM-shaped span per finished request (llm_request, vLLM's gen_ai.latency.* attributes) to this OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces",
     )
     .option('--otlp-protocol <p>', 'http/protobuf (default, as vLLM) or http/json')
+    .option(
+      '--spec-k <n>',
+      "speculative mode: draft tokens verified per decode step (vLLM's num_speculative_tokens); each step streams 1 + the accepted run as one chunk, and /metrics carry vLLM's vllm:spec_decode_* counters",
+      int('--spec-k'),
+      0,
+    )
+    .option(
+      '--spec-accept <p1,p2,…>',
+      'with --spec-k: acceptance probability of each draft position given the ones before it were accepted, 0..1 (the last repeats; default 0.7)',
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');

@@ -350,6 +350,16 @@ const summary: RunSummary = {
       peakFbUsedMiB: 4096,
     },
     telemetry: [{ url: 'http://127.0.0.1:9400/metrics', error: 'connection refused' }],
+    specDecode: {
+      source: 'counters',
+      drafts: 440,
+      draftTokens: 1320,
+      acceptedTokens: 660,
+      acceptanceRate: 0.5,
+      meanAcceptanceLength: 2.5,
+      perPosition: [0.7, 0.5, 0.3],
+      scrapes: 3,
+    },
   },
   importInfo: {
     recomputed: ['ttft'],

@@ -18,6 +18,7 @@ import { statsOf } from './run-detail.ts';
 import { SeriesChart } from '../charts/SeriesChart.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
 import { serverPrefixCacheShort, serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
+import { SpecDecodeNumbers } from './SpecDecodeNumbers.tsx';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -160,6 +161,7 @@ export function ServerSideCard({
         <div>
           <ServerNumbers s={s} sv={sv} />
           <EnergyNumbers sv={sv} />
+          <SpecDecodeNumbers sv={sv} />
         </div>
       </div>
       <p className="caption">

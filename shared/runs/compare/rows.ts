@@ -6,6 +6,7 @@ import type { RateMetric, SampleMetric, SampleSpec, SampleStat } from './bootstr
 import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../summary/schema.ts';
 import { serverQuantileRange, type QuantileBucket } from '../summary/server-quantile.ts';
 import { statsOf } from '../summary/stats-of.ts';
+import { SPEC_DECODE_ROWS } from './spec-decode-rows.ts';
 
 export interface CompareRowDef {
   id: string;
@@ -280,6 +281,7 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ...phaseRows('prefillMs', 'Prefill (spans)'),
   ...phaseRows('decodeMs', 'Decode (spans)'),
   ...phaseRows('serverTtftMs', 'Server TTFT (spans)'),
+  ...SPEC_DECODE_ROWS,
   // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
   {
     id: 'gpu-j-per-token',

@@ -4,6 +4,7 @@
  * The schemas are the types.
  */
 import { z } from 'zod';
+import { SpecDecodeSummarySchema } from './spec-decode-schema.ts';
 
 const num = z.number();
 const numN = z.number().nullable();
@@ -97,6 +98,11 @@ export const ServerSideSummarySchema = z.object({
   energy: EnergySummarySchema.nullable().optional(),
   /** The telemetry endpoints read, and the last failure of each that failed. */
   telemetry: z.array(z.object({ url: z.string(), error: z.string().nullable() })).optional(),
+  /**
+   * Speculative decoding over the window (vLLM's spec_decode counters, SGLang's accept-length
+   * gauges); null: the server exposes none; absent: an older file.
+   */
+  specDecode: SpecDecodeSummarySchema.nullable().optional(),
 });
 export type ServerSideSummary = z.output<typeof ServerSideSummarySchema>;
 

@@ -13,6 +13,7 @@ import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
 import { serverPhasesLines } from '../../tracing/phase-text.ts';
 import { serverPrefixCacheText } from './prefix-cache.ts';
+import { specDecodeRows } from './spec-decode-text.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -216,6 +217,8 @@ function serverSection(s: RunSummary): string[] {
       : [row('Server prefix-cache hits:', serverPrefixCacheText(sv.prefixCache))]),
   );
   L.push(...energyLines(sv));
+  // Only where the server has it: a line on every run without speculative decoding says nothing.
+  if (sv.specDecode) L.push(...specDecodeRows(sv.specDecode).map(([k, v]) => row(k, v)));
   if (sv.failures > 0) L.push(row('Failed scrapes:', `${sv.failures} (${sv.lastError ?? ''})`));
   return L;
 }
