@@ -19,6 +19,7 @@ import type { ParseError } from '../../shared/metrics/prom-types.ts';
 import { wideQuantileBucket, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramConcept, ProfileId, ScalarConcept } from '../../shared/metrics/profiles.ts';
 import type { ScrapeResult } from './scraper.ts';
+import { disaggDigest } from './scrape-digest-disagg.ts';
 
 export interface HistogramSummary {
   count: number;
@@ -79,7 +80,7 @@ export interface ScrapeDigest {
 const fin = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
-function summarizeHistogram(h: HistogramData): HistogramSummary {
+export function summarizeHistogram(h: HistogramData): HistogramSummary {
   const q = (x: number) => fin(histogramQuantile(x, h.buckets));
   const [p50, p90, p99] = [q(0.5), q(0.9), q(0.99)];
   return {
@@ -154,6 +155,7 @@ export class ScrapeDigestBuilder {
         itlHistogram: h(c.itlHistogram),
         e2eHistogram: h(c.e2eHistogram),
         queueTimeHistogram: h(c.queueTimeHistogram),
+        ...disaggDigest(c, fin, h),
       },
       rates,
       families: r.parsed.families.length,
