@@ -8,12 +8,14 @@ import { z } from 'zod';
 import { joinUrlSecrets, splitUrlSecrets, type UrlSecretParts } from '../../shared/url-credentials.ts';
 import type { SecretBox } from './secrets.ts';
 import { originOf } from '../../shared/origin.ts';
+import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 
 /** The URL fields of a target. */
 export interface TargetUrls {
   baseUrl: string;
   metricsUrl?: string;
   telemetryUrls?: string[];
+  metricsEndpoints?: MetricsEndpoint[];
   prometheusUrl?: string;
 }
 
@@ -34,6 +36,11 @@ function mapUrls<T extends TargetUrls>(t: T, f: (key: string, url: string) => st
   if (t.prometheusUrl !== undefined) out.prometheusUrl = f('prometheusUrl', t.prometheusUrl);
   if (t.telemetryUrls !== undefined)
     out.telemetryUrls = t.telemetryUrls.map((u, i) => f(`telemetryUrls.${i}`, u));
+  if (t.metricsEndpoints !== undefined)
+    out.metricsEndpoints = t.metricsEndpoints.map((e, i) => ({
+      ...e,
+      url: f(`metricsEndpoints.${i}`, e.url),
+    }));
   return out;
 }
 

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { TargetInput, TargetView } from '../../shared/api.ts';
 import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
+import { METRICS_ROLES, type MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import type { SecretBox } from './secrets.ts';
 import { looksSecretName, redactUrlString } from '../../shared/redact.ts';
 import { originOf } from '../../shared/origin.ts';
@@ -37,6 +38,7 @@ const StoredTarget = z.object({
   urlSecretsEnc: z.string().optional(),
   metricsUrl: z.string().optional(),
   telemetryUrls: z.array(z.string()).optional(),
+  metricsEndpoints: z.array(z.object({ url: z.string(), role: z.enum(METRICS_ROLES) })).optional(),
   prometheusUrl: z.string().optional(),
   prometheusSelector: z.string().optional(),
   metricsIntervalMs: z.number().optional(),
@@ -63,6 +65,8 @@ export interface ResolvedTarget {
   metricsUrl?: string;
   /** Telemetry exporters beside the server (dcgm-exporter, node_exporter), scraped on its clock. */
   telemetryUrls?: string[];
+  /** A disaggregated deployment's other metrics endpoints with their roles (shared/metrics/roles.ts). */
+  metricsEndpoints?: MetricsEndpoint[];
   /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
   prometheusUrl?: string;
   prometheusSelector?: string;
@@ -167,6 +171,7 @@ export class TargetStore {
       hasApiKey: Boolean(t.apiKeyEnc) || this.memKeys.has(t.id),
       metricsUrl: t.metricsUrl,
       telemetryUrls: t.telemetryUrls,
+      metricsEndpoints: t.metricsEndpoints,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,
@@ -192,7 +197,14 @@ export class TargetStore {
   save(input: TargetInput): TargetView {
     if (input.id === SIM_TARGET_ID) throw new Error('The built-in simulator cannot be edited.');
     // The contract's schema refuses these too; the store never saves a URL the engine would refuse.
-    for (const u of [input.baseUrl, input.metricsUrl, input.prometheusUrl, ...(input.telemetryUrls ?? [])])
+    const roleUrls = (input.metricsEndpoints ?? []).map((e) => e.url);
+    for (const u of [
+      input.baseUrl,
+      input.metricsUrl,
+      input.prometheusUrl,
+      ...(input.telemetryUrls ?? []),
+      ...roleUrls,
+    ])
       if (u !== undefined && !/^https?:\/\/[^/]/i.test(u))
         throw new Error(`"${redactUrlString(u)}": only http:// and https:// URLs can be used.`);
     const id = input.id ?? randomUUID();
@@ -219,6 +231,7 @@ export class TargetStore {
         baseUrl: input.baseUrl,
         metricsUrl: input.metricsUrl,
         telemetryUrls: input.telemetryUrls?.length ? input.telemetryUrls : undefined,
+        metricsEndpoints: input.metricsEndpoints?.length ? input.metricsEndpoints : undefined,
         prometheusUrl: input.prometheusUrl,
       },
       this.urlSecretsOf(prev),
@@ -294,6 +307,7 @@ export class TargetStore {
         baseUrl: t.baseUrl,
         metricsUrl: t.metricsUrl,
         telemetryUrls: t.telemetryUrls,
+        metricsEndpoints: t.metricsEndpoints,
         prometheusUrl: t.prometheusUrl,
       },
       this.urlSecretsOf(t),
@@ -309,6 +323,7 @@ export class TargetStore {
       apiKey,
       metricsUrl: urls.metricsUrl,
       telemetryUrls: urls.telemetryUrls,
+      metricsEndpoints: urls.metricsEndpoints,
       prometheusUrl: urls.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,
