@@ -33,6 +33,9 @@ export interface SimCliOptions {
   /** Export a vLLM-shaped span per finished request to this OTLP/HTTP traces endpoint. */
   otlpEndpoint?: string;
   otlpProtocol?: string;
+  /** Disaggregated mode, with this KV transfer per request (ms). */
+  disagg?: boolean;
+  kvTransferMs?: number;
   quiet?: boolean;
 }
 
@@ -68,6 +71,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     gpuEnergyCounter: o.gpuEnergyCounter,
     otlpEndpoint: o.otlpEndpoint ?? null,
     otlpProtocol: o.otlpProtocol === 'http/json' ? 'http/json' : 'http/protobuf',
+    kvTransferMs: o.disagg ? (o.kvTransferMs ?? 50) : null,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -90,6 +94,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...(sim.options.kvTransferMs !== null
+        ? [
+            `  disaggregated: prefill ${sim.url}/metrics/prefill  decode ${sim.url}/metrics/decode  (KV transfer ${sim.options.kvTransferMs} ms per request)`,
+          ]
+        : []),
       ...(sim.options.gpus > 0
         ? [
             `  GPUs:     ${sim.url}/gpu-metrics  (${sim.options.gpus} synthetic GPU${sim.options.gpus > 1 ? 's' : ''}, dcgm-exporter format${sim.options.gpuEnergyCounter ? '' : ', no energy counter'})`,

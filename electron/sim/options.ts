@@ -66,6 +66,8 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     gpuEnergyCounter: o.gpuEnergyCounter ?? true,
     otlpEndpoint: o.otlpEndpoint ?? null,
     otlpProtocol: o.otlpProtocol ?? 'http/protobuf',
+    kvTransferMs:
+      o.kvTransferMs === undefined || o.kvTransferMs === null ? null : num(o.kvTransferMs, 0, 0, 60_000),
     log: o.log ?? (() => {}),
   };
 }

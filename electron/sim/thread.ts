@@ -109,13 +109,14 @@ export class SharedState {
     }
     const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
       SimState,
-      'finished' | 'gpuEnergyJ'
+      'finished' | 'gpuEnergyJ' | 'disagg'
     >;
     const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
       END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
     ) as SimState['finished'];
-    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy };
+    // The disaggregated mode's truth is not in shared memory: ask an in-process simulator for it.
+    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy, disagg: null };
   }
 }
 

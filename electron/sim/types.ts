@@ -4,6 +4,7 @@
  * (`--max-num-seqs`, `--stream-interval`, KV capacity) plus fault and replay controls.
  */
 import type { FaultSpec } from './faults.ts';
+import type { DisaggTruth } from './metrics-disagg.ts';
 
 export interface ReplayOptions {
   /** A captured body, e.g. any file in test-corpus/sse/ (.sse, .ndjson or .json). */
@@ -91,6 +92,12 @@ export interface SimOptions {
   otlpEndpoint?: string | null;
   /** The export's encoding (default http/protobuf, as vLLM's exporter). */
   otlpProtocol?: 'http/protobuf' | 'http/json';
+  /**
+   * Disaggregated mode: prefill and decode as two servers, each request's KV cache sent between
+   * them for this long (ms) after its first token, before it decodes; the sides' metrics at
+   * `/metrics/prefill` and `/metrics/decode` (sim/metrics-disagg.ts). Default null: off.
+   */
+  kvTransferMs?: number | null;
   log?: (line: string) => void;
 }
 
@@ -123,6 +130,7 @@ export interface ResolvedSimOptions {
   gpuEnergyCounter: boolean;
   otlpEndpoint: string | null;
   otlpProtocol: 'http/protobuf' | 'http/json';
+  kvTransferMs: number | null;
   log: (line: string) => void;
 }
 
@@ -198,6 +206,8 @@ export interface SimState {
   activeStreams: number;
   /** Joules every synthetic GPU has drawn since start (null without GPUs). */
   gpuEnergyJ: number | null;
+  /** Disaggregated mode's KV transfers as charged (null when off). */
+  disagg: DisaggTruth | null;
 }
 
 export interface SimServer {

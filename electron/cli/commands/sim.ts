@@ -92,6 +92,15 @@ export function addSimCommand(program: Command): void {
       "export a vLLM-shaped span per finished request (llm_request, vLLM's gen_ai.latency.* attributes) to this OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces",
     )
     .option('--otlp-protocol <p>', 'http/protobuf (default, as vLLM) or http/json')
+    .option(
+      '--disagg',
+      "disaggregated mode: prefill and decode as two servers, each request's KV cache sent between them (--kv-transfer-ms) before it decodes; their metrics (SGLang prefill/decode names) at /metrics/prefill and /metrics/decode",
+    )
+    .option(
+      '--kv-transfer-ms <ms>',
+      'with --disagg: the KV transfer per request (default 50)',
+      num('--kv-transfer-ms'),
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');
