@@ -1,4 +1,5 @@
 /** The target dialog's sections: identity, authentication, metrics source, TLS, and its buttons. */
+import { RoleEndpointsField } from './RoleEndpointsField.tsx';
 import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialects.ts';
 import { movesSecrets, type TargetErrors, type TargetForm } from './target-input.ts';
 import { originOf } from '../../shared/origin.ts';
@@ -290,6 +291,7 @@ export function MetricsFields({
           </>
         )}
         <TelemetryField form={form} set={set} errors={errors} />
+        <RoleEndpointsField form={form} set={set} errors={errors} />
         <div className="field-pair metrics-cadence">
           <div className="field">
             <label htmlFor="te-interval">

@@ -17,6 +17,7 @@ import type { TimePoint } from '../charts/run-series.ts';
 import { statsOf } from './run-detail.ts';
 import { SeriesChart } from '../charts/RunCharts.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
+import { RoleNumbers } from './RoleNumbers.tsx';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -139,6 +140,7 @@ export function ServerSideCard({
           own.
         </p>
         <EnergyNumbers sv={sv} />
+        <RoleNumbers sv={sv} />
       </section>
     );
   return (
@@ -164,6 +166,7 @@ export function ServerSideCard({
       <p className="caption">
         The server’s counters count every client’s traffic in the window, so they can exceed this run’s own.
       </p>
+      <RoleNumbers sv={sv} />
       <ServerRequestsChart data={mergeSteps(sv.series, clientInFlight, xMax)} xMax={xMax} width={width} />
     </section>
   );
