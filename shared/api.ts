@@ -12,6 +12,7 @@ import type { TargetSettings } from './target.ts';
 import { errorMessage, type Result as BaseResult } from './result.ts';
 import type { EventName, MethodName } from './api-names.ts';
 import { parseSelector } from './metrics/prom-selector.ts';
+import { MAX_METRICS_ENDPOINTS, METRICS_ROLES } from './metrics/roles.ts';
 import { ExportFormat, ImportRunInput, ReportKeys, runKey, StartRunInput } from './runs-api.ts';
 import { DEFINITION_IDS } from './runs/summary/definitions.ts';
 import { StartSweepInput, sweepKey } from './sweeps-api.ts';
@@ -99,6 +100,14 @@ export const TargetInput = z
      * (NVIDIA dcgm-exporter, `:9400/metrics`) and host telemetry (node_exporter, `:9100/metrics`).
      */
     telemetryUrls: z.array(httpUrl).max(8).optional(),
+    /**
+     * A disaggregated or routed deployment's other metrics endpoints, each with its role (prefill,
+     * decode, router, server), scraped on the server's clock and summed up per role in a run.
+     */
+    metricsEndpoints: z
+      .array(z.object({ url: httpUrl, role: z.enum(METRICS_ROLES) }))
+      .max(MAX_METRICS_ENDPOINTS)
+      .optional(),
     /** Read server metrics from this Prometheus server instead of the target's /metrics. */
     prometheusUrl: httpUrl.optional(),
     /** With prometheusUrl: the label selector of this target's servers (`{job="vllm"}`). */

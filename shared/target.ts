@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { DIALECT_IDS } from './dialects.ts';
+import { METRICS_ROLES } from './metrics/roles.ts';
 
 export const TargetSettings = z.object({
   id: z.string(),
@@ -16,6 +17,8 @@ export const TargetSettings = z.object({
   metricsUrl: z.string().optional(),
   /** Telemetry exporters beside the server (dcgm-exporter, node_exporter), scraped on its clock. */
   telemetryUrls: z.array(z.string()).optional(),
+  /** A disaggregated deployment's other metrics endpoints with their roles (shared/metrics/roles.ts). */
+  metricsEndpoints: z.array(z.object({ url: z.string(), role: z.enum(METRICS_ROLES) })).optional(),
   /** Server metrics from this Prometheus (with prometheusSelector) instead of the /metrics URL. */
   prometheusUrl: z.string().optional(),
   prometheusSelector: z.string().optional(),

@@ -212,6 +212,7 @@ export class RunService {
       ...(input.repeat ? { repeat: input.repeat } : {}),
       serverMetrics: input.serverMetrics === false ? null : scrapeTargetOf(t),
       telemetryUrls: input.serverMetrics === false ? [] : (t.telemetryUrls ?? []),
+      metricsEndpoints: input.serverMetrics === false ? [] : (t.metricsEndpoints ?? []),
       outFile: path.join(this.dir, l.fileName),
       name: input.name || w.name || null,
       signal: l.ac.signal,

@@ -11,7 +11,10 @@ import { originOf } from '../../shared/origin.ts';
 import type { TargetSettings } from '../../shared/target.ts';
 
 /** The URL fields of a target. */
-export type TargetUrls = Pick<TargetSettings, 'baseUrl' | 'metricsUrl' | 'telemetryUrls' | 'prometheusUrl'>;
+export type TargetUrls = Pick<
+  TargetSettings,
+  'baseUrl' | 'metricsUrl' | 'telemetryUrls' | 'metricsEndpoints' | 'prometheusUrl'
+>;
 
 const Parts = z.object({
   origin: z.string(),
@@ -30,6 +33,11 @@ function mapUrls<T extends TargetUrls>(t: T, f: (key: string, url: string) => st
   if (t.prometheusUrl !== undefined) out.prometheusUrl = f('prometheusUrl', t.prometheusUrl);
   if (t.telemetryUrls !== undefined)
     out.telemetryUrls = t.telemetryUrls.map((u, i) => f(`telemetryUrls.${i}`, u));
+  if (t.metricsEndpoints !== undefined)
+    out.metricsEndpoints = t.metricsEndpoints.map((e, i) => ({
+      ...e,
+      url: f(`metricsEndpoints.${i}`, e.url),
+    }));
   return out;
 }
 

@@ -142,6 +142,7 @@ export class TargetStore {
       hasApiKey: Boolean(t.apiKeyEnc) || this.memKeys.has(t.id),
       metricsUrl: t.metricsUrl,
       telemetryUrls: t.telemetryUrls,
+      metricsEndpoints: t.metricsEndpoints,
       prometheusUrl: t.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,
@@ -167,7 +168,14 @@ export class TargetStore {
   save(input: TargetInput): TargetView {
     if (input.id === SIM_TARGET_ID) throw new Error('The built-in simulator cannot be edited.');
     // The contract's schema refuses these too; the store never saves a URL the engine would refuse.
-    for (const u of [input.baseUrl, input.metricsUrl, input.prometheusUrl, ...(input.telemetryUrls ?? [])])
+    const roleUrls = (input.metricsEndpoints ?? []).map((e) => e.url);
+    for (const u of [
+      input.baseUrl,
+      input.metricsUrl,
+      input.prometheusUrl,
+      ...(input.telemetryUrls ?? []),
+      ...roleUrls,
+    ])
       if (u !== undefined && !/^https?:\/\/[^/]/i.test(u))
         throw new Error(`"${redactUrlString(u)}": only http:// and https:// URLs can be used.`);
     const id = input.id ?? randomUUID();
@@ -194,6 +202,7 @@ export class TargetStore {
         baseUrl: input.baseUrl,
         metricsUrl: input.metricsUrl,
         telemetryUrls: input.telemetryUrls?.length ? input.telemetryUrls : undefined,
+        metricsEndpoints: input.metricsEndpoints?.length ? input.metricsEndpoints : undefined,
         prometheusUrl: input.prometheusUrl,
       },
       this.urlSecretsOf(prev),
@@ -269,6 +278,7 @@ export class TargetStore {
         baseUrl: t.baseUrl,
         metricsUrl: t.metricsUrl,
         telemetryUrls: t.telemetryUrls,
+        metricsEndpoints: t.metricsEndpoints,
         prometheusUrl: t.prometheusUrl,
       },
       this.urlSecretsOf(t),
@@ -284,6 +294,7 @@ export class TargetStore {
       apiKey,
       metricsUrl: urls.metricsUrl,
       telemetryUrls: urls.telemetryUrls,
+      metricsEndpoints: urls.metricsEndpoints,
       prometheusUrl: urls.prometheusUrl,
       prometheusSelector: t.prometheusSelector,
       metricsIntervalMs: t.metricsIntervalMs,

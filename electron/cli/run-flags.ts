@@ -2,6 +2,7 @@
  * `tokenscope run`'s flags (RunCliOptions) and how they lay over a workload file's JSON before it
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
+import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
@@ -65,6 +66,8 @@ export interface RunCliOptions {
   metricsUrl?: string;
   /** Telemetry endpoints beside the server (dcgm-exporter, node_exporter): GPU energy per token. */
   telemetryUrl?: string[];
+  /** `--metrics-endpoint ROLE=URL`: a disaggregated deployment's role endpoints. */
+  metricsEndpoint?: MetricsEndpoint[];
   /** Run the workload this many times on each target, then pool the repeats (default 1). */
   repeat?: number;
   /** Internal: which repeat this run is (written into the header). */

@@ -75,6 +75,8 @@ export async function runRunTargets(
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
   if (targets.length > 1 && o.metricsUrl !== undefined)
     return err('--metrics-url names one server: give it with a single --target, or leave it out');
+  if (targets.length > 1 && o.metricsEndpoint !== undefined)
+    return err("--metrics-endpoint names one deployment's servers: give it with a single --target");
   if (targets.length > 1 && o.telemetryUrl !== undefined)
     return err("--telemetry-url names one server's GPUs: give it with a single --target");
   // Every target is checked before the first run starts: not a bad URL found after ten minutes.
@@ -175,6 +177,7 @@ async function runRunCommand(
       ...(plan ? { shard: plan.shard, startAtLocalMs: plan.startAtLocalMs } : {}),
       serverMetrics: serverMetricsOf(ready, o),
       telemetryUrls: o.serverMetrics === false ? [] : (o.telemetryUrl ?? []),
+      metricsEndpoints: o.serverMetrics === false ? [] : (o.metricsEndpoint ?? []),
       outFile: out,
       signal: ac.signal,
       onStarted: (header) => {

@@ -37,6 +37,9 @@ export interface SimCliOptions {
   /** Speculative mode: draft tokens per step (0: off) and the acceptance list as typed. */
   specK: number;
   specAccept?: string;
+  /** Disaggregated mode, with this KV transfer per request (ms). */
+  disagg?: boolean;
+  kvTransferMs?: number;
   quiet?: boolean;
 }
 
@@ -79,6 +82,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     otlpProtocol: o.otlpProtocol === 'http/json' ? 'http/json' : 'http/protobuf',
     specK: o.specK,
     specAccept: accept,
+    kvTransferMs: o.disagg ? (o.kvTransferMs ?? 50) : null,
     // The banner below says where it listens (once); the server's own line is for embedders.
     log: o.quiet
       ? undefined
@@ -101,6 +105,11 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...(sim.options.kvTransferMs !== null
+        ? [
+            `  disaggregated: prefill ${sim.url}/metrics/prefill  decode ${sim.url}/metrics/decode  (KV transfer ${sim.options.kvTransferMs} ms per request)`,
+          ]
+        : []),
       ...(sim.options.gpus > 0
         ? [
             `  GPUs:     ${sim.url}/gpu-metrics  (${sim.options.gpus} synthetic GPU${sim.options.gpus > 1 ? 's' : ''}, dcgm-exporter format${sim.options.gpuEnergyCounter ? '' : ', no energy counter'})`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeServerUrl } from './url-arg.ts';
+import { InvalidArgumentError } from 'commander';
+import { collectMetricsEndpoint, normalizeServerUrl } from './url-arg.ts';
 
 describe('server URLs typed on the command line', () => {
   it('assumes http:// for host:port (what people type) and says so once', () => {
@@ -19,5 +20,25 @@ describe('server URLs typed on the command line', () => {
     for (const bad of ['ht!tp://x', 'ftp://host/file', 'http://[::1', '', 'a b:80', 'file:///etc/passwd'])
       expect(() => normalizeServerUrl(bad, () => undefined), bad).toThrow(/URL|http/);
     expect(() => normalizeServerUrl('ftp://host', () => undefined)).toThrow(/only http:\/\/ and https:\/\//);
+  });
+});
+
+describe('--metrics-endpoint ROLE=URL', () => {
+  it('collects role endpoints, refuses a bad one (a usage error) and a ninth', () => {
+    const two = collectMetricsEndpoint(
+      'decode=http://d:30001/metrics',
+      collectMetricsEndpoint('prefill=http://p:30000/metrics'),
+    );
+    expect(two).toEqual([
+      { role: 'prefill', url: 'http://p:30000/metrics' },
+      { role: 'decode', url: 'http://d:30001/metrics' },
+    ]);
+    expect(() => collectMetricsEndpoint('http://d:30001/metrics')).toThrow(InvalidArgumentError);
+    expect(() => collectMetricsEndpoint('encode=http://e/metrics')).toThrow(/not a role/);
+    const eight = Array.from({ length: 8 }, (_, i) => ({
+      role: 'decode' as const,
+      url: `http://d${i}/metrics`,
+    }));
+    expect(() => collectMetricsEndpoint('decode=http://d9/metrics', eight)).toThrow(/at most 8/);
   });
 });

@@ -6,6 +6,11 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { redactUrlString } from '../../shared/redact.ts';
+import {
+  MAX_METRICS_ENDPOINTS,
+  parseMetricsEndpoint,
+  type MetricsEndpoint,
+} from '../../shared/metrics/roles.ts';
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const HOSTISH = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?(\/.*)?$/;
@@ -35,6 +40,15 @@ export function normalizeServerUrl(
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new InvalidArgumentError(`"${shown}": only http:// and https:// servers can be measured.`);
   return candidate;
+}
+
+/** Commander argParser for the repeatable `--metrics-endpoint ROLE=URL` (at most 8). */
+export function collectMetricsEndpoint(v: string, prev: MetricsEndpoint[] = []): MetricsEndpoint[] {
+  const r = parseMetricsEndpoint(v);
+  if (!r.ok) throw new InvalidArgumentError(`${redactUrlString(r.error)}.`);
+  if (prev.length >= MAX_METRICS_ENDPOINTS)
+    throw new InvalidArgumentError(`at most ${MAX_METRICS_ENDPOINTS} metrics endpoints.`);
+  return [...prev, r.value];
 }
 
 /** Commander argParser for a repeatable URL option. */

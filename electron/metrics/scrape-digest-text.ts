@@ -4,7 +4,12 @@
  * reads as a fact about TGI, not as a Tokenscope bug).
  */
 import { fmtBytes } from '../../shared/format.ts';
-import { PROFILES, type Concept } from '../../shared/metrics/profiles.ts';
+import {
+  DISAGG_SCALAR_CONCEPTS,
+  PROFILES,
+  type Concept,
+  type DisaggScalarConcept,
+} from '../../shared/metrics/profiles.ts';
 import { bucketText, type QuantileBucket } from '../../shared/runs/summary/server-quantile.ts';
 import type { HistogramSummary, ScrapeDigest, WindowSummary } from './scrape-digest.ts';
 import type { SpecDecodeWindow } from '../../shared/metrics/spec-decode.ts';
@@ -66,6 +71,23 @@ function missing(r: ScrapeDigest, c: Concept): string {
   return note === undefined ? '—' : `— not exposed (${note})`;
 }
 
+/** Disaggregated serving: queues and KV transfer, on profiles that map any of them. */
+function disaggLines(r: ScrapeDigest, fmtHist: (h: HistogramSummary) => string): string[] {
+  const p = PROFILES[r.profile.id];
+  if (!DISAGG_SCALAR_CONCEPTS.some((k) => p.scalars[k]) && !p.histograms.kvTransferHistogram) return [];
+  const c = r.concepts;
+  const q = (label: string, k: DisaggScalarConcept): string =>
+    row(label, c[k] === null ? missing(r, k) : n(c[k]));
+  const h = c.kvTransferHistogram;
+  return [
+    q('prefill queue', 'prefillPreallocQueue'),
+    q('prefill sending KV', 'prefillInflightQueue'),
+    q('decode prealloc', 'decodePreallocQueue'),
+    q('decode receiving KV', 'decodeTransferQueue'),
+    row('KV transfer', h === null ? missing(r, 'kvTransferHistogram') : fmtHist(h)),
+  ];
+}
+
 export function formatScrapeDigest(r: ScrapeDigest, opts: { showTime?: boolean } = {}): string {
   const c = r.concepts;
   const x = r.rates;
@@ -114,6 +136,7 @@ export function formatScrapeDigest(r: ScrapeDigest, opts: { showTime?: boolean }
         lines.push(row(`  last ${x.intervalSec.toFixed(2)} s`, hist(w)));
     }
     lines.push(...specLines(r));
+    lines.push(...disaggLines(r, hist));
   }
   if (r.errors.length > 0) {
     lines.push('  parse errors (the other lines still parsed):');

@@ -61,6 +61,7 @@ function specDigest(prev: SpecDecodeReading | null, cur: SpecDecodeReading | nul
         ]),
   };
 }
+import { disaggDigest } from './scrape-digest-disagg.ts';
 
 export interface HistogramSummary {
   count: number;
@@ -123,7 +124,7 @@ export interface ScrapeDigest {
 const fin = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
-function summarizeHistogram(h: HistogramData): HistogramSummary {
+export function summarizeHistogram(h: HistogramData): HistogramSummary {
   const q = (x: number) => fin(histogramQuantile(x, h.buckets));
   const [p50, p90, p99] = [q(0.5), q(0.9), q(0.99)];
   return {
@@ -205,6 +206,7 @@ export class ScrapeDigestBuilder {
         itlHistogram: h(c.itlHistogram),
         e2eHistogram: h(c.e2eHistogram),
         queueTimeHistogram: h(c.queueTimeHistogram),
+        ...disaggDigest(c, fin, h),
       },
       rates,
       specDecode,

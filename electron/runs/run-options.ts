@@ -2,6 +2,7 @@
  * What a load run is given (its workload, target, prompts, callbacks) and what it gives back, and
  * the run file's header made from it.
  */
+import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import { TOKENSCOPE_VERSION } from '../platform/build-info.ts';
 import { wallNow } from '../engine/clock.ts';
 import type { RequestRecord } from '../../shared/record.ts';
@@ -58,6 +59,8 @@ export interface RunOptions {
   serverMetrics?: ScrapeTarget | null;
   /** The target's telemetry endpoints (dcgm-exporter): GPU energy and joules per output token. */
   telemetryUrls?: readonly string[];
+  /** A disaggregated deployment's role endpoints (prefill, decode, router): summary.server.roles. */
+  metricsEndpoints?: readonly MetricsEndpoint[];
   /**
    * The server's spans (an OTLP receiver, run --otlp-listen): joined to the requests at the end
    * into the file's `spans` line and summary.serverPhases (server-spans.ts).

@@ -114,7 +114,12 @@ class RunSession {
     let watch: ServerWatch | null = null;
     if (o.serverMetrics) {
       try {
-        watch = new ServerWatch({ timeoutMs: 2000, ...o.serverMetrics }, o.target.model, o.telemetryUrls);
+        watch = new ServerWatch(
+          { timeoutMs: 2000, ...o.serverMetrics },
+          o.target.model,
+          o.telemetryUrls,
+          o.metricsEndpoints,
+        );
       } catch {
         watch = null; // a metrics URL that can never work: the run goes on without server numbers
       }

@@ -9,108 +9,28 @@
  * mid-run loses nothing counted before the restart. A server without metrics costs the run
  * nothing: its failure is kept and said.
  */
-import type {
-  ServerHistogramStats,
-  ServerSample,
-  ServerSideSummary,
-} from '../../shared/runs/summary/server-side-schema.ts';
-import { extractConcepts, type Concepts } from '../../shared/metrics/concepts.ts';
-import {
-  counterIncrease,
-  histogramIncrease,
-  histogramQuantile,
-  quantileBucket,
-  type HistogramData,
-  type Point,
-} from '../../shared/metrics/prom-math.ts';
+import type { ServerSample, ServerSideSummary } from '../../shared/runs/summary/server-side-schema.ts';
+import { extractConcepts } from '../../shared/metrics/concepts.ts';
 import { energyOverWindow, perToken, type GpuTick } from '../../shared/runs/summary/energy.ts';
 import { Scraper, type ScrapeResult, type ScrapeTarget } from '../metrics/scraper.ts';
 import { TelemetrySet } from '../metrics/telemetry-set.ts';
-import { redactUrlString } from '../../shared/redact.ts';
+import { RoleSet } from '../metrics/role-set.ts';
+import { DISAGG_SCALAR_CONCEPTS } from '../../shared/metrics/profile-types.ts';
+import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
+import type { RoleSideSummary } from '../../shared/runs/summary/server-side-schema.ts';
 import {
-  readSpecDecode,
-  specDecodeWindow,
-  type SpecDecodeReading,
-} from '../../shared/metrics/spec-decode.ts';
+  histStats,
+  increase,
+  peak,
+  roleSummary,
+  serverPrefixCache,
+  type RoleInput,
+  type Snap,
+} from './server-stats.ts';
+import { readSpecDecode, specDecodeWindow } from '../../shared/metrics/spec-decode.ts';
+import { redactUrlString } from '../../shared/redact.ts';
 
 const MAX_SERIES = 2000;
-
-interface Snap {
-  monoMs: number;
-  concepts: Concepts;
-  /** Speculative decoding's families (shared/metrics/spec-decode.ts); null: none. */
-  spec: SpecDecodeReading | null;
-}
-
-/** The histogram's observations over every scrape of the window (reset-aware at each step). */
-function histStats(
-  snaps: readonly Snap[],
-  get: (c: Concepts) => HistogramData | null,
-): ServerHistogramStats | null {
-  const d = histogramIncrease(snaps.map((s) => get(s.concepts)));
-  if (d === null) return null;
-  if (!(d.count > 0)) return { count: 0, mean: null, p50: null, p90: null, p99: null };
-  const q = (x: number): number | null => {
-    const v = histogramQuantile(x, d.buckets) * 1000;
-    return Number.isFinite(v) ? v : null;
-  };
-  const mean = (d.sum / d.count) * 1000;
-  const bucket = (x: number): [number, number | null] | null => {
-    const b = quantileBucket(x, d.buckets);
-    return b === null ? null : [b.lower * 1000, Number.isFinite(b.upper) ? b.upper * 1000 : null];
-  };
-  return {
-    count: d.count,
-    mean: Number.isFinite(mean) ? mean : null,
-    p50: q(0.5),
-    p90: q(0.9),
-    p99: q(0.99),
-    p50Bucket: bucket(0.5),
-    p99Bucket: bucket(0.99),
-  };
-}
-
-function increase(snaps: readonly Snap[], get: (c: Concepts) => number | null): number | null {
-  const pts: Point[] = [];
-  for (const s of snaps) {
-    const v = get(s.concepts);
-    if (v !== null && Number.isFinite(v)) pts.push({ t: s.monoMs, v });
-  }
-  return pts.length >= 2 ? counterIncrease(pts) : null;
-}
-
-/**
- * The server's own prefix-cache hit rate over the run: its hit and query counters' increases
- * (vLLM V1 `prefix_cache_hits_total`/`_queries_total`, SGLang `cached_tokens_total` over
- * `prompt_tokens_total`: tokens); where it has only a gauge (vLLM V0, SGLang's `cache_hit_rate`),
- * the gauge's last value in the window, marked so (it is not over the run alone).
- */
-function serverPrefixCache(snaps: readonly Snap[]): ServerSideSummary['prefixCache'] {
-  const hits = increase(snaps, (c) => c.prefixCacheHitsTotal);
-  const queries = increase(snaps, (c) => c.prefixCacheQueriesTotal);
-  if (hits !== null && queries !== null && queries > 0)
-    return {
-      hitTokens: hits,
-      queryTokens: queries,
-      hitRate: Math.min(1, hits / queries),
-      source: 'counters',
-    };
-  let gauge: number | null = null;
-  for (const s of snaps) {
-    const v = s.concepts.prefixCacheHitRate;
-    if (v !== null && Number.isFinite(v)) gauge = v;
-  }
-  return gauge === null ? null : { hitTokens: null, queryTokens: null, hitRate: gauge, source: 'gauge' };
-}
-
-function peak(snaps: readonly Snap[], get: (c: Concepts) => number | null): number | null {
-  let m: number | null = null;
-  for (const s of snaps) {
-    const v = get(s.concepts);
-    if (v !== null && Number.isFinite(v) && (m === null || v > m)) m = v;
-  }
-  return m;
-}
 
 export class ServerWatch {
   private readonly scraper: Scraper;
@@ -123,13 +43,28 @@ export class ServerWatch {
   private readonly telemetryErrors = new Map<string, string>();
   private readonly ticks: GpuTick[] = [];
   private readonly pending = new Set<Promise<void>>();
+  /** The target's role endpoints (prefill, decode, router…), read on each server scrape's tick. */
+  private readonly roles: RoleSet | null;
+  private readonly roleData: (RoleInput & { snaps: Snap[] })[];
 
   constructor(
     private readonly target: ScrapeTarget,
     /** Filter concepts on this model (servers that label series by model). */
     private readonly model: string | null,
     telemetryUrls: readonly string[] = [],
+    metricsEndpoints: readonly MetricsEndpoint[] = [],
   ) {
+    this.roles = metricsEndpoints.length
+      ? new RoleSet(metricsEndpoints, { insecureTls: target.insecureTls, timeoutMs: target.timeoutMs })
+      : null;
+    this.roleData = metricsEndpoints.map((e) => ({
+      role: e.role,
+      url: redactUrlString(e.url),
+      profile: { id: 'unknown', label: 'Unknown server' },
+      snaps: [],
+      failures: 0,
+      lastError: null,
+    }));
     this.telemetryUrls = [...telemetryUrls];
     this.telemetry = telemetryUrls.length
       ? new TelemetrySet(telemetryUrls, { insecureTls: target.insecureTls, timeoutMs: target.timeoutMs })
@@ -151,6 +86,7 @@ export class ServerWatch {
     const concepts = extractConcepts(r.parsed, r.profile, this.model ? { model: this.model } : {});
     const model = this.model ? { [r.profile.modelLabel ?? 'model_name']: this.model } : undefined;
     this.snaps.push({ monoMs: r.monoMs, concepts, spec: readSpecDecode(r.parsed, model) });
+    this.scrapeRoles();
     if (this.telemetry === null) return;
     const p = this.telemetry.scrapeAll().then((rs) => {
       for (const t of rs) {
@@ -160,6 +96,60 @@ export class ServerWatch {
     });
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
+  }
+
+  private track(p: Promise<void>): void {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  /** Every role endpoint once, on this tick; each result kept with its role. */
+  private scrapeRoles(): void {
+    if (this.roles === null) return;
+    const filter = this.model ? { model: this.model } : {};
+    this.track(
+      this.roles.scrapeAll().then((rs) =>
+        rs.forEach((x, i) => {
+          const d = this.roleData[i];
+          if (d === undefined) return;
+          if (x.result !== null) {
+            d.profile = { id: x.result.profile.id, label: x.result.profile.label };
+            d.snaps.push({
+              monoMs: x.result.monoMs,
+              concepts: extractConcepts(x.result.parsed, x.result.profile, filter),
+            });
+          } else if (x.error !== null) {
+            d.failures++;
+            d.lastError = x.error;
+          }
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Per role: the server's own endpoint (as 'server') when the target lists roles or the server
+   * itself has disaggregated-serving metrics, then each listed endpoint.
+   */
+  private roleSummaries(t0: number, url: string, failures: number): { roles?: RoleSideSummary[] } {
+    const own = this.snaps.some((s) => DISAGG_SCALAR_CONCEPTS.some((k) => s.concepts[k] !== null));
+    const list: RoleSideSummary[] = [];
+    if (this.roles !== null || own)
+      list.push(
+        roleSummary(
+          {
+            role: 'server',
+            url,
+            profile: this.profile,
+            snaps: this.snaps,
+            failures,
+            lastError: this.lastError,
+          },
+          t0,
+        ),
+      );
+    for (const d of this.roleData) list.push(roleSummary(d, t0));
+    return list.length ? { roles: list } : {};
   }
 
   /** GPU energy over the window: from the last telemetry tick at or before t0 to the last one. */
@@ -179,7 +169,10 @@ export class ServerWatch {
   /** One scrape now (the baseline before the clock starts, and the last after the run). */
   async scrapeNow(): Promise<void> {
     const r = await this.scraper.scrapeOnce();
-    if (r !== null && !('parsed' in r)) this.lastError = r.message;
+    if (r !== null && !('parsed' in r)) {
+      this.lastError = r.message;
+      this.scrapeRoles(); // the roles keep their baseline and last reading without the server's
+    }
     // Its telemetry too (started on the scrape's tick): the baseline is taken before the clock starts.
     await Promise.all([...this.pending]);
   }
@@ -193,6 +186,7 @@ export class ServerWatch {
     this.scraper.stop();
     await this.scrapeNow();
     this.telemetry?.stop();
+    this.roles?.stop();
     const snaps = [...this.snaps].sort((a, b) => a.monoMs - b.monoMs);
     // The window: the last scrape at or before the clock started (else the first), to the last.
     let from = 0;
@@ -212,9 +206,10 @@ export class ServerWatch {
       series = series.filter((_, i) => i % step === 0 || i === series.length - 1);
     }
     const st = this.scraper.state;
+    const url = redactUrlString(this.scraper.url.href.replace(/\/\/[^@/]*@/, '//'));
     return {
       source: this.target.prometheus ? 'prometheus' : 'scrape',
-      url: redactUrlString(this.scraper.url.href.replace(/\/\/[^@/]*@/, '//')),
+      url,
       selector: this.scraper.selector,
       profile: this.profile.id,
       profileName: this.profile.label,
@@ -245,8 +240,9 @@ export class ServerWatch {
       e2e: two ? histStats(inWindow, (c) => c.e2eHistogram) : null,
       itl: two ? histStats(inWindow, (c) => c.itlHistogram) : null,
       series,
-      specDecode: specDecodeWindow(inWindow.map((s) => ({ t: s.monoMs, spec: s.spec }))),
+      specDecode: specDecodeWindow(inWindow.map((s) => ({ t: s.monoMs, spec: s.spec ?? null }))),
       ...this.energy(t0, outputTokens),
+      ...this.roleSummaries(t0, url, st.failures),
     };
   }
 
@@ -254,5 +250,6 @@ export class ServerWatch {
   stop(): void {
     this.scraper.stop();
     this.telemetry?.stop();
+    this.roles?.stop();
   }
 }

@@ -68,6 +68,8 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     otlpEndpoint: o.otlpEndpoint ?? null,
     otlpProtocol: o.otlpProtocol ?? 'http/protobuf',
     spec: resolveSpec(o.specK, o.specAccept),
+    kvTransferMs:
+      o.kvTransferMs === undefined || o.kvTransferMs === null ? null : num(o.kvTransferMs, 0, 0, 60_000),
     log: o.log ?? (() => {}),
   };
 }

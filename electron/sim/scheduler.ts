@@ -23,6 +23,7 @@ import { Rng } from '../../shared/prng.ts';
 import { eosToken, TextGenerator, type GenToken } from './text.ts';
 import type { SimGpus } from './gpu.ts';
 import type { SimMetrics } from './metrics.ts';
+import type { SimDisaggMetrics } from './metrics-disagg.ts';
 import type { EndReason, FinishReason, ResolvedSimOptions } from './types.ts';
 
 /** How much timer lateness the next step may absorb (libuv timers have 1 ms granularity). */
@@ -93,6 +94,8 @@ export class Sequence {
   cachedTokens = 0;
   /** Speculative mode: this request's stream of acceptance draws. */
   specRng: Rng | null = null;
+  /** Disaggregated mode: when its KV transfer began (0: none running). */
+  transferStartMs = 0;
   faultAt: number | null;
   readonly plan: OutputPlan;
   private readonly text: TextGenerator;
@@ -142,6 +145,8 @@ export class Scheduler {
     /** The synthetic GPUs, told each step's occupancy (their power and energy follow it). */
     private readonly gpus: SimGpus | null = null,
     private readonly onEnd: SeqObserver | null = null,
+    /** Disaggregated mode (opts.kvTransferMs): the transfers between prefill and decode. */
+    private readonly disagg: SimDisaggMetrics | null = null,
   ) {
     this.jitterRng = new Rng(opts.seed, 'jitter');
     this.prefixCache = opts.prefixCaching
@@ -249,6 +254,7 @@ export class Scheduler {
       this.gpus?.load(0, 0, now);
       return; // idle until the next submit
     }
+    if (this.disagg) this.landTransfers(now);
     const batch = this.running.filter((s) => s.pausedUntil <= now);
     const o = this.opts;
     let duration = o.decodeStepMs + o.decodeStepPerSeqMs * batch.length + o.prefillMsPerToken * prefillTokens;
@@ -281,6 +287,13 @@ export class Scheduler {
         if (!this.produce(seq, now, j === 0)) return;
       }
       const last = seq.generated === seq.plan.tokens;
+      if (seq.generated === 1 && !last && this.disagg && this.opts.kvTransferMs !== null) {
+        // Prefill is done: its KV cache goes to the decode side; the first token leaves from there.
+        seq.transferStartMs = now;
+        seq.pausedUntil = now + this.opts.kvTransferMs;
+        this.disagg.started();
+        return;
+      }
       if (last || seq.sentTokens === 0 || seq.pending.length >= this.opts.streamInterval) {
         this.flush(seq, last ? seq.plan.finishReason : null);
       }
@@ -325,7 +338,21 @@ export class Scheduler {
     seq.sink.onTokens(tokens, finish);
   }
 
+  /** Transfers whose time is up: decode resumes now, and the first token leaves. */
+  private landTransfers(now: number): void {
+    for (const seq of this.running) {
+      if (seq.transferStartMs === 0 || seq.pausedUntil > now) continue;
+      this.disagg?.ended(now - seq.transferStartMs);
+      seq.transferStartMs = 0;
+      this.flush(seq, null);
+    }
+  }
+
   private end(seq: Sequence, reason: EndReason, now: number): void {
+    if (seq.transferStartMs !== 0) {
+      seq.transferStartMs = 0;
+      this.disagg?.ended(null);
+    }
     const i = this.running.indexOf(seq);
     if (i >= 0) this.running.splice(i, 1);
     this.reserved -= seq.reservedTokens;

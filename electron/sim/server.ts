@@ -15,6 +15,7 @@ import { infoResponse } from './info.ts';
 import { serveTokenize } from './tokenize.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
+import { SimDisaggMetrics } from './metrics-disagg.ts';
 import { SimTracer, simPhasesOf } from './tracing.ts';
 import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
@@ -42,6 +43,8 @@ export class SimHttpServer implements SimServer {
   port = 0;
   private readonly server: Server;
   private readonly metrics: SimMetrics;
+  /** Disaggregated mode's prefill/decode metrics (options.kvTransferMs), null when off. */
+  private readonly disagg: SimDisaggMetrics | null;
   /** The synthetic GPU exporter (`/gpu-metrics`), null with `gpus: 0`. */
   readonly gpus: SimGpus | null;
   private readonly core: SimCore;
@@ -60,6 +63,7 @@ export class SimHttpServer implements SimServer {
       options.prefixCaching,
       options.spec ? new SimSpecDecode(options.spec) : null,
     );
+    this.disagg = options.kvTransferMs !== null ? new SimDisaggMetrics(options.model) : null;
     this.gpus =
       options.gpus > 0 ? new SimGpus({ gpus: options.gpus, energyCounter: options.gpuEnergyCounter }) : null;
     this.tracer = options.otlpEndpoint
@@ -74,7 +78,7 @@ export class SimHttpServer implements SimServer {
     };
     this.core = {
       opts: options,
-      scheduler: new Scheduler(options, this.metrics, this.gpus, onEnd),
+      scheduler: new Scheduler(options, this.metrics, this.gpus, onEnd, this.disagg),
       groundTruth,
       ids: new Rng(options.seed, 'request-ids'),
       instanceId: randomBytes(4).toString('hex'),
@@ -126,7 +130,13 @@ export class SimHttpServer implements SimServer {
       activeStreams: this.core.sessions.size,
       gpuEnergyJ: this.gpus?.energyJ() ?? null,
       specDecode: this.metrics.specDecode?.snapshot() ?? null,
+      disagg: this.disagg?.truth() ?? null,
     };
+  }
+
+  /** Disaggregated mode: every KV transfer's time as charged, ms (empty when off). */
+  kvTransfersMs(): readonly number[] {
+    return this.disagg?.durationsMs ?? [];
   }
 
   groundTruth(): GroundTruthRecord[] {
@@ -238,6 +248,12 @@ export class SimHttpServer implements SimServer {
       });
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
       return void res.end(body);
+    }
+    if ((path === '/metrics/prefill' || path === '/metrics/decode') && this.disagg) {
+      const s = this.core.scheduler;
+      const role = path === '/metrics/prefill' ? 'prefill' : 'decode';
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+      return void res.end(this.disagg.render(role, { waiting: s.numWaiting, running: s.numRunning }));
     }
     if (path === '/gpu-metrics' && this.gpus) {
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });

@@ -109,14 +109,21 @@ export class SharedState {
     }
     const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
       SimState,
-      'finished' | 'gpuEnergyJ' | 'specDecode'
+      'finished' | 'gpuEnergyJ' | 'specDecode' | 'disagg'
     >;
     const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
       END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
     ) as SimState['finished'];
-    // Speculative counters are not published across the thread: its /metrics carry them.
-    return { ...s, finished, gpuEnergyJ: Number.isNaN(energy) ? null : energy, specDecode: null };
+    // Speculative counters and the disaggregated mode's truth are not published across the thread:
+    // its /metrics carry them (ask an in-process simulator for the truth).
+    return {
+      ...s,
+      finished,
+      gpuEnergyJ: Number.isNaN(energy) ? null : energy,
+      specDecode: null,
+      disagg: null,
+    };
   }
 }
 

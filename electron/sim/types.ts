@@ -5,6 +5,7 @@
  */
 import type { FaultSpec } from './faults.ts';
 import type { SpecConfig, SpecCounts } from './spec-decode.ts';
+import type { DisaggTruth } from './metrics-disagg.ts';
 
 export interface ReplayOptions {
   /** A captured body, e.g. any file in test-corpus/sse/ (.sse, .ndjson or .json). */
@@ -99,6 +100,12 @@ export interface SimOptions {
   specK?: number;
   /** Acceptance probability per draft position given the ones before it were accepted (the last repeats). */
   specAccept?: number[];
+  /**
+   * Disaggregated mode: prefill and decode as two servers, each request's KV cache sent between
+   * them for this long (ms) after its first token, before it decodes; the sides' metrics at
+   * `/metrics/prefill` and `/metrics/decode` (sim/metrics-disagg.ts). Default null: off.
+   */
+  kvTransferMs?: number | null;
   log?: (line: string) => void;
 }
 
@@ -133,6 +140,7 @@ export interface ResolvedSimOptions {
   otlpProtocol: 'http/protobuf' | 'http/json';
   /** Speculative mode; null: off. */
   spec: SpecConfig | null;
+  kvTransferMs: number | null;
   log: (line: string) => void;
 }
 
@@ -210,6 +218,8 @@ export interface SimState {
   gpuEnergyJ: number | null;
   /** Speculative mode's counters as its /metrics show them (null: mode off). */
   specDecode: SpecCounts | null;
+  /** Disaggregated mode's KV transfers as charged (null when off). */
+  disagg: DisaggTruth | null;
 }
 
 export interface SimServer {

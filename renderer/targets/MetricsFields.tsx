@@ -1,3 +1,4 @@
+import { RoleEndpointsField } from './RoleEndpointsField.tsx';
 import { type TargetErrors, type TargetForm } from './target-input.ts';
 
 /** The telemetry exporters beside the server (GPU: dcgm-exporter; host: node_exporter). */
@@ -115,6 +116,7 @@ export function MetricsFields({
           </>
         )}
         <TelemetryField form={form} set={set} errors={errors} />
+        <RoleEndpointsField form={form} set={set} errors={errors} />
         <div className="field-pair metrics-cadence">
           <div className="field">
             <label htmlFor="te-interval">

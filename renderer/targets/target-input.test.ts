@@ -2,6 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { buildTargetInput, formFromTarget, NEW_TARGET } from './target-input.ts';
 
 describe('buildTargetInput', () => {
+  it('role endpoints: role=URL a line, a bad line named, round-tripped through the form', () => {
+    const base = { ...NEW_TARGET, name: 'pd', baseUrl: 'http://router:8000' };
+    const r = buildTargetInput({
+      ...base,
+      metricsEndpoints: 'prefill=http://p:30000/metrics\n\n decode=http://d:30001/metrics \n',
+    });
+    expect(r.ok && r.value.metricsEndpoints).toEqual([
+      { role: 'prefill', url: 'http://p:30000/metrics' },
+      { role: 'decode', url: 'http://d:30001/metrics' },
+    ]);
+    const none = buildTargetInput({ ...base, metricsEndpoints: ' \n' });
+    expect(none.ok && 'metricsEndpoints' in none.value).toBe(false);
+    const bad = buildTargetInput({ ...base, metricsEndpoints: 'encode=http://e:1/metrics' });
+    expect(!bad.ok && bad.error.metricsEndpoints).toMatch(/"encode" is not a role/);
+    const nine = Array.from({ length: 9 }, (_, i) => `decode=http://d${i}:1/metrics`).join('\n');
+    expect(buildTargetInput({ ...base, metricsEndpoints: nine }).ok).toBe(false);
+    const f = formFromTarget({
+      id: 't',
+      name: 'n',
+      baseUrl: 'http://h:1',
+      dialect: 'openai-chat',
+      hasApiKey: false,
+      builtin: false,
+      metricsEndpoints: [{ role: 'decode', url: 'http://d:30001/metrics' }],
+    });
+    expect(f.metricsEndpoints).toBe('decode=http://d:30001/metrics');
+  });
+
   it('validates name and URLs', () => {
     const r = buildTargetInput({ ...NEW_TARGET, name: ' ', baseUrl: 'gpu-box:8000', metricsUrl: 'ftp://x' });
     expect(r.ok).toBe(false);

@@ -4,6 +4,11 @@ import type { DialectId } from '../../shared/dialects.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import { headersFromRows, rowsFromHeaders, type HeaderRow } from './header-rows.ts';
 import { originOf } from '../../shared/origin.ts';
+import {
+  MAX_METRICS_ENDPOINTS,
+  parseMetricsEndpoint,
+  type MetricsEndpoint,
+} from '../../shared/metrics/roles.ts';
 
 export interface TargetForm {
   id?: string;
@@ -23,6 +28,8 @@ export interface TargetForm {
   metricsUrl: string;
   /** Telemetry endpoints (dcgm-exporter, node_exporter), one URL a line, as typed. */
   telemetryUrls: string;
+  /** A disaggregated deployment's other metrics endpoints, `role=URL` a line. */
+  metricsEndpoints: string;
   /** Where server metrics come from: the server's own /metrics, or a Prometheus server. */
   metricsSource: 'scrape' | 'prometheus';
   prometheusUrl: string;
@@ -45,6 +52,7 @@ export const NEW_TARGET: TargetForm = {
   keepSecretsOnMove: null,
   metricsUrl: '',
   telemetryUrls: '',
+  metricsEndpoints: '',
   metricsSource: 'scrape',
   prometheusUrl: '',
   prometheusSelector: '',
@@ -69,6 +77,7 @@ export function formFromTarget(t: TargetView): TargetForm {
     keepSecretsOnMove: null,
     metricsUrl: t.metricsUrl ?? '',
     telemetryUrls: (t.telemetryUrls ?? []).join('\n'),
+    metricsEndpoints: (t.metricsEndpoints ?? []).map((e) => `${e.role}=${e.url}`).join('\n'),
     metricsSource: t.prometheusUrl ? 'prometheus' : 'scrape',
     prometheusUrl: t.prometheusUrl ?? '',
     prometheusSelector: t.prometheusSelector ?? '',
@@ -101,6 +110,7 @@ export type TargetErrors = Partial<
     | 'baseUrl'
     | 'metricsUrl'
     | 'telemetryUrls'
+    | 'metricsEndpoints'
     | 'prometheusUrl'
     | 'prometheusSelector'
     | 'metricsInterval'
@@ -117,6 +127,18 @@ function telemetryList(text: string): string[] {
     .split(/\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '');
+}
+
+/** The role endpoints typed, `role=URL` a line: the list, or the first line's problem. */
+export function roleEndpointList(text: string): Result<MetricsEndpoint[], string> {
+  const out: MetricsEndpoint[] = [];
+  for (const line of telemetryList(text)) {
+    const r = parseMetricsEndpoint(line);
+    if (!r.ok) return fail(r.error);
+    out.push(r.value);
+  }
+  if (out.length > MAX_METRICS_ENDPOINTS) return fail(`At most ${MAX_METRICS_ENDPOINTS} metrics endpoints.`);
+  return ok(out);
 }
 
 /** The form's base URL names another server than the stored target's, which has secrets to lose. */
@@ -143,6 +165,8 @@ export function buildTargetInput(
   const badTelemetry = telemetry.find((u) => !httpUrl(u));
   if (badTelemetry !== undefined) errors.telemetryUrls = `Not an http:// or https:// URL: ${badTelemetry}`;
   else if (telemetry.length > 8) errors.telemetryUrls = 'At most 8 telemetry endpoints.';
+  const roles = roleEndpointList(f.metricsEndpoints);
+  if (!roles.ok) errors.metricsEndpoints = roles.error;
   const prom = f.metricsSource === 'prometheus';
   if (prom && !httpUrl(f.prometheusUrl.trim()))
     errors.prometheusUrl = 'The Prometheus server: an http:// or https:// URL, e.g. http://prometheus:9090';
@@ -176,6 +200,7 @@ export function buildTargetInput(
   else if (f.clearKey) input.apiKey = '';
   if (f.metricsUrl.trim()) input.metricsUrl = f.metricsUrl.trim();
   if (telemetry.length > 0) input.telemetryUrls = telemetry;
+  if (roles.ok && roles.value.length > 0) input.metricsEndpoints = roles.value;
   if (intervalMs !== null && intervalMs !== 1000) input.metricsIntervalMs = intervalMs;
   if (typeof timeoutMs === 'number') input.metricsTimeoutMs = timeoutMs;
   if (prom) {

@@ -120,7 +120,9 @@ export function extractConcepts(
     let h: HistogramData | null = null;
     for (const src of profile.histograms[c] ?? []) {
       const fam = idx.families.get(src.name) ?? idx.families.get(mangle(src.name));
-      const series = (fam?.histograms ?? []).filter((s) => matches(s.labels, filter, true));
+      const series = (fam?.histograms ?? []).filter(
+        (s) => matches(s.labels, src.match, false) && matches(s.labels, filter, true),
+      );
       const merged = mergeHistograms(series);
       if (merged !== null) {
         h = scaleHistogram(merged, src.scale);

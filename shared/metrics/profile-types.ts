@@ -1,7 +1,19 @@
 /** Types of the server profiles (see profiles.ts): concepts, expressions, the profile shape. */
 import type { Labels } from './prom-types.ts';
 
-export type ProfileId = 'vllm-v1' | 'vllm-v0' | 'sglang' | 'tgi' | 'llamacpp' | 'triton' | 'unknown';
+export type ProfileId =
+  | 'vllm-v1'
+  | 'vllm-v0'
+  | 'sglang'
+  | 'tgi'
+  | 'llamacpp'
+  | 'triton'
+  // Disaggregated and routed serving (profiles-disagg.ts).
+  | 'sglang-pd'
+  | 'dynamo'
+  | 'trtllm'
+  | 'llm-d-epp'
+  | 'unknown';
 
 export type ScalarConcept =
   | 'requestsRunning'
@@ -14,10 +26,40 @@ export type ScalarConcept =
   /** 0–1, from a server-side gauge; for counter-based servers derive it from hits/queries deltas. */
   | 'prefixCacheHitRate'
   | 'prefixCacheHitsTotal'
-  | 'prefixCacheQueriesTotal';
+  | 'prefixCacheQueriesTotal'
+  | DisaggScalarConcept;
+
+/**
+ * Disaggregated serving (prefill and decode on different servers, the KV cache sent between them):
+ * the queues a request passes on each side and the KV-transfer time. One block, see profiles-disagg.ts.
+ */
+export type DisaggScalarConcept =
+  /** Prefill side: requests waiting for their decode peer's bootstrap/preallocation. */
+  | 'prefillPreallocQueue'
+  /** Prefill side: requests prefilled, their KV cache being sent. */
+  | 'prefillInflightQueue'
+  /** Decode side: requests waiting for KV-cache space to receive into. */
+  | 'decodePreallocQueue'
+  /** Decode side: requests whose KV cache is arriving. */
+  | 'decodeTransferQueue'
+  /** Counter pair for servers that count KV-transfer seconds and transfers instead of a histogram. */
+  | 'kvTransferSecondsTotal'
+  | 'kvTransfersTotal';
+export const DISAGG_SCALAR_CONCEPTS: readonly DisaggScalarConcept[] = [
+  'prefillPreallocQueue',
+  'prefillInflightQueue',
+  'decodePreallocQueue',
+  'decodeTransferQueue',
+  'kvTransferSecondsTotal',
+  'kvTransfersTotal',
+];
+/** KV-transfer time per request, seconds. */
+export type DisaggHistogramConcept = 'kvTransferHistogram';
+export const DISAGG_HISTOGRAM_CONCEPTS: readonly DisaggHistogramConcept[] = ['kvTransferHistogram'];
 
 /** Histograms in seconds. */
-export type HistogramConcept = 'ttftHistogram' | 'itlHistogram' | 'e2eHistogram' | 'queueTimeHistogram';
+export type HistogramConcept =
+  'ttftHistogram' | 'itlHistogram' | 'e2eHistogram' | 'queueTimeHistogram' | DisaggHistogramConcept;
 export type Concept = ScalarConcept | HistogramConcept;
 
 export const SCALAR_CONCEPTS: readonly ScalarConcept[] = [
@@ -30,12 +72,14 @@ export const SCALAR_CONCEPTS: readonly ScalarConcept[] = [
   'prefixCacheHitRate',
   'prefixCacheHitsTotal',
   'prefixCacheQueriesTotal',
+  ...DISAGG_SCALAR_CONCEPTS,
 ];
 export const HISTOGRAM_CONCEPTS: readonly HistogramConcept[] = [
   'ttftHistogram',
   'itlHistogram',
   'e2eHistogram',
   'queueTimeHistogram',
+  ...DISAGG_HISTOGRAM_CONCEPTS,
 ];
 
 /** How a scalar is computed from samples (looked up by sample name, e.g. `x_total`, `x_sum`). */
@@ -61,6 +105,8 @@ export interface HistogramSource {
   name: string;
   /** Factor to seconds (ms → 0.001). */
   scale: number;
+  /** Only series with these label values (SGLang's per-stage histogram: `stage`). */
+  match?: Labels;
 }
 
 export interface ServerProfile {

@@ -5,6 +5,7 @@
  */
 import type { MetricFamily, ParseResult } from './prom-types.ts';
 import type { Expr, HistogramSource, ProfileId, ServerProfile } from './profile-types.ts';
+import { DISAGG_PREFIXES, DISAGG_PROFILES, refineSglang } from './profiles-disagg.ts';
 
 export * from './profile-types.ts';
 
@@ -183,6 +184,7 @@ export const PROFILES: Record<ProfileId, ServerProfile> = {
       e2eHistogram: 'Triton exposes cumulative µs counters, not histograms.',
     },
   },
+  ...DISAGG_PROFILES,
   unknown: {
     id: 'unknown',
     label: 'Unknown server',
@@ -202,6 +204,7 @@ const PREFIXES: readonly (readonly [string, ProfileId])[] = [
   ['llamacpp:', 'llamacpp'],
   ['nv_inference_', 'triton'],
   ['nv_trt_llm_', 'triton'],
+  ...DISAGG_PREFIXES,
 ];
 const V1_MARKERS = [
   'kv_cache_usage_perc',
@@ -227,6 +230,7 @@ export function detectProfileId(parsed: ParseResult | readonly MetricFamily[]): 
   let best: ProfileId = 'unknown';
   let bestScore = 0;
   for (const [id, n] of score) if (n > bestScore) [best, bestScore] = [id, n];
+  if (best === 'sglang') return refineSglang(families);
   if (best !== 'vllm-v1') return best;
   // V1 vs V0: V1-only names (or an `engine` label) beat V0-only names; ambiguous means current (V1).
   const vllm = families.filter((f) => f.name.startsWith('vllm:') || f.name.startsWith('vllm_'));

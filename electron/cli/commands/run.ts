@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
-import { collectUrl } from '../url-arg.ts';
+import { collectMetricsEndpoint, collectUrl } from '../url-arg.ts';
 /** Multi-turn sessions (workload `sessions`; docs/load.md "Multi-turn sessions"). */
 function addSessionOptions(cmd: Command): Command {
   return cmd
@@ -35,6 +35,9 @@ function addTracingOptions(cmd: Command): Command {
     )
     .option('--otlp-host <host>', 'address the trace receiver binds (default 127.0.0.1)');
 }
+
+const METRICS_ENDPOINT_HELP =
+  "a disaggregated deployment's other /metrics with its role (prefill, decode, router, server), repeatable: each role's queues and KV-transfer time in the summary";
 
 export function addRunCommand(program: Command): void {
   const run = program
@@ -116,6 +119,7 @@ export function addRunCommand(program: Command): void {
       "the server's metrics URL when not <target>/metrics (Triton: :8002/metrics)",
     )
     .option('--telemetry-url <url>', 'dcgm-exporter beside the server: J/output token', collectUrl)
+    .option('--metrics-endpoint <role=url>', METRICS_ENDPOINT_HELP, collectMetricsEndpoint)
     .option('--timeout <ms>', 'whole-request timeout in ms (default 300000)', int('--timeout'))
     .option(
       '--idle-timeout <ms>',

@@ -102,6 +102,15 @@ export function addSimCommand(program: Command): void {
       '--spec-accept <p1,p2,…>',
       'with --spec-k: acceptance probability of each draft position given the ones before it were accepted, 0..1 (the last repeats; default 0.7)',
     )
+    .option(
+      '--disagg',
+      "disaggregated mode: prefill and decode as two servers, each request's KV cache sent between them (--kv-transfer-ms) before it decodes; their metrics (SGLang prefill/decode names) at /metrics/prefill and /metrics/decode",
+    )
+    .option(
+      '--kv-transfer-ms <ms>',
+      'with --disagg: the KV transfer per request (default 50)',
+      num('--kv-transfer-ms'),
+    )
     .option('--quiet', 'do not log requests')
     .action(async (o: SimCliOptions) => {
       const { runSimCommand } = await import('../sim.ts');

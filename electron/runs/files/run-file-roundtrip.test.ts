@@ -360,6 +360,26 @@ const summary: RunSummary = {
       perPosition: [0.7, 0.5, 0.3],
       scrapes: 3,
     },
+    roles: [
+      {
+        role: 'decode',
+        url: 'http://127.0.0.1:30001/metrics',
+        profile: 'sglang-pd',
+        profileName: 'SGLang (prefill/decode disaggregated)',
+        scrapes: 3,
+        failures: 1,
+        lastError: 'timeout',
+        window: { fromMs: 0, toMs: 1500 },
+        queues: {
+          waiting: { mean: 0.5, max: 1, samples: 2 },
+          prefillPrealloc: { mean: 0, max: 0, samples: 2 },
+          prefillInflight: { mean: 0, max: 0, samples: 2 },
+          decodePrealloc: { mean: 1, max: 2, samples: 2 },
+          decodeTransfer: { mean: 1.5, max: 3, samples: 2 },
+        },
+        kvTransfer: { source: 'histogram', ...hist },
+      },
+    ],
   },
   importInfo: {
     recomputed: ['ttft'],

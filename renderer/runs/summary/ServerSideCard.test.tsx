@@ -173,3 +173,58 @@ describe('fmtJoules', () => {
     expect(fmtJoules(Number.NaN)).toBe('—');
   });
 });
+
+describe('per role (a disaggregated deployment)', () => {
+  const role = (
+    r: 'server' | 'decode',
+    exposed: boolean,
+  ): NonNullable<ServerSideSummary['roles']>[number] => ({
+    role: r,
+    url: `http://127.0.0.1/${r}`,
+    profile: exposed ? 'sglang-pd' : 'vllm-v1',
+    profileName: exposed ? 'SGLang (prefill/decode disaggregated)' : 'vLLM (V1 engine)',
+    scrapes: 4,
+    failures: 0,
+    lastError: null,
+    window: { fromMs: -5, toMs: 1000 },
+    queues: {
+      waiting: { mean: 0.5, max: 2, samples: 3 },
+      prefillPrealloc: null,
+      prefillInflight: null,
+      decodePrealloc: exposed ? { mean: 0, max: 0, samples: 3 } : null,
+      decodeTransfer: exposed ? { mean: 1.25, max: 3, samples: 3 } : null,
+    },
+    kvTransfer: exposed
+      ? {
+          source: 'histogram',
+          count: 24,
+          mean: 151.2,
+          p50: 150.1,
+          p90: 160.3,
+          p99: 170.2,
+          p50Bucket: null,
+          p99Bucket: null,
+        }
+      : null,
+  });
+
+  it("shows each role's queues and KV-transfer time, and 'not exposed' where a server has none", () => {
+    const d = runDetail(5);
+    const sv = { ...server, roles: [role('server', false), role('decode', true)] };
+    render(<ServerSideCard s={{ ...d.summary, server: sv }} clientInFlight={[]} xMax={1} width={600} />);
+    const cells = (id: string) =>
+      Array.from(screen.getByTestId(id).querySelectorAll('td')).map((c) => c.textContent);
+    expect(cells('sum-role-queue-decodeTransfer')).toEqual(['not exposed', '1.25 / 3']);
+    expect(cells('sum-role-queue-decodePrealloc')).toEqual(['not exposed', '0.00 / 0']);
+    expect(cells('sum-role-kv-transfer')).toEqual([
+      'not exposed',
+      '150.10 / 160.30 / 170.20  (mean 151.20, 24 transfers)',
+    ]);
+  });
+
+  it('nothing per role when the run had none', () => {
+    const d = runDetail(5);
+    render(<ServerSideCard s={{ ...d.summary, server }} clientInFlight={[]} xMax={1} width={600} />);
+    expect(screen.queryByTestId('sum-roles')).toBeNull();
+  });
+});

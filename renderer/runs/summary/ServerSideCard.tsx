@@ -19,6 +19,7 @@ import { SeriesChart } from '../charts/SeriesChart.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
 import { serverPrefixCacheShort, serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
 import { SpecDecodeNumbers } from './SpecDecodeNumbers.tsx';
+import { RoleNumbers } from './RoleNumbers.tsx';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 const int = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
@@ -141,6 +142,7 @@ export function ServerSideCard({
           own.
         </p>
         <EnergyNumbers sv={sv} />
+        <RoleNumbers sv={sv} />
       </section>
     );
   return (
@@ -167,6 +169,7 @@ export function ServerSideCard({
       <p className="caption">
         The server’s counters count every client’s traffic in the window, so they can exceed this run’s own.
       </p>
+      <RoleNumbers sv={sv} />
       <ServerRequestsChart data={mergeSteps(sv.series, clientInFlight, xMax)} xMax={xMax} width={width} />
     </section>
   );

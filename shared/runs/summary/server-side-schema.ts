@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SpecDecodeSummarySchema } from './spec-decode-schema.ts';
+import { METRICS_ROLES } from '../../metrics/roles.ts';
 
 const num = z.number();
 const numN = z.number().nullable();
@@ -51,6 +52,45 @@ const EnergySummarySchema = z.object({
   peakFbUsedMiB: numN,
 });
 export type EnergySummary = z.output<typeof EnergySummarySchema>;
+
+/** A queue's length over the run, from the scrapes taken during it (about one a second). */
+const QueueStatsSchema = z.object({ mean: num, max: num, samples: count });
+export type QueueStats = z.output<typeof QueueStatsSchema>;
+
+/**
+ * KV-transfer time per request over the run (ms): from the server's histogram (quantiles within
+ * its buckets) or, from a counter pair, only the mean.
+ */
+const KvTransferStatsSchema = ServerHistogramStatsSchema.extend({
+  source: z.enum(['histogram', 'counters']),
+});
+export type KvTransferStats = z.output<typeof KvTransferStatsSchema>;
+
+/**
+ * One metrics endpoint of a disaggregated or routed deployment (its role: prefill, decode, router,
+ * server) over the run: its queues and its KV-transfer time. Null: the server does not expose it.
+ */
+const RoleSideSummarySchema = z.object({
+  role: z.enum(METRICS_ROLES),
+  url: z.string(),
+  profile: z.string(),
+  profileName: z.string(),
+  scrapes: count,
+  failures: count,
+  lastError: z.string().nullable(),
+  window: z.object({ fromMs: num, toMs: num }).nullable(),
+  queues: z.object({
+    /** The server's waiting queue (requestsWaiting). */
+    waiting: QueueStatsSchema.nullable(),
+    prefillPrealloc: QueueStatsSchema.nullable(),
+    prefillInflight: QueueStatsSchema.nullable(),
+    decodePrealloc: QueueStatsSchema.nullable(),
+    decodeTransfer: QueueStatsSchema.nullable(),
+  }),
+  kvTransfer: KvTransferStatsSchema.nullable(),
+});
+export type RoleSideSummary = z.output<typeof RoleSideSummarySchema>;
+export type RoleQueueKey = keyof RoleSideSummary['queues'];
 
 export const ServerSideSummarySchema = z.object({
   source: z.enum(['scrape', 'prometheus']),
@@ -103,6 +143,11 @@ export const ServerSideSummarySchema = z.object({
    * gauges); null: the server exposes none; absent: an older file.
    */
   specDecode: SpecDecodeSummarySchema.nullable().optional(),
+  /**
+   * Per role (the target's metrics endpoints, and the server's own when it is a disaggregated
+   * one): queues and KV-transfer time. Absent when the target lists none and the server is not.
+   */
+  roles: z.array(RoleSideSummarySchema).optional(),
 });
 export type ServerSideSummary = z.output<typeof ServerSideSummarySchema>;
 

@@ -14,6 +14,7 @@ import type { ReplaySummary } from './schema.ts';
 import { serverPhasesLines } from '../../tracing/phase-text.ts';
 import { serverPrefixCacheText } from './prefix-cache.ts';
 import { specDecodeRows } from './spec-decode-text.ts';
+import { rolesSection } from './roles-text.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -379,6 +380,7 @@ export function summaryText(s: RunSummary): string {
     L.push(row('Timing trustworthy:', c.flagged ? `NO — ${c.reasons.join('; ')}` : 'yes'));
   }
   if (s.server) L.push(...serverSection(s));
+  if (s.server?.roles?.length) L.push(...rolesSection(s.server.roles));
   if (s.importInfo) {
     L.push(center(`Imported from ${s.source}`, 50, '-'));
     if (s.importInfo.recomputed.length)
