@@ -1,0 +1,182 @@
+/**
+ * A run's summary gathered line by line: everything the summary needs from a request line, kept as
+ * the line arrives, so a running load test can drop each line once it is in the run file. Live
+ * memory per finished request is its outcome with its lists as Float64Arrays (8 B a value; lists
+ * with the same values — ITL per token at one token a chunk, Tokenscope's and vLLM's gaps without
+ * coalescing, two presets' outcomes of one line — kept once) and a few scalars, not the line's
+ * events as JS arrays and not its record.
+ *
+ * The one implementation: `summarizeRunLines` (summarize-run.ts) is this accumulator fed every
+ * line, so the runner's incremental summary and a reopened file's are the same computation in the
+ * same order (run-accumulator.test.ts holds them equal to the line-array path number by number).
+ */
+import { finishedMs, isCancelledLine, outcomeOfLine, type RequestOutcome, type Values } from './outcome.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from './schema.ts';
+import type { SelfCheck } from './self-check-schema.ts';
+import { computeRunSummary } from './summary.ts';
+import { byTurnOf } from './by-turn.ts';
+import { outcomeUnder, type DefinitionsId } from './definitions.ts';
+import type { Workload } from '../workload/workload.ts';
+import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
+import { serverPhasesSummaryOf, type PhaseLine } from '../../tracing/phase-summary.ts';
+import { prefixCacheOf } from './prefix-cache.ts';
+import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
+
+export interface SummarizeRunOptions {
+  /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
+  durationS?: number;
+  partial?: boolean;
+  cancelled?: boolean;
+  selfCheck?: SelfCheck | null;
+  /** Re-derive under another preset's per-request rules (definitions.ts); default Tokenscope's. */
+  definitions?: DefinitionsId;
+  /** Spans were joined and client and server share a clock (the spans line's sharedClock). */
+  sharedClock?: boolean;
+}
+
+/**
+ * One line's lists, kept once: a list with the same values as one already kept for this line is
+ * that Float64Array. Share one between the accumulators (presets) that take the same line.
+ */
+export class LineValues {
+  private readonly kept: Float64Array[] = [];
+
+  keep(v: Values): Float64Array {
+    for (const k of this.kept) if (sameValues(k, v)) return k;
+    const a = v instanceof Float64Array ? v : Float64Array.from(v);
+    this.kept.push(a);
+    return a;
+  }
+}
+
+function sameValues(a: Float64Array, b: Values): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  // Object.is: the same doubles, so -0 and NaN are kept as they came.
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/** The outcome with its lists in Float64Arrays (the same numbers: the summary reads only elements). */
+export function compactOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): RequestOutcome {
+  const k = (v: Values): Float64Array => lv.keep(v);
+  const c: RequestOutcome = {
+    ...o,
+    itlChunkMs: k(o.itlChunkMs),
+    itlTokenMs: o.itlTokenMs && k(o.itlTokenMs),
+  };
+  if (o.itlChunkMeasuredMs !== undefined) c.itlChunkMeasuredMs = k(o.itlChunkMeasuredMs);
+  if (o.itlTokenMeasuredMs !== undefined)
+    c.itlTokenMeasuredMs = o.itlTokenMeasuredMs && k(o.itlTokenMeasuredMs);
+  if (o.contentEvents)
+    c.contentEvents = { ...o.contentEvents, t: k(o.contentEvents.t), tok: k(o.contentEvents.tok) };
+  return c;
+}
+
+function configOf(w: Workload): RunSummary['config'] {
+  return {
+    maxConcurrency: w.maxConcurrency,
+    requestRate: w.rate,
+    burstiness: w.burstiness,
+    numPrompts: w.requests ?? null,
+  };
+}
+
+/** The summary of a run, fed its request lines in file order (warm-up and cancelled ones too). */
+export class RunAccumulator {
+  private readonly definitions: DefinitionsId;
+  private readonly outcomes: RequestOutcome[] = [];
+  private readonly turns: (number | undefined)[] = [];
+  private anyTurn = false;
+  /** Schedule lag of the measured lines (trace replays only). */
+  private readonly lags: number[] | null;
+  /** Input tokens by item index of the kept lines (shared prefix groups only). */
+  private readonly seqTokens: Map<number, number> | null;
+  private seqEnd = 0;
+  /** What the server-phase summary reads of the successful measured lines. */
+  private readonly phaseLines: PhaseLine[] = [];
+  private lines = 0;
+  private measured = 0;
+  private endMs = 0;
+
+  constructor(
+    private readonly header: RunHeader,
+    definitions: DefinitionsId = 'tokenscope',
+  ) {
+    this.definitions = definitions;
+    const w = header.workload;
+    this.lags = w.prompts.type === 'trace' ? [] : null;
+    this.seqTokens = w.prompts.type === 'synthetic' && w.prompts.prefixGroups ? new Map() : null;
+  }
+
+  /** One finished request's line; `lv`: the line's lists already kept by another accumulator. */
+  add(line: RunRequestLine, lv: LineValues = new LineValues()): void {
+    this.lines++;
+    if (line.warmup) return;
+    this.measured++;
+    this.endMs = Math.max(this.endMs, finishedMs(line));
+    if (this.lags) {
+      const lag = lagOfLine(line);
+      if (lag !== null) this.lags.push(lag);
+    }
+    if (line.status === 'ok') this.phaseLines.push(phaseLineOf(line));
+    if (isCancelledLine(line)) return;
+    const d = this.definitions;
+    const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
+    this.outcomes.push(compactOutcome(o, lv));
+    this.turns.push(line.turn);
+    if (line.turn !== undefined) this.anyTurn = true;
+    if (this.seqTokens) {
+      this.seqTokens.set(line.seq, line.inputTokens ?? 0);
+      this.seqEnd = Math.max(this.seqEnd, line.seq + 1);
+    }
+  }
+
+  /** The summary of the lines so far. */
+  summary(o: SummarizeRunOptions = {}): RunSummary {
+    const { header, outcomes } = this;
+    const summary = computeRunSummary({
+      outcomes,
+      definitions: this.definitions,
+      durationS: o.durationS ?? this.endMs / 1000,
+      slo: header.workload.slo ?? null,
+      config: configOf(header.workload),
+      partial: o.partial ?? false,
+      cancelled: o.cancelled ?? false,
+      cancelledRequests: this.measured - outcomes.length,
+      warmupRequests: this.lines - this.measured,
+      selfCheck: o.selfCheck ?? null,
+    });
+    if (this.lags) summary.replay = replaySummaryOfLags(header.workload, this.lags);
+    const phases = serverPhasesSummaryOf(this.phaseLines, header.clockZeroWall, o.sharedClock ?? false);
+    if (phases) summary.serverPhases = phases;
+    const cache = prefixCacheOf(
+      outcomes.filter((x) => x.ok),
+      this.expected(),
+    );
+    if (cache) summary.prefixCache = cache;
+    const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
+    return byTurn ? { ...summary, byTurn } : summary;
+  }
+
+  /** The hits a prefix-groups workload should give over the requests the run measured (by item index). */
+  private expected(): ExpectedHits | null {
+    const w = this.header.workload;
+    const src = w.prompts;
+    const tokens = this.seqTokens;
+    if (src.type !== 'synthetic' || !src.prefixGroups || !tokens || this.outcomes.length === 0) return null;
+    return expectedHits(src.prefixGroups, w.seed, this.seqEnd, (i) => tokens.get(i) ?? 0);
+  }
+}
+
+/** The fields of a line the server-phase summary reads (spans joined onto it), and no events. */
+function phaseLineOf(l: RunRequestLine): PhaseLine {
+  return {
+    warmup: l.warmup,
+    status: l.status,
+    ttftMs: l.ttftMs,
+    ...(l.sentMs !== undefined ? { sentMs: l.sentMs } : {}),
+    ...(l.server !== undefined ? { server: l.server } : {}),
+  };
+}
