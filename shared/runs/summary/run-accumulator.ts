@@ -50,7 +50,7 @@ export class LineValues {
   }
 }
 
-function sameValues(a: Float64Array, b: Values): boolean {
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   // Object.is: the same doubles, so -0 and NaN are kept as they came.
@@ -58,20 +58,139 @@ function sameValues(a: Float64Array, b: Values): boolean {
   return true;
 }
 
-/** The outcome with its lists in Float64Arrays (the same numbers: the summary reads only elements). */
-export function compactOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): RequestOutcome {
-  const k = (v: Values): Float64Array => lv.keep(v);
-  const c: RequestOutcome = {
-    ...o,
-    itlChunkMs: k(o.itlChunkMs),
-    itlTokenMs: o.itlTokenMs && k(o.itlTokenMs),
+/**
+ * A list as kept: its values, or where it is another list's values or follows from them, a tag —
+ * 'gaps': the differences of consecutive content times (request-stats.ts takes them so), 'chunk':
+ * the chunk gaps again (one token a chunk), 'same': the list it is measured against (no coalesced gap).
+ */
+type Kept = Float64Array | 'gaps' | 'chunk' | 'same' | 'measured' | Dropped | null;
+
+/** A measured list: the list it is measured against with these positions left out (coalesced gaps). */
+interface Dropped {
+  drop: Uint32Array;
+}
+
+/** `v` as `of` with some positions left out: those positions (null: it is not). */
+function droppedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Dropped | null {
+  if (v.length >= of.length) return null;
+  const drop: number[] = [];
+  let j = 0;
+  for (let i = 0; i < of.length; i++) {
+    if (j < v.length && Object.is(of[i], v[j])) j++;
+    else drop.push(i);
+  }
+  return j === v.length && drop.length === of.length - v.length ? { drop: Uint32Array.from(drop) } : null;
+}
+
+function withoutDropped(of: ArrayLike<number>, d: Dropped): Float64Array {
+  const out = new Float64Array(of.length - d.drop.length);
+  let k = 0;
+  let j = 0;
+  for (let i = 0; i < of.length; i++) {
+    if (k < d.drop.length && d.drop[k] === i) k++;
+    else out[j++] = of[i]!;
+  }
+  return out;
+}
+
+/**
+ * An outcome as the accumulator keeps it: its scalars, its content times, and only those lists
+ * that do not follow from them — at 256 tokens a request ~8 B a token instead of six lists.
+ */
+interface SlimOutcome {
+  base: RequestOutcome;
+  ct: Float64Array | null;
+  /** The content events' tokens: kept, or spread (the first event's, then w each: outcome.ts). */
+  tok: Float64Array | { first: number; w: number } | null;
+  chunk: Kept;
+  token: Kept;
+  chunkMeasured: Kept | undefined;
+  tokenMeasured: Kept | undefined;
+}
+
+const NONE = new Float64Array(0);
+
+function gapsOf(ct: ArrayLike<number>): Float64Array {
+  const g = new Float64Array(Math.max(0, ct.length - 1));
+  for (let i = 1; i < ct.length; i++) g[i - 1] = ct[i]! - ct[i - 1]!;
+  return g;
+}
+
+function spreadOf(tok: Values): { first: number; w: number } | null {
+  if (tok.length === 0) return null;
+  const w = tok.length > 1 ? tok[1]! : 0;
+  for (let i = 2; i < tok.length; i++) if (!Object.is(tok[i], w)) return null;
+  return { first: tok[0]!, w };
+}
+
+/** The outcome kept slim: each list checked against what it would follow from, value by value. */
+export function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): SlimOutcome {
+  const ce = o.contentEvents;
+  const ct = ce ? lv.keep(ce.t) : null;
+  const spread = ce ? spreadOf(ce.tok) : null;
+  const tok = ce ? (spread ?? lv.keep(ce.tok)) : null;
+  const gaps = ct ? gapsOf(ct) : null;
+  const keep = (
+    v: Values | null | undefined,
+    ...like: [Exclude<Kept, null | Float64Array | Dropped>, Values | null | undefined][]
+  ): Kept | undefined => {
+    if (v === undefined) return undefined;
+    if (v === null) return null;
+    for (const [tag, other] of like) if (other && sameValues(other, v)) return tag;
+    // Tokenscope's measured lists leave coalesced gaps out: kept as the positions left out.
+    const base = like.find(([tag]) => tag === 'same')?.[1];
+    return (base && droppedFrom(base, v)) || lv.keep(v);
   };
-  if (o.itlChunkMeasuredMs !== undefined) c.itlChunkMeasuredMs = k(o.itlChunkMeasuredMs);
-  if (o.itlTokenMeasuredMs !== undefined)
-    c.itlTokenMeasuredMs = o.itlTokenMeasuredMs && k(o.itlTokenMeasuredMs);
-  if (o.contentEvents)
-    c.contentEvents = { ...o.contentEvents, t: k(o.contentEvents.t), tok: k(o.contentEvents.tok) };
-  return c;
+  const chunk = keep(o.itlChunkMs, ['gaps', gaps])!;
+  const token = keep(o.itlTokenMs, ['chunk', o.itlChunkMs]) ?? null;
+  return {
+    base: {
+      ...o,
+      itlChunkMs: NONE,
+      itlTokenMs: null,
+      ...(o.itlChunkMeasuredMs !== undefined ? { itlChunkMeasuredMs: NONE } : {}),
+      ...(o.itlTokenMeasuredMs !== undefined ? { itlTokenMeasuredMs: null } : {}),
+      ...(ce ? { contentEvents: { ...ce, t: NONE, tok: NONE } } : {}),
+    },
+    ct,
+    tok,
+    chunk,
+    token,
+    chunkMeasured: keep(o.itlChunkMeasuredMs, ['same', o.itlChunkMs]),
+    tokenMeasured: keep(o.itlTokenMeasuredMs, ['measured', o.itlChunkMeasuredMs], ['same', o.itlTokenMs]),
+  };
+}
+
+/** The outcome again, its lists as Float64Arrays of the same values (the summary reads only elements). */
+export function expandOutcome(s: SlimOutcome): RequestOutcome {
+  const ct = s.ct ?? NONE;
+  const chunk = s.chunk === 'gaps' ? gapsOf(ct) : (s.chunk as Float64Array);
+  let measured: Values | null = null;
+  const resolve = (k: Kept, same: Values | null): Values | null => {
+    if (k === null || k instanceof Float64Array) return k;
+    if (k === 'chunk') return chunk;
+    if (k === 'same') return same;
+    if (k === 'measured') return measured;
+    if (k === 'gaps') return gapsOf(ct);
+    return withoutDropped(same ?? NONE, k);
+  };
+  const token = resolve(s.token, chunk);
+  const o: RequestOutcome = { ...s.base, itlChunkMs: chunk, itlTokenMs: token };
+  if (s.chunkMeasured !== undefined)
+    o.itlChunkMeasuredMs = measured = resolve(s.chunkMeasured, chunk) ?? NONE;
+  if (s.tokenMeasured !== undefined) o.itlTokenMeasuredMs = resolve(s.tokenMeasured, token);
+  const ce = s.base.contentEvents;
+  if (ce) {
+    let tok: Values = NONE;
+    if (s.tok instanceof Float64Array) tok = s.tok;
+    else if (s.tok) {
+      const a = new Float64Array(ct.length).fill(s.tok.w);
+      if (a.length > 0) a[0] = s.tok.first;
+      tok = a;
+    }
+    o.contentEvents = { ...ce, t: ct, tok };
+  }
+  return o;
 }
 
 function configOf(w: Workload): RunSummary['config'] {
@@ -86,7 +205,7 @@ function configOf(w: Workload): RunSummary['config'] {
 /** The summary of a run, fed its request lines in file order (warm-up and cancelled ones too). */
 export class RunAccumulator {
   private readonly definitions: DefinitionsId;
-  private readonly outcomes: RequestOutcome[] = [];
+  private readonly outcomes: SlimOutcome[] = [];
   private readonly turns: (number | undefined)[] = [];
   private anyTurn = false;
   /** Schedule lag of the measured lines (trace replays only). */
@@ -124,7 +243,7 @@ export class RunAccumulator {
     if (isCancelledLine(line)) return;
     const d = this.definitions;
     const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
-    this.outcomes.push(compactOutcome(o, lv));
+    this.outcomes.push(slimOutcome(o, lv));
     this.turns.push(line.turn);
     if (line.turn !== undefined) this.anyTurn = true;
     if (this.seqTokens) {
@@ -135,7 +254,8 @@ export class RunAccumulator {
 
   /** The summary of the lines so far. */
   summary(o: SummarizeRunOptions = {}): RunSummary {
-    const { header, outcomes } = this;
+    const { header } = this;
+    const outcomes = this.outcomes.map(expandOutcome);
     const summary = computeRunSummary({
       outcomes,
       definitions: this.definitions,
