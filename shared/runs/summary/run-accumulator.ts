@@ -124,7 +124,7 @@ function spreadOf(tok: Values): { first: number; w: number } | null {
 }
 
 /** The outcome kept slim: each list checked against what it would follow from, value by value. */
-export function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): SlimOutcome {
+function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): SlimOutcome {
   const ce = o.contentEvents;
   const ct = ce ? lv.keep(ce.t) : null;
   const spread = ce ? spreadOf(ce.tok) : null;
@@ -162,7 +162,7 @@ export function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()
 }
 
 /** The outcome again, its lists as Float64Arrays of the same values (the summary reads only elements). */
-export function expandOutcome(s: SlimOutcome): RequestOutcome {
+function expandOutcome(s: SlimOutcome): RequestOutcome {
   const ct = s.ct ?? NONE;
   const chunk = s.chunk === 'gaps' ? gapsOf(ct) : (s.chunk as Float64Array);
   let measured: Values | null = null;

@@ -58,7 +58,7 @@ export function contentTimes(line: RunRequestLine): number[] {
 }
 
 /** A line as the stall count reads it; null when it does not count (warm-up, or never sent). */
-export function stallItemOf(line: RunRequestLine, content?: ArrayLike<number>): StallItem | null {
+function stallItemOf(line: RunRequestLine, content?: ArrayLike<number>): StallItem | null {
   if (line.warmup || line.sentMs === undefined) return null;
   return { id: line.id, sentMs: line.sentMs, content: content ?? contentTimes(line) };
 }
