@@ -84,6 +84,7 @@ const hardStop = setTimeout(() => ac.abort(), timeoutMs + 10_000);
 const perf0 = performance.now();
 const cpu0 = process.cpuUsage();
 const result = await runWorkload({
+  keepLines: true, // every event time, against the server's log
   workload: w,
   target,
   prompts,
@@ -149,7 +150,7 @@ function toRequest(line: RunRequestLine): ClientRequest {
   };
 }
 
-const requests = result.lines.filter((l) => !l.warmup).map(toRequest);
+const requests = (result.lines ?? []).filter((l) => !l.warmup).map(toRequest);
 if (noSent)
   notes.push(`${noSent} lines without sentMs: startedMs used (misses the hand-off to the I/O thread)`);
 const wallMs = perfAtEnd - perf0;

@@ -58,9 +58,10 @@ export function printRunResult(result: RunResult, o: RunCliOptions): number {
   const s = result.summary;
   if (o.json) {
     // vLLM's keys under vLLM's own per-request rules, so they compare one to one with vllm bench serve.
-    const underVllm = rederiveRun(result.header, result.lines, s, 'vllm').summary;
+    const underVllm =
+      result.rederived ?? (result.lines ? rederiveRun(result.header, result.lines, s, 'vllm').summary : null);
     const extra = { run_file: result.path, run_id: result.header.runId };
-    process.stdout.write(JSON.stringify(summaryJson(s, extra, underVllm)) + '\n');
+    process.stdout.write(JSON.stringify(summaryJson(s, extra, underVllm ?? undefined)) + '\n');
   } else process.stdout.write(summaryText(s) + `Run file: ${result.path}\n`);
   if (result.fileError) process.stderr.write(`warning: ${result.fileError}\n`);
   if (s.selfCheck?.flagged && !o.quiet)

@@ -169,6 +169,8 @@ async function runRunCommand(
   try {
     result = await runWorkload({
       spans,
+      // --json prints vLLM's keys under vLLM's rules: summed up as requests finish, lines not kept.
+      ...(o.json ? { alsoUnder: 'vllm' as const } : {}),
       workload: w,
       target: runTargetOf(ready),
       prompts,

@@ -15,6 +15,7 @@ import {
   type RunRequestLine,
 } from '../../shared/runs/file/line-schema.ts';
 import { type RunSummary } from '../../shared/runs/summary/schema.ts';
+import type { DefinitionsId } from '../../shared/runs/summary/definitions.ts';
 import type { RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
 import type { RunShardInfo } from '../../shared/runs/shard/schema.ts';
 import { arrivalProcessOf, rateOf, type Workload } from '../../shared/runs/workload/workload.ts';
@@ -68,13 +69,24 @@ export interface RunOptions {
   spans?: SpanSource | null;
   /** How long the end waits for the last spans (default server-spans.ts DEFAULT_SPAN_WAIT_MS). */
   spanWaitMs?: number;
+  /**
+   * Keep every request line until the end and return them (`RunResult.lines`): sweeps and tests.
+   * Without it a finished request's line goes to the file and into the summary's accumulator
+   * (shared/runs/summary/run-accumulator.ts) and is not kept: memory stays flat in the number of
+   * finished requests.
+   */
+  keepLines?: boolean;
+  /** Also summarize the run under this preset's rules as requests finish (`run --json`: vLLM's). */
+  alsoUnder?: DefinitionsId;
 }
 
 export interface RunResult {
   header: RunHeader;
-  /** Every request line, warm-up included, in completion order. */
-  lines: RunRequestLine[];
+  /** Every request line, warm-up included, in completion order; null unless `keepLines`. */
+  lines: RunRequestLine[] | null;
   summary: RunSummary;
+  /** The summary under `alsoUnder`'s rules (rederive.ts `rederiveRun` of the same lines); null without. */
+  rederived: RunSummary | null;
   path: string | null;
   cancelled: boolean;
   /** The run file could not be written completely (the run itself went on). */

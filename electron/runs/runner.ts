@@ -22,7 +22,6 @@ import type { RequestSpec } from '../../shared/request.ts';
 import { arrivalStream, arrivalTimes } from '../../shared/runs/workload/arrivals.ts';
 import type { RunHeader, RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RunPhase, RunProgress, RunRequestStart } from '../../shared/runs/live/progress-types.ts';
-import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { rateOf, type Workload } from '../../shared/runs/workload/workload.ts';
 import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard/shard.ts';
 import { fireRequest } from '../engine/client.ts';
@@ -40,6 +39,7 @@ import { OutputTexts } from './tokenize-outputs.ts';
 import { collectSpans } from './server-spans.ts';
 import { applySpans, type RunSpansLine } from '../../shared/runs/file/spans-line.ts';
 import { FinishQueue } from './finish-queue.ts';
+import { LineSink } from './line-sink.ts';
 import { guardCallback } from './callback-guard.ts';
 import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
@@ -68,7 +68,7 @@ class RunSession {
   private readonly onEvents?: (id: string, rec: RequestRecord, firstNewEvent: number) => void;
   private readonly onDone?: (line: RunRequestLine, rec: RequestRecord) => void;
   private readonly onProgress?: (p: RunProgress) => void;
-  private readonly lines: RunRequestLine[] = [];
+  private readonly sink: LineSink;
   private readonly finishQueue = new FinishQueue();
   private readonly texts: OutputTexts;
   private phase: RunPhase;
@@ -98,6 +98,11 @@ class RunSession {
     this.pool = this.engine.createPool({ mode: w.connection, maxSockets: this.C });
     this.tally = new RunTally(w.connection);
     this.texts = new OutputTexts(o.target.dialect);
+    this.sink = new LineSink(this.header, {
+      keepLines: o.keepLines,
+      alsoUnder: o.alsoUnder,
+      holdAll: !!o.spans,
+    });
     this.onStart = this.safe(o.onRequestStart);
     this.onEvents = this.safe(o.onRequestEvents);
     this.onDone = this.safe(o.onRequestDone);
@@ -329,9 +334,9 @@ class RunSession {
   /** A finished request's line, statistics and counters (in the finish queue's slices). */
   private record(d: Dispatch, rec: RequestRecord, startedMs: number): void {
     const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText);
-    this.lines.push(line);
     this.writer?.append(line);
-    this.texts.keep(line, rec);
+    // A line whose output the server's tokenizer counts after the run waits for that count.
+    this.sink.add(line, this.texts.keep(line, rec));
     this.tally.counted(line, stats, d.warmup);
     this.onDone?.(line, rec);
   }
@@ -339,11 +344,12 @@ class RunSession {
   /** The server's spans joined to the lines (run --otlp-listen): the file's `spans` line. */
   private async joinSpans(cancelled: boolean): Promise<RunSpansLine | null> {
     if (!this.o.spans || cancelled) return null;
-    const s = await collectSpans(this.o.spans, this.lines, this.o.target.url, {
+    const lines = this.sink.heldLines; // with spans, every line is held to the end
+    const s = await collectSpans(this.o.spans, lines, this.o.target.url, {
       waitMs: this.o.spanWaitMs,
       signal: this.o.signal,
     });
-    applySpans(this.lines, s);
+    applySpans(lines, s);
     this.writer?.appendTokenized(s);
     return s;
   }
@@ -355,19 +361,15 @@ class RunSession {
     if (fqError && this.callbackErrors.length < 5) this.callbackErrors.push(fqError.message);
     const cancelled = this.signal.aborted;
     this.phase = cancelled ? 'cancelled' : 'done';
-    const selfCheck = await this.monitor!.stop({ ...this.tally.conns }, this.lines, this.t0);
+    const selfCheck = await this.monitor!.stop({ ...this.tally.conns }, this.sink.stalls, this.t0);
     this.monitor = null;
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);
     if (tokenized) this.writer?.appendTokenized(tokenized);
     const spans = await this.joinSpans(cancelled);
-    const summary = summarizeRunLines(this.header, this.lines, {
-      durationS,
-      cancelled,
-      selfCheck,
-      sharedClock: spans?.sharedClock,
-    });
+    const summary = this.sink.summary({ durationS, cancelled, selfCheck, sharedClock: spans?.sharedClock });
     if (this.watch) summary.server = await this.watch.finish(this.t0, summary.vllm.total_output_tokens);
+    const rederived = this.sink.rederived(summary);
     let fileError: string | null = null;
     try {
       await this.writer?.finish(summary);
@@ -377,8 +379,9 @@ class RunSession {
     this.emit();
     return {
       header: this.header,
-      lines: this.lines,
+      lines: this.sink.kept,
       summary,
+      rederived,
       path: this.writer?.path ?? null,
       cancelled,
       fileError,

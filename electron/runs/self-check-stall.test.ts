@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EV_CONTENT } from '../../shared/request.ts';
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
-import { mergeWindows, STALL_BOUND_MS, stallTouches } from '../../shared/runs/summary/stall-touches.ts';
+import {
+  mergeWindows,
+  STALL_BOUND_MS,
+  StallLog,
+  stallItemsOf,
+  stallTouches,
+} from '../../shared/runs/summary/stall-touches.ts';
 import { io } from '../engine/io/io-engine.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst } from '../testing/runs.ts';
@@ -28,7 +34,11 @@ describe('stallTouches', () => {
     const b = line('r00001', 100, [1, 2, 203, 400]); // first content at 102: TTFT touched; 303 in
     const c = line('r00002', 0, [1, 20, 40]); // untouched
     const d = line('w00000', 0, [1, 120], true); // warm-up: not counted
-    const s = stallTouches(w, [a, b, c, d]);
+    const s = stallTouches(w, stallItemsOf([a, b, c, d]));
+    // The log a run keeps as lines finish counts the same.
+    const log = new StallLog();
+    for (const l of [a, b, c, d]) log.add(l);
+    expect(stallTouches(w, log)).toEqual(s);
     expect(s).toEqual({
       boundMs: STALL_BOUND_MS,
       stalls: 2,
@@ -39,7 +49,7 @@ describe('stallTouches', () => {
       gaps: 5,
       ids: ['r00000', 'r00001'],
     });
-    expect(stallTouches([], [a, b]).events).toBe(0);
+    expect(stallTouches([], stallItemsOf([a, b])).events).toBe(0);
   });
 
   it('merges overlapping windows from several threads, in any order', () => {

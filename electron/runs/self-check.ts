@@ -27,8 +27,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
 import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-schema.ts';
-import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
-import { stallReason, stallTouches } from '../../shared/runs/summary/stall-touches.ts';
+import { stallReason, stallTouches, type StallItem } from '../../shared/runs/summary/stall-touches.ts';
 import type { IoEngine } from '../engine/io/io-engine.ts';
 import type { IoLoopStats } from '../engine/io/protocol.ts';
 
@@ -109,16 +108,17 @@ export class SelfCheckMonitor {
   }
 
   /**
-   * The run's figures. `lines` and `t0` (the run clock's zero on this thread's clock): the events
-   * the stamping loop's stalls touched are counted in them.
+   * The run's figures. `items` (the run's requests: a StallLog, or `stallItemsOf` its lines) and
+   * `t0` (the run clock's zero on this thread's clock): the events the stamping loop's stalls
+   * touched are counted in them.
    */
-  async stop(connections?: ConnectionStats, lines: RunRequestLine[] = [], t0 = 0): Promise<SelfCheck> {
+  async stop(connections?: ConnectionStats, items: Iterable<StallItem> = [], t0 = 0): Promise<SelfCheck> {
     const all = this.io ? (await this.io.stats()).io : null;
     const threads = this.io?.mode.threads ?? 0;
     const ioStats = threads > 0 ? all : null;
     const sc = this.result(ioStats ? ioSelfCheck(threads, ioStats) : null, connections);
     // The stamping loop's stalls (the I/O threads', or this thread's inline driver's), on the run clock.
-    const touches = stallTouches(all?.stallWindows.map((x) => x - t0) ?? [], lines);
+    const touches = stallTouches(all?.stallWindows.map((x) => x - t0) ?? [], items);
     // Every stall counts; the events are those of the windows kept (the first MAX_STALL_WINDOWS a thread).
     if (all) touches.stalls = Math.max(touches.stalls, all.stalls);
     const why = stallReason(touches);

@@ -32,13 +32,15 @@ export class OutputTexts {
 
   constructor(private readonly dialect: DialectId) {}
 
-  keep(line: RunRequestLine, rec: RequestRecord): void {
-    if (line.warmup || line.events.t.length === 0) return;
-    if (this.dialect !== 'openai-chat' && this.dialect !== 'openai-completions') return;
-    if (vllmUsageTokens(line, this.dialect) > 0 || rec.textCapped) return;
-    if (this.chars + rec.text.length > MAX_KEPT_CHARS) return;
+  /** Keeps the line's text when it is to be counted; whether it was (the line then waits for its count). */
+  keep(line: RunRequestLine, rec: RequestRecord): boolean {
+    if (line.warmup || line.events.t.length === 0) return false;
+    if (this.dialect !== 'openai-chat' && this.dialect !== 'openai-completions') return false;
+    if (vllmUsageTokens(line, this.dialect) > 0 || rec.textCapped) return false;
+    if (this.chars + rec.text.length > MAX_KEPT_CHARS) return false;
     this.chars += rec.text.length;
     this.items.push({ line, text: rec.text });
+    return true;
   }
 
   get size(): number {

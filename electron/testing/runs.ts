@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
+import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload/workload.ts';
 import type { SimServer } from '../sim/index.ts';
 import { loadPrompts } from '../runs/prompts/prompts.ts';
@@ -22,7 +23,7 @@ export async function runAgainst(
   sim: SimServer | string,
   input: WorkloadInput,
   over: Partial<RunOptions> = {},
-): Promise<RunResult & { progress: RunProgress[] }> {
+): Promise<RunResult & { lines: RunRequestLine[]; progress: RunProgress[] }> {
   const w = workload(input);
   const progress: RunProgress[] = [];
   const r = await runWorkload({
@@ -31,9 +32,11 @@ export async function runAgainst(
     prompts: await loadPrompts(w.prompts, w.seed, process.cwd(), w.sessions),
     progressIntervalMs: 50,
     onProgress: (p) => progress.push(p),
+    keepLines: true,
     ...over,
   });
-  return { ...r, progress };
+  if (!r.lines) throw new Error('the run kept no lines (keepLines: false)');
+  return { ...r, lines: r.lines, progress };
 }
 
 /** numpy.percentile(method='linear'), written out plainly for the tests' own recomputation. */

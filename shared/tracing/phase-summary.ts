@@ -32,15 +32,18 @@ export interface ServerPhasesSummary {
 
 const stats = (v: number[]): MetricStats | null => toMetricStats(summarize(v));
 
+/** What the summary reads of a request line (a run's accumulator keeps only this: run-accumulator.ts). */
+export type PhaseLine = Pick<RunRequestLine, 'warmup' | 'status' | 'ttftMs' | 'sentMs' | 'server'>;
+
 export function serverPhasesSummaryOf(
-  lines: readonly RunRequestLine[],
+  lines: readonly PhaseLine[],
   clockZeroWall: number | undefined,
   sharedClock: boolean,
 ): ServerPhasesSummary | null {
   const ok = lines.filter((l) => !l.warmup && l.status === 'ok');
   const joined = ok.filter((l) => l.server);
   if (joined.length === 0) return null;
-  const col = (f: (l: RunRequestLine) => number | null | undefined): number[] =>
+  const col = (f: (l: PhaseLine) => number | null | undefined): number[] =>
     joined.map(f).filter((x): x is number => typeof x === 'number');
   const useClock = sharedClock && clockZeroWall !== undefined;
   const parts = joined.map((l) =>

@@ -110,6 +110,7 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
       outFile: o.outFile,
       signal: ac.signal,
       serverMetrics: o.serverMetrics ?? null,
+      keepLines: true, // the step's outcomes (below)
       // Outstanding requests are sampled on progress ticks: 20 a second gives even a short step's
       // windows a few samples each (the CLI and the app redraw at their own pace).
       ...(monitor ? { progressIntervalMs: 50 } : {}),
@@ -131,7 +132,7 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
         }
       },
     });
-    const outcomes = result.lines
+    const outcomes = (result.lines ?? [])
       .filter((l) => !l.warmup && !isCancelledLine(l))
       .map((l) => outcomeOfLine(l));
     const userCancel = o.signal?.aborted === true;

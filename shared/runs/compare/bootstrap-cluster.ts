@@ -21,7 +21,7 @@ export class ClusterData implements Resampled {
   /** Per request 0: stands in for a quantile's counts where fewer than three are asked. */
   private readonly zeros: Uint32Array;
 
-  constructor(lists: readonly (readonly number[] | null)[]) {
+  constructor(lists: readonly (ArrayLike<number> | null)[]) {
     const n = lists.length;
     this.count = new Uint32Array(n);
     this.sum = new Float64Array(n);

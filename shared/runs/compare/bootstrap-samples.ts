@@ -2,7 +2,7 @@
  * What the bootstrap resamples (bootstrap.ts): a statistic of a metric, and each request's values
  * for that metric exactly as the summary pools them.
  */
-import type { RequestOutcome } from '../summary/outcome.ts';
+import type { RequestOutcome, Values } from '../summary/outcome.ts';
 
 /** The per-request values a statistic pools (one list per request, as the summary takes them). */
 export type SampleMetric =
@@ -40,7 +40,7 @@ export interface SampleSpec {
  * requests only (failed requests are in `failed`, as 1, successes as 0); TPOT only for more than
  * one output token; Tokenscope's ITL leaves coalesced gaps out where known.
  */
-export function valuesOf(o: RequestOutcome, m: SampleMetric): readonly number[] | null {
+export function valuesOf(o: RequestOutcome, m: SampleMetric): Values | null {
   if (m === 'failed') return [o.ok ? 0 : 1];
   if (isRateMetric(m)) return null; // not a list of values: bootstrap-rate.ts
   if (!o.ok) return null;

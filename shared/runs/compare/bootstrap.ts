@@ -40,8 +40,8 @@ export const CI_LEVEL = 0.95;
 
 /** Whether two metrics' per-request lists are the same values (ITL per token at one token per chunk). */
 function sameLists(
-  a: readonly (readonly number[] | null)[],
-  b: readonly (readonly number[] | null)[],
+  a: readonly (ArrayLike<number> | null)[],
+  b: readonly (ArrayLike<number> | null)[],
 ): boolean {
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
@@ -132,7 +132,7 @@ export function* bootstrapSteps(
   // One layout per distinct metric; metrics whose lists are the same values share one (and its
   // replicates): ITL per token is ITL per chunk when every chunk is one token.
   const data = new Map<SampleMetric, Resampled>();
-  const lists = new Map<SampleMetric, (readonly number[] | null)[]>();
+  const lists = new Map<SampleMetric, (ArrayLike<number> | null)[]>();
   for (const s of specs) {
     if (data.has(s.metric)) continue;
     if (isRateMetric(s.metric)) {

@@ -10,6 +10,9 @@ import { EV_CONTENT, type TokenSource } from '../../request.ts';
 import { computeRequestStats, type RequestStats } from '../../stats/request-stats.ts';
 import type { RunRequestLine } from '../file/line-schema.ts';
 
+/** A request's list of numbers: as computed (an array), or kept compactly (summary-accumulator.ts). */
+export type Values = readonly number[] | Float64Array;
+
 /** What one request contributes to a summary, whatever it came from (run line or imported arrays). */
 export interface RequestOutcome {
   ok: boolean;
@@ -21,16 +24,16 @@ export interface RequestOutcome {
   e2eMs: number | null;
   /** (E2E − TTFT)/(N − 1); 0 when N ≤ 1 (vLLM). */
   tpotMs: number | null;
-  itlChunkMs: readonly number[];
+  itlChunkMs: Values;
   /** null when unknown (imports have only chunk gaps). */
-  itlTokenMs: readonly number[] | null;
+  itlTokenMs: Values | null;
   /**
    * Tokenscope's own ITL lists, coalesced gaps left out (shared/stats/request-stats.ts): what
    * `stats.itl` / `stats.itl_per_token` pool. Absent when unknown (imports): itlChunkMs / itlTokenMs
    * are used instead.
    */
-  itlChunkMeasuredMs?: readonly number[];
-  itlTokenMeasuredMs?: readonly number[] | null;
+  itlChunkMeasuredMs?: Values;
+  itlTokenMeasuredMs?: Values | null;
   /** Chunk gaps whose later event shared the earlier one's socket read (in itlChunkMs only). Absent when unknown. */
   coalescedGaps?: number;
   /**
@@ -39,7 +42,7 @@ export interface RequestOutcome {
    * they were spread over the events (no per-event counts from the server: outcome.ts
    * contentEventsOf). Absent for imports: their peak counts chunks.
    */
-  contentEvents?: { t: readonly number[]; tok: readonly number[]; exact?: boolean };
+  contentEvents?: { t: Values; tok: Values; exact?: boolean };
   outputTokens: number;
   /** outputTokens is the server's tokenizer count of the text (`tokenizedOutputTokens`), not its usage. */
   tokenizedByServer?: boolean;

@@ -9,6 +9,7 @@ import type { RequestOutcome } from './outcome.ts';
 import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import type { RunSummary } from './schema.ts';
 import { summarizeRunLines } from './summarize-run.ts';
+import type { SummarizeRunOptions } from './run-accumulator.ts';
 import { LETTERS } from '../letters.ts';
 
 export interface Rederived {
@@ -28,16 +29,26 @@ export function rederiveRun(
   d: DefinitionsId,
 ): Rederived {
   const measured = lines.filter((l) => !l.warmup && !isCancelledLine(l));
-  const summary = summarizeRunLines(header, lines, {
+  const summary = rederivedSummary(summarizeRunLines(header, lines, rederiveOptions(stored, d)), stored);
+  return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
+}
+
+/** What a re-derived summary takes from the stored one (the runner's `alsoUnder` too). */
+export function rederiveOptions(stored: RunSummary, d: DefinitionsId): SummarizeRunOptions {
+  return {
     durationS: stored.vllm.duration,
     definitions: d,
     partial: stored.partial,
     cancelled: stored.cancelled,
     selfCheck: stored.selfCheck,
     sharedClock: stored.serverPhases?.sharedClock,
-  });
+  };
+}
+
+/** A re-derived summary with the stored one's server side. */
+export function rederivedSummary(summary: RunSummary, stored: RunSummary): RunSummary {
   if (stored.server !== undefined) summary.server = stored.server;
-  return { summary, outcomes: measured.map((l) => outcomeUnder(l, d, header.target.dialect)) };
+  return summary;
 }
 
 /**

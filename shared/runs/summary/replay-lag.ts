@@ -9,14 +9,14 @@ import type { RunRequestLine } from '../file/line-schema.ts';
 import type { Workload } from '../workload/workload.ts';
 import type { ReplaySummary } from './schema.ts';
 
-/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. @internal exported for its tests */
+/** A line's lag: its own `lagMs`, else from its send and planned times; null if it was never sent. */
 export function lagOfLine(l: RunRequestLine): number | null {
   if (l.lagMs !== undefined) return l.lagMs;
   if (l.sentMs === undefined || l.scheduledMs === null) return null;
   return l.sentMs - l.scheduledMs;
 }
 
-/** The replay part of a run's summary: null unless the workload replays a trace. */
+/** The replay part of a run's summary: null unless the workload replays a trace. @internal exported for its tests */
 export function replaySummaryOf(w: Workload, lines: readonly RunRequestLine[]): ReplaySummary | null {
   if (w.prompts.type !== 'trace') return null;
   const lags: number[] = [];
@@ -25,6 +25,12 @@ export function replaySummaryOf(w: Workload, lines: readonly RunRequestLine[]): 
     const lag = lagOfLine(l);
     if (lag !== null) lags.push(lag);
   }
+  return replaySummaryOfLags(w, lags);
+}
+
+/** The replay part from the measured lines' lags (run-accumulator.ts keeps them as lines arrive). */
+export function replaySummaryOfLags(w: Workload, lags: readonly number[]): ReplaySummary | null {
+  if (w.prompts.type !== 'trace') return null;
   const s = sortedCopy(lags);
   const at = (p: number): number => (s.length ? percentileSorted(s, p) : 0);
   const p99 = at(99);

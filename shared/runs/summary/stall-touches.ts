@@ -42,11 +42,60 @@ function inWindows(w: readonly number[], t: number): boolean {
   return false;
 }
 
+/** A request as the stall count reads it: its id, send time and content events' times (ms since the send). */
+export interface StallItem {
+  id: string;
+  sentMs: number;
+  content: ArrayLike<number>;
+}
+
+/** The content events' times of a line (ms since its send). */
+export function contentTimes(line: RunRequestLine): number[] {
+  const { t, f } = line.events;
+  const out: number[] = [];
+  for (let i = 0; i < t.length; i++) if (f[i]! & EV_CONTENT) out.push(t[i]!);
+  return out;
+}
+
+/** A line as the stall count reads it; null when it does not count (warm-up, or never sent). */
+function stallItemOf(line: RunRequestLine, content?: ArrayLike<number>): StallItem | null {
+  if (line.warmup || line.sentMs === undefined) return null;
+  return { id: line.id, sentMs: line.sentMs, content: content ?? contentTimes(line) };
+}
+
+/**
+ * The stall count's items, kept as a run's lines finish (the lines themselves need not stay):
+ * content times in Float64Arrays, 8 B an event.
+ */
+export class StallLog implements Iterable<StallItem> {
+  private readonly items: StallItem[] = [];
+
+  /** `content`: the line's content times already kept (run-accumulator.ts LineValues), else copied. */
+  add(line: RunRequestLine, content?: Float64Array): void {
+    const it = stallItemOf(line, content);
+    if (!it) return;
+    if (!(it.content instanceof Float64Array)) it.content = Float64Array.from(it.content);
+    this.items.push(it);
+  }
+
+  [Symbol.iterator](): Iterator<StallItem> {
+    return this.items[Symbol.iterator]();
+  }
+}
+
+/** The items of a run's lines (warm-up lines and lines without a send time are left out). */
+export function* stallItemsOf(lines: Iterable<RunRequestLine>): Generator<StallItem> {
+  for (const l of lines) {
+    const it = stallItemOf(l);
+    if (it) yield it;
+  }
+}
+
 /**
  * `windows`: stall windows on the run clock (flat [from, to] pairs, stalls over STALL_BOUND_MS);
- * `lines`: the run's lines (warm-up lines and lines without a send time are left out).
+ * `items`: the run's requests (StallLog, or `stallItemsOf` its lines).
  */
-export function stallTouches(windows: readonly number[], lines: Iterable<RunRequestLine>): StallTouches {
+export function stallTouches(windows: readonly number[], items: Iterable<StallItem>): StallTouches {
   const w = mergeWindows(windows, STALL_BOUND_MS);
   const out: StallTouches = {
     boundMs: STALL_BOUND_MS,
@@ -58,16 +107,14 @@ export function stallTouches(windows: readonly number[], lines: Iterable<RunRequ
     ids: [],
   };
   if (w.length === 0) return out;
-  for (const line of lines) {
-    if (line.warmup || line.sentMs === undefined) continue;
-    const { t, f } = line.events;
-    const sent = line.sentMs;
+  for (const item of items) {
+    const t = item.content;
+    const sent = item.sentMs;
     let events = 0;
     let gaps = 0;
     let first = true;
     let prevTouched = false;
     for (let i = 0; i < t.length; i++) {
-      if (!(f[i]! & EV_CONTENT)) continue;
       const touched = inWindows(w, sent + t[i]!);
       if (touched) {
         events++;
@@ -82,7 +129,7 @@ export function stallTouches(windows: readonly number[], lines: Iterable<RunRequ
     out.events += events;
     out.gaps += gaps;
     out.requests++;
-    if (out.ids.length < STALL_IDS_MAX) out.ids.push(line.id);
+    if (out.ids.length < STALL_IDS_MAX) out.ids.push(item.id);
   }
   return out;
 }

@@ -1,0 +1,302 @@
+/**
+ * A run's summary gathered line by line: everything the summary needs from a request line, kept as
+ * the line arrives, so a running load test can drop each line once it is in the run file. Live
+ * memory per finished request is its outcome with its lists as Float64Arrays (8 B a value; lists
+ * with the same values — ITL per token at one token a chunk, Tokenscope's and vLLM's gaps without
+ * coalescing, two presets' outcomes of one line — kept once) and a few scalars, not the line's
+ * events as JS arrays and not its record.
+ *
+ * The one implementation: `summarizeRunLines` (summarize-run.ts) is this accumulator fed every
+ * line, so the runner's incremental summary and a reopened file's are the same computation in the
+ * same order (run-accumulator.test.ts holds them equal to the line-array path number by number).
+ */
+import { finishedMs, isCancelledLine, outcomeOfLine, type RequestOutcome, type Values } from './outcome.ts';
+import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
+import type { RunSummary } from './schema.ts';
+import type { SelfCheck } from './self-check-schema.ts';
+import { computeRunSummary } from './summary.ts';
+import { byTurnOf } from './by-turn.ts';
+import { outcomeUnder, type DefinitionsId } from './definitions.ts';
+import type { Workload } from '../workload/workload.ts';
+import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
+import { serverPhasesSummaryOf, type PhaseLine } from '../../tracing/phase-summary.ts';
+import { prefixCacheOf } from './prefix-cache.ts';
+import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
+
+export interface SummarizeRunOptions {
+  /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
+  durationS?: number;
+  partial?: boolean;
+  cancelled?: boolean;
+  selfCheck?: SelfCheck | null;
+  /** Re-derive under another preset's per-request rules (definitions.ts); default Tokenscope's. */
+  definitions?: DefinitionsId;
+  /** Spans were joined and client and server share a clock (the spans line's sharedClock). */
+  sharedClock?: boolean;
+}
+
+/**
+ * One line's lists, kept once: a list with the same values as one already kept for this line is
+ * that Float64Array. Share one between the accumulators (presets) that take the same line.
+ */
+export class LineValues {
+  private readonly kept: Float64Array[] = [];
+
+  keep(v: Values): Float64Array {
+    for (const k of this.kept) if (sameValues(k, v)) return k;
+    const a = v instanceof Float64Array ? v : Float64Array.from(v);
+    this.kept.push(a);
+    return a;
+  }
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  // Object.is: the same doubles, so -0 and NaN are kept as they came.
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/**
+ * A list as kept: its values, or where it is another list's values or follows from them, a tag —
+ * 'gaps': the differences of consecutive content times (request-stats.ts takes them so), 'chunk':
+ * the chunk gaps again (one token a chunk), 'same': the list it is measured against (no coalesced gap).
+ */
+type Kept = Float64Array | 'gaps' | 'chunk' | 'same' | 'measured' | Dropped | null;
+
+/** A measured list: the list it is measured against with these positions left out (coalesced gaps). */
+interface Dropped {
+  drop: Uint32Array;
+}
+
+/** `v` as `of` with some positions left out: those positions (null: it is not). */
+function droppedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Dropped | null {
+  if (v.length >= of.length) return null;
+  const drop: number[] = [];
+  let j = 0;
+  for (let i = 0; i < of.length; i++) {
+    if (j < v.length && Object.is(of[i], v[j])) j++;
+    else drop.push(i);
+  }
+  return j === v.length && drop.length === of.length - v.length ? { drop: Uint32Array.from(drop) } : null;
+}
+
+function withoutDropped(of: ArrayLike<number>, d: Dropped): Float64Array {
+  const out = new Float64Array(of.length - d.drop.length);
+  let k = 0;
+  let j = 0;
+  for (let i = 0; i < of.length; i++) {
+    if (k < d.drop.length && d.drop[k] === i) k++;
+    else out[j++] = of[i]!;
+  }
+  return out;
+}
+
+/**
+ * An outcome as the accumulator keeps it: its scalars, its content times, and only those lists
+ * that do not follow from them — at 256 tokens a request ~8 B a token instead of six lists.
+ */
+interface SlimOutcome {
+  base: RequestOutcome;
+  ct: Float64Array | null;
+  /** The content events' tokens: kept, or spread (the first event's, then w each: outcome.ts). */
+  tok: Float64Array | { first: number; w: number } | null;
+  chunk: Kept;
+  token: Kept;
+  chunkMeasured: Kept | undefined;
+  tokenMeasured: Kept | undefined;
+}
+
+const NONE = new Float64Array(0);
+
+function gapsOf(ct: ArrayLike<number>): Float64Array {
+  const g = new Float64Array(Math.max(0, ct.length - 1));
+  for (let i = 1; i < ct.length; i++) g[i - 1] = ct[i]! - ct[i - 1]!;
+  return g;
+}
+
+function spreadOf(tok: Values): { first: number; w: number } | null {
+  if (tok.length === 0) return null;
+  const w = tok.length > 1 ? tok[1]! : 0;
+  for (let i = 2; i < tok.length; i++) if (!Object.is(tok[i], w)) return null;
+  return { first: tok[0]!, w };
+}
+
+/** The outcome kept slim: each list checked against what it would follow from, value by value. */
+function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): SlimOutcome {
+  const ce = o.contentEvents;
+  const ct = ce ? lv.keep(ce.t) : null;
+  const spread = ce ? spreadOf(ce.tok) : null;
+  const tok = ce ? (spread ?? lv.keep(ce.tok)) : null;
+  const gaps = ct ? gapsOf(ct) : null;
+  const keep = (
+    v: Values | null | undefined,
+    ...like: [Exclude<Kept, null | Float64Array | Dropped>, Values | null | undefined][]
+  ): Kept | undefined => {
+    if (v === undefined) return undefined;
+    if (v === null) return null;
+    for (const [tag, other] of like) if (other && sameValues(other, v)) return tag;
+    // Tokenscope's measured lists leave coalesced gaps out: kept as the positions left out.
+    const base = like.find(([tag]) => tag === 'same')?.[1];
+    return (base && droppedFrom(base, v)) || lv.keep(v);
+  };
+  const chunk = keep(o.itlChunkMs, ['gaps', gaps])!;
+  const token = keep(o.itlTokenMs, ['chunk', o.itlChunkMs]) ?? null;
+  return {
+    base: {
+      ...o,
+      itlChunkMs: NONE,
+      itlTokenMs: null,
+      ...(o.itlChunkMeasuredMs !== undefined ? { itlChunkMeasuredMs: NONE } : {}),
+      ...(o.itlTokenMeasuredMs !== undefined ? { itlTokenMeasuredMs: null } : {}),
+      ...(ce ? { contentEvents: { ...ce, t: NONE, tok: NONE } } : {}),
+    },
+    ct,
+    tok,
+    chunk,
+    token,
+    chunkMeasured: keep(o.itlChunkMeasuredMs, ['same', o.itlChunkMs]),
+    tokenMeasured: keep(o.itlTokenMeasuredMs, ['measured', o.itlChunkMeasuredMs], ['same', o.itlTokenMs]),
+  };
+}
+
+/** The outcome again, its lists as Float64Arrays of the same values (the summary reads only elements). */
+function expandOutcome(s: SlimOutcome): RequestOutcome {
+  const ct = s.ct ?? NONE;
+  const chunk = s.chunk === 'gaps' ? gapsOf(ct) : (s.chunk as Float64Array);
+  let measured: Values | null = null;
+  const resolve = (k: Kept, same: Values | null): Values | null => {
+    if (k === null || k instanceof Float64Array) return k;
+    if (k === 'chunk') return chunk;
+    if (k === 'same') return same;
+    if (k === 'measured') return measured;
+    if (k === 'gaps') return gapsOf(ct);
+    return withoutDropped(same ?? NONE, k);
+  };
+  const token = resolve(s.token, chunk);
+  const o: RequestOutcome = { ...s.base, itlChunkMs: chunk, itlTokenMs: token };
+  if (s.chunkMeasured !== undefined)
+    o.itlChunkMeasuredMs = measured = resolve(s.chunkMeasured, chunk) ?? NONE;
+  if (s.tokenMeasured !== undefined) o.itlTokenMeasuredMs = resolve(s.tokenMeasured, token);
+  const ce = s.base.contentEvents;
+  if (ce) {
+    let tok: Values = NONE;
+    if (s.tok instanceof Float64Array) tok = s.tok;
+    else if (s.tok) {
+      const a = new Float64Array(ct.length).fill(s.tok.w);
+      if (a.length > 0) a[0] = s.tok.first;
+      tok = a;
+    }
+    o.contentEvents = { ...ce, t: ct, tok };
+  }
+  return o;
+}
+
+function configOf(w: Workload): RunSummary['config'] {
+  return {
+    maxConcurrency: w.maxConcurrency,
+    requestRate: w.rate,
+    burstiness: w.burstiness,
+    numPrompts: w.requests ?? null,
+  };
+}
+
+/** The summary of a run, fed its request lines in file order (warm-up and cancelled ones too). */
+export class RunAccumulator {
+  private readonly definitions: DefinitionsId;
+  private readonly outcomes: SlimOutcome[] = [];
+  private readonly turns: (number | undefined)[] = [];
+  private anyTurn = false;
+  /** Schedule lag of the measured lines (trace replays only). */
+  private readonly lags: number[] | null;
+  /** Input tokens by item index of the kept lines (shared prefix groups only). */
+  private readonly seqTokens: Map<number, number> | null;
+  private seqEnd = 0;
+  /** What the server-phase summary reads of the successful measured lines. */
+  private readonly phaseLines: PhaseLine[] = [];
+  private lines = 0;
+  private measured = 0;
+  private endMs = 0;
+
+  constructor(
+    private readonly header: RunHeader,
+    definitions: DefinitionsId = 'tokenscope',
+  ) {
+    this.definitions = definitions;
+    const w = header.workload;
+    this.lags = w.prompts.type === 'trace' ? [] : null;
+    this.seqTokens = w.prompts.type === 'synthetic' && w.prompts.prefixGroups ? new Map() : null;
+  }
+
+  /** One finished request's line; `lv`: the line's lists already kept by another accumulator. */
+  add(line: RunRequestLine, lv: LineValues = new LineValues()): void {
+    this.lines++;
+    if (line.warmup) return;
+    this.measured++;
+    this.endMs = Math.max(this.endMs, finishedMs(line));
+    if (this.lags) {
+      const lag = lagOfLine(line);
+      if (lag !== null) this.lags.push(lag);
+    }
+    if (line.status === 'ok') this.phaseLines.push(phaseLineOf(line));
+    if (isCancelledLine(line)) return;
+    const d = this.definitions;
+    const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
+    this.outcomes.push(slimOutcome(o, lv));
+    this.turns.push(line.turn);
+    if (line.turn !== undefined) this.anyTurn = true;
+    if (this.seqTokens) {
+      this.seqTokens.set(line.seq, line.inputTokens ?? 0);
+      this.seqEnd = Math.max(this.seqEnd, line.seq + 1);
+    }
+  }
+
+  /** The summary of the lines so far. */
+  summary(o: SummarizeRunOptions = {}): RunSummary {
+    const { header } = this;
+    const outcomes = this.outcomes.map(expandOutcome);
+    const summary = computeRunSummary({
+      outcomes,
+      definitions: this.definitions,
+      durationS: o.durationS ?? this.endMs / 1000,
+      slo: header.workload.slo ?? null,
+      config: configOf(header.workload),
+      partial: o.partial ?? false,
+      cancelled: o.cancelled ?? false,
+      cancelledRequests: this.measured - outcomes.length,
+      warmupRequests: this.lines - this.measured,
+      selfCheck: o.selfCheck ?? null,
+    });
+    if (this.lags) summary.replay = replaySummaryOfLags(header.workload, this.lags);
+    const phases = serverPhasesSummaryOf(this.phaseLines, header.clockZeroWall, o.sharedClock ?? false);
+    if (phases) summary.serverPhases = phases;
+    const cache = prefixCacheOf(
+      outcomes.filter((x) => x.ok),
+      this.expected(),
+    );
+    if (cache) summary.prefixCache = cache;
+    const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
+    return byTurn ? { ...summary, byTurn } : summary;
+  }
+
+  /** The hits a prefix-groups workload should give over the requests the run measured (by item index). */
+  private expected(): ExpectedHits | null {
+    const w = this.header.workload;
+    const src = w.prompts;
+    const tokens = this.seqTokens;
+    if (src.type !== 'synthetic' || !src.prefixGroups || !tokens || this.outcomes.length === 0) return null;
+    return expectedHits(src.prefixGroups, w.seed, this.seqEnd, (i) => tokens.get(i) ?? 0);
+  }
+}
+
+/** The fields of a line the server-phase summary reads (spans joined onto it), and no events. */
+function phaseLineOf(l: RunRequestLine): PhaseLine {
+  return {
+    warmup: l.warmup,
+    status: l.status,
+    ttftMs: l.ttftMs,
+    ...(l.sentMs !== undefined ? { sentMs: l.sentMs } : {}),
+    ...(l.server !== undefined ? { server: l.server } : {}),
+  };
+}
