@@ -27,7 +27,7 @@ import {
 } from '../../shared/metrics/spec-decode.ts';
 
 /** Speculative decoding (shared/metrics/spec-decode.ts); the digest's `specDecode` is null where not exposed. */
-export interface SpecDecodeDigest {
+interface SpecDecodeDigest {
   /** Since the server started (its counters against zero); SGLang: its gauges now. */
   sinceStart: SpecDecodeWindow | null;
   /** Since the previous scrape (null on the first). */
@@ -124,7 +124,7 @@ export interface ScrapeDigest {
 const fin = (v: number | null | undefined): number | null =>
   v === null || v === undefined || !Number.isFinite(v) ? null : v;
 
-export function summarizeHistogram(h: HistogramData): HistogramSummary {
+function summarizeHistogram(h: HistogramData): HistogramSummary {
   const q = (x: number) => fin(histogramQuantile(x, h.buckets));
   const [p50, p90, p99] = [q(0.5), q(0.9), q(0.99)];
   return {

@@ -23,7 +23,7 @@ const MAX_SPANS_PER_EXPORT = 20_000;
 const MAX_ATTRIBUTES = 256;
 
 let requestType: protobuf.Type | null = null;
-/** The ExportTraceServiceRequest type, parsed once from the vendored text. @internal exported for its tests */
+/** The ExportTraceServiceRequest type, parsed once from the vendored text. */
 export function exportRequestType(): protobuf.Type {
   if (requestType) return requestType;
   const root = new protobuf.Root();

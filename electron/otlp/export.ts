@@ -11,9 +11,9 @@ import { errorMessage, fail, ok, type Result } from '../../shared/result.ts';
 import { encodeSpans } from './encode.ts';
 
 /** Spans per export at most (the OpenTelemetry SDK's batch default). */
-export const MAX_BATCH_SPANS = 512;
+const MAX_BATCH_SPANS = 512;
 /** Span events per export at most (~30 bytes each: a body of a few MB). */
-export const MAX_BATCH_EVENTS = 100_000;
+const MAX_BATCH_EVENTS = 100_000;
 const TIMEOUT_MS = 30_000;
 
 export interface ExportError {
@@ -24,7 +24,7 @@ export interface ExportError {
 }
 
 /** Splits spans into batches of at most `maxSpans` spans and `maxEvents` events (a span alone may pass it). */
-export function batchesOf(
+function batchesOf(
   spans: readonly ExportSpan[],
   maxSpans = MAX_BATCH_SPANS,
   maxEvents = MAX_BATCH_EVENTS,

@@ -29,6 +29,7 @@ export interface SpanReceiver extends SpanSource {
   close(): Promise<void>;
 }
 
+/** A receiver for a run's spans (openSpanReceiver says why one cannot listen). @internal exported for its tests */
 export async function startSpanReceiver(port: number, host?: string): Promise<SpanReceiver> {
   const kept: OtlpSpan[] = [];
   let dropped = 0;

@@ -13,10 +13,7 @@
 import { HistogramData, PromWriter, type Labels } from './prom-text.ts';
 
 /** python/sglang/srt/metrics/utils.py exponential_buckets(start=0.001, width=1.62, length=30). */
-export const SGLANG_STAGE_BUCKETS: readonly number[] = Array.from(
-  { length: 30 },
-  (_, i) => 0.001 * 1.62 ** i,
-);
+const SGLANG_STAGE_BUCKETS: readonly number[] = Array.from({ length: 30 }, (_, i) => 0.001 * 1.62 ** i);
 
 export type SimRole = 'prefill' | 'decode';
 

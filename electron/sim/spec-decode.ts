@@ -27,7 +27,7 @@ export interface SpecConfig {
   accept: number[];
 }
 
-/** The expected window values of a configuration (what the done-criterion test compares with). */
+/** The expected window values of a configuration (what the done-criterion test compares with). @internal exported for its tests */
 export function expectedSpec(c: SpecConfig): { perPosition: number[]; meanLength: number; rate: number } {
   const perPosition: number[] = [];
   let p = 1;

@@ -130,7 +130,7 @@ function telemetryList(text: string): string[] {
 }
 
 /** The role endpoints typed, `role=URL` a line: the list, or the first line's problem. */
-export function roleEndpointList(text: string): Result<MetricsEndpoint[], string> {
+function roleEndpointList(text: string): Result<MetricsEndpoint[], string> {
   const out: MetricsEndpoint[] = [];
   for (const line of telemetryList(text)) {
     const r = parseMetricsEndpoint(line);

@@ -55,7 +55,7 @@ export const DISAGG_SCALAR_CONCEPTS: readonly DisaggScalarConcept[] = [
 ];
 /** KV-transfer time per request, seconds. */
 export type DisaggHistogramConcept = 'kvTransferHistogram';
-export const DISAGG_HISTOGRAM_CONCEPTS: readonly DisaggHistogramConcept[] = ['kvTransferHistogram'];
+const DISAGG_HISTOGRAM_CONCEPTS: readonly DisaggHistogramConcept[] = ['kvTransferHistogram'];
 
 /** Histograms in seconds. */
 export type HistogramConcept =

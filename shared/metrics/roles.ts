@@ -15,8 +15,7 @@ export interface MetricsEndpoint {
 /** How many endpoints a target may list. */
 export const MAX_METRICS_ENDPOINTS = 8;
 
-export const isMetricsRole = (s: string): s is MetricsRole =>
-  (METRICS_ROLES as readonly string[]).includes(s);
+const isMetricsRole = (s: string): s is MetricsRole => (METRICS_ROLES as readonly string[]).includes(s);
 
 /**
  * `ROLE=URL` (the CLI's `--metrics-endpoint decode=http://host:30001/metrics`, a line of the

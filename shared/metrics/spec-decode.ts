@@ -25,7 +25,7 @@
 import type { Labels, ParseResult, Sample } from './prom-types.ts';
 import { counterIncrease } from './prom-math.ts';
 
-export interface SpecDecodeCounters {
+interface SpecDecodeCounters {
   drafts: number;
   draftTokens: number;
   accepted: number;

@@ -20,7 +20,7 @@ const KIND_CLIENT = 3;
 const STATUS_OK = 1;
 const STATUS_ERROR = 2;
 
-export interface ExportEvent {
+interface ExportEvent {
   /** Nanoseconds since the epoch. */
   timeNs: bigint;
   name: string;
@@ -50,7 +50,7 @@ export interface RunSpans {
 const us = (ms: number): bigint => BigInt(Math.round(ms * 1000));
 
 /** Where the target is, without anything a URL may carry besides its host and port. */
-export function serverAddressOf(url: string): { host: string; port: number } | null {
+function serverAddressOf(url: string): { host: string; port: number } | null {
   try {
     const u = new URL(url);
     const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;

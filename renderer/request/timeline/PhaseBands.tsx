@@ -10,7 +10,7 @@ import { C } from '../../core/charts/theme.ts';
 import { formatTick, niceTicks } from '../../core/charts/ticks.ts';
 import { phaseLayout, type BandKey } from './phase-bands.ts';
 
-export const BAND_COLOR: Record<BandKey, string> = {
+const BAND_COLOR: Record<BandKey, string> = {
   send: '#8b95a7',
   preQueue: '#b48cff',
   queue: '#ffb020',

@@ -14,7 +14,7 @@ import type { TtftParts } from '../../../shared/tracing/ttft-parts.ts';
 
 export type BandKey = 'send' | 'preQueue' | 'queue' | 'prefill' | 'return' | 'outside';
 
-export interface Band {
+interface Band {
   key: BandKey;
   label: string;
   x0: number;

@@ -329,7 +329,7 @@ export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
 }
 
 /** The trace receiver's port as typed: a whole number 1–65535, or why not. */
-export function otlpPortIssue(s: string): string | null {
+function otlpPortIssue(s: string): string | null {
   const n = Number(s.trim());
   return s.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= 65535
     ? null

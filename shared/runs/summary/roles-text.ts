@@ -6,7 +6,7 @@
 import type { KvTransferStats, QueueStats, RoleQueueKey, RoleSideSummary } from './server-side-schema.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 
-export const NOT_EXPOSED = 'not exposed';
+const NOT_EXPOSED = 'not exposed';
 
 /** The queues in the order a request meets them, with their names in words. */
 export const ROLE_QUEUES: readonly (readonly [RoleQueueKey, string])[] = [

@@ -27,4 +27,5 @@ export const SpecDecodeSummarySchema = z.object({
 });
 export type SpecDecodeSummary = z.output<typeof SpecDecodeSummarySchema>;
 // The window the metrics code computes is the summary as stored: one shape.
-export const specDecodeSame: SameType<SpecDecodeSummary, SpecDecodeWindow> = true;
+const specDecodeSame: SameType<SpecDecodeSummary, SpecDecodeWindow> = true;
+void specDecodeSame;

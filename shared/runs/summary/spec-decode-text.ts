@@ -10,7 +10,7 @@ export const SPEC_NOT_EXPOSED = 'not exposed by this server';
 const pct = (v: number | null): string => (v === null ? '-' : (v * 100).toFixed(1));
 
 /** Where the numbers come from, in a few words. */
-export function specDecodeSource(sd: SpecDecodeSummary): string {
+function specDecodeSource(sd: SpecDecodeSummary): string {
   return sd.source === 'counters'
     ? `counters over ${sd.scrapes} scrapes`
     : `SGLang's gauges, mean of ${sd.scrapes} scrape${sd.scrapes === 1 ? '' : 's'}`;

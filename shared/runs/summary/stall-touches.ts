@@ -83,7 +83,7 @@ export class StallLog implements Iterable<StallItem> {
   }
 }
 
-/** The items of a run's lines (warm-up lines and lines without a send time are left out). */
+/** The items of a run's lines (warm-up lines and lines without a send time are left out). @internal exported for its tests */
 export function* stallItemsOf(lines: Iterable<RunRequestLine>): Generator<StallItem> {
   for (const l of lines) {
     const it = stallItemOf(l);
