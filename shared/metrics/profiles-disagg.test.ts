@@ -23,9 +23,9 @@ const EXPECTED: Record<string, ProfileId> = {
 };
 
 describe('disaggregated and routed serving: detection', () => {
-  it('covers every fixture, each parsed without an error', () => {
+  it('has every profile fixture; every fixture in the folder parses without an error', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.prom'));
-    expect(files.sort()).toEqual(Object.keys(EXPECTED).sort());
+    for (const f of Object.keys(EXPECTED)) expect(files, f).toContain(f);
     for (const f of files) expect(parse(f).errors, f).toEqual([]);
   });
 
