@@ -38,7 +38,12 @@ describe('disaggregated and routed serving: detection', () => {
       'engine_type="decode"',
       'engine_type="unified"',
     );
-    expect(detectProfileId(parsePrometheus(body))).toBe('sglang');
+    const parsed = parsePrometheus(body);
+    expect(detectProfileId(parsed)).toBe('sglang');
+    // Current SGLang's queue-time histogram (collector.py queue_time_seconds) reads on plain SGLang too.
+    const q = extractConcepts(parsed, PROFILES.sglang).queueTimeHistogram;
+    expect(q).not.toBeNull();
+    expect(q!.count).toBeGreaterThan(0);
   });
 });
 

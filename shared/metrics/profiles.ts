@@ -88,11 +88,15 @@ export const PROFILES: Record<ProfileId, ServerProfile> = {
       ttftHistogram: hist('sglang:time_to_first_token_seconds'),
       itlHistogram: hist('sglang:inter_token_latency_seconds', 'sglang:time_per_output_token_seconds'),
       e2eHistogram: hist('sglang:e2e_request_latency_seconds'),
+      // python/sglang/srt/metrics/collector.py (current): queue_time_seconds, the time a request
+      // waited in the scheduler's queue; older versions have none (the note says so).
+      queueTimeHistogram: hist('sglang:queue_time_seconds'),
     },
     notes: {
       preemptionsTotal: 'Retractions (SGLang preemption) of finished requests: sglang:num_retractions_sum.',
       itlHistogram: 'Observations are batched: one bucket increment per step, weighted by new tokens.',
-      queueTimeHistogram: 'SGLang exposes no queue-time histogram.',
+      queueTimeHistogram:
+        'sglang:queue_time_seconds: current SGLang only; older versions expose no queue-time histogram.',
     },
   },
   tgi: {
