@@ -6,11 +6,12 @@
  * Client pinned to CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
  * `npm run bench -- memory [requests] [tokens]` (builds out/cli first if it is missing).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pin, startSimProcess } from './sim-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIME = '/usr/bin/time';
@@ -18,28 +19,6 @@ const TIME = '/usr/bin/time';
 function maxRssKb(stderr: string): number | null {
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
   return m ? Number(m[1]) : null;
-}
-
-function pin(cpu: string, args: string[]): string[] {
-  return os.cpus().length >= 2 && fs.existsSync('/usr/bin/taskset') ? ['taskset', '-c', cpu, ...args] : args;
-}
-
-async function startSim(bundle: string): Promise<{ url: string; stop: () => void }> {
-  const argv = pin('1', [process.execPath, bundle, 'sim', '--port', '0', '--max-num-seqs', '256']);
-  const child = spawn(argv[0]!, [
-    ...argv.slice(1),
-    ...['--decode-step-ms', '5', '--decode-step-per-seq-ms', '0', '--prefill-ms-per-token', '0'],
-  ]);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`simulator exited ${code}`)));
-  });
-  return { url, stop: () => child.kill('SIGKILL') };
 }
 
 export async function benchMemory(requests = 4000, tokens = 256): Promise<Record<string, unknown>> {
@@ -50,7 +29,7 @@ export async function benchMemory(requests = 4000, tokens = 256): Promise<Record
     if (b.status !== 0) throw new Error('npm run build:cli failed');
   }
   const bare = maxRssKb(spawnSync(TIME, ['-v', process.execPath, '-e', '0']).stderr.toString());
-  const sim = await startSim(bundle);
+  const sim = await startSimProcess(bundle);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokenscope-mem-'));
   try {
     const args = [
