@@ -8,18 +8,8 @@
  * concept means something narrower than its name, the profile's note says how.
  */
 import type { MetricFamily } from './prom-types.ts';
-import type { Expr, HistogramSource, ProfileId, ServerProfile } from './profile-types.ts';
-
-type PickOptions = Partial<Omit<Extract<Expr, { op: 'pick' }>, 'op' | 'name'>>;
-const pick = (name: string, opts: PickOptions = {}): Expr => ({
-  op: 'pick',
-  name,
-  agg: 'sum',
-  scale: 1,
-  ...opts,
-});
-const mean = (name: string, opts: PickOptions = {}): Expr => pick(name, { agg: 'mean', ...opts });
-const hist = (...names: string[]): HistogramSource[] => names.map((name) => ({ name, scale: 1 }));
+import type { ProfileId, ServerProfile } from './profile-types.ts';
+import { hist, mean, pick } from './profile-exprs.ts';
 
 /**
  * SGLang with `--disaggregation-mode prefill|decode` (sgl-project/sglang:

@@ -4,21 +4,11 @@
  * versions) still map: the first alternative that yields a value wins.
  */
 import type { MetricFamily, ParseResult } from './prom-types.ts';
-import type { Expr, HistogramSource, ProfileId, ServerProfile } from './profile-types.ts';
+import type { ProfileId, ServerProfile } from './profile-types.ts';
+import { hist, mean, pick } from './profile-exprs.ts';
 import { DISAGG_PREFIXES, DISAGG_PROFILES, refineSglang } from './profiles-disagg.ts';
 
 export * from './profile-types.ts';
-
-type PickOptions = Partial<Omit<Extract<Expr, { op: 'pick' }>, 'op' | 'name'>>;
-const pick = (name: string, opts: PickOptions = {}): Expr => ({
-  op: 'pick',
-  name,
-  agg: 'sum',
-  scale: 1,
-  ...opts,
-});
-const mean = (name: string, opts: PickOptions = {}): Expr => pick(name, { agg: 'mean', ...opts });
-const hist = (...names: string[]): HistogramSource[] => names.map((name) => ({ name, scale: 1 }));
 
 const VLLM_COMMON = {
   requestsRunning: [pick('vllm:num_requests_running')],
