@@ -7,7 +7,7 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, defaultEngineConfig, engineConfigFromEnv } from './engine-config.ts';
 import { IoEngine } from './io/io-engine.ts';
-import { MEASURING_THREAD_NICE } from './io/io-threads.ts';
+import { measuringThreadNice } from './io/io-threads.ts';
 import { MAX_IO_THREADS } from './io/io-limits.ts';
 
 const MiB = 1024 * 1024;
@@ -85,10 +85,20 @@ describe('engineConfigFromEnv', () => {
   });
 });
 
+describe("the measuring thread's nice value", () => {
+  it("is 10 steps back from the process's own, capped at 19", () => {
+    expect(measuringThreadNice(0)).toBe(10);
+    expect(measuringThreadNice(-5)).toBe(5);
+    expect(measuringThreadNice(-20)).toBe(-10);
+    expect(measuringThreadNice(15)).toBe(19);
+    expect(measuringThreadNice(19)).toBe(19);
+  });
+});
+
 describe.runIf(process.platform === 'linux')('the measuring thread priority', () => {
   it('an engine made with the defaults (tests, library callers) leaves its caller alone', async () => {
     const before = os.getPriority(0);
-    expect(before).toBeLessThan(MEASURING_THREAD_NICE);
+    expect(before).toBeLessThan(19);
     const e = new IoEngine(defaultEngineConfig({ ioThreads: 1 }));
     try {
       await e.ready();
@@ -99,11 +109,12 @@ describe.runIf(process.platform === 'linux')('the measuring thread priority', ()
     }
   });
 
-  it('steps back when the entry point asks (lowerPriority), once I/O threads exist', async () => {
+  it('steps back 10 from where it was when the entry point asks (lowerPriority), once I/O threads exist', async () => {
+    const before = os.getPriority(0);
     const e = new IoEngine(defaultEngineConfig({ ioThreads: 1, lowerPriority: true }));
     try {
       await e.ready();
-      expect(os.getPriority(0)).toBe(MEASURING_THREAD_NICE);
+      expect(os.getPriority(0)).toBe(Math.min(19, before + 10));
     } finally {
       await e.close();
     }

@@ -30,7 +30,7 @@ export interface EngineConfig {
   /** Stream-I/O threads (0: the driver runs inline on the measuring thread). */
   ioThreads: number;
   httpClient: HttpClient;
-  /** Linux: the measuring thread takes nice 10 once I/O threads exist (io/io-threads.ts). */
+  /** Linux: the measuring thread steps back 10 nice steps (at most 19) once I/O threads exist (io/io-threads.ts). */
   lowerPriority: boolean;
   limits: EngineLimits;
   /** The app's request history keeps at most this much of its records (app/request-history.ts). */

@@ -55,7 +55,6 @@ import { MAX_IO_THREADS } from './io-limits.ts';
 import { errorMessage } from '../../../shared/result.ts';
 
 export { MAX_IO_THREADS };
-export { MEASURING_THREAD_NICE } from './io-threads.ts';
 
 interface Thread {
   worker: Worker;

@@ -43,21 +43,31 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
   return out;
 }
 
-/** The nice value this thread takes once I/O threads exist (see yieldToIoThreads). */
-export const MEASURING_THREAD_NICE = 10;
+/** How many nice steps this thread steps back once I/O threads exist (see yieldToIoThreads). */
+export const MEASURING_THREAD_NICE_STEP = 10;
+
+/** The nice value the measuring thread takes from `current`: 10 steps back, at most 19. */
+export function measuringThreadNice(current: number): number {
+  return Math.min(19, current + MEASURING_THREAD_NICE_STEP);
+}
 
 /**
  * Called only when the engine configuration asks (`lowerPriority`: the app and the CLI, unless
  * TOKENSCOPE_NO_NICE). On Linux the nice value is per thread: this thread (decoding, statistics, run files, IPC) steps
  * back so that when both want the CPU — one core shared, a wave of requests ending — the kernel
  * runs the I/O thread, whose stamps are the product, first. The I/O threads were created before
- * (they keep nice 0). Elsewhere setpriority would lower the whole process, I/O threads included,
- * so nothing is done. Not undone later: an unprivileged process cannot raise its priority back.
+ * (they keep the process's nice). The step is relative: a process started at `nice -n -5` (to
+ * win over a busy machine's other work) keeps that edge, its measuring thread at 5 rather than
+ * below everything at 10. Elsewhere setpriority would lower the whole process, I/O threads
+ * included, so nothing is done. Not undone later: an unprivileged process cannot raise its
+ * priority back.
  */
 export function yieldToIoThreads(): void {
   if (process.platform !== 'linux') return;
   try {
-    if (os.getPriority(0) < MEASURING_THREAD_NICE) os.setPriority(0, MEASURING_THREAD_NICE);
+    const now = os.getPriority(0);
+    const target = measuringThreadNice(now);
+    if (target > now) os.setPriority(0, target);
   } catch {
     // not permitted here: the threads still run, only without the priority hint
   }
