@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countPromptTokens, countTextTokens } from '../../../shared/tokenizer.ts';
 import { PromptFileError } from './files.ts';
-import { loadPrompts, syntheticProvider } from './prompts.ts';
+import fc from 'fast-check';
+import { joinedTokens, loadPrompts, syntheticProvider } from './prompts.ts';
 import { buildSpec } from '../request-spec.ts';
 import { redactTargetUrl } from '../request-spec.ts';
 import { tmpDir, workload } from '../../testing/runs.ts';
@@ -182,5 +183,43 @@ describe('prefix groups past the text cache bound', () => {
       expect(some.at(i), `request ${i}`).toEqual(a);
       expect(kept.at(i, 'warmup').prompt).not.toEqual(a.prompt);
     }
+  });
+});
+
+describe("prefix groups' token counts", () => {
+  it('equal counting the whole prompt, with and without a workload prefix', () => {
+    for (const prefix of [undefined, 'You are a helpful assistant.', 'Rules:\n- be brief;  ']) {
+      const p = syntheticProvider(
+        {
+          type: 'synthetic',
+          prefix,
+          inputLen: { type: 'uniform', min: 1, max: 80 },
+          outputLen: { type: 'fixed', value: 4 },
+          prefixGroups: { groups: 7, prefixLen: 200 },
+          force: 'ignore_eos',
+        },
+        5,
+      );
+      for (let i = 0; i < 60; i++) {
+        const it = p.at(i);
+        expect(it.inputTokens, `request ${i}`).toBe(countTextTokens(it.prompt!));
+      }
+    }
+  });
+
+  it('add up for any head and tail, or are counted whole where they would not', () => {
+    const piece = fc.constantFrom('word', 'Ünïcode', 'x', 'longestwordever1234', ',', '.', '🙂', "it's", '_');
+    const space = fc.constantFrom(' ', '\n', '  ', '\t', '\n\n', '');
+    const text = fc.array(fc.tuple(space, piece), { maxLength: 30 }).map((a) => a.flat().join(''));
+    const ws = fc.array(space, { maxLength: 3 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, ws, text, ws, (h, hs, t, ts) => {
+        const head = h + hs;
+        const tail = ts + t;
+        const got = joinedTokens({ text: head, tokens: countTextTokens(head) }, tail);
+        expect(got).toBe(countTextTokens(head + tail));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
