@@ -34,7 +34,7 @@ import { RunFileWriter } from './files/run-file.ts';
 import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
-import { sleepUntil, Slots, waitForStart } from './slots.ts';
+import { ArrivalClock, Slots, waitForStart } from './slots.ts';
 import { OutputTexts } from './tokenize-outputs.ts';
 import { collectSpans } from './server-spans.ts';
 import { applySpans, type RunSpansLine } from '../../shared/runs/file/spans-line.ts';
@@ -231,6 +231,7 @@ class RunSession {
     this.header.clockZeroWall = performance.timeOrigin + t0;
     await this.writer?.start(this.header);
     this.emit();
+    const clock = new ArrivalClock();
     for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
       // Every request of the global schedule is planned (the stream advances), a shard sends its own.
       const planned = closedLoop ? 0 : times ? times[i]! : stream!.next().value;
@@ -243,7 +244,7 @@ class RunSession {
         at = now() - t0;
       } else {
         ahead?.fillUntil(t0 + at - 2, now); // the idle time before it: the next prompts
-        await sleepUntil(t0 + at, signal);
+        await clock.until(t0 + at, signal);
         if (signal.aborted) break;
       }
       const arrivedMs = now() - t0;
