@@ -1,0 +1,46 @@
+import type { ReactElement, ReactNode } from 'react';
+import { ResponsiveContainer } from 'recharts';
+
+/** `data-*` attributes for tests and for what a chart says it drew. */
+type DataAttributes = { [k: `data-${string}`]: string | number | undefined };
+
+/**
+ * The frame every recharts chart sits in: an image with its label, an optional control above the
+ * plot (a scale toggle), the plot at a given width or the container's (ResponsiveContainer), and
+ * a message over it when there is nothing to draw.
+ */
+export function ChartFrame({
+  testId,
+  label,
+  width,
+  height,
+  empty,
+  control,
+  children,
+  ...data
+}: {
+  testId?: string;
+  /** What the image shows (aria-label). */
+  label: string;
+  /** A fixed width in pixels; none: the container's. */
+  width?: number;
+  height: number;
+  /** Shown over the plot when set (nothing to draw). */
+  empty: ReactNode;
+  control?: ReactNode;
+  children: ReactElement;
+} & DataAttributes) {
+  return (
+    <div className="mchart-body" data-testid={testId} {...data} role="img" aria-label={label}>
+      {control}
+      {width ? (
+        children
+      ) : (
+        <ResponsiveContainer width="100%" height={height}>
+          {children}
+        </ResponsiveContainer>
+      )}
+      {empty ? <div className="mchart-overlay">{empty}</div> : null}
+    </div>
+  );
+}
