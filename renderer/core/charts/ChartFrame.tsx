@@ -1,12 +1,13 @@
 import type { ReactElement, ReactNode } from 'react';
 import { ResponsiveContainer } from 'recharts';
+import { ScaleToggle, type XScale } from './ScaleToggle.tsx';
 
 /** `data-*` attributes for tests and for what a chart says it drew. */
 type DataAttributes = { [k: `data-${string}`]: string | number | undefined };
 
 /**
- * The frame every recharts chart sits in: an image with its label, an optional control above the
- * plot (a scale toggle), the plot at a given width or the container's (ResponsiveContainer), and
+ * The frame every recharts chart sits in: an image with its label, the x scale's switch above the
+ * plot where there is one (its test id: the chart's + `-scale`), the plot at a given width or the container's (ResponsiveContainer), and
  * a message over it when there is nothing to draw.
  */
 export function ChartFrame({
@@ -15,7 +16,7 @@ export function ChartFrame({
   width,
   height,
   empty,
-  control,
+  scale,
   children,
   ...data
 }: {
@@ -27,12 +28,20 @@ export function ChartFrame({
   height: number;
   /** Shown over the plot when set (nothing to draw). */
   empty: ReactNode;
-  control?: ReactNode;
+  /** The x scale shown and its switch; none: no switch. */
+  scale?: { value: XScale; auto: XScale; onChange: (s: XScale) => void } | null | false;
   children: ReactElement;
 } & DataAttributes) {
   return (
     <div className="mchart-body" data-testid={testId} {...data} role="img" aria-label={label}>
-      {control}
+      {scale && (
+        <ScaleToggle
+          value={scale.value}
+          auto={scale.auto}
+          onChange={scale.onChange}
+          testId={testId ? `${testId}-scale` : undefined}
+        />
+      )}
       {width ? (
         children
       ) : (

@@ -1,6 +1,6 @@
 import { Line, LineChart } from 'recharts';
 import { useState } from 'react';
-import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
+import type { XScale } from '../../core/charts/ScaleToggle.tsx';
 import { cdfDomain, cdfLogDomain } from '../compare/run-compare.ts';
 import { ChartFrame } from '../../core/charts/ChartFrame.tsx';
 import { cdfAxes } from './CdfChart.tsx';
@@ -72,16 +72,7 @@ export function CdfCompareChart({
       width={width}
       height={height}
       empty={drawn.length === 0 && 'no per-request values'}
-      control={
-        drawn.length > 0 && (
-          <ScaleToggle
-            value={scale}
-            auto={auto}
-            onChange={setPicked}
-            testId={testId ? `${testId}-scale` : undefined}
-          />
-        )
-      }
+      scale={drawn.length > 0 && { value: scale, auto, onChange: setPicked }}
     >
       {chart}
     </ChartFrame>

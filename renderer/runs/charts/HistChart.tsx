@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { binsPreferLogX } from '../../../shared/charts/histogram-bins.ts';
 import { fmtEdge, logBinTicks } from '../../core/charts/log-bins.ts';
-import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
+import type { XScale } from '../../core/charts/ScaleToggle.tsx';
 import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../../core/charts/ticks.ts';
 import { yAxis } from '../../core/charts/y-axis.ts';
@@ -134,17 +134,7 @@ export function HistChart({
       width={width}
       height={height}
       empty={data.length === 0 && 'no values'}
-      control={
-        logData &&
-        data.length > 0 && (
-          <ScaleToggle
-            value={scale}
-            auto={auto}
-            onChange={setPicked}
-            testId={testId ? `${testId}-scale` : undefined}
-          />
-        )
-      }
+      scale={logData && data.length > 0 && { value: scale, auto, onChange: setPicked }}
     >
       {chart}
     </ChartFrame>
