@@ -1,7 +1,7 @@
 /**
  * A report's comparison: which run is which, the workload differences, the failure banner, the
  * numbers side by side with their 95 % intervals (the app's CompareTable, rows computed by the
- * app's compareRows from the summaries and intervals the core worked out), spreads and CDFs.
+ * app's comparisonVerdicts from the summaries and intervals the core worked out), spreads and CDFs.
  */
 import { useMemo } from 'react';
 import type { ReportComparison, ReportRun } from '../../shared/report/report-types.ts';

@@ -11,12 +11,9 @@ import type { RunHeader } from '../../../shared/runs/file/line-schema.ts';
 
 export {
   bucketChangeText,
-  compareRows,
-  failureBanner,
   MAX_COMPARED,
   SAME_WITHIN,
   tooFewText,
-  workloadDifferences,
   type CompareRow,
 } from '../../../shared/runs/compare/compare.ts';
 export { RUN_COLORS } from '../../../shared/runs/letters.ts';
