@@ -2,83 +2,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
 import net from 'node:net';
 import WebSocket from 'ws';
 import { startWebServer, type WebServer } from './serve.ts';
 import type { Result } from '../shared/api.ts';
 import type { RunDetail } from '../shared/runs-api.ts';
+import { detailedResult, rawRequest, type Answer } from './testing/uploads.ts';
 
 let server: WebServer;
 let port: number;
 
-interface Answer {
-  status: number;
-  body: string;
-  headers: http.IncomingHttpHeaders;
-}
-
 /** A raw request, so that Host, Origin and the body are exactly what the test says. */
-function request(
+const request = (
   method: string,
   target: string,
   headers: Record<string, string | number>,
   body?: Buffer | string,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method, path: target, headers, setHost: false, agent: false },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (b: Buffer) => parts.push(b));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(parts).toString('utf8'),
-            headers: res.headers,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+): Promise<Answer> => rawRequest(port, method, target, headers, body);
 
 const local = (): Record<string, string> => ({ host: `127.0.0.1:${port}` });
 const authed = (): Record<string, string> => ({ ...local(), authorization: `Bearer ${server.token}` });
 const page = (): Record<string, string> => ({ ...authed(), origin: `http://127.0.0.1:${port}` });
 
 /** A vLLM `--save-detailed` result of n requests, larger than a socket message when n is large. */
-function detailedResult(n: number): string {
-  const text = 'lorem ipsum dolor sit amet '.repeat(12);
-  return JSON.stringify({
-    date: '20261124-101500',
-    backend: 'openai-chat',
-    model_id: 'm',
-    num_prompts: n,
-    request_rate: 'inf',
-    burstiness: 1.0,
-    max_concurrency: 64,
-    duration: n / 100,
-    completed: n,
-    failed: 0,
-    total_input_tokens: 10 * n,
-    total_output_tokens: 3 * n,
-    request_throughput: 100,
-    output_throughput: 300,
-    total_token_throughput: 1300,
-    input_lens: Array.from({ length: n }, () => 10),
-    output_lens: Array.from({ length: n }, () => 3),
-    ttfts: Array.from({ length: n }, (_, i) => 0.05 + (i % 10) / 1000),
-    itls: Array.from({ length: n }, () => [0.02, 0.03]),
-    latencies: Array.from({ length: n }, () => 0.2),
-    start_times: Array.from({ length: n }, (_, i) => 1000 + i / 100),
-    generated_texts: Array.from({ length: n }, () => text),
-    errors: Array.from({ length: n }, () => ''),
+const vllmResult = (n: number): string =>
+  detailedResult(n, {
+    outputLen: 3,
+    itls: [0.02, 0.03],
+    generatedText: 'lorem ipsum dolor sit amet '.repeat(12),
   });
-}
 
 beforeAll(async () => {
   const rendererDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-renderer-'));
@@ -162,7 +114,7 @@ describe('web mode: HTTP API', () => {
   });
 
   it('imports a detailed result larger than a socket message, streamed, and it opens', async () => {
-    const body = Buffer.from(detailedResult(40_000));
+    const body = Buffer.from(vllmResult(40_000));
     expect(body.length).toBeGreaterThan(8 * 1024 * 1024); // the socket's maxPayload
     const r = await request(
       'POST',
@@ -195,7 +147,7 @@ describe('web mode: HTTP API', () => {
   });
 
   it('refuses uploads from another origin, without a token, or declared over the limit', async () => {
-    const body = detailedResult(3);
+    const body = vllmResult(3);
     const cross = await request(
       'POST',
       '/api/import?filename=r.json',

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer, type WebServer } from './serve.ts';
 import type { Result } from '../shared/api.ts';
+import { detailedResult, rawRequest } from './testing/uploads.ts';
 
 let server: WebServer;
 let port: number;
@@ -31,50 +31,14 @@ afterAll(async () => {
   await server.close();
 });
 
-function send(method: string, target: string, headers: Record<string, string | number>, body?: Buffer) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method, path: target, headers, agent: false },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (b: Buffer) => parts.push(b));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (method: string, target: string, headers: Record<string, string | number>, body?: Buffer) =>
+  rawRequest(port, method, target, headers, body);
 
 /** A vLLM `--save-detailed` result of n requests with 60 ITLs each: tens of MB of numbers to parse. */
-function bigResult(n: number): Buffer {
-  const itl = JSON.stringify(Array.from({ length: 60 }, (_, i) => 0.02 + i / 100_000));
-  const list = (v: string) => `[${Array.from({ length: n }, () => v).join(',')}]`;
-  const head = JSON.stringify({
-    date: '20261124-101500',
-    backend: 'openai-chat',
-    model_id: 'm',
-    num_prompts: n,
-    request_rate: 'inf',
-    burstiness: 1.0,
-    max_concurrency: 64,
-    duration: n / 100,
-    completed: n,
-    failed: 0,
-    total_input_tokens: 10 * n,
-    total_output_tokens: 61 * n,
-    request_throughput: 100,
-    output_throughput: 300,
-    total_token_throughput: 1300,
-  });
-  return Buffer.from(
-    head.slice(0, -1) +
-      `,"input_lens":${list('10')},"output_lens":${list('61')},"ttfts":${list('0.05')},` +
-      `"itls":${list(itl)},"latencies":${list('1.3')},"start_times":${list('1000.5')},"errors":${list('""')}}`,
+const bigResult = (n: number): Buffer =>
+  Buffer.from(
+    detailedResult(n, { outputLen: 61, itls: Array.from({ length: 60 }, (_, i) => 0.02 + i / 100_000) }),
   );
-}
 
 describe('web mode during a large import', () => {
   it('answers other requests while the result is parsed', async () => {

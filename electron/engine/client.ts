@@ -20,6 +20,7 @@ import { redactText } from '../../shared/redact.ts';
 import { DECODE_SLICE_FRAMES, StreamDecoder } from './stream-decoder.ts';
 import { io, type IoCall, type IoHandler } from './io/io-engine.ts';
 import { READ_COST_BYTES } from './io/backlog.ts';
+import { cancelledError } from './io/timers.ts';
 import type { IoCtrl } from './io/protocol.ts';
 import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
@@ -65,14 +66,8 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
   if ('failed' in prep) return Promise.resolve(prep.failed);
   return new Promise<RequestRecord>((resolve) => {
     if (opts.signal?.aborted) {
-      resolve(
-        failedBeforeStart(spec, opts, 'Cancelled by the user.', {
-          kind: 'client',
-          code: 'cancelled',
-          message: 'Cancelled by the user.',
-          atMs: 0,
-        }),
-      );
+      const cancelled = cancelledError(0);
+      resolve(failedBeforeStart(spec, opts, cancelled.message, cancelled));
       return;
     }
     new Exchange(spec, opts, prep, resolve).start();

@@ -5,17 +5,9 @@
  * need not share timestamps. Nulls break a line ("no observations", gaps); a point with no
  * neighbour gets a dot, or a line could not show it.
  */
-import {
-  Area,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { C } from '../core/charts/theme.ts';
+import { ChartFrame } from '../core/charts/ChartFrame.tsx';
 import { fmtTick } from '../core/format.ts';
 import { isIsolated, valueAt, type BandPoint, type SeriesPoint } from './series.ts';
 import { clockLabel, timeTicks } from './time-axis.ts';
@@ -264,24 +256,18 @@ export function TimeChart({
   );
   const drawn = drawnSummary(lines);
   return (
-    <div
-      className="mchart-body"
-      data-testid={testId}
+    <ChartFrame
+      testId={testId}
       data-points={drawn.points}
       data-peaks={drawn.peaks}
       data-bands={drawn.bands}
       data-overlay={overlay ? 'shown' : undefined}
-      role="img"
-      aria-label={ariaLabel}
+      label={ariaLabel}
+      width={width}
+      height={height}
+      empty={overlay}
     >
-      {width ? (
-        chart
-      ) : (
-        <ResponsiveContainer width="100%" height={height}>
-          {chart}
-        </ResponsiveContainer>
-      )}
-      {overlay && <div className="mchart-overlay">{overlay}</div>}
-    </div>
+      {chart}
+    </ChartFrame>
   );
 }

@@ -1,35 +1,19 @@
 /**
  * A report's comparison: which run is which, the workload differences, the failure banner, the
  * numbers side by side with their 95 % intervals (the app's CompareTable, rows computed by the
- * app's compareRows from the summaries and intervals the core worked out), spreads and CDFs.
+ * app's comparisonVerdicts from the summaries and intervals the core worked out), spreads and CDFs.
  */
 import { useMemo } from 'react';
 import type { ReportComparison, ReportRun } from '../../shared/report/report-types.ts';
 import { LETTERS } from '../../shared/runs/letters.ts';
 import { fmtDateTime } from '../core/format-date.ts';
 import { CompareTable, SpreadSection } from '../runs/compare/CompareTable.tsx';
-import {
-  compareRows,
-  failureBanner,
-  RUN_COLORS,
-  SAME_WITHIN,
-  workloadDifferences,
-} from '../runs/compare/run-compare.ts';
+import { comparisonVerdicts, RUN_COLORS, SAME_WITHIN } from '../runs/compare/run-compare.ts';
 import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 
 /** The rows, banner and workload differences, as the app's comparison view derives them. @internal exported for its tests */
 export function comparisonView(c: ReportComparison) {
-  const rows = compareRows(
-    c.summaries,
-    c.intervals ? new Map(c.intervals) : null,
-    c.sameWithin === undefined ? {} : { sameWithin: c.sameWithin },
-  );
-  return {
-    rows,
-    banner: failureBanner(c.summaries, rows),
-    anyUnreliable: rows.some((r) => r.unreliable.some(Boolean)),
-    diffs: workloadDifferences(c.headers.map((header, i) => ({ header, summary: c.summaries[i]! }))),
-  };
+  return comparisonVerdicts(c.summaries, c.headers, c.intervals ? new Map(c.intervals) : null, c.sameWithin);
 }
 
 export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly ReportRun[] }) {

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { Field } from '../core/form/Field.tsx';
+import { SegmentedSwitch } from '../core/form/SegmentedSwitch.tsx';
 import { RunsSidebar } from '../runs/history/RunsSidebar.tsx';
 import { WorkloadForm } from '../runs/form/WorkloadForm.tsx';
 import { loadFieldsOf, PLAN_LABELS } from './plan-fields.ts';
@@ -30,21 +31,17 @@ const KINDS: { id: PlanKind; label: string; hint: string }[] = [
 function ModeSwitch() {
   const mode = useSweepStore((s) => s.mode);
   return (
-    <div className="seg mode-switch" role="radiogroup" aria-label="Runs mode">
-      {(['run', 'sweep'] as const).map((m) => (
-        <button
-          key={m}
-          type="button"
-          role="radio"
-          aria-checked={mode === m}
-          className={mode === m ? 'on' : ''}
-          data-testid={`mode-${m}`}
-          onClick={() => useSweepStore.setState({ mode: m })}
-        >
-          {m === 'run' ? 'Run' : 'Sweep'}
-        </button>
-      ))}
-    </div>
+    <SegmentedSwitch
+      label="Runs mode"
+      className="mode-switch"
+      value={mode}
+      onChange={(m) => useSweepStore.setState({ mode: m })}
+      segments={(['run', 'sweep'] as const).map((m) => ({
+        value: m,
+        label: m === 'run' ? 'Run' : 'Sweep',
+        testId: `mode-${m}`,
+      }))}
+    />
   );
 }
 

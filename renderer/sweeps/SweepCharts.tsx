@@ -15,6 +15,7 @@ import {
   type SweepSource,
 } from './sweep-chart-data.ts';
 import { SweepChart } from './SweepChart.tsx';
+import { SegmentedSwitch } from '../core/form/SegmentedSwitch.tsx';
 
 export interface SweepChartsProps {
   sources: SweepSource[];
@@ -44,21 +45,16 @@ export function SweepCharts({ sources, running, width }: SweepChartsProps) {
         <header className="card-head">
           <h3>Latency vs throughput</h3>
           <span className="spacer" />
-          <div className="seg" role="radiogroup" aria-label="Latency metric">
-            {LATENCY_METRICS.map((m) => (
-              <button
-                key={m.id}
-                type="button"
-                role="radio"
-                aria-checked={metric === m.id}
-                className={metric === m.id ? 'on' : ''}
-                data-testid={`sweep-metric-${m.id}`}
-                onClick={() => setMetric(m.id)}
-              >
-                {m.label}
-              </button>
-            ))}
-          </div>
+          <SegmentedSwitch
+            label="Latency metric"
+            value={metric}
+            onChange={setMetric}
+            segments={LATENCY_METRICS.map((m) => ({
+              value: m.id,
+              label: m.label,
+              testId: `sweep-metric-${m.id}`,
+            }))}
+          />
         </header>
         <p className="muted sweep-hint">
           p99 solid, p50 dashed; each point a step, in order of load; log scale.

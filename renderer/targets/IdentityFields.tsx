@@ -2,6 +2,7 @@ import { DIALECT_IDS, DIALECT_LABELS, type DialectId } from '../../shared/dialec
 import { movesSecrets, type TargetErrors, type TargetForm } from './target-input.ts';
 import { originOf } from '../../shared/origin.ts';
 import type { TargetView } from '../../shared/api.ts';
+import { Field } from '../core/form/Field.tsx';
 
 /** Name, base URL (and what becomes of the key when it moves to another server), dialect and default model. */
 export function IdentityFields({
@@ -17,61 +18,63 @@ export function IdentityFields({
 }) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="te-name">Name</label>
+      <Field label="Name" id="te-name" error={errors.name}>
         <input
-          id="te-name"
           data-testid="target-name"
           value={form.name}
           onChange={(e) => set({ name: e.target.value })}
           autoFocus
           placeholder="vLLM on gpu-box"
         />
-        {errors.name && <p className="field-error">{errors.name}</p>}
-      </div>
-      <div className="field">
-        <label htmlFor="te-url">Base URL</label>
+      </Field>
+      <Field
+        label="Base URL"
+        id="te-url"
+        hint="The server root (the dialect adds its path), or a full endpoint URL."
+        error={errors.baseUrl}
+        keepHint
+        after={
+          existing &&
+          movesSecrets(form, existing) && (
+            <fieldset className="key-move" data-testid="target-key-move">
+              <legend>
+                This URL points to another server ({originOf(form.baseUrl)}). Its stored API key
+                {existing.secretHeaderNames?.length ? ' and secret headers' : ''} were for{' '}
+                {originOf(existing.baseUrl)}:
+              </legend>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="te-key-move"
+                  data-testid="target-key-move-keep"
+                  checked={form.keepSecretsOnMove === true}
+                  onChange={() => set({ keepSecretsOnMove: true })}
+                />{' '}
+                keep them for the new server
+              </label>
+              <label className="check">
+                <input
+                  type="radio"
+                  name="te-key-move"
+                  data-testid="target-key-move-drop"
+                  checked={form.keepSecretsOnMove === false}
+                  onChange={() => set({ keepSecretsOnMove: false })}
+                />{' '}
+                remove them
+              </label>
+              {errors.keepSecretsOnMove && <p className="field-error">{errors.keepSecretsOnMove}</p>}
+            </fieldset>
+          )
+        }
+      >
         <input
-          id="te-url"
           data-testid="target-url"
           className="mono"
           value={form.baseUrl}
           onChange={(e) => set({ baseUrl: e.target.value })}
           spellCheck={false}
         />
-        <p className="field-hint">The server root (the dialect adds its path), or a full endpoint URL.</p>
-        {errors.baseUrl && <p className="field-error">{errors.baseUrl}</p>}
-        {existing && movesSecrets(form, existing) && (
-          <fieldset className="key-move" data-testid="target-key-move">
-            <legend>
-              This URL points to another server ({originOf(form.baseUrl)}). Its stored API key
-              {existing.secretHeaderNames?.length ? ' and secret headers' : ''} were for{' '}
-              {originOf(existing.baseUrl)}:
-            </legend>
-            <label className="check">
-              <input
-                type="radio"
-                name="te-key-move"
-                data-testid="target-key-move-keep"
-                checked={form.keepSecretsOnMove === true}
-                onChange={() => set({ keepSecretsOnMove: true })}
-              />{' '}
-              keep them for the new server
-            </label>
-            <label className="check">
-              <input
-                type="radio"
-                name="te-key-move"
-                data-testid="target-key-move-drop"
-                checked={form.keepSecretsOnMove === false}
-                onChange={() => set({ keepSecretsOnMove: false })}
-              />{' '}
-              remove them
-            </label>
-            {errors.keepSecretsOnMove && <p className="field-error">{errors.keepSecretsOnMove}</p>}
-          </fieldset>
-        )}
-      </div>
+      </Field>
       <div className="field-pair">
         <div className="field">
           <label htmlFor="te-dialect">Dialect</label>

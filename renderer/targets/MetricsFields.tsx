@@ -1,4 +1,5 @@
 import { RoleEndpointsField } from './RoleEndpointsField.tsx';
+import { Field } from '../core/form/Field.tsx';
 import { type TargetErrors, type TargetForm } from './target-input.ts';
 
 /** The telemetry exporters beside the server (GPU: dcgm-exporter; host: node_exporter). */
@@ -118,24 +119,21 @@ export function MetricsFields({
         <TelemetryField form={form} set={set} errors={errors} />
         <RoleEndpointsField form={form} set={set} errors={errors} />
         <div className="field-pair metrics-cadence">
-          <div className="field">
-            <label htmlFor="te-interval">
-              {form.metricsSource === 'prometheus' ? 'Query every (s)' : 'Scrape every (s)'}
-            </label>
+          <Field
+            label={form.metricsSource === 'prometheus' ? 'Query every (s)' : 'Scrape every (s)'}
+            id="te-interval"
+            error={errors.metricsInterval}
+          >
             <input
-              id="te-interval"
               className="mono"
               inputMode="decimal"
               value={form.metricsInterval}
               onChange={(e) => set({ metricsInterval: e.target.value })}
               data-testid="target-metrics-interval"
             />
-            {errors.metricsInterval && <p className="field-error">{errors.metricsInterval}</p>}
-          </div>
-          <div className="field">
-            <label htmlFor="te-timeout">Timeout (s)</label>
+          </Field>
+          <Field label="Timeout (s)" id="te-timeout" error={errors.metricsTimeout}>
             <input
-              id="te-timeout"
               className="mono"
               inputMode="decimal"
               value={form.metricsTimeout}
@@ -143,8 +141,7 @@ export function MetricsFields({
               placeholder="auto: the interval, 1–10 s"
               data-testid="target-metrics-timeout"
             />
-            {errors.metricsTimeout && <p className="field-error">{errors.metricsTimeout}</p>}
-          </div>
+          </Field>
         </div>
         <p className="field-hint wrap">
           While the Server metrics tab is open. A failure is retried after 2ⁿ intervals (at most 30 s), and

@@ -7,20 +7,16 @@
  * Timing rule: each read is stamped the moment its 'data' callback runs, before anything looks at
  * it. node:http gives one chunk per socket read (fetch would merge reads).
  *
- * Connections (issue: servers that advertise keep-alive and close anyway, such as llama.cpp's):
- * a request whose *reused* pooled connection fails before any response byte is sent again, once,
- * on a new connection, and reported as a retry, not as a server failure. A request that received
- * any byte of a response is never retried.
+ * The request lifecycle (timeouts, cancel, back-pressure acks, the retry rule for reused pooled
+ * connections a server had closed, the one end) is the raw driver's too: lifecycle.ts.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import type { RequestError } from '../../../shared/errors.ts';
-import { classifySocketError } from '../classify.ts';
-import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
-import { backlogGrew, backlogShrank, type BacklogBounds, type Backlogged } from './backlog.ts';
-import type { IoCtrl, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
+import { backlogGrew } from './backlog.ts';
+import type { IoCtrl, IoPoolOptions, IoRequest } from './protocol.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { invalidRequest, liveRequest, RequestLifecycle, type LiveRequest } from './lifecycle.ts';
 
 interface Pool {
   opts: IoPoolOptions;
@@ -28,37 +24,14 @@ interface Pool {
   https: https.Agent | null;
 }
 
-interface Conn extends Backlogged {
-  slot: number;
-  req: IoRequest;
-  sink: IoSink;
-  t0: number;
-  /** Bytes of a response seen (any attempt): from then on nothing is retried. */
-  gotResponse: boolean;
-  retries: number;
-  /** The reason this request was ended from our side (cancel, timeout), set before destroy. */
-  ending: RequestError | null;
-  done: boolean;
+interface Conn extends LiveRequest {
   current: http.ClientRequest | null;
   /** The response being read (paused while the backlog is over its bound). */
   res: http.IncomingMessage | null;
-  timer: NodeJS.Timeout | null;
-  idleTimer: NodeJS.Timeout | null;
-  lastByte: number;
 }
 
-export class NodeHttpDriver {
+export class NodeHttpDriver extends RequestLifecycle<Conn> {
   private readonly pools = new Map<number, Pool>();
-  private readonly conns = new Map<number, Conn>();
-
-  constructor(
-    private readonly sink: IoSink,
-    private readonly bounds: BacklogBounds,
-  ) {}
-
-  get active(): number {
-    return this.conns.size;
-  }
 
   pool(id: number, opts: IoPoolOptions): void {
     this.pools.set(id, { opts, http: null, https: null });
@@ -71,6 +44,10 @@ export class NodeHttpDriver {
     p?.https?.destroy();
   }
 
+  protected poolIds(): Iterable<number> {
+    return this.pools.keys();
+  }
+
   private agentFor(poolId: number | null, isHttps: boolean): http.Agent | false {
     const p = poolId === null ? undefined : this.pools.get(poolId);
     if (!p || p.opts.mode === 'close') return false;
@@ -80,85 +57,34 @@ export class NodeHttpDriver {
   }
 
   fire(slot: number, req: IoRequest): void {
-    const c: Conn = {
-      slot,
-      req,
-      sink: this.sink,
-      t0: performance.now(),
-      gotResponse: false,
-      retries: 0,
-      ending: null,
-      done: false,
-      current: null,
-      res: null,
-      timer: null,
-      idleTimer: null,
-      lastByte: 0,
-      backlog: 0,
-      paused: false,
-    };
-    this.conns.set(slot, c);
-    c.sink.ctrl(slot, { k: 'start', t: c.t0 });
-    c.timer = setTimeout(() => {
-      this.endFromHere(c, timeoutError(req.timeoutMs, performance.now() - c.t0));
-    }, req.timeoutMs);
+    const c: Conn = { ...liveRequest(slot, req, this.started(slot)), current: null, res: null };
+    this.track(c);
     this.attempt(c, false);
   }
 
-  cancel(slot: number): void {
-    const c = this.conns.get(slot);
-    if (!c) return;
-    this.endFromHere(c, cancelledError(performance.now() - c.t0));
-  }
-
-  /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
-  ack(slot: number, bytes: number): void {
-    const c = this.conns.get(slot);
-    if (!c || !backlogShrank(c, bytes, this.bounds)) return;
-    c.lastByte = performance.now(); // the wait was ours: the idle clock starts again
+  protected readAgain(c: Conn): void {
     c.res?.resume();
   }
 
-  /** Cancel, timeout: the request ends with `err`; destroying the socket makes it emit an error we own. */
-  private endFromHere(c: Conn, err: RequestError): void {
-    if (c.done) return;
-    c.ending = err;
-    if (c.current) c.current.destroy();
-    else this.finish(c, { k: 'error', t: performance.now(), error: err });
+  /** Destroying the request makes it emit an error we own, which ends it (`failed`, with `c.ending`). */
+  protected abort(c: Conn): boolean {
+    if (!c.current) return false;
+    c.current.destroy();
+    return true;
   }
 
-  private finish(
-    c: Conn,
-    ev: { k: 'end'; t: number } | { k: 'error'; t: number; error: RequestError },
-  ): void {
-    if (c.done) return;
-    c.done = true;
-    if (c.timer) clearTimeout(c.timer);
-    if (c.idleTimer) clearTimeout(c.idleTimer);
-    this.conns.delete(c.slot);
-    c.sink.ctrl(c.slot, ev);
-  }
-
-  /**
-   * The idle timer is armed once and, when it fires, re-armed for what is left since the last
-   * byte: no timer work per read.
-   */
-  private armIdle(c: Conn): void {
-    const idle = c.req.idleTimeoutMs;
-    armIdle(c, idle, () => this.endFromHere(c, idleError(idle, performance.now() - c.t0)));
+  protected resend(c: Conn): void {
+    this.attempt(c, true);
   }
 
   private attempt(c: Conn, fresh: boolean): void {
-    const { req: r, slot, sink } = c;
+    const { req: r, slot } = c;
+    const sink = this.sink;
     let endpoint: URL;
     try {
       endpoint = new URL(r.url);
     } catch {
-      this.finish(c, {
-        k: 'error',
-        t: performance.now(),
-        error: { kind: 'client', code: 'invalid-request', message: `Invalid URL: ${r.url}`, atMs: 0 },
-      });
+      this.finish(c, { k: 'error', t: performance.now(), error: invalidRequest(`Invalid URL: ${r.url}`) });
       return;
     }
     const isHttps = endpoint.protocol === 'https:';
@@ -176,16 +102,8 @@ export class NodeHttpDriver {
         ...(isHttps ? { rejectUnauthorized: !r.insecureTls } : {}),
       });
     } catch (e) {
-      this.finish(c, {
-        k: 'error',
-        t: performance.now(),
-        error: {
-          kind: 'client',
-          code: 'invalid-request',
-          message: `Could not start request: ${errorMessage(e)}`,
-          atMs: 0,
-        },
-      });
+      const message = `Could not start request: ${errorMessage(e)}`;
+      this.finish(c, { k: 'error', t: performance.now(), error: invalidRequest(message) });
       return;
     }
     c.current = req;
@@ -193,20 +111,7 @@ export class NodeHttpDriver {
 
     req.on('error', (e: Error & { code?: string }) => {
       if (c.done || c.current !== req) return;
-      const t = performance.now();
-      if (c.ending) {
-        this.finish(c, { k: 'error', t, error: c.ending });
-        return;
-      }
-      const err = classifySocketError(e, t - c.t0, headersSeen);
-      if (!c.gotResponse && req.reusedSocket && c.retries === 0 && err.kind === 'network') {
-        // The pooled connection was already closed by the server: not this request's failure.
-        c.retries++;
-        sink.ctrl(slot, { k: 'retry', t, error: err });
-        this.attempt(c, true);
-        return;
-      }
-      this.finish(c, { k: 'error', t, error: err });
+      this.failed(c, e, performance.now(), headersSeen, req.reusedSocket);
     });
 
     req.on('socket', (sock: Socket) => {
@@ -220,16 +125,12 @@ export class NodeHttpDriver {
       }
     });
     req.on('finish', () => {
-      if (c.current !== req) return;
-      const t = performance.now();
-      c.lastByte = t;
-      sink.ctrl(slot, { k: 'written', t });
-      this.armIdle(c);
+      if (c.current === req) this.written(c);
     });
     req.on('response', (res: http.IncomingMessage) => {
       const t = performance.now();
       headersSeen = true;
-      c.gotResponse = true;
+      c.gotBytes = true;
       c.lastByte = t;
       sink.ctrl(slot, headersEvent(res, t));
       res.on('data', (chunk: Buffer) => {
@@ -241,32 +142,17 @@ export class NodeHttpDriver {
       });
       c.res = res;
       res.on('end', () => this.finish(c, { k: 'end', t: performance.now() }));
+      // A response that has begun is never retried (gotBytes): these end it.
       res.on('aborted', () => {
         if (c.done) return;
         const ta = performance.now();
-        this.finish(c, {
-          k: 'error',
-          t: ta,
-          error:
-            c.ending ??
-            classifySocketError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), ta - c.t0, true),
-        });
+        this.failed(c, Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), ta, true, false);
       });
       res.on('error', (e: Error) => {
-        if (c.done) return;
-        const te = performance.now();
-        this.finish(c, { k: 'error', t: te, error: c.ending ?? classifySocketError(e, te - c.t0, true) });
+        if (!c.done) this.failed(c, e, performance.now(), true, false);
       });
     });
     req.end(r.body);
-  }
-
-  /** Ends everything (the thread is shutting down). */
-  destroy(): void {
-    for (const c of [...this.conns.values()]) {
-      this.endFromHere(c, cancelledError(0, 'The I/O thread stopped.'));
-    }
-    for (const id of [...this.pools.keys()]) this.closePool(id);
   }
 }
 

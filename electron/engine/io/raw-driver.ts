@@ -1,42 +1,30 @@
 /**
- * The connection driver for plain-HTTP targets (https goes through driver.ts, Node's client):
+ * The connection driver for plain-HTTP targets (https goes through node-driver.ts, Node's client):
  * HTTP/1.1 over `net` sockets read with `onread` into one preallocated buffer, so a socket read
  * allocates nothing — no Buffer per read, no stream machinery, no 'data' event. Each read is
  * stamped first, its body bytes decoded in place (http1.ts) and handed to the sink in one piece,
  * so "one socket read, one stamp" holds exactly as with Node's client.
  *
- * Same contract as NodeHttpDriver: pools (keep-alive, or close after each response), timeouts,
- * cancel, and the retry rule — a request whose *reused* connection fails before any response
- * byte is sent again once on a new connection; one that received any byte never is.
+ * Same contract as NodeHttpDriver, and the same request lifecycle (lifecycle.ts: timeouts, cancel,
+ * back-pressure acks, the retry rule, the one end); its own: pools (keep-alive, or close after each
+ * response), connections, the HTTP/1.1 exchange.
  */
 import net from 'node:net';
-import type { RequestError } from '../../../shared/errors.ts';
-import { classifySocketError } from '../classify.ts';
-import { armIdle, cancelledError, idleError, timeoutError } from './timers.ts';
 import { NodeHttpDriver } from './node-driver.ts';
 import { Http1ResponseParser, type ParseOut } from './http1.ts';
 import { serialize } from './http1-request.ts';
 import type { IoDriverConfig, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
-import { backlogBounds, backlogGrew, backlogShrank, type BacklogBounds } from './backlog.ts';
+import { backlogBounds, backlogGrew } from './backlog.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { liveRequest, RequestLifecycle } from './lifecycle.ts';
 
 const READ_BUFFER_BYTES = 64 * 1024;
 
-export class RawHttpDriver {
+export class RawHttpDriver extends RequestLifecycle<RawReq> {
   private readonly buf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   private readonly out: ParseOut = { headEnded: false, body: 0, used: 0 };
   private readonly pools = new Map<number, RawPool>();
-  private readonly reqs = new Map<number, RawReq>();
-
-  constructor(
-    private readonly sink: IoSink,
-    private readonly bounds: BacklogBounds,
-  ) {}
-
-  get active(): number {
-    return this.reqs.size;
-  }
 
   pool(id: number, opts: IoPoolOptions): void {
     this.pools.set(id, new RawPool(id, opts));
@@ -51,20 +39,17 @@ export class RawHttpDriver {
     p.free.clear();
   }
 
+  protected poolIds(): Iterable<number> {
+    return this.pools.keys();
+  }
+
   fire(slot: number, req: IoRequest): void {
-    const t0 = performance.now();
-    this.sink.ctrl(slot, { k: 'start', t: t0 });
-    const fail = (message: string): void =>
-      this.sink.ctrl(slot, {
-        k: 'error',
-        t: performance.now(),
-        error: { kind: 'client', code: 'invalid-request', message, atMs: 0 },
-      });
+    const t0 = this.started(slot);
     let url: URL;
     try {
       url = new URL(req.url);
     } catch {
-      fail(`Invalid URL: ${req.url}`);
+      this.invalid(slot, `Invalid URL: ${req.url}`);
       return;
     }
     const pool = req.pool === null ? null : (this.pools.get(req.pool) ?? null);
@@ -73,62 +58,24 @@ export class RawHttpDriver {
     try {
       wire = serialize(req, url, keepAlive);
     } catch (e) {
-      fail(`Could not start request: ${errorMessage(e)}`);
+      this.invalid(slot, `Could not start request: ${errorMessage(e)}`);
       return;
     }
-    const r: RawReq = {
-      slot,
-      req,
-      url,
-      key: `${url.hostname}:${url.port || '80'}`,
-      t0,
-      gotBytes: false,
-      retries: 0,
-      ending: null,
-      done: false,
-      conn: null,
-      timer: null,
-      idleTimer: null,
-      lastByte: t0,
-      wire,
-      backlog: 0,
-      paused: false,
-    };
-    this.reqs.set(slot, r);
-    r.timer = setTimeout(
-      () => this.endFromHere(r, timeoutError(req.timeoutMs, performance.now() - r.t0)),
-      req.timeoutMs,
-    );
+    const key = `${url.hostname}:${url.port || '80'}`;
+    const r: RawReq = { ...liveRequest(slot, req, t0), url, key, conn: null, wire };
+    this.track(r);
     this.dispatch(r, pool, false);
   }
 
-  cancel(slot: number): void {
-    const r = this.reqs.get(slot);
-    if (!r) return;
-    this.endFromHere(r, cancelledError(performance.now() - r.t0));
-  }
-
-  /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
-  ack(slot: number, bytes: number): void {
-    const r = this.reqs.get(slot);
-    if (!r || !backlogShrank(r, bytes, this.bounds)) return;
-    // The wait was ours, not the server's: the idle clock starts again.
-    r.lastByte = performance.now();
+  protected readAgain(r: RawReq): void {
     const c = r.conn;
-    if (c && !c.dead && c.req === r) this.readAgain(c);
+    if (c && !c.dead && c.req === r) this.resumeConn(c);
   }
 
-  private readAgain(c: RawConn): void {
+  private resumeConn(c: RawConn): void {
     if (!c.paused) return;
     c.paused = false;
     c.sock.resume();
-  }
-
-  destroy(): void {
-    for (const r of [...this.reqs.values()]) {
-      this.endFromHere(r, cancelledError(0, 'The I/O thread stopped.'));
-    }
-    for (const id of [...this.pools.keys()]) this.closePool(id);
   }
 
   // ---- connections ----
@@ -185,10 +132,7 @@ export class RawHttpDriver {
     this.sink.ctrl(r.slot, { k: 'socket', t: performance.now(), reused, connecting: !c.connected });
     c.sock.write(r.wire, () => {
       if (r.conn !== c || r.done) return;
-      const t = performance.now();
-      r.lastByte = t;
-      this.sink.ctrl(r.slot, { k: 'written', t });
-      this.armIdle(r);
+      this.written(r);
     });
   }
 
@@ -269,25 +213,18 @@ export class RawHttpDriver {
       return;
     }
     if (wasDead && !e) return;
-    const err = classifySocketError(
-      e ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-      t - r.t0,
-      c.parser.headInfo !== null,
-    );
-    if (!r.gotBytes && c.served > 0 && r.retries === 0 && err.kind === 'network') {
-      // The pooled connection had been closed by the server: not this request's failure.
-      r.retries++;
-      r.conn = null;
-      this.sink.ctrl(r.slot, { k: 'retry', t, error: err });
-      const pool = r.req.pool === null ? null : (this.pools.get(r.req.pool) ?? null);
-      this.dispatch(r, pool, true);
-      return;
-    }
-    this.finish(r, { k: 'error', t, error: err });
+    const hangUp = e ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    this.failed(r, hangUp, t, c.parser.headInfo !== null, c.served > 0);
+  }
+
+  protected resend(r: RawReq): void {
+    r.conn = null;
+    const pool = r.req.pool === null ? null : (this.pools.get(r.req.pool) ?? null);
+    this.dispatch(r, pool, true);
   }
 
   private release(c: RawConn): void {
-    this.readAgain(c); // a parked connection is read (a server's close must be seen)
+    this.resumeConn(c); // a parked connection is read (a server's close must be seen)
     const pool = c.pool!;
     if (this.pools.get(pool.id) !== pool) {
       this.kill(c);
@@ -315,9 +252,8 @@ export class RawHttpDriver {
 
   // ---- ends ----
 
-  private endFromHere(r: RawReq, err: RequestError): void {
-    if (r.done) return;
-    r.ending = err;
+  /** Ending from our side: its connection killed (or its place in a pool's queue given up); ended now. */
+  protected abort(r: RawReq): boolean {
     const c = r.conn;
     if (c && !c.dead) {
       c.req = null;
@@ -325,25 +261,7 @@ export class RawHttpDriver {
     }
     // Still queued for a connection: take it out.
     if (!c && r.req.pool !== null) this.pools.get(r.req.pool)?.unqueue(r);
-    this.finish(r, { k: 'error', t: performance.now(), error: err });
-  }
-
-  private finish(
-    r: RawReq,
-    ev: { k: 'end'; t: number } | { k: 'error'; t: number; error: RequestError },
-  ): void {
-    if (r.done) return;
-    r.done = true;
-    if (r.timer) clearTimeout(r.timer);
-    if (r.idleTimer) clearTimeout(r.idleTimer);
-    this.reqs.delete(r.slot);
-    this.sink.ctrl(r.slot, ev);
-  }
-
-  /** Armed once; when it fires, re-armed for what is left since the last byte (no work per read). */
-  private armIdle(r: RawReq): void {
-    const idle = r.req.idleTimeoutMs;
-    armIdle(r, idle, () => this.endFromHere(r, idleError(idle, performance.now() - r.t0)));
+    return false;
   }
 }
 

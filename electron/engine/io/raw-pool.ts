@@ -4,10 +4,9 @@
  * maxSockets are. Bookkeeping only: the driver opens, assigns and kills the sockets.
  */
 import type net from 'node:net';
-import type { RequestError } from '../../../shared/errors.ts';
 import type { Http1ResponseParser } from './http1.ts';
-import type { IoPoolOptions, IoRequest } from './protocol.ts';
-import type { Backlogged } from './backlog.ts';
+import type { IoPoolOptions } from './protocol.ts';
+import type { LiveRequest } from './lifecycle.ts';
 
 export interface RawConn {
   key: string;
@@ -23,20 +22,10 @@ export interface RawConn {
   paused: boolean;
 }
 
-export interface RawReq extends Backlogged {
-  slot: number;
-  req: IoRequest;
+export interface RawReq extends LiveRequest {
   url: URL;
   key: string;
-  t0: number;
-  gotBytes: boolean;
-  retries: number;
-  ending: RequestError | null;
-  done: boolean;
   conn: RawConn | null;
-  timer: NodeJS.Timeout | null;
-  idleTimer: NodeJS.Timeout | null;
-  lastByte: number;
   /** Serialized request head + body, built once (a retry sends the same bytes). */
   wire: string;
 }

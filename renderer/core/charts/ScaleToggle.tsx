@@ -2,6 +2,8 @@
  * The x-axis scale of a histogram or CDF: linear or log, the automatic choice marked (log when
  * the values span more than ~2 decades: histogram-bins.ts preferLogX) and switchable.
  */
+import { SegmentedSwitch } from '../form/SegmentedSwitch.tsx';
+
 export type XScale = 'linear' | 'log';
 
 export function ScaleToggle({
@@ -17,28 +19,23 @@ export function ScaleToggle({
   testId?: string;
 }) {
   return (
-    <div className="seg scale-toggle" role="radiogroup" aria-label="x axis scale" data-testid={testId}>
-      {(['linear', 'log'] as const).map((s) => (
-        <button
-          key={s}
-          type="button"
-          role="radio"
-          aria-checked={value === s}
-          className={value === s ? 'on' : ''}
-          data-scale={s}
-          title={
-            s === auto
-              ? `Chosen for these values${s === 'log' ? ': they span more than two decades' : ''}`
-              : s === 'log'
-                ? 'Log x: equal room for each decade'
-                : 'Linear x: equal room for each millisecond'
-          }
-          onClick={() => onChange(s)}
-        >
-          {s === 'log' ? 'log x' : 'linear x'}
-          {s === auto ? ' (auto)' : ''}
-        </button>
-      ))}
-    </div>
+    <SegmentedSwitch
+      label="x axis scale"
+      className="scale-toggle"
+      testId={testId}
+      value={value}
+      onChange={onChange}
+      segments={(['linear', 'log'] as const).map((s) => ({
+        value: s,
+        label: `${s === 'log' ? 'log x' : 'linear x'}${s === auto ? ' (auto)' : ''}`,
+        data: { 'data-scale': s },
+        title:
+          s === auto
+            ? `Chosen for these values${s === 'log' ? ': they span more than two decades' : ''}`
+            : s === 'log'
+              ? 'Log x: equal room for each decade'
+              : 'Linear x: equal room for each millisecond',
+      }))}
+    />
   );
 }

@@ -2,7 +2,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts';
 import { niceTicks } from '../../core/charts/ticks.ts';
 import { fmtTick } from '../../core/format.ts';
-import { Sized } from './Sized.tsx';
+import { ChartFrame } from '../../core/charts/ChartFrame.tsx';
 
 /** The axes of a CDF chart (x: value in `unit` over [lo, hi], y: percentile), shared by both CDF charts. */
 export function cdfAxes(
@@ -90,11 +90,14 @@ export function CdfChart({ points, color, unit = 'ms', testId, width, height = 1
     </LineChart>
   );
   return (
-    <div className="mchart-body" data-testid={testId} role="img" aria-label="Cumulative distribution">
-      <Sized width={width} height={height}>
-        {chart}
-      </Sized>
-      {points.length === 0 && <div className="mchart-overlay">no samples yet</div>}
-    </div>
+    <ChartFrame
+      testId={testId}
+      label="Cumulative distribution"
+      width={width}
+      height={height}
+      empty={points.length === 0 && 'no samples yet'}
+    >
+      {chart}
+    </ChartFrame>
   );
 }

@@ -1,8 +1,8 @@
 import { Line, LineChart } from 'recharts';
 import { useState } from 'react';
-import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
+import type { XScale } from '../../core/charts/ScaleToggle.tsx';
 import { cdfDomain, cdfLogDomain } from '../compare/run-compare.ts';
-import { Sized } from './Sized.tsx';
+import { ChartFrame } from '../../core/charts/ChartFrame.tsx';
 import { cdfAxes } from './CdfChart.tsx';
 
 export interface CdfSeries {
@@ -64,26 +64,17 @@ export function CdfCompareChart({
     </LineChart>
   );
   return (
-    <div
-      className="mchart-body"
-      data-testid={testId}
+    <ChartFrame
+      testId={testId}
       data-lines={series.map((s) => `${s.name}:${s.points.length}`).join(',')}
       data-scale={scale}
-      role="img"
-      aria-label="Cumulative distributions, one per run"
+      label="Cumulative distributions, one per run"
+      width={width}
+      height={height}
+      empty={drawn.length === 0 && 'no per-request values'}
+      scale={drawn.length > 0 && { value: scale, auto, onChange: setPicked }}
     >
-      {drawn.length > 0 && (
-        <ScaleToggle
-          value={scale}
-          auto={auto}
-          onChange={setPicked}
-          testId={testId ? `${testId}-scale` : undefined}
-        />
-      )}
-      <Sized width={width} height={height}>
-        {chart}
-      </Sized>
-      {drawn.length === 0 && <div className="mchart-overlay">no per-request values</div>}
-    </div>
+      {chart}
+    </ChartFrame>
   );
 }

@@ -7,12 +7,12 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { binsPreferLogX } from '../../../shared/charts/histogram-bins.ts';
 import { fmtEdge, logBinTicks } from '../../core/charts/log-bins.ts';
-import { ScaleToggle, type XScale } from '../../core/charts/ScaleToggle.tsx';
+import type { XScale } from '../../core/charts/ScaleToggle.tsx';
 import { C, TICK, TIP_LABEL_STYLE, TIP_STYLE } from '../../core/charts/theme.ts';
 import { binAxisTicks, decimalsOf } from '../../core/charts/ticks.ts';
 import { yAxis } from '../../core/charts/y-axis.ts';
 import { fmtTick } from '../../core/format.ts';
-import { Sized } from './Sized.tsx';
+import { ChartFrame } from '../../core/charts/ChartFrame.tsx';
 import type { HistDatum } from './run-series.ts';
 
 interface HistProps {
@@ -127,19 +127,16 @@ export function HistChart({
     </BarChart>
   );
   return (
-    <div className="mchart-body" data-testid={testId} data-scale={scale} role="img" aria-label="Histogram">
-      {logData && data.length > 0 && (
-        <ScaleToggle
-          value={scale}
-          auto={auto}
-          onChange={setPicked}
-          testId={testId ? `${testId}-scale` : undefined}
-        />
-      )}
-      <Sized width={width} height={height}>
-        {chart}
-      </Sized>
-      {data.length === 0 && <div className="mchart-overlay">no values</div>}
-    </div>
+    <ChartFrame
+      testId={testId}
+      data-scale={scale}
+      label="Histogram"
+      width={width}
+      height={height}
+      empty={data.length === 0 && 'no values'}
+      scale={logData && data.length > 0 && { value: scale, auto, onChange: setPicked }}
+    >
+      {chart}
+    </ChartFrame>
   );
 }

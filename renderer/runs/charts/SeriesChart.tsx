@@ -9,7 +9,7 @@ import { formatTick, niceTicks } from '../../core/charts/ticks.ts';
 import { fmtTick } from '../../core/format.ts';
 import { peakOf, yAxis } from '../../core/charts/y-axis.ts';
 import type { TimePoint } from './run-series.ts';
-import { Sized } from './Sized.tsx';
+import { ChartFrame } from '../../core/charts/ChartFrame.tsx';
 
 interface SeriesLine {
   key: string;
@@ -113,16 +113,14 @@ export function SeriesChart({
     </LineChart>
   );
   return (
-    <div
-      className="mchart-body"
-      data-testid={testId}
-      role="img"
-      aria-label={`${lines.map((l) => l.name).join(', ')} over time`}
+    <ChartFrame
+      testId={testId}
+      label={`${lines.map((l) => l.name).join(', ')} over time`}
+      width={width}
+      height={height}
+      empty={data.length === 0 && (empty ?? 'no data yet')}
     >
-      <Sized width={width} height={height}>
-        {chart}
-      </Sized>
-      {data.length === 0 && <div className="mchart-overlay">{empty ?? 'no data yet'}</div>}
-    </div>
+      {chart}
+    </ChartFrame>
   );
 }

@@ -20,85 +20,70 @@ import { CdfCompareChart } from '../charts/CdfCompareChart.tsx';
 import { CompareTable, SpreadSection } from './CompareTable.tsx';
 
 export function RunCompareView() {
-  const {
-    compared,
-    runs,
-    ready,
-    columns,
-    under,
-    clients,
-    ci,
-    rows,
-    banner,
-    anyUnreliable,
-    diffs,
-    labels,
-    spreads,
-    cdfs,
-    setAskedDefs,
-    sameWithin,
-    setSameWithin,
-  } = useComparison();
+  const c = useComparison();
+  const { compared } = c;
   if (compared === null) return null;
   const failed = compared.errors
     .map((e, i) => (e ? `${compared.keys[i]}: ${e}` : null))
     .filter((x): x is string => x !== null);
   return (
-    <div className="run-compare" data-testid="run-compare" data-ready={ready ? 'yes' : 'no'}>
+    <div className="run-compare" data-testid="run-compare" data-ready={c.ready ? 'yes' : 'no'}>
       <section className="card">
         <CompareHead
-          title={compareTitle(ready ? columns.length : null, compared.keys.length)}
-          sameWithin={sameWithin}
+          title={compareTitle(c.ready ? c.columns.length : null, compared.keys.length)}
+          sameWithin={c.sameWithin}
           exports={
-            ready
+            c.ready
               ? {
-                  markdown: () => compareMarkdown(labels, rows, diffs, banner, under?.line ?? null),
-                  csv: () => compareCsv(labels, rows, under?.definitions ?? 'tokenscope'),
-                  report: () => void exportReport(compared.keys, under?.definitions ?? undefined),
+                  markdown: () => compareMarkdown(c.labels, c.rows, c.diffs, c.banner, c.under?.line ?? null),
+                  csv: () => compareCsv(c.labels, c.rows, c.under?.definitions ?? 'tokenscope'),
+                  report: () => void exportReport(compared.keys, c.under?.definitions ?? undefined),
                 }
               : null
           }
         />
         <CompareLegend
-          items={legendItems(ready ? columns : null, compared)}
-          labels={labels}
+          items={legendItems(c.ready ? c.columns : null, compared)}
+          labels={c.labels}
           loading={compared.loading}
-          runs={runs}
+          runs={c.runs}
         />
         {failed.length > 0 && (
           <p className="field-error" role="alert">
             Could not read: {failed.join('; ')}
           </p>
         )}
-        {diffs.length > 0 && (
+        {c.diffs.length > 0 && (
           <p className="banner warn" data-testid="compare-workload-diff">
-            The workloads differ: {diffs.join(' · ')}. Differences below mix the servers’ and the workloads’
+            The workloads differ: {c.diffs.join(' · ')}. Differences below mix the servers’ and the workloads’
             effects.
           </p>
         )}
-        {ready && under && <CompareDefinitions under={under} clients={clients} onPick={setAskedDefs} />}
-        {ready && <SameWithin value={sameWithin} onChange={setSameWithin} />}
-        {banner && (
-          <p className={`banner ${anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">
-            {banner}
+        {c.ready && c.under && (
+          <CompareDefinitions under={c.under} clients={c.clients} onPick={c.setAskedDefs} />
+        )}
+        {c.ready && <SameWithin value={c.sameWithin} onChange={c.setSameWithin} />}
+        {c.banner && (
+          <p className={`banner ${c.anyUnreliable ? 'warn' : 'info'}`} data-testid="compare-failure-banner">
+            {c.banner}
           </p>
         )}
-        {ready && (
+        {c.ready && (
           <p className="muted caption" data-testid="compare-ci-status">
-            {ci
+            {c.ci
               ? 'Intervals: requests resampled with replacement (a request’s gaps stay together; throughputs with each request’s share of the run’s time), 1,000 replicates, seeded — the same runs always give the same intervals. Failure rate: Newcombe score interval. Pooled repeats: widened by the drift between them.'
               : 'Computing 95 % intervals…'}
           </p>
         )}
       </section>
-      {ready && (
+      {c.ready && (
         <>
-          <CompareTable labels={labels} rows={rows} anyUnreliable={anyUnreliable} />
-          {spreads.some(Boolean) && <SpreadSection spreads={spreads} />}
-          <CompareCdfs cdfs={cdfs} />
+          <CompareTable labels={c.labels} rows={c.rows} anyUnreliable={c.anyUnreliable} />
+          {c.spreads.some(Boolean) && <SpreadSection spreads={c.spreads} />}
+          <CompareCdfs cdfs={c.cdfs} />
         </>
       )}
-      {!ready && compared.loading && <p className="muted caption">Reading the runs…</p>}
+      {!c.ready && compared.loading && <p className="muted caption">Reading the runs…</p>}
     </div>
   );
 }

@@ -4,19 +4,40 @@
  */
 import { LOG_X_DECADES } from '../../../shared/charts/histogram-bins.ts';
 import { niceTicks } from '../../core/charts/ticks.ts';
+import { compareRows, failureBanner, workloadDifferences } from '../../../shared/runs/compare/compare.ts';
+import type { CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
+import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
+import type { RunHeader } from '../../../shared/runs/file/line-schema.ts';
 
 export {
   bucketChangeText,
-  compareRows,
-  failureBanner,
   MAX_COMPARED,
   SAME_WITHIN,
   tooFewText,
-  workloadDifferences,
   type CompareRow,
 } from '../../../shared/runs/compare/compare.ts';
 export { RUN_COLORS } from '../../../shared/runs/letters.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
+
+/**
+ * What a comparison says of its runs, the app's and a report's alike: the rows against the first
+ * run (with the intervals once computed; `sameWithin` the equivalence margin), the failure
+ * banner, whether any row is unreliable, and how the workloads differ.
+ */
+export function comparisonVerdicts(
+  summaries: readonly RunSummary[],
+  headers: readonly (RunHeader | null)[],
+  ci: CompareIntervals | null,
+  sameWithin: number | undefined,
+) {
+  const rows = compareRows(summaries, ci, sameWithin === undefined ? {} : { sameWithin });
+  return {
+    rows,
+    banner: failureBanner(summaries, rows),
+    anyUnreliable: rows.some((r) => r.unreliable.some(Boolean)),
+    diffs: workloadDifferences(headers.map((header, i) => ({ header, summary: summaries[i]! }))),
+  };
+}
 /**
  * The x axis of overlaid CDFs: from the smallest to the largest value of any run, widened to
  * whole steps of a nice tick spacing. Not from 0: TPOTs of 20.3 and 20.6 ms would be two

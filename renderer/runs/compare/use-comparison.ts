@@ -9,13 +9,7 @@ import type { RunDetail } from '../../../shared/runs-api.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-import {
-  compareIntervalsAsync,
-  compareRows,
-  failureBanner,
-  workloadDifferences,
-  type CompareIntervals,
-} from './run-compare.ts';
+import { compareIntervalsAsync, comparisonVerdicts, type CompareIntervals } from './run-compare.ts';
 import { outcomesOf } from '../summary/run-detail.ts';
 import { poolRuns, repeatSpread } from '../../../shared/runs/compare/pooled.ts';
 import { MAX_COMPARED, SAME_WITHIN } from '../../../shared/runs/compare/compare.ts';
@@ -163,18 +157,17 @@ export function useComparison() {
   const { intervals, ci } = useIntervals({ ready, columns, summaries, outcomes, under });
   // The equivalence margin (`--same-within`): "same" when a change's whole interval lies within it.
   const [sameWithin, setSameWithin] = useState(SAME_WITHIN);
-  const rows = useMemo(
-    () => (ready ? compareRows(summaries, ci, { sameWithin }) : []),
-    [ready, summaries, ci, sameWithin],
-  );
-  const banner = useMemo(() => (ready ? failureBanner(summaries, rows) : null), [ready, summaries, rows]);
-  const anyUnreliable = rows.some((r) => r.unreliable.some(Boolean));
-  const diffs = useMemo(
+  const { rows, banner, anyUnreliable, diffs } = useMemo(
     () =>
       ready
-        ? workloadDifferences(columns.map((c, i) => ({ header: c[0]!.header, summary: summaries[i]! })))
-        : [],
-    [ready, columns, summaries],
+        ? comparisonVerdicts(
+            summaries,
+            columns.map((c) => c[0]!.header),
+            ci,
+            sameWithin,
+          )
+        : { rows: [], banner: null, anyUnreliable: false, diffs: [] },
+    [ready, summaries, columns, ci, sameWithin],
   );
   const labels = useMemo(
     () =>
