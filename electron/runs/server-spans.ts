@@ -28,6 +28,8 @@ export interface SpanSource {
   readonly url: string;
   /** A trace one of ours sent: its spans are kept from now on. */
   expect(traceId: string): void;
+  /** Done with a trace: its spans are let go, and later ones counted as unknown. */
+  release(traceId: string): void;
   /** The kept spans: those of expected traces only. */
   spans(): readonly OtlpSpan[];
   /** Spans of traces never expected: counted at arrival, a sample of their trace ids listed. */
@@ -61,6 +63,11 @@ export async function startSpanReceiver(port: number, host?: string): Promise<Sp
   return {
     url: r.url,
     expect: (traceId) => void known.add(traceId),
+    release: (traceId) => {
+      if (!known.delete(traceId)) return;
+      const rest = kept.filter((s) => s.traceId !== traceId);
+      kept.splice(0, kept.length, ...rest);
+    },
     spans: () => kept,
     unknown: () => ({ spans: unknown.spans, traceIds: [...unknown.traceIds] }),
     stats: () => ({ ...r.stats(), dropped }),
