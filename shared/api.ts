@@ -246,6 +246,14 @@ export interface RequestSnapshot {
   summary: RequestSummary;
   input: FireInput;
   record: import('./record.ts').RequestRecord;
+  /**
+   * The server's span for it, when its server exported one to the app's receiver (sent again,
+   * in a second onRequestFinished, once it came: electron/app/request-spans.ts).
+   */
+  server?: {
+    phases: import('./tracing/server-phases.ts').ServerPhases;
+    sharedClock: boolean;
+  };
 }
 
 interface ApiResults {

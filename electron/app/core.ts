@@ -18,6 +18,8 @@ import type { SecretBox } from './secrets.ts';
 import { TargetStore } from './targets-service.ts';
 import type { Emit } from './emit.ts';
 import { errorMessage } from '../../shared/result.ts';
+import { openSpanReceiver } from '../runs/server-spans.ts';
+import { DebuggerSpans } from './request-spans.ts';
 
 export interface CoreOptions {
   mode: 'electron' | 'web';
@@ -38,6 +40,11 @@ export interface CoreOptions {
   log?: (line: string) => void;
   /** The request history's bound (the entry point's engine configuration); default 256 MiB. */
   historyMaxBytes?: number;
+  /**
+   * The request debugger's OTLP receiver (app/request-spans.ts) on 127.0.0.1: its port (default
+   * any free one), or false for none.
+   */
+  debugOtlpPort?: number | false;
 }
 
 export interface Core {
@@ -53,6 +60,7 @@ export interface Core {
 export async function createCore(o: CoreOptions): Promise<Core> {
   const targets = new TargetStore(o.userDataDir ? path.join(o.userDataDir, 'targets.json') : null, o.secrets);
   if (targets.loadError) o.log?.(targets.loadError);
+  const debugSpans = await openDebuggerSpans(o);
   let sim: SimServer | null = null;
   if (o.startSimulator !== false) {
     try {
@@ -64,6 +72,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         jitter: 0.1,
         streamInterval: 1,
         gpus: 2,
+        // Its spans reach the debugger's receiver: a request's server phases under its chunks.
+        ...(debugSpans ? { otlpEndpoint: debugSpans.url } : {}),
         ...o.sim,
       });
       targets.simUrl = sim.url;
@@ -71,7 +81,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       o.log?.(`built-in simulator failed to start: ${errorMessage(e)}`);
     }
   }
-  const requests = new RequestService(o.emit, o.historyMaxBytes);
+  const requests = new RequestService(o.emit, o.historyMaxBytes, debugSpans);
   const metrics = new MetricsService(o.emit, (id) => targets.resolve(id));
   const runsDir =
     o.runsDir ??
@@ -116,6 +126,19 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       requests.dispose();
       metrics.dispose();
       await sim?.close();
+      await debugSpans?.close();
     },
   };
+}
+
+/** The debugger's span receiver, or null (turned off, or its port cannot be had: said in the log). */
+async function openDebuggerSpans(o: CoreOptions): Promise<DebuggerSpans | null> {
+  if (o.debugOtlpPort === false) return null;
+  const r = await openSpanReceiver(o.debugOtlpPort ?? 0);
+  if (!r.ok) {
+    o.log?.(`request debugger: no server traces (${r.error.message})`);
+    return null;
+  }
+  o.log?.(`request debugger: receiving server traces (OTLP/HTTP) at ${r.value.url}`);
+  return new DebuggerSpans(r.value);
 }

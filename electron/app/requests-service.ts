@@ -20,6 +20,7 @@ import type { ResolvedTarget } from './targets-service.ts';
 import { originOf } from '../../shared/origin.ts';
 import { looksSecretName } from '../../shared/redact.ts';
 import type { Emit } from './emit.ts';
+import type { DebuggerSpans } from './request-spans.ts';
 
 /** The events a request service sends. */
 type RequestEmit = Emit<'onRequestStarted' | 'onRequestBatch' | 'onRequestFinished'>;
@@ -72,6 +73,8 @@ export class RequestService {
   constructor(
     private readonly emit: RequestEmit,
     historyMaxBytes?: number,
+    /** The app's span receiver: each request's server phases, when its server traces. */
+    private readonly spans: DebuggerSpans | null = null,
   ) {
     this.history = new RequestHistory(undefined, historyMaxBytes);
   }
@@ -104,6 +107,7 @@ export class RequestService {
       onProgress: (rec) => {
         l.rec = rec;
       },
+      onTrace: this.spans ? (t) => this.spans!.expect(t) : undefined,
     }).then((rec) => this.finish(l, rec));
     return id;
   }
@@ -179,5 +183,11 @@ export class RequestService {
     };
     this.history.add(snap);
     this.emit('onRequestFinished', snap);
+    if (this.spans && rec.trace)
+      void this.spans.serverOf(rec.trace, rec.url).then((server) => {
+        if (!server) return;
+        snap.server = server; // the history's snapshot too
+        this.emit('onRequestFinished', snap);
+      });
   }
 }

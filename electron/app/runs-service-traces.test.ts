@@ -131,10 +131,11 @@ describe('a run that listens for server traces', () => {
     const opened = await call<RunDetail>('openRun', key);
     if (!opened.ok) throw new Error(opened.error.message);
     const receiver = await startSpanReceiver(0);
+    const measured = opened.value.lines!.filter((l) => !l.warmup);
+    for (const l of measured) receiver.expect(l.trace!.traceId);
     try {
       const r = await call<OtlpExported>('exportRunOtlp', key, receiver.url);
       expect(r.ok, r.ok ? '' : r.error.message).toBe(true);
-      const measured = opened.value.lines!.filter((l) => !l.warmup);
       expect(r.ok && r.value.spans).toBe(measured.length);
       expect(
         receiver

@@ -62,6 +62,8 @@ beforeAll(async () => {
   if (!f.ok) throw new Error(f.error);
   ({ header, requests: lines } = f.value);
   receiver = await startSpanReceiver(0);
+  // The receiver keeps only traces it was told of (the export continues the run's traces).
+  for (const l of lines) if (l.trace) receiver.expect(l.trace.traceId);
 }, 60_000);
 
 afterAll(async () => {
@@ -109,6 +111,7 @@ describe('tokenscope export --otlp', () => {
     const r = await startSpanReceiver(0);
     try {
       const built = runSpansOf(header, lines, () => Math.random().toString(16).slice(2, 10).padEnd(16, '0'));
+      for (const s of built.spans) r.expect(s.traceId);
       const res = await exportSpans(r.url, built.spans, { resource: {}, maxSpans: 4 });
       expect(res).toEqual({ ok: true, value: { spans: 10, batches: 3 } });
       expect(r.stats().exports).toBe(3);

@@ -9,6 +9,7 @@ import { formatScrapeDigest } from '../metrics/scrape-digest-text.ts';
 import { ScrapeDigestBuilder } from '../metrics/scrape-digest.ts';
 import { Scraper, type ScrapeResult, type ScrapeState, type ScrapeTarget } from '../metrics/scraper.ts';
 import { errorMessage } from '../../shared/result.ts';
+import type { MetricsEndpoint, MetricsRole } from '../../shared/metrics/roles.ts';
 
 export interface MetricsCliOptions {
   json?: boolean;
@@ -21,6 +22,8 @@ export interface MetricsCliOptions {
   insecure?: boolean;
   /** `--prometheus --watch`: URL is a Prometheus server, these are the servers' label matchers. */
   prometheusSelector?: string;
+  /** `--metrics-endpoint ROLE=URL`: a disaggregated deployment's endpoints, each under its role. */
+  metricsEndpoint?: MetricsEndpoint[];
 }
 
 const out = (s: string): void => void process.stdout.write(s);
@@ -57,23 +60,22 @@ function emptyError(r: ScrapeResult): RequestError | null {
   };
 }
 
-export async function runMetrics(url: string, o: MetricsCliOptions): Promise<number> {
-  const headers: Record<string, string> = {};
-  for (const h of o.header ?? []) {
-    const i = h.indexOf(':');
-    if (i <= 0) return usage(o.json, `--header must be "Name: value", got "${h}"`);
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
-  const prom = o.prometheusSelector !== undefined;
-  // An inference server's key is not sent to Prometheus (--header still is: a proxy's auth).
-  const apiKey = prom ? undefined : (o.apiKey ?? process.env.TOKENSCOPE_API_KEY);
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-  if (!(o.interval >= 50)) return usage(o.json, `--interval must be at least 50 ms, got ${o.interval}`);
-  const target: ScrapeTarget = { url, headers, intervalMs: o.interval, insecureTls: o.insecure === true };
-  if (prom) target.prometheus = { selector: o.prometheusSelector ?? '' };
-  // One-shot: a slow or distant endpoint gets 10 s; watch mode keeps the scraper's interval-based default.
-  if (o.timeout !== undefined) target.timeoutMs = o.timeout;
-  else if (!o.watch) target.timeoutMs = 10_000;
+/** One endpoint watched: its scraper, and whether its last attempt printed numbers. */
+interface Watched {
+  scraper: Scraper;
+  lastOk: () => boolean;
+}
+
+/**
+ * The scraper of one endpoint, printing each scrape (with `role`: a section per role in text, a
+ * `role` field in --json) and each failure once; or the usage error for a URL it cannot take.
+ */
+function watchEndpoint(
+  url: string,
+  target: ScrapeTarget,
+  o: MetricsCliOptions,
+  role: MetricsRole | null,
+): Watched | string {
   const digests = new ScrapeDigestBuilder(o.model !== undefined ? { model: o.model } : {});
   let lastOk = false;
   let failures = 0;
@@ -83,9 +85,10 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     const empty = emptyError(r);
     if (empty !== null) return printError(o.json, r.url, empty);
     const digest = digests.next(r);
-    const text = o.json
-      ? JSON.stringify(digest) + '\n'
+    const body = o.json
+      ? JSON.stringify(role ? { role, ...digest } : digest) + '\n'
       : formatScrapeDigest(digest, { showTime: o.watch === true });
+    const text = role && !o.json ? `[${role}] ${body}` : body;
     out(o.watch && !o.json ? text + '\n' : text);
     lastOk = true;
   };
@@ -94,7 +97,7 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     if (s.failures === failures || s.lastError === null) return;
     failures = s.failures;
     lastOk = false;
-    printError(o.json, where, s.lastError);
+    printError(o.json, role ? `[${role}] ${where}` : where, s.lastError);
     if (!o.json && s.nextAttemptAt !== null)
       process.stderr.write(`  retrying in ${Math.round(s.nextAttemptAt - performance.now())} ms\n`);
   };
@@ -102,20 +105,70 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
   try {
     scraper = new Scraper(target, { onScrape, onState });
   } catch (e) {
-    return usage(
-      o.json,
-      prom
-        ? `--prometheus: ${errorMessage(e)}`
-        : `invalid URL "${url}": ${errorMessage(e)} (use http://host:port or its /metrics URL)`,
-    );
+    return target.prometheus
+      ? `--prometheus: ${errorMessage(e)}`
+      : `invalid URL "${url}": ${errorMessage(e)} (use http://host:port or its /metrics URL)`;
   }
   where = scraper.url.href;
-  if (!o.watch) {
-    const r = await scraper.scrapeOnce();
-    if (r !== null && !('parsed' in r)) printError(o.json, where, r); // null: Prometheus mode only
-    return lastOk ? 0 : 1;
+  return { scraper, lastOk: () => lastOk };
+}
+
+/**
+ * `tokenscope metrics URL`, or a disaggregated deployment's endpoints with their roles
+ * (`--metrics-endpoint prefill=URL --metrics-endpoint decode=URL`, the shape of a target's
+ * metricsEndpoints): each scraped on its own, printed under its role. URL, when given with them, is
+ * the `server` role. Exit 0 when every endpoint's last attempt printed numbers.
+ */
+export async function runMetrics(url: string | undefined, o: MetricsCliOptions): Promise<number> {
+  const headers: Record<string, string> = {};
+  for (const h of o.header ?? []) {
+    const i = h.indexOf(':');
+    if (i <= 0) return usage(o.json, `--header must be "Name: value", got "${h}"`);
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
   }
-  scraper.start();
+  const prom = o.prometheusSelector !== undefined;
+  const roles = o.metricsEndpoint ?? [];
+  if (prom && roles.length > 0)
+    return usage(o.json, '--metrics-endpoint scrapes servers directly: not with --prometheus');
+  // A role's URL is its metrics URL as given (a disaggregated server serves several paths).
+  const endpoints: { url: string; role: MetricsRole | null; exact: boolean }[] = [
+    ...(url === undefined ? [] : [{ url, role: roles.length ? ('server' as const) : null, exact: false }]),
+    ...roles.map((e) => ({ ...e, exact: true })),
+  ];
+  if (endpoints.length === 0)
+    return usage(o.json, 'give a server URL, or its endpoints with --metrics-endpoint ROLE=URL');
+  // An inference server's key is not sent to Prometheus (--header still is: a proxy's auth).
+  const apiKey = prom ? undefined : (o.apiKey ?? process.env.TOKENSCOPE_API_KEY);
+  // The key goes to the server's URL only, as a run's role endpoints get none (--header goes to all).
+  const keyed = apiKey ? { ...headers, authorization: `Bearer ${apiKey}` } : headers;
+  if (!(o.interval >= 50)) return usage(o.json, `--interval must be at least 50 ms, got ${o.interval}`);
+  const watched: Watched[] = [];
+  for (const e of endpoints) {
+    const target: ScrapeTarget = {
+      url: e.url,
+      headers: e.exact ? headers : keyed,
+      intervalMs: o.interval,
+      insecureTls: o.insecure === true,
+    };
+    if (e.exact) target.metricsPath = e.url;
+    if (prom) target.prometheus = { selector: o.prometheusSelector ?? '' };
+    // One-shot: a slow or distant endpoint gets 10 s; watch mode keeps the scraper's interval-based default.
+    if (o.timeout !== undefined) target.timeoutMs = o.timeout;
+    else if (!o.watch) target.timeoutMs = 10_000;
+    const w = watchEndpoint(e.url, target, o, e.role);
+    if (typeof w === 'string') return usage(o.json, w);
+    watched.push(w);
+  }
+  const allOk = (): number => (watched.every((w) => w.lastOk()) ? 0 : 1);
+  if (!o.watch) {
+    // In the order listed: each endpoint's section whole, never interleaved.
+    for (const w of watched) {
+      const r = await w.scraper.scrapeOnce();
+      if (r !== null && !('parsed' in r)) printError(o.json, w.scraper.url.href, r); // null: Prometheus mode only
+    }
+    return allOk();
+  }
+  for (const w of watched) w.scraper.start();
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
@@ -125,6 +178,6 @@ export async function runMetrics(url: string, o: MetricsCliOptions): Promise<num
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  scraper.stop();
-  return lastOk ? 0 : 1;
+  for (const w of watched) w.scraper.stop();
+  return allOk();
 }

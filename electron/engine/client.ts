@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventColumns } from '../../shared/event-columns.ts';
-import { newRecord, type RequestRecord } from '../../shared/record.ts';
+import { newRecord, type RequestRecord, type TraceContext } from '../../shared/record.ts';
 import type { Phases, RequestSpec } from '../../shared/request.ts';
 import type { RequestError } from '../../shared/errors.ts';
 import { wallNow } from './clock.ts';
@@ -39,6 +39,11 @@ export interface FireOptions {
   onProgress?: (rec: RequestRecord, firstNewEvent: number) => void;
   /** Request id to use (the UI and run files give their own). */
   id?: string;
+  /**
+   * The trace context the request carries, told before it is sent (a span receiver keeps that
+   * trace's spans: runs/server-spans.ts `expect`).
+   */
+  onTrace?: (trace: TraceContext) => void;
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -64,6 +69,7 @@ const decodes = new SlicedQueue<() => void>(DECODE_SLICE_MS, (fn) => {
 export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<RequestRecord> {
   const prep = prepareRequest(spec, opts);
   if ('failed' in prep) return Promise.resolve(prep.failed);
+  if (prep.trace) opts.onTrace?.(prep.trace);
   return new Promise<RequestRecord>((resolve) => {
     if (opts.signal?.aborted) {
       const cancelled = cancelledError(0);

@@ -70,6 +70,8 @@ class RunSession {
   private readonly onProgress?: (p: RunProgress) => void;
   private readonly sink: LineSink;
   private readonly finishQueue = new FinishQueue();
+  /** Each request's trace, told to the run's span receiver before it is sent (server-spans.ts). */
+  private readonly expectTrace?: (t: { traceId: string }) => void;
   private readonly texts: OutputTexts;
   private phase: RunPhase;
   private discarded = false;
@@ -107,6 +109,8 @@ class RunSession {
     this.onEvents = this.safe(o.onRequestEvents);
     this.onDone = this.safe(o.onRequestDone);
     this.onProgress = this.safe(o.onProgress);
+    const spans = o.spans;
+    if (spans) this.expectTrace = (t) => spans.expect(t.traceId);
     this.phase = w.testRequest ? 'test' : w.warmup > 0 ? 'warmup' : 'running';
     this.total = totalOf(w, o.prompts);
     this.durationMs = w.durationS !== undefined ? w.durationS * 1000 : null;
@@ -325,6 +329,7 @@ class RunSession {
       pool: this.pool,
       id,
       onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined,
+      onTrace: this.expectTrace,
     });
     this.tally.ended(rec);
     d.slots.release();

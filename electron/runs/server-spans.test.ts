@@ -167,8 +167,65 @@ describe('spans of traces the run never sent', () => {
   });
 });
 
+/** Whether the receiver has counted a span of that (never expected) trace; it keeps none of them. */
 async function readSpansOf(receiver: SpanReceiver, traceId: string): Promise<boolean> {
-  for (let i = 0; i < 100 && !receiver.spans().some((s) => s.traceId === traceId); i++)
-    await new Promise((r) => setTimeout(r, 50));
-  return receiver.spans().some((s) => s.traceId === traceId);
+  const seen = () => receiver.unknown().traceIds.includes(traceId);
+  for (let i = 0; i < 100 && !seen(); i++) await new Promise((r) => setTimeout(r, 50));
+  return seen() && !receiver.spans().some((s) => s.traceId === traceId);
 }
+
+describe('a flood of spans of unknown traces', () => {
+  /** An OTLP/JSON export of `n` request-less spans, each its own trace. */
+  const exportOf = (batch: number, n: number): string =>
+    JSON.stringify({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: Array.from({ length: n }, (_, i) => ({
+                traceId: (batch * n + i).toString(16).padStart(32, '0'),
+                spanId: '00000000000000aa',
+                name: 'other',
+                startTimeUnixNano: '1700000000000000000',
+                endTimeUnixNano: '1700000000001000000',
+              })),
+            },
+          ],
+        },
+      ],
+    });
+
+  it('keeps none of them, counts every one, lists a bounded sample; hostile bodies get a 400 and a count', async () => {
+    const receiver = await startSpanReceiver(0);
+    try {
+      const mine = 'f'.repeat(32);
+      receiver.expect(mine);
+      const post = (body: string, type = 'application/json') =>
+        fetch(receiver.url, { method: 'POST', headers: { 'content-type': type }, body });
+      const BATCHES = 40;
+      const PER = 2_000;
+      for (let b = 0; b < BATCHES; b++) expect((await post(exportOf(b, PER))).status).toBe(200);
+      const mineBody = JSON.parse(exportOf(0, 1)) as {
+        resourceSpans: { scopeSpans: { spans: { traceId: string }[] }[] }[];
+      };
+      mineBody.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.traceId = mine;
+      expect((await post(JSON.stringify(mineBody))).status).toBe(200);
+      expect(receiver.spans().map((s) => s.traceId)).toEqual([mine]);
+      const u = receiver.unknown();
+      expect(u.spans).toBe(BATCHES * PER);
+      expect(u.traceIds.length).toBe(50);
+      expect((await post('{"resourceSpans": [', 'application/json')).status).toBe(400);
+      expect((await post('\u0000\u00ff garbage', 'application/x-protobuf')).status).toBe(400);
+      const st = receiver.stats();
+      expect(st.rejected.json).toBe(1);
+      expect(st.rejected.protobuf).toBe(1);
+      expect(st.spans).toBe(BATCHES * PER + 1);
+      const joined = await collectSpans(receiver, [], 'http://127.0.0.1:1', { waitMs: 0 });
+      // No line owns the expected trace either: its span is unmatched too, the sample stays bounded.
+      expect(joined.unmatched.spans).toBe(BATCHES * PER + 1);
+      expect(joined.unmatched.traceIds.length).toBe(50);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

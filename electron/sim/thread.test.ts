@@ -71,6 +71,54 @@ describe('startSimThread', () => {
     }
   });
 
+  it("publishes the speculative counters and the disaggregated mode's truth, as an in-process one has them", async () => {
+    const sim = await startSimThread({
+      port: 0,
+      decodeStepMs: 1,
+      decodeStepPerSeqMs: 0,
+      specK: 3,
+      specAccept: [0.8, 0.6, 0.5],
+      kvTransferMs: 4,
+      seed: 5,
+    });
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          post(
+            sim,
+            '/v1/chat/completions',
+            chatBody({ max_tokens: 20, messages: [{ role: 'user', content: `q${i}` }] }),
+          ),
+        ),
+      );
+      for (const r of replies) expect(r.status).toBe(200);
+      const exact = await sim.fetchState();
+      const sd = exact.specDecode!;
+      expect(sd.perPosition.length).toBe(3);
+      expect(sd.drafts).toBeGreaterThan(0);
+      const dg = exact.disagg!;
+      expect(dg.transfers).toBe(4);
+      expect(dg.minMs).toBeGreaterThanOrEqual(3.5);
+      // Published to shared memory with the answer: state() reads the same truth, no message.
+      expect(sim.state().specDecode).toEqual(sd);
+      expect(sim.state().disagg).toEqual(dg);
+      // And it is what the thread's /metrics say.
+      const text = await scrape(sim);
+      const L = { model_name: 'tokenscope-sim', engine: '0' };
+      expect(metricValue(text, 'vllm:spec_decode_num_drafts_total', L)).toBe(sd.drafts);
+      expect(metricValue(text, 'vllm:spec_decode_num_accepted_tokens_total', L)).toBe(sd.accepted);
+    } finally {
+      await sim.close();
+    }
+    const off = await startSimThread({ port: 0 });
+    try {
+      expect(off.state().specDecode).toBe(null);
+      expect(off.state().disagg).toBe(null);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('a port already in use rejects the start with the reason, at once', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -11,7 +11,8 @@
  * What crosses the thread boundary:
  * - options go in as data; `log` (a function) stays here and receives the thread's lines by message;
  * - state(): the sim thread writes its SimState into shared memory every STATE_EVERY_MS (and
- *   before answering fetchState), so reading it costs this thread no message at all;
+ *   before answering fetchState), so reading it costs this thread no message at all — the
+ *   speculative counters and the disaggregated mode's truth included, as an in-process one has them;
  * - groundTruth(): with options.groundTruth on, the thread sends new records every
  *   GROUND_TRUTH_EVERY_MS; fetchGroundTruth() asks for all of them now.
  * A failure to start (port in use, a bad replay file, the thread crashing) rejects the start with
@@ -28,6 +29,8 @@ import type {
   SimState,
 } from './types.ts';
 import { errorMessage } from '../../shared/result.ts';
+import type { SpecCounts } from './spec-decode.ts';
+import type { DisaggTruth } from './metrics-disagg.ts';
 
 export const STATE_EVERY_MS = 50;
 export const GROUND_TRUTH_EVERY_MS = 100;
@@ -74,8 +77,25 @@ const SCALARS = [
   'activeStreams',
 ] as const satisfies readonly (keyof SimState)[];
 /** After the scalars and the end reasons: the GPUs' joules, NaN for none. */
-const STATE_NUMBERS = SCALARS.length + END_REASONS.length + 1;
 const ENERGY_AT = SCALARS.length + END_REASONS.length;
+/**
+ * Then the speculative counters (NaN first: off): drafts, draft tokens, accepted, discarded, k,
+ * and k per-position counts (k ≤ MAX_SPEC_K, as sim/spec-decode.ts resolveSpec clamps it).
+ */
+const SPEC_AT = ENERGY_AT + 1;
+const SPEC_FIELDS = ['drafts', 'draftTokens', 'accepted', 'discarded'] as const;
+const MAX_SPEC_K = 16;
+/** Then the disaggregated mode's truth (NaN first: off); null minimum and maximum are NaN. */
+const DISAGG_AT = SPEC_AT + SPEC_FIELDS.length + 1 + MAX_SPEC_K;
+const DISAGG_FIELDS = [
+  'transfers',
+  'transferMsSum',
+  'inTransfer',
+  'maxInTransfer',
+  'minMs',
+  'maxMs',
+] as const satisfies readonly (keyof DisaggTruth)[];
+const STATE_NUMBERS = DISAGG_AT + DISAGG_FIELDS.length;
 
 function sharedStateBuffer(): SharedArrayBuffer {
   return new SharedArrayBuffer(8 + STATE_NUMBERS * 8);
@@ -96,6 +116,16 @@ export class SharedState {
     SCALARS.forEach((k, i) => (this.nums[i] = s[k]));
     END_REASONS.forEach((r, i) => (this.nums[SCALARS.length + i] = s.finished[r]));
     this.nums[ENERGY_AT] = s.gpuEnergyJ ?? NaN;
+    this.nums.fill(NaN, SPEC_AT);
+    const sd = s.specDecode;
+    if (sd) {
+      SPEC_FIELDS.forEach((k, i) => (this.nums[SPEC_AT + i] = sd[k]));
+      const k = Math.min(sd.perPosition.length, MAX_SPEC_K);
+      this.nums[SPEC_AT + SPEC_FIELDS.length] = k;
+      for (let i = 0; i < k; i++) this.nums[SPEC_AT + SPEC_FIELDS.length + 1 + i] = sd.perPosition[i]!;
+    }
+    const dg = s.disagg;
+    if (dg) DISAGG_FIELDS.forEach((k, i) => (this.nums[DISAGG_AT + i] = dg[k] ?? NaN));
     Atomics.add(this.seq, 0, 1);
   }
 
@@ -115,16 +145,46 @@ export class SharedState {
     const finished = Object.fromEntries(
       END_REASONS.map((r, i) => [r, v[SCALARS.length + i] ?? 0]),
     ) as SimState['finished'];
-    // Speculative counters and the disaggregated mode's truth are not published across the thread:
-    // its /metrics carry them (ask an in-process simulator for the truth).
     return {
       ...s,
       finished,
       gpuEnergyJ: Number.isNaN(energy) ? null : energy,
-      specDecode: null,
-      disagg: null,
+      specDecode: specOf(v),
+      disagg: disaggOf(v),
     };
   }
+}
+
+/** The speculative counters as the sim thread wrote them, or null (off). */
+function specOf(v: readonly number[]): SpecCounts | null {
+  if (Number.isNaN(v[SPEC_AT] ?? NaN)) return null;
+  const k = v[SPEC_AT + SPEC_FIELDS.length] ?? 0;
+  const from = SPEC_AT + SPEC_FIELDS.length + 1;
+  const counts = Object.fromEntries(SPEC_FIELDS.map((f, i) => [f, v[SPEC_AT + i] ?? 0])) as Omit<
+    SpecCounts,
+    'perPosition'
+  >;
+  return { ...counts, perPosition: v.slice(from, from + k) };
+}
+
+/** The disaggregated mode's truth as the sim thread wrote it, or null (off). */
+function disaggOf(v: readonly number[]): DisaggTruth | null {
+  if (Number.isNaN(v[DISAGG_AT] ?? NaN)) return null;
+  const at = (i: number): number | null => {
+    const x = v[DISAGG_AT + i] ?? NaN;
+    return Number.isNaN(x) ? null : x;
+  };
+  const [transfers, transferMsSum, inTransfer, maxInTransfer, minMs, maxMs] = DISAGG_FIELDS.map((_, i) =>
+    at(i),
+  );
+  return {
+    transfers: transfers ?? 0,
+    transferMsSum: transferMsSum ?? 0,
+    inTransfer: inTransfer ?? 0,
+    maxInTransfer: maxInTransfer ?? 0,
+    minMs: minMs ?? null,
+    maxMs: maxMs ?? null,
+  };
 }
 
 // ---- the main-thread side ----

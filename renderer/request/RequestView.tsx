@@ -10,6 +10,7 @@ import { ChunkTokensChart } from './ChunkTokensChart.tsx';
 import { OutputText } from './OutputText.tsx';
 import { RawFrames } from './RawFrames.tsx';
 import { RequestHeader } from './RequestHeader.tsx';
+import { RequestServerPhases } from './RequestServerPhases.tsx';
 import { StatsPanel } from './StatsPanel.tsx';
 import { Timeline } from './timeline/Timeline.tsx';
 import { TimelineLegend } from './timeline/TimelineLegend.tsx';
@@ -47,6 +48,7 @@ export function RequestView() {
         </header>
         <Timeline lanes={lanes} probe />
       </section>
+      <RequestServerPhases requestId={id} />
       {compareId && <CompareView />}
       <div className="split">
         <div className="split-main">

@@ -21,6 +21,8 @@ export interface LiveRequest {
   input: FireInput | null;
   /** The complete record, once the request finished (or was loaded from history). */
   final: RequestRecord | null;
+  /** The server's span joined to it (the app's receiver), once it came. */
+  server: RequestSnapshot['server'] | null;
   /** Bumped on every change. */
   version: number;
 }
@@ -72,6 +74,7 @@ export class LiveStore {
         summary: null,
         input: null,
         final: null,
+        server: null,
         version: 0,
       };
       this.requests.set(id, r);
@@ -110,6 +113,7 @@ export class LiveStore {
     r.summary = s.summary;
     r.input = s.input;
     r.final = s.record;
+    r.server = s.server ?? null;
     r.cols.load(s.record.events, s.record.raw);
     r.phases = s.record.phases;
     r.status = s.record.status;

@@ -3,15 +3,22 @@ import type { Command } from 'commander';
 import { collect, int } from '../args.ts';
 import type { FleetCliOptions } from '../fleet.ts';
 import type { MetricsCliOptions } from '../metrics.ts';
-import { normalizeServerUrl } from '../url-arg.ts';
+import { collectMetricsEndpoint, normalizeServerUrl } from '../url-arg.ts';
 export function addMetricsCommand(program: Command): void {
   program
     .command('metrics')
     .description(
       "Scrape a server's Prometheus /metrics: detected server, running/waiting, KV cache, token rates, server TTFT/ITL/e2e quantiles.",
     )
-    .argument('<url>', 'server base URL (/metrics is derived) or the metrics URL itself', (v: string) =>
-      normalizeServerUrl(v),
+    .argument(
+      '[url]',
+      'server base URL (/metrics is derived) or the metrics URL itself; optional with --metrics-endpoint',
+      (v: string) => normalizeServerUrl(v),
+    )
+    .option(
+      '--metrics-endpoint <role=url>',
+      "a disaggregated deployment's /metrics with its role (prefill, decode, router, server), repeatable: each printed under its role, with its queues and KV-transfer time",
+      collectMetricsEndpoint,
     )
     .option('--json', 'one JSON object per scrape (profile, concepts, rates, families, series, errors)')
     .option(
@@ -43,12 +50,15 @@ export function addMetricsCommand(program: Command): void {
       '--profile <id>',
       'with --prometheus: server profile instead of detecting it (vllm-v1, vllm-v0, sglang, tgi, llamacpp, triton)',
     )
-    .action(async (url: string, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
-      const { runMetrics } = await import('../metrics.ts');
-      // --prometheus --watch: live snapshots (one per Prometheus scrape) in the direct-scrape report.
-      if (o.prometheus && o.watch)
-        process.exitCode = await runMetrics(url, { ...o, prometheusSelector: o.selector ?? '' });
-      else if (o.prometheus) process.exitCode = await (await import('../fleet.ts')).runFleet(url, o);
-      else process.exitCode = await runMetrics(url, o);
-    });
+    .action(
+      async (url: string | undefined, o: MetricsCliOptions & FleetCliOptions & { prometheus?: boolean }) => {
+        const { runMetrics } = await import('../metrics.ts');
+        // --prometheus --watch: live snapshots (one per Prometheus scrape) in the direct-scrape report.
+        if (o.prometheus && o.watch)
+          process.exitCode = await runMetrics(url, { ...o, prometheusSelector: o.selector ?? '' });
+        else if (o.prometheus && url !== undefined)
+          process.exitCode = await (await import('../fleet.ts')).runFleet(url, o);
+        else process.exitCode = await runMetrics(url, o);
+      },
+    );
 }
