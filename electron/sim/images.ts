@@ -26,8 +26,13 @@ export interface PromptImages {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Base64 characters decoded first (64 KiB of bytes: a PNG's IHDR, a JPEG's SOF after its EXIF). */
+const HEAD_CHARS = 87_384;
+
 function tokensOfBase64(data: string, where: string): number | string {
-  const dims = imageSizeOf(Buffer.from(data, 'base64'));
+  // The size is in the headers: decode the head, and the whole image only when the head lacks it.
+  let dims = imageSizeOf(Buffer.from(data.slice(0, HEAD_CHARS), 'base64'));
+  if (typeof dims === 'string' && data.length > HEAD_CHARS) dims = imageSizeOf(Buffer.from(data, 'base64'));
   if (typeof dims === 'string') return `${where}: the image is ${dims}`;
   return imageTokensOf(dims.width, dims.height);
 }
