@@ -12,8 +12,9 @@
 import { imageSizeOf } from '../../shared/images/image-size.ts';
 
 /** Pixels on a side of one image token (Qwen2-VL: 14-pixel patches, 2×2 merged). */
-export const IMAGE_PATCH_PX = 28;
+const IMAGE_PATCH_PX = 28;
 
+/** @internal exported for its tests: the stated rule, one image's tokens */
 export function imageTokensOf(width: number, height: number): number {
   return Math.ceil(width / IMAGE_PATCH_PX) * Math.ceil(height / IMAGE_PATCH_PX);
 }

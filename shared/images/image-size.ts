@@ -6,7 +6,7 @@
  * and where one is received (the simulator's tokens per image). No Buffer: plain bytes, so the
  * renderer could use it too.
  */
-export type ImageFormat = 'png' | 'jpeg';
+type ImageFormat = 'png' | 'jpeg';
 
 export interface ImageSize {
   format: ImageFormat;
@@ -21,7 +21,7 @@ const u32 = (b: Uint8Array, i: number): number =>
   ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
 
 /** Which format the bytes start as, or null. */
-export function imageFormatOf(b: Uint8Array): ImageFormat | null {
+function imageFormatOf(b: Uint8Array): ImageFormat | null {
   if (b.length >= 8 && PNG_SIGNATURE.every((v, i) => b[i] === v)) return 'png';
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   return null;

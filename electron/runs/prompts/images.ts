@@ -22,7 +22,7 @@ export interface LoadedImage extends RequestImage, ImageSize {
 const KiB = (n: number): string => `${(n / 1024).toFixed(0)} KiB`;
 
 /** Builds the distinct generated images, yielding between them (a large pool takes a while). */
-export async function generateImages(spec: ImagesSpec, seed: number): Promise<LoadedImage[]> {
+async function generateImages(spec: ImagesSpec, seed: number): Promise<LoadedImage[]> {
   const out: LoadedImage[] = [];
   let total = 0;
   for (let k = 0; k < spec.distinct; k++) {
@@ -83,7 +83,7 @@ export async function readImageFile(file: string, field: string): Promise<Loaded
 }
 
 /** Reads distinct files once (the same path twice is one read), in order. */
-export async function readImageFiles(
+async function readImageFiles(
   files: readonly string[],
   field: (k: number) => string,
 ): Promise<LoadedImage[]> {
@@ -125,7 +125,7 @@ export async function loadWorkloadImages(
 }
 
 /** What the images are, for the run's description. */
-export function describeImages(spec: ImagesSpec, imgs: readonly LoadedImage[]): string {
+function describeImages(spec: ImagesSpec, imgs: readonly LoadedImage[]): string {
   const mean = imgs.reduce((s, x) => s + x.bytes, 0) / Math.max(1, imgs.length);
   const what = spec.paths
     ? `from ${new Set(spec.paths).size} file(s)`

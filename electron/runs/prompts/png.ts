@@ -21,7 +21,10 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-/** CRC-32 (ISO 3309, the one PNG and zlib's gzip use) of bytes. */
+/**
+ * CRC-32 (ISO 3309, the one PNG and zlib's gzip use) of bytes.
+ * @internal exported for its tests
+ */
 export function crc32(b: Uint8Array): number {
   let c = 0xffffffff;
   for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);

@@ -30,7 +30,7 @@ const L = IMAGE_LIMITS;
 const MiB = (n: number): string => `${n / (1024 * 1024)} MiB`;
 
 /** Bytes of a generated image before compression (RGB noise barely compresses: about its PNG size). */
-export function rawImageBytes(width: number, height: number): number {
+function rawImageBytes(width: number, height: number): number {
   return width * height * 3 + height;
 }
 
