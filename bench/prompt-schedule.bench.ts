@@ -2,7 +2,7 @@
  * Does building prompts delay the schedule? The built CLI (out/cli/tokenscope.js) runs 10,000
  * requests at a fixed rate against the simulator three ways: plain synthetic prompts, shared
  * prefix groups (100 groups × 1,024 tokens before each request's input) and cache busting (twelve
- * CSPRNG words per request); each run's own self-check gives the schedule lag (how late arrivals
+ * CSPRNG words per request) and images (2 PNGs of 64×64, or 1 of 256×256, a request); each run's own self-check gives the schedule lag (how late arrivals
  * were released against their schedule). The figure is each workload's lag p99 minus the plain
  * run's in the same repeat (target: within 1 ms). Repeats alternate the order. Client pinned to
  * CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
@@ -21,6 +21,10 @@ const CASES: Record<string, string[]> = {
   plain: [],
   'prefix groups': ['--prefix-groups', '100', '--prefix-len', '1024'],
   'cache bust': ['--cache-bust'],
+  // Images (workload `images`): encoded once before the clock, shared by every request; the body
+  // (base64 in JSON) is assembled per request as it is sent.
+  'images 2×64²': ['--images', '2', '--image-size', '64x64'],
+  'images 1×256²': ['--images', '1', '--image-size', '256x256'],
 };
 
 interface CaseRun {
@@ -98,7 +102,7 @@ export async function benchPromptSchedule(
     sim.stop();
   }
   return {
-    command: `tokenscope run -n ${requests} -r ${rate} --input-len 64 --output-len 4 [--prefix-groups 100 --prefix-len 1024 | --cache-bust] (built CLI)`,
+    command: `tokenscope run -n ${requests} -r ${rate} --input-len 64 --output-len 4 [--prefix-groups 100 --prefix-len 1024 | --cache-bust | --images 2 --image-size 64x64 | --images 1 --image-size 256x256] (built CLI)`,
     load: os.loadavg().map((x) => Number(x.toFixed(2))),
     rows,
   };

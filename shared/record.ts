@@ -43,6 +43,8 @@ export interface RequestRecord {
    */
   maxTokens?: number | null;
   bytes: number;
+  /** The request body's bytes, kept for requests that carried images (absent otherwise). */
+  requestBytes?: number;
   reads: number;
   /** The stream ended with the dialect's proper terminator. */
   terminated: boolean;

@@ -5,6 +5,13 @@ export interface ChatMessage {
   content: string;
 }
 
+/** An image sent with the prompt (electron/engine/dialects/images.ts puts it in the last user message). */
+export interface RequestImage {
+  mediaType: 'image/png' | 'image/jpeg';
+  /** The encoded image in base64 (shared between requests that send the same image: never copied per request). */
+  base64: string;
+}
+
 /** Sampling and length parameters, mapped by each dialect to its own field names. */
 export interface SamplingParams {
   maxTokens?: number;
@@ -25,6 +32,8 @@ export interface RequestSpec {
   /** For completion-style dialects; chat dialects wrap it as one user message when `messages` is absent. */
   prompt?: string;
   messages?: ChatMessage[];
+  /** Images with the prompt (openai-chat, anthropic-messages; workload `images`). */
+  images?: RequestImage[];
   params?: SamplingParams;
   /** Merged last into the request body, so it can override anything the dialect built. */
   extraBody?: Record<string, unknown>;

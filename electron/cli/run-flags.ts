@@ -6,8 +6,9 @@ import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
+import { IMAGE_FLAG_OF_FIELD, imageOverrides, type ImageCliOptions } from './image-flags.ts';
 
-export interface RunCliOptions {
+export interface RunCliOptions extends ImageCliOptions {
   target?: string;
   out?: string;
   model?: string;
@@ -191,6 +192,8 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
   }
   const cacheError = prefixOverrides(w, o);
   if (cacheError) return { raw: w, error: cacheError };
+  const imageError = imageOverrides(w, o);
+  if (imageError) return { raw: w, error: imageError };
   return { raw: w };
 }
 
@@ -278,6 +281,7 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'sessions.turns': ['--turns', 'turns'],
   'sessions.thinkTimeMs': ['--think-time', 'thinkTime'],
   'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
+  ...IMAGE_FLAG_OF_FIELD,
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

@@ -128,6 +128,8 @@ class Exchange implements IoHandler {
       raw: opts.keepRaw === false ? null : [],
       maxTokens: spec.params?.maxTokens ?? null,
       ...(prep.trace ? { trace: prep.trace } : {}),
+      // A request with images: its body's size, beside its upload time (the run's `upload`).
+      ...(spec.images?.length ? { requestBytes: Number(prep.headers['content-length']) } : {}),
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
     this.decoder = new StreamDecoder(prep.dialect, this.rec, {

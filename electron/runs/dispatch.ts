@@ -51,6 +51,11 @@ export function dispatchLine(
   // Schedule lag: actual send − planned send (a concurrency limit's queue time is part of it).
   if (line.sentMs !== undefined && d.scheduledMs !== null) line.lagMs = ms3(line.sentMs - d.scheduledMs);
   line.promptHash = promptHash(d.item);
+  // Requests with images: the body's bytes and how many images (the run's `upload` summary).
+  if (rec.requestBytes !== undefined) {
+    line.requestBytes = rec.requestBytes;
+    line.images = d.spec.images?.length ?? 0;
+  }
   if (d.session) {
     line.session = d.session.index;
     line.turn = d.session.turn;

@@ -9,6 +9,8 @@ import type { Workload } from '../../shared/runs/workload/workload.ts';
 import { discoverModels } from '../engine/models.ts';
 import { PromptFileError } from './prompts/files.ts';
 import { loadPrompts, type PromptProvider } from './prompts/prompts.ts';
+import { loadWorkloadImages, withImages } from './prompts/images.ts';
+import { IMAGE_DIALECTS } from '../../shared/runs/workload/images.ts';
 
 export class PrepareError extends Error {
   /**
@@ -56,10 +58,32 @@ export async function prepareRun(
       throw new PrepareError('no model given and the server listed none: name one (--model)');
     model = r.value.models[0]!;
   }
+  let prompts: PromptProvider;
   try {
-    return { model, prompts: await loadPrompts(w.prompts, w.seed, baseDir, w.sessions) };
+    prompts = await loadPrompts(w.prompts, w.seed, baseDir, w.sessions);
   } catch (e) {
     if (e instanceof PromptFileError) throw new PrepareError(`prompts: ${e.message}`);
+    throw e;
+  }
+  return { model, prompts: await withWorkloadImages(w, t.dialect, prompts, baseDir) };
+}
+
+/** The workload's images added to every item (built or read once, here, before the clock starts). */
+async function withWorkloadImages(
+  w: Workload,
+  dialect: DialectId,
+  prompts: PromptProvider,
+  baseDir: string,
+): Promise<PromptProvider> {
+  if ((w.images || prompts.hasImages) && !(IMAGE_DIALECTS as readonly string[]).includes(dialect))
+    throw new PrepareError(
+      `images: the ${dialect} dialect carries no images; use ${IMAGE_DIALECTS.join(' or ')}`,
+    );
+  if (!w.images) return prompts;
+  try {
+    return withImages(prompts, w.images, await loadWorkloadImages(w.images, w.seed, baseDir));
+  } catch (e) {
+    if (e instanceof PromptFileError) throw new PrepareError(e.message);
     throw e;
   }
 }

@@ -70,6 +70,7 @@ export function buildSpec(
     model: t.model,
     prompt: item.prompt,
     messages: item.messages,
+    ...(item.images?.length ? { images: item.images } : {}),
     params,
     extraBody: w.extraBody,
     headers: t.headers,

@@ -248,6 +248,7 @@ function start(
         arrivalMs,
         faultAt: faultTokenIndex(fault, plan.tokens),
         ...trace,
+        ...(r.imageTokens > 0 ? { imageTokens: r.imageTokens } : {}),
         prefixKeys: core.scheduler.prefixCache
           ? blockKeys(r.messages ? { messages: r.messages } : { text: r.promptText })
           : undefined,

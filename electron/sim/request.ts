@@ -8,6 +8,7 @@
  * extension where the real server lacks them) so tests can ask for exact lengths anywhere.
  */
 import type { DialectId } from '../../shared/dialects.ts';
+import { promptImagesOf, type PromptImages } from './images.ts';
 import { countChatTokens, countPromptTokens, type ChatMessageLike } from '../../shared/tokenizer.ts';
 
 export interface GenRequest {
@@ -34,6 +35,9 @@ export interface GenRequest {
   fault: string | null;
   /** Body field `sim_reasoning_tokens`: this request's reasoning mode (null: the sim's option). */
   reasoningTokens: number | null;
+  /** Images in a chat request's messages and their prompt tokens (images.ts), counted in promptTokens. */
+  images: number;
+  imageTokens: number;
 }
 
 /** A request body the simulator refuses (answered 400 in the dialect's error shape); not the client's RequestError. */
@@ -82,6 +86,12 @@ function messagesOf(v: unknown, key: string): ChatMessageLike[] {
   });
 }
 
+function imagesOrRefuse(messages: unknown): PromptImages {
+  const r = promptImagesOf(messages);
+  if (typeof r === 'string') throw new BadSimRequest(r, 'messages');
+  return r;
+}
+
 /** Llama.cpp/Ollama use -1 (and 0) for "no limit": the sim's default applies then. */
 function limit(v: number | null): number | null {
   return v === null || v <= 0 ? null : v;
@@ -108,6 +118,8 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
     seed: optInt(body, 'seed', Number.MIN_SAFE_INTEGER),
     fault: typeof body.sim_fault === 'string' ? body.sim_fault : null,
     reasoningTokens: optInt(body, 'sim_reasoning_tokens', 0),
+    images: 0,
+    imageTokens: 0,
   };
   const so = isObj(body.stream_options) ? body.stream_options : {};
   const openaiUsage = {
@@ -128,12 +140,14 @@ function openaiChat(body: Obj, base: Common, openaiUsage: OpenAiUsage): GenReque
   const messages = messagesOf(body.messages, 'messages');
   const maxTokens = optInt(body, 'max_completion_tokens', 1) ?? optInt(body, 'max_tokens', 1);
   const promptText = messages.map((m) => m.content).join('\n');
+  const img = imagesOrRefuse(body.messages);
   return {
     ...base,
     ...openaiUsage,
+    ...img,
     promptText,
     messages,
-    promptTokens: countChatTokens(messages),
+    promptTokens: countChatTokens(messages) + img.imageTokens,
     maxTokens,
     stream: optBool(body, 'stream', false),
   };
@@ -186,11 +200,13 @@ function anthropicMessages(body: Obj, base: Common): GenRequest {
   const maxTokens = optInt(body, 'max_tokens', 1);
   // Anthropic's and vLLM's wording for the missing field.
   if (maxTokens === null) throw new BadSimRequest('max_tokens: Field required', 'max_tokens');
+  const img = imagesOrRefuse(body.messages);
   return {
     ...base,
+    ...img,
     promptText: messages.map((m) => m.content).join('\n'),
     messages,
-    promptTokens: countChatTokens(messages),
+    promptTokens: countChatTokens(messages) + img.imageTokens,
     maxTokens,
     stream: optBool(body, 'stream', false),
   };

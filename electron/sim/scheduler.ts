@@ -47,6 +47,8 @@ export interface SeqSpec {
   prefixKeys?: readonly string[];
   /** The W3C traceparent the request came with: its span continues that trace (tracing.ts). */
   traceparent?: string;
+  /** Of promptTokens, the images' (images.ts); absent: none. */
+  imageTokens?: number;
 }
 
 /** Told of every sequence that ended, after the metrics (the span exporter, the ground truth). */

@@ -35,7 +35,7 @@ const POST_ROUTES: Readonly<Record<string, DialectId>> = {
   '/api/chat': 'ollama-chat',
 };
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 64 * 1024 * 1024; // a request with images (shared/runs/workload/images.ts: 32 MiB of them, base64)
 const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 export class SimHttpServer implements SimServer {

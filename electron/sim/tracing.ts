@@ -28,6 +28,7 @@ export interface FinishedSeq {
     maxTokens: number;
     arrivalMs: number;
     traceparent?: string;
+    imageTokens?: number;
   };
   generated: number;
   admittedMs: number;
@@ -53,6 +54,7 @@ export function simPhasesOf(seq: FinishedSeq, nowMs: number): SimPhases {
     e2eMs: nowMs - a,
     promptTokens: seq.spec.promptTokens,
     completionTokens: seq.generated,
+    ...(seq.spec.imageTokens ? { imageTokens: seq.spec.imageTokens } : {}),
   };
 }
 

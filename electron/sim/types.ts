@@ -163,6 +163,8 @@ export interface SimPhases {
   e2eMs: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of promptTokens, the images' (sim/images.ts); absent: none. */
+  imageTokens?: number;
 }
 
 export type GroundTruthKind = 'chunk' | 'usage' | 'done' | 'error';

@@ -18,6 +18,7 @@ import {
   SSE_CONTENT_TYPE,
 } from './common.ts';
 import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
+import { withAnthropicImages } from './images.ts';
 
 /**
  * `max_tokens` is required by the Messages API (a request without it is a 400). When the user set
@@ -159,7 +160,7 @@ export const anthropicMessages: Dialect = {
     const { system, messages } = split(spec);
     return {
       model: spec.model,
-      messages,
+      messages: withAnthropicImages(messages, spec.images),
       max_tokens: p.maxTokens ?? DEFAULT_MAX_TOKENS,
       stream: true,
       ...defined({

@@ -8,6 +8,7 @@ import { DIALECT_PATHS } from '../../../shared/dialects.ts';
 import { chatMessages, isObj, str, type Obj, SSE_CONTENT_TYPE } from './common.ts';
 import { OpenAiChunkDecoder, openAiParams, type ChoiceOutput } from './openai-common.ts';
 import type { Dialect } from './types.ts';
+import { withOpenAiImages } from './images.ts';
 
 /**
  * - `content` and `refusal` are answer text; `content` is null in llama.cpp's role chunk and in
@@ -41,7 +42,12 @@ export const openAiChat: Dialect = {
   terminator: 'data: [DONE]',
   path: DIALECT_PATHS['openai-chat'],
   buildBody(spec: RequestSpec) {
-    return { model: spec.model, messages: chatMessages(spec), stream: true, ...openAiParams(spec) };
+    return {
+      model: spec.model,
+      messages: withOpenAiImages(chatMessages(spec), spec.images),
+      stream: true,
+      ...openAiParams(spec),
+    };
   },
   createDecoder() {
     return new OpenAiChunkDecoder(readDelta);

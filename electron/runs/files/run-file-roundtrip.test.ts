@@ -170,6 +170,8 @@ function requestLine(seq: number, warmup: boolean): RunRequestLine {
     shard: 1,
     session: 3,
     turn: 2,
+    requestBytes: 4096,
+    images: 2,
   };
 }
 
@@ -309,6 +311,14 @@ const summary: RunSummary = {
     ttftHit: stats(5),
     ttftMiss: stats(9),
     expected: { hitRequests: 1, cachedTokens: 8, ratio: 0.5 },
+  },
+  upload: {
+    requests: 1,
+    images: 2,
+    requestBytes: stats(4096),
+    writeMs: stats(0.5),
+    uploadMs: stats(4),
+    ttftMs: stats(5),
   },
   replay: {
     speedup: 2,

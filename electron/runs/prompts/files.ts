@@ -25,6 +25,8 @@ import { countChatTokens, countPromptTokens, countTextTokens } from '../../../sh
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './items.ts';
 import { turnItem, type ConversationProvider, type PlannedTurn } from '../sessions/conversation.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { IMAGE_LIMITS } from '../../../shared/runs/workload/images.ts';
+import { attachRowImages } from './row-images.ts';
 
 export class PromptFileError extends Error {}
 
@@ -171,6 +173,8 @@ export async function loadShareGptConversations(
   return { ...base, conversation: (i) => convs[i % convs.length]! };
 }
 
+/** A row's image files (PNG or JPEG, relative to the JSONL file): electron/runs/prompts/images.ts reads them. */
+const JsonlImages = z.array(z.string().min(1)).min(1).max(IMAGE_LIMITS.perRequest).optional();
 const Message = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
 const JsonlLine = z.union([
   z.string(),
@@ -178,11 +182,13 @@ const JsonlLine = z.union([
     prompt: z.string(),
     output_len: z.number().int().min(1).optional(),
     max_tokens: z.number().int().min(1).optional(),
+    images: JsonlImages,
   }),
   z.object({
     messages: z.array(Message).min(1),
     output_len: z.number().int().min(1).optional(),
     max_tokens: z.number().int().min(1).optional(),
+    images: JsonlImages,
   }),
 ]);
 
@@ -193,7 +199,12 @@ export async function loadJsonlPrompts(
 ): Promise<PromptProvider> {
   const file = path.resolve(baseDir, src.path);
   const lines = (await readText(file)).split('\n');
-  const items: { item: Omit<PromptItem, 'outputTokens'>; out: number | null }[] = [];
+  const items: {
+    item: Omit<PromptItem, 'outputTokens'>;
+    out: number | null;
+    images?: string[];
+    line?: number;
+  }[] = [];
   const errors: string[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
@@ -206,6 +217,13 @@ export async function loadJsonlPrompts(
     }
     const r = JsonlLine.safeParse(v);
     if (!r.success) {
+      // The union says only that no shape fitted: a bad `images` is named on its own.
+      const img =
+        typeof v === 'object' && v !== null && 'images' in v ? JsonlImages.safeParse(v.images) : null;
+      if (img && !img.success)
+        return void errors.push(
+          `line ${i + 1}: images: ${img.error.issues[0]?.message ?? 'invalid'} (a list of image files)`,
+        );
       errors.push(`line ${i + 1}: expected a string, {"prompt": …} or {"messages": [...]}`);
       return;
     }
@@ -216,11 +234,13 @@ export async function loadJsonlPrompts(
       items.push({
         item: { prompt: d.prompt, inputTokens: countTextTokens(d.prompt) },
         out: d.output_len ?? d.max_tokens ?? null,
+        ...(d.images ? { images: d.images, line: i + 1 } : {}),
       });
     else
       items.push({
         item: { messages: d.messages, inputTokens: countChatTokens(d.messages) },
         out: d.output_len ?? d.max_tokens ?? null,
+        ...(d.images ? { images: d.images, line: i + 1 } : {}),
       });
   });
   if (errors.length > 0)
@@ -228,6 +248,7 @@ export async function loadJsonlPrompts(
       `${file}: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`,
     );
   if (items.length === 0) throw new PromptFileError(`${file}: no prompts`);
+  const withImages = await attachRowImages(items, path.dirname(file), file);
   if (src.shuffle) new Rng(seed, 'jsonl').shuffle(items);
   const outDist = src.outputLen;
   const item = (k: number): PromptItem => {
@@ -236,5 +257,6 @@ export async function loadJsonlPrompts(
     return { ...it.item, outputTokens: out };
   };
   const desc = `JSONL ${path.basename(file)} (${items.length} prompts${outDist ? `, output ${describeDist(outDist)}` : ''})`;
-  return listProvider(desc, items.length, src.force, item, seed);
+  const p = listProvider(desc, items.length, src.force, item, seed);
+  return withImages ? { ...p, hasImages: true } : p;
 }

@@ -1,11 +1,13 @@
 /** What a prompt source gives the runner; length distributions and synthetic text (shared by every source). */
-import type { ChatMessage } from '../../../shared/request.ts';
+import type { ChatMessage, RequestImage } from '../../../shared/request.ts';
 import type { Rng } from '../../../shared/prng.ts';
 import type { ForceOutput, LengthDist } from '../../../shared/runs/workload/workload.ts';
 
 export interface PromptItem {
   prompt?: string;
   messages?: ChatMessage[];
+  /** Images sent with it (workload `images`, a JSONL row's `images`): shared, never copied per item. */
+  images?: RequestImage[];
   /** Estimated prompt tokens (used when the server reports none). */
   inputTokens: number;
   /** Output length to ask for (max_tokens); null = the server's default. */
@@ -25,6 +27,8 @@ export interface PromptProvider {
    * (a trace replay); the run then sends at most this many requests and ignores the arrival process.
    */
   schedule?: Float64Array;
+  /** Some items carry images of their own (a JSONL file's `images`). */
+  hasImages?: boolean;
   at(i: number, stream?: PromptStream): PromptItem;
 }
 

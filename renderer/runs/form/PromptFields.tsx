@@ -2,6 +2,7 @@ import { setDraft } from '../run-store.ts';
 import { type WorkloadDraft } from './workload-draft.ts';
 import { Field } from '../../core/form/Field.tsx';
 import { Num } from './Num.tsx';
+import { ImageFields } from './ImageFields.tsx';
 import { CheckRow } from '../../core/form/CheckRow.tsx';
 
 /** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
@@ -37,6 +38,7 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
           </Field>
         </div>
         {d.source === 'synthetic' && <PrefixCacheFields d={d} errors={errors} />}
+        <ImageFields d={d} errors={errors} />
         {d.source !== 'synthetic' && (
           <div className="field-pair">
             <Field

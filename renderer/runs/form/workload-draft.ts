@@ -8,6 +8,13 @@
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import {
+  IMAGE_DRAFT_DEFAULTS,
+  imageFieldOfPath,
+  imagesIn,
+  imagesOut,
+  type ImageDraft,
+} from './image-draft.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -23,7 +30,7 @@ type StopBy = 'requests' | 'duration' | 'both';
 type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
 type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
-export interface WorkloadDraft {
+export interface WorkloadDraft extends ImageDraft {
   name: string;
   model: string;
   stopBy: StopBy;
@@ -124,6 +131,7 @@ export function defaultDraft(): WorkloadDraft {
     serverMetrics: true,
     otlpListen: false,
     otlpPort: '4318',
+    ...IMAGE_DRAFT_DEFAULTS,
     rest: {},
   };
 }
@@ -229,6 +237,9 @@ export function draftToWorkload(
   if (d.traceHeaders) delete w.traceHeaders;
   else w.traceHeaders = false;
   w.connection = d.connection;
+  const images = imagesOut(d, d.rest.images);
+  if (images) w.images = images;
+  else delete w.images;
   delete w.extraBody;
   const extra = extraBodyOf(d.extraBody);
   // Not JSON: left as text, so the schema refuses it at `extraBody` (validateDraft says why first).
@@ -310,6 +321,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.traceHeaders = raw.traceHeaders !== false;
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
+  Object.assign(d, imagesIn(raw.images));
   d.rest = rest;
   return d;
 }
@@ -375,5 +387,7 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith('slo.tpotMs')) return 'sloTpotMs';
   if (path.startsWith('slo.e2elMs')) return 'sloE2elMs';
   if (path.startsWith('rampUp')) return 'rampUpS';
+  const image = imageFieldOfPath(path);
+  if (image) return image;
   return head;
 }

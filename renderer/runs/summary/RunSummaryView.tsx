@@ -25,6 +25,7 @@ import { SwimLegend } from '../live/LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { ByTurnTable } from './ByTurnTable.tsx';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
+import { UploadTable } from './UploadTable.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
 
 export function RunSummaryView() {
@@ -94,6 +95,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <StatsTable s={s} />
       <ByTurnTable s={s} />
       <PrefixCacheTable s={s} />
+      <UploadTable s={s} />
       <ServerPhasesCard d={d} s={s} width={width} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
       <RunTimeline derived={derived} imported={e.imported} width={width} />

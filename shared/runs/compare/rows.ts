@@ -7,6 +7,7 @@ import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../summar
 import { serverQuantileRange, type QuantileBucket } from '../summary/server-quantile.ts';
 import { statsOf } from '../summary/stats-of.ts';
 import { SPEC_DECODE_ROWS } from './spec-decode-rows.ts';
+import { UPLOAD_ROWS } from './upload-rows.ts';
 
 export interface CompareRowDef {
   id: string;
@@ -282,6 +283,7 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ...phaseRows('decodeMs', 'Decode (spans)'),
   ...phaseRows('serverTtftMs', 'Server TTFT (spans)'),
   ...SPEC_DECODE_ROWS,
+  ...UPLOAD_ROWS,
   // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
   {
     id: 'gpu-j-per-token',

@@ -254,5 +254,11 @@ export const RequestSchema = z.object({
   /** Multi-turn runs (workload sessions): the conversation's index and this request's turn in it (1-based). */
   session: z.number().int().min(0).optional(),
   turn: z.number().int().min(1).optional(),
+  /**
+   * Requests that carried images (workload `images`): the request body's bytes and the number of
+   * images; the upload time is phases.firstByteMs − phases.requestWrittenMs (summary `upload`).
+   */
+  requestBytes: z.number().int().min(0).optional(),
+  images: z.number().int().min(0).optional(),
 });
 export type RunRequestLine = z.output<typeof RequestSchema>;

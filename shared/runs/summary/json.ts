@@ -4,6 +4,7 @@
  */
 import type { MetricStats, RunSummary } from './schema.ts';
 import { turnLabel } from './by-turn.ts';
+import { uploadJson } from './upload.ts';
 
 /**
  * The summary as one flat JSON object: vLLM's keys and values (`completed`, `mean_ttft_ms`,
@@ -119,6 +120,7 @@ export function summaryJson(
           },
         }
       : {}),
+    ...(s.upload ? { upload: uploadJson(s.upload) } : {}),
     server: s.server ?? null,
     source: s.source,
     definitions: s.definitions ?? 'tokenscope',

@@ -21,6 +21,7 @@ import type { Workload } from '../workload/workload.ts';
 import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
 import { serverPhasesSummaryOf, type PhaseLine } from '../../tracing/phase-summary.ts';
 import { prefixCacheOf } from './prefix-cache.ts';
+import { UploadAccumulator } from './upload.ts';
 import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
 
 export interface SummarizeRunOptions {
@@ -215,6 +216,7 @@ export class RunAccumulator {
   private seqEnd = 0;
   /** What the server-phase summary reads of the successful measured lines. */
   private readonly phaseLines: PhaseLine[] = [];
+  private readonly upload = new UploadAccumulator();
   private lines = 0;
   private measured = 0;
   private endMs = 0;
@@ -241,6 +243,7 @@ export class RunAccumulator {
     }
     if (line.status === 'ok') this.phaseLines.push(phaseLineOf(line));
     if (isCancelledLine(line)) return;
+    this.upload.add(line);
     const d = this.definitions;
     const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
     this.outcomes.push(slimOutcome(o, lv));
@@ -276,6 +279,8 @@ export class RunAccumulator {
       this.expected(),
     );
     if (cache) summary.prefixCache = cache;
+    const upload = this.upload.summary();
+    if (upload) summary.upload = upload;
     const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
     return byTurn ? { ...summary, byTurn } : summary;
   }

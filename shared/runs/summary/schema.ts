@@ -271,6 +271,17 @@ export const RunSummarySchema = z.object({
       expected: z.object({ hitRequests: count, cachedTokens: count, ratio: nonNeg }).optional(),
     })
     .optional(),
+  /** Requests with images: their bytes, write and upload times beside their TTFT (upload.ts). */
+  upload: z
+    .object({
+      requests: count,
+      images: count,
+      requestBytes: MetricStatsSchema.nullable(),
+      writeMs: MetricStatsSchema.nullable(),
+      uploadMs: MetricStatsSchema.nullable(),
+      ttftMs: MetricStatsSchema.nullable(),
+    })
+    .optional(),
   /** For imports: what was recomputed from per-request arrays, what was taken as reported, and other notes. */
   importInfo: z
     .object({

@@ -15,6 +15,7 @@ import { serverPhasesLines } from '../../tracing/phase-text.ts';
 import { serverPrefixCacheText } from './prefix-cache.ts';
 import { specDecodeRows } from './spec-decode-text.ts';
 import { rolesSection } from './roles-text.ts';
+import { uploadRows } from './upload.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -302,6 +303,8 @@ export function summaryText(s: RunSummary): string {
   L.push(...reasoningSection(s));
   L.push(...byTurnSection(s));
   L.push(...prefixCacheSection(s));
+  if (s.upload)
+    L.push(center('Images and Upload', 50, '-'), ...uploadRows(s.upload).map(([k, v]) => row(k, v)));
   L.push(...coalescedSection(s));
   // Per token from estimated counts (no per-event counts from the server): said in the heading.
   const estimated = s.tokens.outputSource.estimated > 0 || s.tokens.outputSource['usage-total'] > 0;

@@ -9,6 +9,7 @@
 import { fail, ok, type Result } from '../../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
+import { IMAGE_DIALECTS, ImagesSpec } from './images.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -308,6 +309,8 @@ export const WorkloadSchema = z
     traceHeaders: z.boolean().optional(),
     /** Multi-turn conversations instead of single requests (see `Sessions`). */
     sessions: Sessions.optional(),
+    /** Images in every request (shared/runs/workload/images.ts; docs/load.md "Images in prompts"). */
+    images: ImagesSpec.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
@@ -317,6 +320,18 @@ export const WorkloadSchema = z
         path: ['sessions'],
         message:
           'sessions take synthetic prompts or a ShareGPT file (whole conversations), not JSONL or a trace',
+      });
+    if (w.images && w.sessions)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: 'images are sent with single requests, not sessions',
+      });
+    if (w.images && w.target && !(IMAGE_DIALECTS as readonly string[]).includes(w.target.dialect))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: `the ${w.target.dialect} dialect carries no images; use ${IMAGE_DIALECTS.join(' or ')}`,
       });
     if (w.prompts.type === 'trace') traceRules(w, ctx);
     else if (w.requests === undefined && w.durationS === undefined)
