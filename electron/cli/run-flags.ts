@@ -32,6 +32,8 @@ export interface RunCliOptions {
   thinkTime?: string;
   /** Multi-turn sessions: the first user message's tokens, N or MIN-MAX. */
   firstInputLen?: string;
+  /** A model mix: `name[=weight]`, repeatable (workload `models`). */
+  mix?: string[];
   seed?: number;
   duration?: number;
   warmup?: number;
@@ -110,6 +112,14 @@ function parseThinkTime(v: string): unknown {
   return m[2] === undefined ? Number(m[1]) : { type: 'uniform', minMs: Number(m[1]), maxMs: Number(m[2]) };
 }
 
+/** "name" or "name=weight" (the last `=` splits); a weight that is no number is left for the schema to name. */
+function mixEntry(v: string): unknown {
+  const at = v.lastIndexOf('=');
+  if (at < 0) return { name: v.trim() };
+  const w = v.slice(at + 1).trim();
+  return { name: v.slice(0, at).trim(), weight: w !== '' && Number.isFinite(Number(w)) ? Number(w) : w };
+}
+
 /** The workload file's JSON with the flags laid over it (validated afterwards, once). */
 export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: string } {
   const w: Obj = { ...raw };
@@ -157,6 +167,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       ...(o.turns !== undefined ? { turns: parseLen(o.turns) } : {}),
       ...(o.thinkTime !== undefined ? { thinkTimeMs: parseThinkTime(o.thinkTime) } : {}),
     };
+  if (o.mix !== undefined) w.models = o.mix.map(mixEntry);
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
@@ -278,6 +289,7 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'sessions.turns': ['--turns', 'turns'],
   'sessions.thinkTimeMs': ['--think-time', 'thinkTime'],
   'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
+  models: ['--mix', 'mix'],
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

@@ -35,6 +35,8 @@ export function dispatchLine(
   rec: RequestRecord,
   startedMs: number,
   saveText: boolean,
+  /** A model mix: the line says which model the request went to. */
+  mixed = false,
 ): { line: RunRequestLine; stats: RequestStats } {
   const { line, stats } = recordToLineWithStats(rec, {
     seq: d.seq,
@@ -51,6 +53,7 @@ export function dispatchLine(
   // Schedule lag: actual send − planned send (a concurrency limit's queue time is part of it).
   if (line.sentMs !== undefined && d.scheduledMs !== null) line.lagMs = ms3(line.sentMs - d.scheduledMs);
   line.promptHash = promptHash(d.item);
+  if (mixed) line.model = d.spec.model;
   if (d.session) {
     line.session = d.session.index;
     line.turn = d.session.turn;

@@ -254,5 +254,7 @@ export const RequestSchema = z.object({
   /** Multi-turn runs (workload sessions): the conversation's index and this request's turn in it (1-based). */
   session: z.number().int().min(0).optional(),
   turn: z.number().int().min(1).optional(),
+  /** A model mix (workload models): the model name this request was sent to. Absent otherwise. */
+  model: z.string().max(500).optional(),
 });
 export type RunRequestLine = z.output<typeof RequestSchema>;

@@ -9,6 +9,7 @@
 import { fail, ok, type Result } from '../../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
+import { ModelMix } from './models.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -308,6 +309,11 @@ export const WorkloadSchema = z
     traceHeaders: z.boolean().optional(),
     /** Multi-turn conversations instead of single requests (see `Sessions`). */
     sessions: Sessions.optional(),
+    /**
+     * A model mix (models.ts): each request goes to one of these model names (models or LoRA
+     * adapters), drawn by weight from the seed; the target's model is then not sent.
+     */
+    models: ModelMix.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
