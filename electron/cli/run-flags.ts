@@ -3,6 +3,7 @@
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
 import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
+import { mixEntryOfText } from '../../shared/runs/workload/models.ts';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
@@ -112,14 +113,6 @@ function parseThinkTime(v: string): unknown {
   return m[2] === undefined ? Number(m[1]) : { type: 'uniform', minMs: Number(m[1]), maxMs: Number(m[2]) };
 }
 
-/** "name" or "name=weight" (the last `=` splits); a weight that is no number is left for the schema to name. */
-function mixEntry(v: string): unknown {
-  const at = v.lastIndexOf('=');
-  if (at < 0) return { name: v.trim() };
-  const w = v.slice(at + 1).trim();
-  return { name: v.slice(0, at).trim(), weight: w !== '' && Number.isFinite(Number(w)) ? Number(w) : w };
-}
-
 /** The workload file's JSON with the flags laid over it (validated afterwards, once). */
 export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: string } {
   const w: Obj = { ...raw };
@@ -167,7 +160,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       ...(o.turns !== undefined ? { turns: parseLen(o.turns) } : {}),
       ...(o.thinkTime !== undefined ? { thinkTimeMs: parseThinkTime(o.thinkTime) } : {}),
     };
-  if (o.mix !== undefined) w.models = o.mix.map(mixEntry);
+  if (o.mix !== undefined) w.models = o.mix.map(mixEntryOfText);
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {

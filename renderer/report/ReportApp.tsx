@@ -15,6 +15,7 @@ import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/summa
 import { ServerSideCard } from '../runs/summary/ServerSideCard.tsx';
 import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
 import { PrefixCacheTable } from '../runs/summary/PrefixCacheTable.tsx';
+import { ByModelTable } from '../runs/summary/ByModelTable.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 
@@ -78,6 +79,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
       <PrefixCacheTable s={s} />
+      <ByModelTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} />
       <RunTimeline derived={derived} imported={e.imported} />
       {lanes && lanes.ticksKept < lanes.events && (

@@ -8,6 +8,7 @@
 import { plainMessage } from '../../../shared/runs/workload/messages.ts';
 import { parseWorkload, type WorkloadIssue } from '../../../shared/runs/workload/workload.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { mixOfText, textOfMix } from '../../../shared/runs/workload/models.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -67,6 +68,8 @@ export interface WorkloadDraft {
   connection: 'keep-alive' | 'close';
   /** Extra request-body fields, as JSON text ('' = none): merged into every request. */
   extraBody: string;
+  /** A model mix as typed, "name=weight, …" ('' = the target's model only): workload `models`. */
+  models: string;
   /** Watch the server's own metrics through the run (not a workload field: a run option). */
   serverMetrics: boolean;
   /** Receive the server's OTLP traces on `otlpPort` during the run (a run option: docs/tracing.md). */
@@ -121,6 +124,7 @@ export function defaultDraft(): WorkloadDraft {
     traceHeaders: true,
     connection: 'keep-alive',
     extraBody: '',
+    models: '',
     serverMetrics: true,
     otlpListen: false,
     otlpPort: '4318',
@@ -229,6 +233,9 @@ export function draftToWorkload(
   if (d.traceHeaders) delete w.traceHeaders;
   else w.traceHeaders = false;
   w.connection = d.connection;
+  delete w.models;
+  const mix = mixOfText(d.models);
+  if (mix) w.models = mix;
   delete w.extraBody;
   const extra = extraBodyOf(d.extraBody);
   // Not JSON: left as text, so the schema refuses it at `extraBody` (validateDraft says why first).
@@ -310,6 +317,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.traceHeaders = raw.traceHeaders !== false;
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
+  d.models = textOfMix(raw.models);
   d.rest = rest;
   return d;
 }

@@ -24,6 +24,7 @@ import { ServerPhasesCard } from './ServerPhasesCard.tsx';
 import { SwimLegend } from '../live/LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { ByTurnTable } from './ByTurnTable.tsx';
+import { ByModelTable } from './ByModelTable.tsx';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
 
@@ -93,6 +94,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
       <ByTurnTable s={s} />
+      <ByModelTable s={s} />
       <PrefixCacheTable s={s} />
       <ServerPhasesCard d={d} s={s} width={width} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />

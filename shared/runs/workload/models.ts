@@ -59,3 +59,36 @@ export function sharesOf(mix: ModelMix): { name: string; share: number }[] {
   const total = mix.reduce((a, m) => a + m.weight, 0);
   return mix.map((m) => ({ name: m.name, share: m.weight / total }));
 }
+
+/**
+ * A mix as typed (`--mix name=weight`, the run form's "name=weight" list): each entry split at its
+ * last `=`; a weight that is no number is kept as typed, for the schema to refuse with its path.
+ */
+export function mixEntryOfText(v: string): { name: string; weight?: number | string } {
+  const at = v.lastIndexOf('=');
+  if (at < 0) return { name: v.trim() };
+  const w = v.slice(at + 1).trim();
+  return { name: v.slice(0, at).trim(), weight: w !== '' && Number.isFinite(Number(w)) ? Number(w) : w };
+}
+
+/** The run form's text (entries on lines or between commas) as the workload's `models`; null when empty. */
+export function mixOfText(text: string): { name: string; weight?: number | string }[] | null {
+  const parts = text
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return parts.length === 0 ? null : parts.map(mixEntryOfText);
+}
+
+/** A workload's `models` as the run form shows it: "name=weight, …" ('' when none or not a list). */
+export function textOfMix(models: unknown): string {
+  if (!Array.isArray(models)) return '';
+  return models
+    .map((m: unknown) => {
+      if (typeof m === 'string') return m;
+      const o = (m ?? {}) as { name?: unknown; weight?: unknown };
+      const name = typeof o.name === 'string' ? o.name : '';
+      return o.weight === undefined ? name : `${name}=${String(o.weight)}`;
+    })
+    .join(', ');
+}
