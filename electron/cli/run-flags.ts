@@ -3,6 +3,7 @@
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
 import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
+import { mixEntryOfText } from '../../shared/runs/workload/models.ts';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
@@ -33,6 +34,8 @@ export interface RunCliOptions extends ImageCliOptions {
   thinkTime?: string;
   /** Multi-turn sessions: the first user message's tokens, N or MIN-MAX. */
   firstInputLen?: string;
+  /** A model mix: `name[=weight]`, repeatable (workload `models`). */
+  mix?: string[];
   seed?: number;
   duration?: number;
   warmup?: number;
@@ -158,6 +161,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       ...(o.turns !== undefined ? { turns: parseLen(o.turns) } : {}),
       ...(o.thinkTime !== undefined ? { thinkTimeMs: parseThinkTime(o.thinkTime) } : {}),
     };
+  if (o.mix !== undefined) w.models = o.mix.map(mixEntryOfText);
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
@@ -282,6 +286,7 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'sessions.thinkTimeMs': ['--think-time', 'thinkTime'],
   'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
   ...IMAGE_FLAG_OF_FIELD,
+  models: ['--mix', 'mix'],
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

@@ -1,5 +1,6 @@
 import { startSim, type SimOptions } from '../sim/index.ts';
 import { parseSpecAccept } from '../sim/spec-decode.ts';
+import { parseExtraModel, type ExtraModel } from '../sim/models.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCliOptions {
@@ -8,6 +9,8 @@ export interface SimCliOptions {
   /** `--allow-host`: names requests may carry besides loopback and IP addresses. */
   allowHost?: string[];
   model: string;
+  /** `--extra-model name[=speedup]` (repeatable): more names served, each at its own speed. */
+  extraModel?: string[];
   seed: number;
   maxNumSeqs: number;
   decodeStepMs: number;
@@ -53,11 +56,21 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     process.stderr.write(accept + '\n');
     return 2;
   }
+  const extraModels: ExtraModel[] = [];
+  for (const spec of o.extraModel ?? []) {
+    const m = parseExtraModel(spec);
+    if (!m.ok) {
+      process.stderr.write(m.error + '\n');
+      return 2;
+    }
+    extraModels.push(m.value);
+  }
   const opts: SimOptions = {
     host: o.host,
     allowedHosts: o.allowHost ?? [],
     port: o.port,
     model: o.model,
+    extraModels,
     seed: o.seed,
     maxNumSeqs: o.maxNumSeqs,
     decodeStepMs: o.decodeStepMs,
@@ -105,6 +118,10 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
       `  TGI:      ${sim.url}/generate_stream    llama.cpp: ${sim.url}/completion`,
       `  Ollama:   ${sim.url}/api/generate  ${sim.url}/api/chat  ${sim.url}/api/tags`,
       `  metrics:  ${sim.url}/metrics`,
+      ...sim.options.extraModels.map(
+        (m) =>
+          `  also serves "${m.name}" at ${m.speedup}× the speed (${(o.decodeStepMs / m.speedup).toFixed(3)} ms/step)`,
+      ),
       ...(sim.options.kvTransferMs !== null
         ? [
             `  disaggregated: prefill ${sim.url}/metrics/prefill  decode ${sim.url}/metrics/decode  (KV transfer ${sim.options.kvTransferMs} ms per request)`,

@@ -35,6 +35,8 @@ export function dispatchLine(
   rec: RequestRecord,
   startedMs: number,
   saveText: boolean,
+  /** A model mix: the line says which model the request went to. */
+  mixed = false,
 ): { line: RunRequestLine; stats: RequestStats } {
   const { line, stats } = recordToLineWithStats(rec, {
     seq: d.seq,
@@ -56,6 +58,7 @@ export function dispatchLine(
     line.requestBytes = rec.requestBytes;
     line.images = d.spec.images?.length ?? 0;
   }
+  if (mixed) line.model = d.spec.model;
   if (d.session) {
     line.session = d.session.index;
     line.turn = d.session.turn;

@@ -41,7 +41,8 @@ export async function prepareRun(
   t: PrepareTarget,
   baseDir: string,
 ): Promise<{ model: string; prompts: PromptProvider }> {
-  let model = t.model || null;
+  // A model mix names its own models: the target's is then its first (the header's, the watch's).
+  let model = (w.models ? w.models[0]!.name : t.model) || null;
   if (!model) {
     const r = await discoverModels(t.url, t.dialect, {
       apiKey: t.apiKey,

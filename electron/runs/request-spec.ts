@@ -9,6 +9,7 @@ import type { Workload } from '../../shared/runs/workload/workload.ts';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { PromptItem, PromptProvider } from './prompts/items.ts';
 import { looksSecretName } from '../../shared/redact.ts';
+import { modelOf } from '../../shared/runs/workload/models.ts';
 
 /** The target of a run, secrets included (they never leave the process). */
 export interface RunTargetSpec {
@@ -46,13 +47,16 @@ export function publicTarget(t: RunTargetSpec): RunTarget {
 /**
  * The request for one item. Output length: the workload's sampling.maxTokens, else the item's;
  * forced with ignore_eos and/or min_tokens = max_tokens when the source asks (vLLM's random
- * dataset sends ignore_eos so every request generates exactly its output length).
+ * dataset sends ignore_eos so every request generates exactly its output length). With a model
+ * mix (workload `models`), the model sent is the mix's pick for `modelKey`, the request's place
+ * (none: the mix's first, as the test request sends).
  */
 export function buildSpec(
   w: Workload,
   t: RunTargetSpec,
   item: PromptItem,
   force: PromptProvider['force'],
+  modelKey?: string,
 ): RequestSpec {
   const maxTokens = w.sampling.maxTokens ?? item.outputTokens ?? undefined;
   const params: SamplingParams = {
@@ -67,7 +71,11 @@ export function buildSpec(
   return {
     url: t.url,
     dialect: t.dialect,
-    model: t.model,
+    model: w.models
+      ? modelKey === undefined
+        ? w.models[0]!.name
+        : modelOf(w.models, w.seed, modelKey)
+      : t.model,
     prompt: item.prompt,
     messages: item.messages,
     ...(item.images?.length ? { images: item.images } : {}),

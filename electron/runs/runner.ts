@@ -148,7 +148,16 @@ class RunSession {
   /** An item and its request: main ones are built ahead of their arrival (lookahead.ts). */
   private prepare(seq: number, stream: 'main' | 'warmup' | 'test'): { item: PromptItem; spec: RequestSpec } {
     const item = this.o.prompts.at(seq, stream);
-    return { item, spec: buildSpec(this.w, this.o.target, item, this.o.prompts.force) };
+    return {
+      item,
+      spec: buildSpec(
+        this.w,
+        this.o.target,
+        item,
+        this.o.prompts.force,
+        stream === 'test' ? undefined : `${stream}:${seq}`,
+      ),
+    };
   }
 
   async run(): Promise<RunResult> {
@@ -339,7 +348,7 @@ class RunSession {
 
   /** A finished request's line, statistics and counters (in the finish queue's slices). */
   private record(d: Dispatch, rec: RequestRecord, startedMs: number): void {
-    const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText);
+    const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText, !!this.w.models);
     this.writer?.append(line);
     // A line whose output the server's tokenizer counts after the run waits for that count.
     this.sink.add(line, this.texts.keep(line, rec));

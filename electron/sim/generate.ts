@@ -37,6 +37,8 @@ import { errorMessage } from '../../shared/result.ts';
 export interface SimCore {
   opts: ResolvedSimOptions;
   scheduler: Scheduler;
+  /** The extra model names' engines (sim/models.ts), by name; empty when it serves one model. */
+  engines: Map<string, Scheduler>;
   groundTruth: GroundTruthLog;
   ids: Rng;
   /**
@@ -167,20 +169,32 @@ export function acceptGeneration(
   const requestId = idOf(res);
   if (status !== null)
     return sendError(res, httpError(dialect, status, { model: r.model ?? o.model, requestId }));
-  if (!modelMatches(dialect, r.model, o.model))
-    return sendError(res, httpError(dialect, 404, { model: r.model ?? '', requestId }));
+  const engine = engineFor(core, dialect, r.model);
+  if (!engine) return sendError(res, httpError(dialect, 404, { model: r.model ?? '', requestId }));
   const maxTokens = r.maxTokens ?? o.defaultMaxTokens;
-  if (!core.scheduler.fits(r.promptTokens, maxTokens)) {
+  if (!engine.scheduler.fits(r.promptTokens, maxTokens)) {
     const message =
       `This model's maximum context length is ${o.kvCacheTokens} tokens. However, you requested ${r.promptTokens + maxTokens} tokens ` +
       `(${r.promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`;
     return rejectInvalid(res, dialect, message, 'max_tokens');
   }
-  start(core, dialect, res, r, maxTokens, fault, arrivalMs, traceparentOf(req));
+  start(core, engine, dialect, res, r, maxTokens, fault, arrivalMs, traceparentOf(req));
+}
+
+/** The engine serving the model asked for, and the name it answers with; null: not served (404). */
+function engineFor(
+  core: SimCore,
+  dialect: DialectId,
+  asked: string | null,
+): { scheduler: Scheduler; name: string | null } | null {
+  const extra = asked !== null ? core.engines.get(asked) : undefined;
+  if (extra && asked !== null) return { scheduler: extra, name: asked };
+  return modelMatches(dialect, asked, core.opts.model) ? { scheduler: core.scheduler, name: null } : null;
 }
 
 function start(
   core: SimCore,
+  engine: { scheduler: Scheduler; name: string | null },
   dialect: DialectId,
   res: ServerResponse,
   r: GenRequest,
@@ -205,7 +219,9 @@ function start(
   const reasoningTokens = r.reasoningTokens ?? o.reasoningTokens;
   const plan = planOutput(textSeed, genTokens, r.minTokens, r.ignoreEos || runaway, reasoningTokens);
   const model =
-    dialect === 'ollama-generate' || dialect === 'ollama-chat' ? (r.model ?? ollamaName(o.model)) : o.model;
+    engine.name ??
+    (dialect === 'ollama-generate' || dialect === 'ollama-chat' ? (r.model ?? ollamaName(o.model)) : o.model);
+  const scheduler = engine.scheduler;
   let session: StreamSession | null = null;
   const writer = createWriter(dialect, {
     requestId,
@@ -225,7 +241,7 @@ function start(
     promptTokensDetails: o.promptTokensDetails,
   });
   const s = new StreamSession(res, dialect, writer, requestId, fault, r.stream, {
-    scheduler: core.scheduler,
+    scheduler,
     groundTruth: core.groundTruth,
     onDone: (x) => core.sessions.delete(x),
     arrivalMs,
@@ -236,7 +252,7 @@ function start(
   s.begin(holdMs > 0);
   const submit = (): void => {
     if (res.destroyed || res.writableEnded || !core.sessions.has(s)) return;
-    s.seq = core.scheduler.submit(
+    s.seq = scheduler.submit(
       {
         requestId,
         promptTokens: r.promptTokens,
@@ -249,7 +265,7 @@ function start(
         faultAt: faultTokenIndex(fault, plan.tokens),
         ...trace,
         ...(r.imageTokens > 0 ? { imageTokens: r.imageTokens } : {}),
-        prefixKeys: core.scheduler.prefixCache
+        prefixKeys: scheduler.prefixCache
           ? blockKeys(r.messages ? { messages: r.messages } : { text: r.promptText })
           : undefined,
       },

@@ -2,6 +2,7 @@
  * The simulator's GET endpoints besides /metrics, in the shapes clients probe for:
  * vLLM `/v1/models`, `/health` (200, empty body), `/version`; Ollama `/api/tags`, `/api/version`.
  */
+import { servedModels } from './models.ts';
 import type { ResolvedSimOptions } from './types.ts';
 
 const SIM_VERSION = '0.15.0+tokenscope.sim';
@@ -33,33 +34,32 @@ export function infoResponse(path: string, o: ResolvedSimOptions, startedSec: nu
     case '/v1/models':
       return json({
         object: 'list',
-        data: [
-          {
-            id: o.model,
-            object: 'model',
-            created: startedSec,
-            owned_by: 'vllm',
-            root: o.model,
-            parent: null,
-            max_model_len: o.kvCacheTokens,
-            permission: [
-              {
-                id: `modelperm-${o.seed.toString(16).padStart(8, '0')}`,
-                object: 'model_permission',
-                created: startedSec,
-                allow_create_engine: false,
-                allow_sampling: true,
-                allow_logprobs: true,
-                allow_search_indices: false,
-                allow_view: true,
-                allow_fine_tuning: false,
-                organization: '*',
-                group: null,
-                is_blocking: false,
-              },
-            ],
-          },
-        ],
+        // Every served name; an extra one's parent is the first (vLLM lists LoRA cards so).
+        data: servedModels(o).map((id) => ({
+          id,
+          object: 'model',
+          created: startedSec,
+          owned_by: 'vllm',
+          root: o.model,
+          parent: id === o.model ? null : o.model,
+          max_model_len: o.kvCacheTokens,
+          permission: [
+            {
+              id: `modelperm-${o.seed.toString(16).padStart(8, '0')}`,
+              object: 'model_permission',
+              created: startedSec,
+              allow_create_engine: false,
+              allow_sampling: true,
+              allow_logprobs: true,
+              allow_search_indices: false,
+              allow_view: true,
+              allow_fine_tuning: false,
+              organization: '*',
+              group: null,
+              is_blocking: false,
+            },
+          ],
+        })),
       });
     case '/api/tags':
       return json({

@@ -7,6 +7,7 @@
 import { DEFAULT_CLOSE_AFTER_STREAM_MS } from './close-after-stream.ts';
 import { toFaultSpec } from './faults.ts';
 import { resolveSpec } from './spec-decode.ts';
+import { resolveExtraModels } from './models.ts';
 import type { ResolvedSimOptions, SimOptions } from './types.ts';
 
 const SIM_DEFAULTS = {
@@ -38,6 +39,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     allowedHosts: o.allowedHosts ?? [],
     port: Math.floor(num(o.port, d.port, 0, 65535)),
     model: o.model ?? d.model,
+    extraModels: resolveExtraModels(o.model ?? d.model, o.extraModels),
     seed: Math.floor(num(o.seed, d.seed, -(2 ** 31), 2 ** 32)),
     maxNumSeqs: Math.floor(num(o.maxNumSeqs, d.maxNumSeqs, 1)),
     kvCacheTokens: Math.floor(num(o.kvCacheTokens, d.kvCacheTokens, 16)),

@@ -21,6 +21,7 @@ import { Rng } from '../../shared/prng.ts';
 import { loadReplay, serveReplay, type ReplayBody } from './replay.ts';
 import { Scheduler, type SeqObserver } from './scheduler.ts';
 import { SimSpecDecode } from './spec-decode.ts';
+import { engineOptions } from './models.ts';
 import type { GroundTruthRecord, ResolvedSimOptions, SimPhases, SimServer, SimState } from './types.ts';
 
 const POST_ROUTES: Readonly<Record<string, DialectId>> = {
@@ -79,6 +80,12 @@ export class SimHttpServer implements SimServer {
     this.core = {
       opts: options,
       scheduler: new Scheduler(options, this.metrics, this.gpus, onEnd, this.disagg),
+      engines: new Map(
+        options.extraModels.map((m) => [
+          m.name,
+          new Scheduler(engineOptions(options, m), this.metrics, null, onEnd, null),
+        ]),
+      ),
       groundTruth,
       ids: new Rng(options.seed, 'request-ids'),
       instanceId: randomBytes(4).toString('hex'),
@@ -152,6 +159,7 @@ export class SimHttpServer implements SimServer {
       const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
       for (const s of [...this.core.sessions]) s.shutdown();
       this.core.scheduler.close();
+      for (const e of this.core.engines.values()) e.close();
       this.server.closeIdleConnections();
       // Give ended responses a moment to flush, then cut whatever is still open.
       await new Promise((r) => setImmediate(r));
@@ -226,11 +234,13 @@ export class SimHttpServer implements SimServer {
     const s = this.core.scheduler;
     if (path === '/reset_prefix_cache') {
       s.prefixCache?.clear();
+      for (const e of this.core.engines.values()) e.prefixCache?.clear();
       res.writeHead(200, { 'content-length': '0' });
       return void res.end();
     }
-    const busy = s.numRunning + s.numWaiting > 0;
-    if (!busy) s.prefixCache?.clear();
+    const all = [s, ...this.core.engines.values()];
+    const busy = all.some((e) => e.numRunning + e.numWaiting > 0);
+    if (!busy) for (const e of all) e.prefixCache?.clear();
     const body =
       'Cache flushed.\nPlease check backend logs for more details. (When there are running or waiting requests, the operation will not be performed.)\n';
     res.writeHead(busy ? 400 : 200, { 'content-type': 'text/plain; charset=utf-8' });

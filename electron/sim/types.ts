@@ -106,6 +106,11 @@ export interface SimOptions {
    * `/metrics/prefill` and `/metrics/decode` (sim/metrics-disagg.ts). Default null: off.
    */
   kvTransferMs?: number | null;
+  /**
+   * More model names served (a model mix's target: sim/models.ts), each on an engine of its own at
+   * `speedup` × the first model's speed. Default none.
+   */
+  extraModels?: { name: string; speedup: number }[];
   log?: (line: string) => void;
 }
 
@@ -115,6 +120,8 @@ export interface ResolvedSimOptions {
   allowedHosts: string[];
   port: number;
   model: string;
+  /** More names served, each on its own engine (sim/models.ts). */
+  extraModels: { name: string; speedup: number }[];
   seed: number;
   maxNumSeqs: number;
   kvCacheTokens: number;

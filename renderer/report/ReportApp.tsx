@@ -16,6 +16,7 @@ import { ServerSideCard } from '../runs/summary/ServerSideCard.tsx';
 import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
 import { PrefixCacheTable } from '../runs/summary/PrefixCacheTable.tsx';
 import { UploadTable } from '../runs/summary/UploadTable.tsx';
+import { ByModelTable } from '../runs/summary/ByModelTable.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 
@@ -80,6 +81,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       <StatsTable s={s} />
       <PrefixCacheTable s={s} />
       <UploadTable s={s} />
+      <ByModelTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} />
       <RunTimeline derived={derived} imported={e.imported} />
       {lanes && lanes.ticksKept < lanes.events && (

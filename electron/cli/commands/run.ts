@@ -19,6 +19,11 @@ function addSessionOptions(cmd: Command): Command {
     .option(
       '--first-input-len <n>',
       "multi-turn sessions: the first user message's tokens, N or MIN-MAX (later turns: --input-len)",
+    )
+    .option(
+      '--mix <name[=weight]>',
+      'a model mix: send each request to one of these model names (models or LoRA adapters), drawn by weight from the seed (repeatable; default weight 1); the summary breaks numbers down by model',
+      collect,
     );
 }
 

@@ -16,6 +16,11 @@ export function addSimCommand(program: Command): void {
       collect,
     )
     .option('--model <name>', 'model name it serves', 'tokenscope-sim')
+    .option(
+      '--extra-model <name[=speedup]>',
+      "also serve this model name (a model or a LoRA adapter, for a model mix) on an engine of its own at speedup × the first model's decode and prefill speed (repeatable; default speedup 1)",
+      collect,
+    )
     .option('--seed <n>', 'random seed (same seed, same requests: same output)', int('--seed'), 1)
     .option(
       '--max-num-seqs <n>',

@@ -172,6 +172,7 @@ function requestLine(seq: number, warmup: boolean): RunRequestLine {
     turn: 2,
     requestBytes: 4096,
     images: 2,
+    model: 'lora-a',
   };
 }
 
@@ -196,6 +197,11 @@ const stats = (v: number): MetricStats => ({
   p999: v + 0.99,
   vllm: { count: 3, mean: v, median: v, std: 0.5, min: 0, max: v + 1, p90: v, p95: v, p99: v, p999: v },
 });
+/** By-model rows keep no vLLM variant (the run's own table shows it). */
+const ownStats = (v: number): MetricStats => {
+  const { vllm: _vllm, ...own } = stats(v);
+  return own;
+};
 
 const hist = {
   count: 2,
@@ -254,6 +260,22 @@ const summary: RunSummary = {
   reasoning: { requests: 1, reasoningTokens: 2, answerTokens: 2, estimatedRequests: 1 },
   byTurn: [
     { turn: 1, andLater: false, requests: 1, failed: 0, meanInputTokens: 8, ttft: stats(5), e2e: stats(30) },
+  ],
+  byModel: [
+    {
+      model: 'lora-a',
+      requests: 1,
+      failed: 0,
+      share: 1,
+      ttft: ownStats(5),
+      tpot: ownStats(2),
+      itl: ownStats(2),
+      e2el: ownStats(30),
+      requestThroughput: 0.5,
+      outputThroughput: 2,
+      totalOutputTokens: 4,
+      errors: {},
+    },
   ],
   errorSamples: { 'server/error-event': 'overloaded' },
   errors: { 'server/error-event': 1 },

@@ -101,7 +101,7 @@ export async function conversationTask(
           haveSlot: false,
           origin: d.t0,
           item,
-          spec: buildSpec(d.workload, d.target, item, d.prompts.force),
+          spec: buildSpec(d.workload, d.target, item, d.prompts.force, `session:${i}`),
           session: { index: i, turn },
         });
       },

@@ -16,6 +16,7 @@ import { BasicFields } from './BasicFields.tsx';
 import { ArrivalFields } from './ArrivalFields.tsx';
 import { PromptFields } from './PromptFields.tsx';
 import { SloFields } from './SloFields.tsx';
+import { ModelMixField } from './ModelMixField.tsx';
 import { TraceListenField } from './TraceListenField.tsx';
 import type { LoadFieldsUse } from './field-use.ts';
 
@@ -172,6 +173,7 @@ export function WorkloadForm({
         <BasicFields d={d} target={target} errors={errors} loads={sweep?.loads} />
         <ArrivalFields d={d} errors={errors} />
         <PromptFields d={d} errors={errors} />
+        <ModelMixField d={d} errors={errors} />
         <SloFields errors={errors} />
         {!sweep && <TraceListenField d={d} errors={errors} />}
         {sweep ? (

@@ -15,6 +15,7 @@ import {
   imagesOut,
   type ImageDraft,
 } from './image-draft.ts';
+import { mixOfText, textOfMix } from '../../../shared/runs/workload/models.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -74,6 +75,8 @@ export interface WorkloadDraft extends ImageDraft {
   connection: 'keep-alive' | 'close';
   /** Extra request-body fields, as JSON text ('' = none): merged into every request. */
   extraBody: string;
+  /** A model mix as typed, "name=weight, …" ('' = the target's model only): workload `models`. */
+  models: string;
   /** Watch the server's own metrics through the run (not a workload field: a run option). */
   serverMetrics: boolean;
   /** Receive the server's OTLP traces on `otlpPort` during the run (a run option: docs/tracing.md). */
@@ -128,6 +131,7 @@ export function defaultDraft(): WorkloadDraft {
     traceHeaders: true,
     connection: 'keep-alive',
     extraBody: '',
+    models: '',
     serverMetrics: true,
     otlpListen: false,
     otlpPort: '4318',
@@ -240,6 +244,9 @@ export function draftToWorkload(
   const images = imagesOut(d, d.rest.images);
   if (images) w.images = images;
   else delete w.images;
+  delete w.models;
+  const mix = mixOfText(d.models);
+  if (mix) w.models = mix;
   delete w.extraBody;
   const extra = extraBodyOf(d.extraBody);
   // Not JSON: left as text, so the schema refuses it at `extraBody` (validateDraft says why first).
@@ -322,6 +329,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   Object.assign(d, imagesIn(raw.images));
+  d.models = textOfMix(raw.models);
   d.rest = rest;
   return d;
 }

@@ -24,6 +24,7 @@ import { ServerPhasesCard } from './ServerPhasesCard.tsx';
 import { SwimLegend } from '../live/LiveDashboard.tsx';
 import { StatsTable, SummaryNumbers } from './SummaryNumbers.tsx';
 import { ByTurnTable } from './ByTurnTable.tsx';
+import { ByModelTable } from './ByModelTable.tsx';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { UploadTable } from './UploadTable.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
@@ -94,6 +95,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
       <ByTurnTable s={s} />
+      <ByModelTable s={s} />
       <PrefixCacheTable s={s} />
       <UploadTable s={s} />
       <ServerPhasesCard d={d} s={s} width={width} />

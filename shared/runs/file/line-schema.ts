@@ -260,5 +260,7 @@ export const RequestSchema = z.object({
    */
   requestBytes: z.number().int().min(0).optional(),
   images: z.number().int().min(0).optional(),
+  /** A model mix (workload models): the model name this request was sent to. Absent otherwise. */
+  model: z.string().max(500).optional(),
 });
 export type RunRequestLine = z.output<typeof RequestSchema>;

@@ -5,6 +5,7 @@
 import type { MetricStats, RunSummary } from './schema.ts';
 import { turnLabel } from './by-turn.ts';
 import { uploadJson } from './upload.ts';
+import { byModelJson } from './by-model-text.ts';
 
 /**
  * The summary as one flat JSON object: vLLM's keys and values (`completed`, `mean_ttft_ms`,
@@ -74,6 +75,7 @@ export function summaryJson(
           })),
         }
       : {}),
+    ...byModelJson(s),
     ...(s.tokens.peakEstimated
       ? { [`${underVllm ? 'tokenscope_' : ''}max_output_tokens_per_s_estimated`]: true }
       : {}),

@@ -16,6 +16,7 @@ import type { RunSummary } from './schema.ts';
 import type { SelfCheck } from './self-check-schema.ts';
 import { computeRunSummary } from './summary.ts';
 import { byTurnOf } from './by-turn.ts';
+import { byModelOf } from './by-model.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
 import type { Workload } from '../workload/workload.ts';
 import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
@@ -209,6 +210,9 @@ export class RunAccumulator {
   private readonly outcomes: SlimOutcome[] = [];
   private readonly turns: (number | undefined)[] = [];
   private anyTurn = false;
+  /** Each kept outcome's model (model-mix runs; undefined where the line names none). */
+  private readonly models: (string | undefined)[] = [];
+  private anyModel = false;
   /** Schedule lag of the measured lines (trace replays only). */
   private readonly lags: number[] | null;
   /** Input tokens by item index of the kept lines (shared prefix groups only). */
@@ -249,6 +253,8 @@ export class RunAccumulator {
     this.outcomes.push(slimOutcome(o, lv));
     this.turns.push(line.turn);
     if (line.turn !== undefined) this.anyTurn = true;
+    this.models.push(line.model);
+    if (line.model !== undefined) this.anyModel = true;
     if (this.seqTokens) {
       this.seqTokens.set(line.seq, line.inputTokens ?? 0);
       this.seqEnd = Math.max(this.seqEnd, line.seq + 1);
@@ -282,7 +288,17 @@ export class RunAccumulator {
     const upload = this.upload.summary();
     if (upload) summary.upload = upload;
     const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
-    return byTurn ? { ...summary, byTurn } : summary;
+    const byModel = this.anyModel
+      ? byModelOf({
+          outcomes,
+          models: this.models,
+          durationS: summary.vllm.duration,
+          config: summary.config,
+          definitions: this.definitions,
+          order: header.workload.models?.map((m) => m.name),
+        })
+      : undefined;
+    return { ...summary, ...(byTurn ? { byTurn } : {}), ...(byModel ? { byModel } : {}) };
   }
 
   /** The hits a prefix-groups workload should give over the requests the run measured (by item index). */

@@ -8,6 +8,7 @@ import { serverGapReason, type ServerSideSummary } from './server-side-schema.ts
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { turnLabel } from './by-turn.ts';
+import { byModelSection } from './by-model-text.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
@@ -302,6 +303,7 @@ export function summaryText(s: RunSummary): string {
   // Tokenscope's own, after vLLM's block.
   L.push(...reasoningSection(s));
   L.push(...byTurnSection(s));
+  L.push(...byModelSection(s));
   L.push(...prefixCacheSection(s));
   if (s.upload)
     L.push(center('Images and Upload', 50, '-'), ...uploadRows(s.upload).map(([k, v]) => row(k, v)));

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from '../../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
 import { IMAGE_DIALECTS, ImagesSpec } from './images.ts';
+import { ModelMix } from './models.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -311,6 +312,11 @@ export const WorkloadSchema = z
     sessions: Sessions.optional(),
     /** Images in every request (shared/runs/workload/images.ts; docs/load.md "Images in prompts"). */
     images: ImagesSpec.optional(),
+    /**
+     * A model mix (models.ts): each request goes to one of these model names (models or LoRA
+     * adapters), drawn by weight from the seed; the target's model is then not sent.
+     */
+    models: ModelMix.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
