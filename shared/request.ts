@@ -25,6 +25,13 @@ export interface RequestSpec {
   /** For completion-style dialects; chat dialects wrap it as one user message when `messages` is absent. */
   prompt?: string;
   messages?: ChatMessage[];
+  /**
+   * Non-streaming dialects: the embeddings batch (every input of one request; without it `prompt`
+   * alone is a batch of one), or the documents a rerank scores against `prompt`, its query.
+   */
+  inputs?: string[];
+  /** Rerank: how many of the best documents the server returns (absent: all of them). */
+  topN?: number;
   params?: SamplingParams;
   /** Merged last into the request body, so it can override anything the dialect built. */
   extraBody?: Record<string, unknown>;

@@ -109,7 +109,7 @@ export class SharedState {
     }
     const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
       SimState,
-      'finished' | 'gpuEnergyJ' | 'specDecode' | 'disagg'
+      'finished' | 'gpuEnergyJ' | 'specDecode' | 'disagg' | 'pooling'
     >;
     const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
@@ -123,6 +123,7 @@ export class SharedState {
       gpuEnergyJ: Number.isNaN(energy) ? null : energy,
       specDecode: null,
       disagg: null,
+      pooling: { passes: 0, served: 0 },
     };
   }
 }
