@@ -9,6 +9,7 @@ import type { Workload } from '../../shared/runs/workload/workload.ts';
 import { discoverModels } from '../engine/models.ts';
 import { PromptFileError } from './prompts/files.ts';
 import { loadPrompts, type PromptProvider } from './prompts/prompts.ts';
+import { withPoolingInputs } from './prompts/pooling.ts';
 
 export class PrepareError extends Error {
   /**
@@ -57,7 +58,8 @@ export async function prepareRun(
     model = r.value.models[0]!;
   }
   try {
-    return { model, prompts: await loadPrompts(w.prompts, w.seed, baseDir, w.sessions) };
+    const prompts = await loadPrompts(w.prompts, w.seed, baseDir, w.sessions);
+    return { model, prompts: withPoolingInputs(prompts, t.dialect, w.pooling, w.seed) };
   } catch (e) {
     if (e instanceof PromptFileError) throw new PrepareError(`prompts: ${e.message}`);
     throw e;

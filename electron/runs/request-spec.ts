@@ -70,6 +70,8 @@ export function buildSpec(
     model: t.model,
     prompt: item.prompt,
     messages: item.messages,
+    ...(item.inputs ? { inputs: item.inputs } : {}),
+    ...(item.topN !== undefined ? { topN: item.topN } : {}),
     params,
     extraBody: w.extraBody,
     headers: t.headers,

@@ -14,6 +14,7 @@ import { Slo } from '../workload/workload.ts';
 import { DEFINITION_IDS } from './definitions.ts';
 import { ServerSideSummarySchema } from './server-side-schema.ts';
 import { SelfCheckSchema } from './self-check-schema.ts';
+import { BatchSummarySchema } from './batch.ts';
 
 const num = z.number();
 const nonNeg = z.number().min(0);
@@ -217,6 +218,11 @@ export const RunSummarySchema = z.object({
   reasoning: ReasoningTotalsSchema.optional(),
   /** Multi-turn runs: TTFT and E2E by turn (absent in single-request runs). */
   byTurn: z.array(TurnRowSchema).optional(),
+  /**
+   * Runs of a non-streaming dialect (embeddings, rerank): batch sizes, inputs and input tokens per
+   * second (batch.ts). Present means no token stream: no TTFT, ITL or TPOT anywhere (`streamsTokens`).
+   */
+  batch: BatchSummarySchema.optional(),
   /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */
   errorSamples: z.record(z.string(), z.string()).optional(),
   /** Failed requests by `kind/code`. */

@@ -9,6 +9,7 @@
 import { fail, ok, type Result } from '../../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
+import { PoolingWorkload } from './pooling.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -308,6 +309,8 @@ export const WorkloadSchema = z
     traceHeaders: z.boolean().optional(),
     /** Multi-turn conversations instead of single requests (see `Sessions`). */
     sessions: Sessions.optional(),
+    /** Embeddings and rerank: batch size, documents per query (pooling.ts). */
+    pooling: PoolingWorkload.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
