@@ -3,6 +3,8 @@ import { parseSpecAccept } from '../sim/spec-decode.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCliOptions {
+  /** Length of the embeddings' vectors (sim/pooling.ts). */
+  embeddingDim?: number;
   port: number;
   host: string;
   /** `--allow-host`: names requests may carry besides loopback and IP addresses. */
@@ -73,6 +75,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
+    embeddingDim: o.embeddingDim,
     prefixCaching: o.prefixCaching,
     promptTokensDetails: o.promptTokensDetails,
     cacheEndpoints: o.cacheEndpoints,

@@ -220,7 +220,9 @@ function serverSection(s: RunSummary): string[] {
       'Prompt tokens (server / sent):',
       `${sv.delta.promptTokens ?? '-'} / ${withFailed(s.vllm.total_input_tokens, s.tokens.failedInput, s.tokens.failedInputEstimated)}`,
     ),
-    row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`),
+    ...(streamsTokens(s)
+      ? [row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`)]
+      : []),
     row('Server queue time p50 / p99 (ms):', `${q(sv.queueTime, 'p50')} / ${q(sv.queueTime, 'p99')}`),
     row('Server E2E p50 / p99 (ms):', `${q(sv.e2e, 'p50')} / ${q(sv.e2e, 'p99')}`),
     row('Peak running / waiting:', `${sv.peak.running ?? '-'} / ${sv.peak.waiting ?? '-'}`),
