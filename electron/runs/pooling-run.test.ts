@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryText } from '../../shared/runs/summary/text.ts';
 import { summaryJson } from '../../shared/runs/summary/json.ts';
 import { streamsTokens } from '../../shared/runs/summary/batch.ts';
+import { compareRows } from '../../shared/runs/compare/compare.ts';
 import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
@@ -84,6 +85,13 @@ describe('an embeddings load run', () => {
     const json = summaryJson(r.summary);
     expect(Object.keys(json).filter((k) => /ttft|tpot|itl/.test(k))).toEqual([]);
     expect(json.mean_inputs_per_request).toBe(4);
+  });
+
+  it('a comparison of two such runs has no token-timing or output rows', () => {
+    const rows = compareRows([r.summary, r.summary]);
+    expect(rows.map((x) => x.def.id).filter((id) => /ttft|tpot|itl|out-tput|peak-tput/.test(id))).toEqual([]);
+    expect(rows.map((x) => x.def.id)).toContain('e2el-p99');
+    expect(rows.map((x) => x.def.id)).toContain('req-tput');
   });
 
   it('reopens to the same summary', async () => {
