@@ -11,9 +11,30 @@ export const DIALECT_IDS = [
   'llamacpp',
   'ollama-generate',
   'ollama-chat',
+  'openai-embeddings',
+  'rerank',
 ] as const;
 
 export type DialectId = (typeof DIALECT_IDS)[number];
+
+/**
+ * The dialects that answer with one JSON document, not a token stream (embeddings and rerank:
+ * pooling models). Their runs measure latency, request and input-token throughput and batch sizes;
+ * no TTFT, ITL or TPOT exists for them (docs/numbers.md "Embeddings and rerank").
+ */
+export const NON_STREAMING_DIALECT_IDS = [
+  'openai-embeddings',
+  'rerank',
+] as const satisfies readonly DialectId[];
+
+/** The dialects whose answer is a token stream: every dialect but the non-streaming ones. */
+export const STREAMING_DIALECT_IDS = DIALECT_IDS.filter(
+  (d): d is Exclude<DialectId, (typeof NON_STREAMING_DIALECT_IDS)[number]> => !isNonStreamingDialect(d),
+);
+
+export function isNonStreamingDialect(d: DialectId): boolean {
+  return (NON_STREAMING_DIALECT_IDS as readonly string[]).includes(d);
+}
 
 export function isDialectId(s: string): s is DialectId {
   return (DIALECT_IDS as readonly string[]).includes(s);
@@ -29,6 +50,9 @@ export const DIALECT_PATHS: Record<DialectId, string> = {
   llamacpp: '/completion',
   'ollama-generate': '/api/generate',
   'ollama-chat': '/api/chat',
+  'openai-embeddings': '/v1/embeddings',
+  // vLLM serves the same at /rerank and /v2/rerank (vllm/entrypoints/openai/api_server.py).
+  rerank: '/v1/rerank',
 };
 
 export const DIALECT_LABELS: Record<DialectId, string> = {
@@ -40,6 +64,8 @@ export const DIALECT_LABELS: Record<DialectId, string> = {
   llamacpp: 'llama.cpp /completion',
   'ollama-generate': 'Ollama /api/generate (NDJSON)',
   'ollama-chat': 'Ollama /api/chat (NDJSON)',
+  'openai-embeddings': 'OpenAI embeddings (not streamed)',
+  rerank: 'Rerank /v1/rerank (vLLM/Cohere, not streamed)',
 };
 
 /**

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'bad-token-count'
   // a 200 with one JSON body instead of a stream (stream: true ignored): e2e only
   | 'not-streamed'
+  // a non-streamed answer (embeddings, rerank) that is JSON of the wrong shape or count
+  | 'bad-response'
   // the stream came compressed (Content-Encoding) although identity was asked for
   | 'compressed'
   // server: an error event inside a 200 stream

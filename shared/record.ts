@@ -61,6 +61,21 @@ export interface RequestRecord {
    * past it were not kept (every event's time and tokens still were). Absent: everything kept.
    */
   textCapped?: boolean;
+  /**
+   * A non-streaming answer (embeddings, rerank): how many inputs the request carried and what came
+   * back (electron/engine/dialects/pooling.ts). Absent for streams.
+   */
+  batch?: BatchInfo;
+}
+
+/** One embeddings or rerank request's batch: inputs sent, results received. */
+export interface BatchInfo {
+  /** Inputs in the request: embeddings' `input` items, a rerank's documents. */
+  inputs: number;
+  /** Results in the answer: embeddings, or scored documents (top_n may ask for fewer). */
+  results: number;
+  /** Embeddings: the length of the vectors (null when they came base64-encoded or not at all). */
+  dimension?: number | null;
 }
 
 /**

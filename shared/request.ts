@@ -34,6 +34,13 @@ export interface RequestSpec {
   messages?: ChatMessage[];
   /** Images with the prompt (openai-chat, anthropic-messages; workload `images`). */
   images?: RequestImage[];
+  /**
+   * Non-streaming dialects: the embeddings batch (every input of one request; without it `prompt`
+   * alone is a batch of one), or the documents a rerank scores against `prompt`, its query.
+   */
+  inputs?: string[];
+  /** Rerank: how many of the best documents the server returns (absent: all of them). */
+  topN?: number;
   params?: SamplingParams;
   /** Merged last into the request body, so it can override anything the dialect built. */
   extraBody?: Record<string, unknown>;

@@ -10,6 +10,11 @@ import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
 import { IMAGE_FLAG_OF_FIELD, imageOverrides, type ImageCliOptions } from './image-flags.ts';
 
 export interface RunCliOptions extends ImageCliOptions {
+  /** Embeddings/rerank (workload `pooling`): inputs per request, documents per query, their tokens, top_n. */
+  batchSize?: number;
+  documents?: number;
+  documentLen?: number;
+  topN?: number;
   target?: string;
   out?: string;
   model?: string;
@@ -194,6 +199,19 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       w.prompts = { ...p, outputLen: type === 'sharegpt' ? Number(o.outputLen) : parseLen(o.outputLen!) };
     }
   }
+  if (
+    o.batchSize !== undefined ||
+    o.documents !== undefined ||
+    o.documentLen !== undefined ||
+    o.topN !== undefined
+  )
+    w.pooling = {
+      ...obj(w.pooling),
+      ...(o.batchSize !== undefined ? { batchSize: o.batchSize } : {}),
+      ...(o.documents !== undefined ? { documents: o.documents } : {}),
+      ...(o.documentLen !== undefined ? { documentLen: o.documentLen } : {}),
+      ...(o.topN !== undefined ? { topN: o.topN } : {}),
+    };
   const cacheError = prefixOverrides(w, o);
   if (cacheError) return { raw: w, error: cacheError };
   const imageError = imageOverrides(w, o);
@@ -287,6 +305,10 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
   ...IMAGE_FLAG_OF_FIELD,
   models: ['--mix', 'mix'],
+  'pooling.batchSize': ['--batch-size', 'batchSize'],
+  'pooling.documents': ['--documents', 'documents'],
+  'pooling.documentLen': ['--document-len', 'documentLen'],
+  'pooling.topN': ['--top-n', 'topN'],
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

@@ -4,6 +4,8 @@ import { parseExtraModel, type ExtraModel } from '../sim/models.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCliOptions {
+  /** Length of the embeddings' vectors (sim/pooling.ts). */
+  embeddingDim?: number;
   port: number;
   host: string;
   /** `--allow-host`: names requests may carry besides loopback and IP addresses. */
@@ -86,6 +88,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
+    embeddingDim: o.embeddingDim,
     prefixCaching: o.prefixCaching,
     promptTokensDetails: o.promptTokensDetails,
     cacheEndpoints: o.cacheEndpoints,

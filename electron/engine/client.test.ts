@@ -6,7 +6,7 @@ import { startSim, type SimServer } from '../sim/index.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { EV_CONTENT, EV_TERMINAL } from '../../shared/request.ts';
 import { computeRequestStats } from '../../shared/stats/request-stats.ts';
-import { DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
+import { STREAMING_DIALECT_IDS, type DialectId } from '../../shared/dialects.ts';
 
 let sim: SimServer;
 
@@ -29,7 +29,7 @@ function spec(over: Partial<RequestSpec> = {}): RequestSpec {
 }
 
 describe('each dialect end to end against the simulator', () => {
-  for (const d of DIALECT_IDS) {
+  for (const d of STREAMING_DIALECT_IDS) {
     it(`${d}: streams, terminates, counts 12 tokens`, async () => {
       const rec = await fireRequest(spec({ dialect: d as DialectId }));
       expect(rec.error).toBeNull();

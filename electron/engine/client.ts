@@ -284,6 +284,10 @@ class Exchange implements IoHandler {
       // hides when each event was written, and the events cannot be read as they come.
       this.cancel();
       this.finish(compressedError(ev.contentEncoding, rel), ev.t);
+    } else if (this.prep.dialect.readResponse) {
+      // Not a stream by design (embeddings, rerank): the body is read whole at its end.
+      this.jsonBody = true;
+      this.errorParts = [];
     } else if (this.prep.dialect.framing === 'sse' && /application\/json/i.test(rec.contentType ?? '')) {
       // stream: true ignored (or an error object with 200): one JSON document, read whole.
       this.jsonBody = true;
@@ -298,7 +302,8 @@ class Exchange implements IoHandler {
     if (this.errorParts) {
       const text = Buffer.concat(this.errorParts).toString('utf8');
       if (this.jsonBody) {
-        this.finish(readJsonBody(this.spec.dialect, this.rec, text, this.errorSize, rel), t);
+        this.phases.endMs = rel;
+        this.finish(this.readWhole(text, rel), t);
         return;
       }
       this.finish(
@@ -315,6 +320,14 @@ class Exchange implements IoHandler {
     this.decoder.end(rel, this.rec.reads);
     this.phases.endMs = rel;
     this.finish(this.decoder.endError(rel), t);
+  }
+
+  /** A 2xx body read whole: the dialect's answer (embeddings, rerank), or a stream that was not one. */
+  private readWhole(text: string, rel: number): RequestError | null {
+    const read = this.prep.dialect.readResponse;
+    if (!read) return readJsonBody(this.spec.dialect, this.rec, text, this.errorSize, rel);
+    // The body decides, whatever its label: a valid answer under text/plain is still the answer.
+    return read(this.rec, this.spec, { text, size: this.errorSize, atMs: rel });
   }
 
   private onError(error: RequestError, t: number, rel: number): void {

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECT_IDS } from '../../shared/dialects.ts';
+import { STREAMING_DIALECT_IDS } from '../../shared/dialects.ts';
 import { REPO_ROOT } from '../testing/corpus.ts';
 import { FLOOD_SHAPES, floodOf, startHostileServer, type HostileServer } from '../testing/hostile-server.ts';
 import type { FloodOutcome } from '../testing/flood-child.ts';
@@ -93,7 +93,7 @@ async function runChild(
 }
 
 describe('floods stop at the record limit: every dialect, every shape', () => {
-  const cases = DIALECT_IDS.flatMap((d) => FLOOD_SHAPES.map((s) => `${d}/${s}`));
+  const cases = STREAMING_DIALECT_IDS.flatMap((d) => FLOOD_SHAPES.map((s) => `${d}/${s}`));
   const TIMEOUT_MS = 8_000;
   let out: Map<string, FloodOutcome>;
   beforeAll(async () => {
@@ -106,7 +106,10 @@ describe('floods stop at the record limit: every dialect, every shape', () => {
   it.each(cases)('%s', (c) => {
     const o = out.get(c)!;
     expect(o, c).toBeDefined();
-    const [dialect, shape] = c.split('/') as [(typeof DIALECT_IDS)[number], (typeof FLOOD_SHAPES)[number]];
+    const [dialect, shape] = c.split('/') as [
+      (typeof STREAMING_DIALECT_IDS)[number],
+      (typeof FLOOD_SHAPES)[number],
+    ];
     const flood = floodOf(dialect, shape);
     // Ended by its limit (or, on a machine too busy to reach it, its timeout), classified.
     expect(o.error, JSON.stringify(o)).not.toBeNull();
@@ -129,7 +132,7 @@ describe('floods stop at the record limit: every dialect, every shape', () => {
 
 describe('a flood that never reaches a limit ends by its timeout, its memory flat', () => {
   const shapes = ['comments', 'blank-lines', 'event-only'] as const;
-  const cases = DIALECT_IDS.flatMap((d) => shapes.map((s) => `${d}/${s}`));
+  const cases = STREAMING_DIALECT_IDS.flatMap((d) => shapes.map((s) => `${d}/${s}`));
   const TIMEOUT_MS = 1_500;
   let out: Map<string, FloodOutcome>;
   beforeAll(async () => {

@@ -110,7 +110,11 @@ function requestHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    accept: dialect.framing === 'ndjson' ? 'application/x-ndjson, application/json' : 'text/event-stream',
+    accept: dialect.readResponse
+      ? 'application/json'
+      : dialect.framing === 'ndjson'
+        ? 'application/x-ndjson, application/json'
+        : 'text/event-stream',
     'accept-encoding': 'identity', // compressed bodies would hide the server's write boundaries
     'content-length': String(Buffer.byteLength(body)),
     ...(spec.headers ?? {}),

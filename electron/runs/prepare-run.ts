@@ -11,6 +11,7 @@ import { PromptFileError } from './prompts/files.ts';
 import { loadPrompts, type PromptProvider } from './prompts/prompts.ts';
 import { loadWorkloadImages, withImages } from './prompts/images.ts';
 import { IMAGE_DIALECTS } from '../../shared/runs/workload/images.ts';
+import { withPoolingInputs } from './prompts/pooling.ts';
 
 export class PrepareError extends Error {
   /**
@@ -61,7 +62,12 @@ export async function prepareRun(
   }
   let prompts: PromptProvider;
   try {
-    prompts = await loadPrompts(w.prompts, w.seed, baseDir, w.sessions);
+    prompts = withPoolingInputs(
+      await loadPrompts(w.prompts, w.seed, baseDir, w.sessions),
+      t.dialect,
+      w.pooling,
+      w.seed,
+    );
   } catch (e) {
     if (e instanceof PromptFileError) throw new PrepareError(`prompts: ${e.message}`);
     throw e;

@@ -79,6 +79,8 @@ export function buildSpec(
     prompt: item.prompt,
     messages: item.messages,
     ...(item.images?.length ? { images: item.images } : {}),
+    ...(item.inputs ? { inputs: item.inputs } : {}),
+    ...(item.topN !== undefined ? { topN: item.topN } : {}),
     params,
     extraBody: w.extraBody,
     headers: t.headers,

@@ -62,6 +62,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: num(o.closeAfterStreamMs, d.closeAfterStreamMs, 0, 60_000),
     reasoningTokens: Math.floor(num(o.reasoningTokens, 0, 0, 1_000_000)),
+    embeddingDim: Math.floor(num(o.embeddingDim, 384, 1, 65_536)),
     prefixCaching: o.prefixCaching ?? true,
     promptTokensDetails: o.promptTokensDetails ?? true,
     cacheEndpoints: o.cacheEndpoints ?? true,

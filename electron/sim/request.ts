@@ -259,6 +259,11 @@ function ollama(body: Obj, base: Common, _usage: OpenAiUsage, dialect: DialectId
   };
 }
 
+/** The pooling dialects are not generation: sim/pooling.ts reads their bodies. */
+function notGeneration(_b: Obj, base: Common): GenRequest {
+  throw new BadSimRequest(`${base.dialect} is not a generation request`);
+}
+
 const PARSERS: Record<DialectId, DialectParser> = {
   'openai-chat': openaiChat,
   'openai-completions': openaiCompletions,
@@ -268,4 +273,6 @@ const PARSERS: Record<DialectId, DialectParser> = {
   llamacpp,
   'ollama-generate': ollama,
   'ollama-chat': ollama,
+  'openai-embeddings': notGeneration,
+  rerank: notGeneration,
 };

@@ -13,6 +13,7 @@ import { GroundTruthLog } from './ground-truth.ts';
 import { refusal } from './guard.ts';
 import { infoResponse } from './info.ts';
 import { serveTokenize } from './tokenize.ts';
+import { PoolingEngine } from './pooling.ts';
 import { SimGpus } from './gpu.ts';
 import { SimMetrics } from './metrics.ts';
 import { SimDisaggMetrics } from './metrics-disagg.ts';
@@ -36,6 +37,14 @@ const POST_ROUTES: Readonly<Record<string, DialectId>> = {
   '/api/chat': 'ollama-chat',
 };
 
+/** Embeddings and rerank, answered whole (sim/pooling.ts); vLLM serves rerank at all three. */
+const POOL_ROUTES: Readonly<Record<string, 'embeddings' | 'rerank'>> = {
+  '/v1/embeddings': 'embeddings',
+  '/rerank': 'rerank',
+  '/v1/rerank': 'rerank',
+  '/v2/rerank': 'rerank',
+};
+
 const MAX_BODY_BYTES = 64 * 1024 * 1024; // a request with images (shared/runs/workload/images.ts: 32 MiB of them, base64)
 const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -56,6 +65,8 @@ export class SimHttpServer implements SimServer {
   private closing: Promise<void> | null = null;
   /** The span exporter (options.otlpEndpoint), null without one. */
   private readonly tracer: SimTracer | null;
+  /** The embeddings/rerank queue. */
+  readonly pooling: PoolingEngine;
 
   constructor(readonly options: ResolvedSimOptions) {
     this.metrics = new SimMetrics(
@@ -93,6 +104,7 @@ export class SimHttpServer implements SimServer {
       sessions: new Set(),
       ordinal: 0,
     };
+    this.pooling = new PoolingEngine(this.core);
     this.replayBody = options.replay ? loadReplay(options.replay) : null;
     this.server = createServer((req, res) => this.handle(req, res));
     this.server.on('connection', (socket: Socket) => {
@@ -138,6 +150,7 @@ export class SimHttpServer implements SimServer {
       gpuEnergyJ: this.gpus?.energyJ() ?? null,
       specDecode: this.metrics.specDecode?.snapshot() ?? null,
       disagg: this.disagg?.truth() ?? null,
+      pooling: { passes: this.pooling.passes, served: this.pooling.served },
     };
   }
 
@@ -160,6 +173,7 @@ export class SimHttpServer implements SimServer {
       for (const s of [...this.core.sessions]) s.shutdown();
       this.core.scheduler.close();
       for (const e of this.core.engines.values()) e.close();
+      this.pooling.close();
       this.server.closeIdleConnections();
       // Give ended responses a moment to flush, then cut whatever is still open.
       await new Promise((r) => setImmediate(r));
@@ -213,6 +227,12 @@ export class SimHttpServer implements SimServer {
     }
     if (path === '/tokenize')
       return this.readBody(req, res, (raw) => serveTokenize(res, raw, this.options.kvCacheTokens));
+    const pool = Object.hasOwn(POOL_ROUTES, path) ? POOL_ROUTES[path] : undefined;
+    if (pool && !this.replayBody)
+      return this.readBody(req, res, (raw) => {
+        this.requests++;
+        this.pooling.accept(pool, res, raw, requestId);
+      });
     const dialect = POST_ROUTES[path];
     if (!dialect && !this.replayBody)
       return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });

@@ -139,7 +139,7 @@ export class SharedState {
     }
     const s = Object.fromEntries(SCALARS.map((k, i) => [k, v[i] ?? 0])) as Omit<
       SimState,
-      'finished' | 'gpuEnergyJ' | 'specDecode' | 'disagg'
+      'finished' | 'gpuEnergyJ' | 'specDecode' | 'disagg' | 'pooling'
     >;
     const energy = v[ENERGY_AT] ?? NaN;
     const finished = Object.fromEntries(
@@ -151,6 +151,7 @@ export class SharedState {
       gpuEnergyJ: Number.isNaN(energy) ? null : energy,
       specDecode: specOf(v),
       disagg: disaggOf(v),
+      pooling: { passes: 0, served: 0 },
     };
   }
 }

@@ -64,6 +64,8 @@ export interface SimOptions {
    * request, the body field `sim_reasoning_tokens` wins), streamed in each dialect's reasoning field.
    */
   reasoningTokens?: number;
+  /** Length of the vectors `/v1/embeddings` answers with (default 384; sim/pooling.ts). */
+  embeddingDim?: number;
   /**
    * Automatic prefix caching, as vLLM's (default on): prompts' 16-token blocks are remembered (an
    * LRU as large as the KV cache) and a prompt's cached leading blocks are not prefilled again.
@@ -138,6 +140,7 @@ export interface ResolvedSimOptions {
   closeAfterStream: boolean;
   closeAfterStreamMs: number;
   reasoningTokens: number;
+  embeddingDim: number;
   prefixCaching: boolean;
   promptTokensDetails: boolean;
   cacheEndpoints: boolean;
@@ -229,6 +232,8 @@ export interface SimState {
   specDecode: SpecCounts | null;
   /** Disaggregated mode's KV transfers as charged (null when off). */
   disagg: DisaggTruth | null;
+  /** Embeddings/rerank forward passes run, and the requests they answered (sim/pooling.ts). */
+  pooling: { passes: number; served: number };
 }
 
 export interface SimServer {

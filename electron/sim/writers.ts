@@ -26,5 +26,9 @@ export function createWriter(dialect: DialectId, ctx: WriterContext): DialectWri
     case 'ollama-generate':
     case 'ollama-chat':
       return new OllamaWriter(ctx);
+    case 'openai-embeddings':
+    case 'rerank':
+      // Not streamed: sim/pooling.ts answers them whole.
+      throw new Error(`${dialect} has no stream writer`);
   }
 }

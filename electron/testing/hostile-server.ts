@@ -30,7 +30,8 @@ export const FLOOD_SHAPES = [
 export type FloodShape = (typeof FLOOD_SHAPES)[number];
 
 /** Each dialect's captured stream the floods start from (test-corpus/sse/SOURCES.md). */
-const CORPUS: Record<DialectId, string> = {
+/** The streaming dialects' (the non-streaming ones have no stream to flood). */
+const CORPUS: Partial<Record<DialectId, string>> = {
   'openai-chat': 'vllm-chat.sse',
   'openai-completions': 'vllm-completions.sse',
   'openai-responses': 'openai-responses.sse',
@@ -51,7 +52,9 @@ interface Parts {
 function partsOf(dialect: DialectId): Parts {
   const d = getDialect(dialect);
   const ndjson = d.framing === 'ndjson';
-  const text = fs.readFileSync(path.join(CORPUS_DIR, 'sse', CORPUS[dialect]), 'utf8').replace(/\r\n/g, '\n');
+  const text = fs
+    .readFileSync(path.join(CORPUS_DIR, 'sse', CORPUS[dialect] ?? 'missing'), 'utf8')
+    .replace(/\r\n/g, '\n');
   const raw = ndjson ? text.split('\n').filter((l) => l.trim()) : text.split('\n\n').filter((b) => b.trim());
   const dec = d.createDecoder();
   const units = raw.map((u) => {

@@ -7,6 +7,7 @@ import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import { parseWorkload, type Workload, type WorkloadInput } from '../../shared/runs/workload/workload.ts';
 import type { SimServer } from '../sim/index.ts';
 import { loadPrompts } from '../runs/prompts/prompts.ts';
+import { withPoolingInputs } from '../runs/prompts/pooling.ts';
 import { runWorkload, type RunOptions, type RunResult } from '../runs/runner.ts';
 
 export function tmpDir(prefix = 'tokenscope-runs-'): string {
@@ -26,10 +27,13 @@ export async function runAgainst(
 ): Promise<RunResult & { lines: RunRequestLine[]; progress: RunProgress[] }> {
   const w = workload(input);
   const progress: RunProgress[] = [];
+  // The dialect's items as prepare-run builds them (embeddings/rerank batches).
+  const dialect = over.target?.dialect ?? 'openai-chat';
+  const prompts = await loadPrompts(w.prompts, w.seed, process.cwd(), w.sessions);
   const r = await runWorkload({
     workload: w,
     target: { url: typeof sim === 'string' ? sim : sim.url, dialect: 'openai-chat', model: 'tokenscope-sim' },
-    prompts: await loadPrompts(w.prompts, w.seed, process.cwd(), w.sessions),
+    prompts: withPoolingInputs(prompts, dialect, w.pooling, w.seed),
     progressIntervalMs: 50,
     onProgress: (p) => progress.push(p),
     keepLines: true,

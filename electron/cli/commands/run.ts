@@ -5,6 +5,7 @@ import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { addImageOptions } from '../image-flags.ts';
 import { collectMetricsEndpoint, collectUrl } from '../url-arg.ts';
+import { addPoolingOptions } from './pooling.ts';
 /** Multi-turn sessions (workload `sessions`; docs/load.md "Multi-turn sessions"). */
 function addSessionOptions(cmd: Command): Command {
   return cmd
@@ -150,7 +151,9 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addImageOptions(addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run)))))
+  addPoolingOptions(
+    addImageOptions(addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run))))),
+  )
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

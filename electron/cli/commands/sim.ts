@@ -74,6 +74,11 @@ export function addSimCommand(program: Command): void {
       0,
     )
     .option(
+      '--embedding-dim <n>',
+      'length of the vectors /v1/embeddings answers with (default 384)',
+      int('--embedding-dim'),
+    )
+    .option(
       '--no-prefix-caching',
       'turn off the prefix cache (default on, as vLLM: cached leading 16-token blocks of a prompt are not prefilled again)',
     )

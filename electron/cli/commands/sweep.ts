@@ -3,10 +3,10 @@ import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { SweepCliOptions } from '../sweep.ts';
+import { addPoolingOptions } from './pooling.ts';
 
 export function addSweepCommand(program: Command): void {
-  program
-    .command('sweep')
+  addPoolingOptions(program.command('sweep'))
     .description(
       'The same workload at increasing loads, each step a run file, tied by one sweep file: curves, the knee, and (--slo) the highest load that meets your SLOs.',
     )

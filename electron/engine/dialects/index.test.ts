@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DIALECT_IDS, DIALECT_PATHS, type DialectId } from '../../../shared/dialects.ts';
+import {
+  DIALECT_IDS,
+  DIALECT_PATHS,
+  STREAMING_DIALECT_IDS,
+  type DialectId,
+} from '../../../shared/dialects.ts';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { corpusFiles, partition, readCorpus } from '../../testing/framing-corpus.ts';
 import { DIALECTS, getDialect } from './index.ts';
@@ -25,8 +30,8 @@ describe('dialect registry', () => {
     expect(() => getDialect('toString' as DialectId)).toThrow(/Unknown dialect/);
   });
 
-  it('builds a streaming, JSON-clean body for every dialect (no undefined, no extraBody)', () => {
-    for (const id of DIALECT_IDS) {
+  it('builds a streaming, JSON-clean body for every streaming dialect (no undefined, no extraBody)', () => {
+    for (const id of STREAMING_DIALECT_IDS) {
       const spec: RequestSpec = {
         url: 'http://x',
         dialect: id,

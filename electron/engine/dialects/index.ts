@@ -6,7 +6,9 @@ import { ollamaChat } from './ollama-chat.ts';
 import { ollamaGenerate } from './ollama-generate.ts';
 import { openAiChat } from './openai-chat.ts';
 import { openAiCompletions } from './openai-completions.ts';
+import { openAiEmbeddings } from './openai-embeddings.ts';
 import { openAiResponses } from './openai-responses.ts';
+import { rerank } from './rerank.ts';
 import { tgi } from './tgi.ts';
 import type { Dialect } from './types.ts';
 
@@ -20,6 +22,8 @@ export const DIALECTS: Record<DialectId, Dialect> = {
   llamacpp,
   'ollama-generate': ollamaGenerate,
   'ollama-chat': ollamaChat,
+  'openai-embeddings': openAiEmbeddings,
+  rerank,
 };
 
 /** Throws on an id that is not a DialectId: callers validate untrusted input with isDialectId first. */

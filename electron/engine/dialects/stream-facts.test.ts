@@ -4,12 +4,12 @@
  * own module, not the decoder.
  */
 import { describe, expect, it } from 'vitest';
-import { DIALECT_IDS } from '../../../shared/dialects.ts';
+import { STREAMING_DIALECT_IDS } from '../../../shared/dialects.ts';
 import { newRecord } from '../../../shared/record.ts';
 import { StreamDecoder } from '../stream-decoder.ts';
 import { getDialect } from './index.ts';
 
-function decoderFor(id: (typeof DIALECT_IDS)[number]): {
+function decoderFor(id: (typeof STREAMING_DIALECT_IDS)[number]): {
   d: StreamDecoder;
   rec: ReturnType<typeof newRecord>;
 } {
@@ -18,7 +18,7 @@ function decoderFor(id: (typeof DIALECT_IDS)[number]): {
 }
 
 describe('every dialect defines its stream facts', () => {
-  it.each(DIALECT_IDS)('%s names a terminator and the content types it accepts', (id) => {
+  it.each(STREAMING_DIALECT_IDS)('%s names a terminator and the content types it accepts', (id) => {
     const dialect = getDialect(id);
     expect(dialect.terminator.trim().length).toBeGreaterThan(0);
     expect(dialect.contentType.accepted.length).toBeGreaterThan(0);
@@ -26,7 +26,7 @@ describe('every dialect defines its stream facts', () => {
     expect(dialect.contentType.accepted.some((a) => dialect.contentType.expected.includes(a))).toBe(true);
   });
 
-  it.each(DIALECT_IDS)('%s: the decoder reports its own terminator and content type', (id) => {
+  it.each(STREAMING_DIALECT_IDS)('%s: the decoder reports its own terminator and content type', (id) => {
     const dialect = getDialect(id);
     const ok = decoderFor(id);
     ok.d.checkContentType(`${dialect.contentType.expected}; charset=utf-8`, 1);
@@ -40,7 +40,7 @@ describe('every dialect defines its stream facts', () => {
   });
 
   it('keeps the accepted types per framing as before (SSE strict, NDJSON under its several labels)', () => {
-    for (const id of DIALECT_IDS) {
+    for (const id of STREAMING_DIALECT_IDS) {
       const accepted = getDialect(id).contentType.accepted;
       if (getDialect(id).framing === 'sse') expect(accepted).toEqual(['text/event-stream']);
       else expect(accepted).toEqual(['ndjson', 'application/json', 'text/plain']);

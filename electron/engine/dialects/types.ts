@@ -1,4 +1,6 @@
 import type { DialectId } from '../../../shared/dialects.ts';
+import type { RequestError } from '../../../shared/errors.ts';
+import type { RequestRecord } from '../../../shared/record.ts';
 import type { RequestSpec, Usage } from '../../../shared/request.ts';
 
 /** One framed event, as the framer produced it: SSE event type + data, or one NDJSON line. */
@@ -82,4 +84,20 @@ export interface Dialect {
   /** Build the JSON request body (without extraBody; the engine merges that last). */
   buildBody(spec: RequestSpec): Record<string, unknown>;
   createDecoder(): EventDecoder;
+  /**
+   * Set for a dialect whose answer is one JSON document, not a stream (embeddings, rerank): the
+   * engine collects the 2xx body whole (bounded) and hands it here at its end. It fills the
+   * record (usage, batch, model) and answers the error when the body is not what the dialect
+   * promises, or null. Only the end-to-end time is measured: there is no token to time.
+   */
+  readResponse?(rec: RequestRecord, spec: RequestSpec, body: NonStreamedBody): RequestError | null;
+}
+
+/** A non-streamed answer's body as the engine collected it. */
+export interface NonStreamedBody {
+  text: string;
+  /** Bytes the server sent: more than `text` holds when the body was past the engine's cap. */
+  size: number;
+  /** When the body ended, ms since the request started. */
+  atMs: number;
 }

@@ -143,6 +143,7 @@ function requestLine(seq: number, warmup: boolean): RunRequestLine {
     serverRequestId: 'chatcmpl-1',
     trace: { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', requestId: 'req-1' },
     responseId: 'chatcmpl-abc',
+    batch: { inputs: 4, results: 4, dimension: 384 },
     server: {
       spanId: '00f067aa0ba902b7',
       startWallMs: 1_764_000_000_013,
@@ -258,6 +259,17 @@ const summary: RunSummary = {
     usageRefused: 1,
   },
   reasoning: { requests: 1, reasoningTokens: 2, answerTokens: 2, estimatedRequests: 1 },
+  batch: {
+    requests: 1,
+    inputs: 4,
+    meanInputs: 4,
+    minInputs: 4,
+    maxInputs: 4,
+    inputsPerS: 2,
+    inputTokensPerS: 40,
+    inputTokensFrom: 'usage',
+    dimension: 384,
+  },
   byTurn: [
     { turn: 1, andLater: false, requests: 1, failed: 0, meanInputTokens: 8, ttft: stats(5), e2e: stats(30) },
   ],

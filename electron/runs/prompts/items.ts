@@ -12,6 +12,10 @@ export interface PromptItem {
   inputTokens: number;
   /** Output length to ask for (max_tokens); null = the server's default. */
   outputTokens: number | null;
+  /** Embeddings: the batch; rerank: the documents, `prompt` the query (prompts/pooling.ts). */
+  inputs?: string[];
+  /** Rerank: the best N asked for. */
+  topN?: number;
 }
 
 /** Which items: the measured ones, the warm-up's, or the test request's (each its own stream). */

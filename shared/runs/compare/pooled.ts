@@ -58,6 +58,7 @@ export function poolRuns(parts: readonly PoolPart[]): PooledRun {
     cancelled: parts.some((p) => p.summary.cancelled),
     cancelledRequests: parts.reduce((a, p) => a + p.summary.cancelledRequests, 0),
     warmupRequests: parts.reduce((a, p) => a + p.summary.warmupRequests, 0),
+    nonStreaming: first.summary.batch !== undefined,
   });
   return { summary, outcomes, strata };
 }

@@ -2,6 +2,7 @@
  * The rows of a comparison of runs (compare.ts): which numbers are compared, how each is read from
  * a run's summary, which way is better, and which statistic a confidence interval resamples.
  */
+import { streamsTokens } from '../summary/batch.ts';
 import type { RateMetric, SampleMetric, SampleSpec, SampleStat } from './bootstrap-samples.ts';
 import type { MetricStats, RunSummary, StatMetric, VllmMetrics } from '../summary/schema.ts';
 import { serverQuantileRange, type QuantileBucket } from '../summary/server-quantile.ts';
@@ -155,6 +156,11 @@ export function failureRate(s: RunSummary): number | null {
 }
 
 const sensitive = (r: CompareRowDef): CompareRowDef => ({ ...r, failureSensitive: true });
+/** A row about the token stream: none for embeddings/rerank runs (left out, not zeros: batch.ts). */
+const streamed = (r: CompareRowDef): CompareRowDef => ({
+  ...r,
+  get: (s) => (streamsTokens(s) ? r.get(s) : null),
+});
 /** A throughput resampled with each request's share of the run's time (bootstrap-rate.ts). */
 const rate = (r: CompareRowDef, metric: RateMetric): CompareRowDef => ({
   ...sensitive(r),
@@ -178,10 +184,14 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   { ...sensitive(vllmRow('duration', 'Benchmark duration', 's', null, 'duration')), group: 'Throughput' },
   rate(vllmRow('req-tput', 'Request throughput', 'req/s', 'higher', 'request_throughput'), 'req_tput'),
   rate(vllmRow('goodput', 'Request goodput', 'req/s', 'higher', 'request_goodput'), 'goodput'),
-  rate(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'), 'out_tput'),
+  streamed(
+    rate(vllmRow('out-tput', 'Output token throughput', 'tok/s', 'higher', 'output_throughput'), 'out_tput'),
+  ),
   // A maximum over one-second windows: no resample gives it an interval, so the gate leaves it out.
-  sensitive(
-    vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
+  streamed(
+    sensitive(
+      vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
+    ),
   ),
   rate(
     vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
@@ -255,8 +265,8 @@ export const COMPARE_ROWS: CompareRowDef[] = [
     },
   },
   // What the servers' own metrics said over each run (runs that watched them).
-  { ...serverRow('ttft', 'p50', 'Server TTFT p50'), group: 'Server side' },
-  serverRow('ttft', 'p99', 'Server TTFT p99'),
+  { ...streamed(serverRow('ttft', 'p50', 'Server TTFT p50')), group: 'Server side' },
+  streamed(serverRow('ttft', 'p99', 'Server TTFT p99')),
   serverRow('queueTime', 'p50', 'Server queue time p50'),
   serverRow('queueTime', 'p99', 'Server queue time p99'),
   serverRow('e2e', 'p99', 'Server E2E p99'),

@@ -224,6 +224,17 @@ export const RequestSchema = z.object({
     })
     .optional(),
   responseId: z.string().max(1000).optional(),
+  /**
+   * Non-streaming dialects (embeddings, rerank) only: inputs sent, results received, the vectors'
+   * length (null: base64 or none). Absent for streams.
+   */
+  batch: z
+    .object({
+      inputs: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      results: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      dimension: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+    })
+    .optional(),
   server: ServerPhasesSchema.optional(),
   /** Convenience copies for readers of the file (the reader recomputes them from `events`). */
   ttftMs: msN,

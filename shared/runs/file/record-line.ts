@@ -89,6 +89,7 @@ export function recordToLineWithStats(
     serverRequestId: rec.serverRequestId,
     ...(rec.trace ? { trace: { ...rec.trace } } : {}),
     ...(rec.responseId !== undefined ? { responseId: rec.responseId } : {}),
+    ...(rec.batch ? { batch: { ...rec.batch } } : {}),
     ttftMs: null,
     tpotMs: null,
     e2eMs: null,

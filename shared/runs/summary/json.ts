@@ -2,6 +2,7 @@
  * A run's summary as one flat JSON object (`tokenscope run --json`, `merge --json`): vLLM's keys
  * first, then Tokenscope's own in the same style. The text layout is text.ts.
  */
+import type { BatchSummary } from './batch.ts';
 import type { MetricStats, RunSummary } from './schema.ts';
 import { turnLabel } from './by-turn.ts';
 import { uploadJson } from './upload.ts';
@@ -44,6 +45,8 @@ export function summaryJson(
   own('first_event', s.stats.first_event);
   own('ttfat', s.stats.ttfat ?? null);
   Object.assign(out, {
+    // Embeddings and rerank (batch.ts): no TTFT/ITL/TPOT keys above, these instead.
+    ...(s.batch ? batchJson(s.batch) : {}),
     ...(s.reasoning
       ? {
           total_reasoning_tokens: s.reasoning.reasoningTokens,
@@ -130,4 +133,16 @@ export function summaryJson(
     ...extra,
   });
   return out;
+}
+
+function batchJson(b: BatchSummary): Record<string, unknown> {
+  return {
+    total_inputs: b.inputs,
+    mean_inputs_per_request: b.meanInputs,
+    max_inputs_per_request: b.maxInputs,
+    input_throughput: b.inputsPerS,
+    input_token_throughput: b.inputTokensPerS,
+    input_tokens_from: b.inputTokensFrom,
+    embedding_dimension: b.dimension,
+  };
 }

@@ -66,6 +66,8 @@ export interface RequestOutcome {
   errorCode: string | null;
   /** The error's message (a sample is kept per kind in the summary). */
   errorMessage?: string | null;
+  /** Non-streaming dialects: the request's inputs and the vectors' length (batch.ts). Absent for streams. */
+  batch?: { inputs: number; dimension: number | null };
 }
 
 /** A RequestRecord view of a run line (what computeRequestStats reads: events, usage, phases). */
@@ -165,6 +167,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     errorKind: line.error?.kind ?? null,
     errorCode: line.error?.code ?? null,
     errorMessage: line.error?.message ?? null,
+    ...(line.batch ? { batch: { inputs: line.batch.inputs, dimension: line.batch.dimension ?? null } } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import type { RunSummary } from './schema.ts';
 import type { SelfCheck } from './self-check-schema.ts';
 import { computeRunSummary } from './summary.ts';
+import { isNonStreamingDialect } from '../../dialects.ts';
 import { byTurnOf } from './by-turn.ts';
 import { byModelOf } from './by-model.ts';
 import { outcomeUnder, type DefinitionsId } from './definitions.ts';
@@ -276,6 +277,7 @@ export class RunAccumulator {
       cancelledRequests: this.measured - outcomes.length,
       warmupRequests: this.lines - this.measured,
       selfCheck: o.selfCheck ?? null,
+      nonStreaming: isNonStreamingDialect(header.target.dialect),
     });
     if (this.lags) summary.replay = replaySummaryOfLags(header.workload, this.lags);
     const phases = serverPhasesSummaryOf(this.phaseLines, header.clockZeroWall, o.sharedClock ?? false);

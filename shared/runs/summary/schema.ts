@@ -15,6 +15,7 @@ import { DEFINITION_IDS } from './definitions.ts';
 import { ServerSideSummarySchema } from './server-side-schema.ts';
 import { SelfCheckSchema } from './self-check-schema.ts';
 import { ModelRowSchema } from './by-model-schema.ts';
+import { BatchSummarySchema } from './batch.ts';
 
 const num = z.number();
 const nonNeg = z.number().min(0);
@@ -220,6 +221,11 @@ export const RunSummarySchema = z.object({
   byTurn: z.array(TurnRowSchema).optional(),
   /** Model-mix runs (workload models): the numbers by model (by-model.ts); absent otherwise. */
   byModel: z.array(ModelRowSchema).optional(),
+  /**
+   * Runs of a non-streaming dialect (embeddings, rerank): batch sizes, inputs and input tokens per
+   * second (batch.ts). Present means no token stream: no TTFT, ITL or TPOT anywhere (`streamsTokens`).
+   */
+  batch: BatchSummarySchema.optional(),
   /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */
   errorSamples: z.record(z.string(), z.string()).optional(),
   /** Failed requests by `kind/code`. */

@@ -42,6 +42,7 @@ import {
 } from './schema.ts';
 import { type RequestOutcome } from './outcome.ts';
 import type { SelfCheck } from './self-check-schema.ts';
+import { batchSummaryOf } from './batch.ts';
 
 export interface SummaryInput {
   /** Measured requests only: no warm-up, no requests the user's cancel stopped. */
@@ -60,6 +61,11 @@ export interface SummaryInput {
   definitions?: DefinitionsId;
   /** What the peak output throughput counts; default by the definitions (tokens for Tokenscope's). */
   peak?: 'chunks' | 'tokens';
+  /**
+   * A run of a non-streaming dialect (embeddings, rerank): no TTFT, TPOT or ITL exists — absent
+   * from `stats` and the vLLM keys, not zeros — and `batch` says what it measured (batch.ts).
+   */
+  nonStreaming?: boolean;
 }
 
 export function toMetricStats(s: Summary | null): MetricStats | null {
@@ -348,9 +354,13 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     max_concurrent_requests: peakConcurrency(
       withTimes.map((o) => ({ start: o.startMs!, end: o.startMs! + o.e2eMs! })),
     ),
-    ...vllmStatKeys('ttft', stats.ttft),
-    ...vllmStatKeys('tpot', stats.tpot),
-    ...vllmStatKeys('itl', stats.itl), // every gap: stats.itl.vllm when coalesced gaps were left out
+    ...(inp.nonStreaming
+      ? {}
+      : {
+          ...vllmStatKeys('ttft', stats.ttft),
+          ...vllmStatKeys('tpot', stats.tpot),
+          ...vllmStatKeys('itl', stats.itl), // every gap: stats.itl.vllm when coalesced gaps were left out
+        }),
     ...vllmStatKeys('e2el', stats.e2el),
   };
 
@@ -381,11 +391,12 @@ export function computeRunSummary(inp: SummaryInput): RunSummary {
     ...(p.reasoning ? { reasoning: p.reasoning } : {}),
     errors,
     ...(Object.keys(errorSamples).length ? { errorSamples } : {}),
-    coalesced: p.coalescedKnown ? coalescedOf(p.coalescedGaps, p.knownGaps) : null,
+    coalesced: p.coalescedKnown && !inp.nonStreaming ? coalescedOf(p.coalescedGaps, p.knownGaps) : null,
     cancelledRequests: inp.cancelledRequests ?? 0,
     warmupRequests: inp.warmupRequests ?? 0,
     slo,
     goodRequests: good,
     selfCheck: inp.selfCheck ?? null,
+    ...(inp.nonStreaming ? { batch: batchSummaryOf(ok, dur, totalIn) } : {}),
   };
 }

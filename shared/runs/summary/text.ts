@@ -17,6 +17,7 @@ import { serverPrefixCacheText } from './prefix-cache.ts';
 import { specDecodeRows } from './spec-decode-text.ts';
 import { rolesSection } from './roles-text.ts';
 import { uploadRows } from './upload.ts';
+import { batchSection, streamsTokens } from './batch.ts';
 
 /** A trace replay: its speedup and how late requests left against the trace (replay-lag.ts). */
 function replaySection(r: ReplaySummary): string[] {
@@ -177,6 +178,18 @@ function byTurnSection(s: RunSummary): string[] {
   ];
 }
 
+/** Where the output token counts came from, per request (a stream's only). */
+function outputCountRows(t: RunSummary['tokens']): string[] {
+  return [
+    row('Output exact per event (requests):', String(t.outputSource['per-event'])),
+    row('Output exact total from usage:', String(t.outputSource['usage-total'])),
+    ...(t.outputTokenized
+      ? [row("  of them, the server's /tokenize of the text:", String(t.outputTokenized))]
+      : []),
+    row('Output estimated (1 per event):', String(t.outputSource.estimated)),
+  ];
+}
+
 /** A client token count with the failed requests' share (the server's counters include them). */
 function withFailed(ok: number, failed: number | undefined, estimated = false): string {
   const about = estimated ? '~' : '';
@@ -209,7 +222,9 @@ function serverSection(s: RunSummary): string[] {
       'Prompt tokens (server / sent):',
       `${sv.delta.promptTokens ?? '-'} / ${withFailed(s.vllm.total_input_tokens, s.tokens.failedInput, s.tokens.failedInputEstimated)}`,
     ),
-    row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`),
+    ...(streamsTokens(s)
+      ? [row('Server TTFT p50 / p99 (ms):', `${q(sv.ttft, 'p50')} / ${q(sv.ttft, 'p99')}`)]
+      : []),
     row('Server queue time p50 / p99 (ms):', `${q(sv.queueTime, 'p50')} / ${q(sv.queueTime, 'p99')}`),
     row('Server E2E p50 / p99 (ms):', `${q(sv.e2e, 'p50')} / ${q(sv.e2e, 'p99')}`),
     row('Peak running / waiting:', `${sv.peak.running ?? '-'} / ${sv.peak.waiting ?? '-'}`),
@@ -285,19 +300,23 @@ export function summaryText(s: RunSummary): string {
     L.push(row('Maximum request concurrency:', String(s.config.maxConcurrency)));
   if (typeof s.config.requestRate === 'number')
     L.push(row('Request rate configured (RPS):', f2(s.config.requestRate)));
+  const streams = streamsTokens(s);
   L.push(
     row('Benchmark duration (s):', f2(v.duration)),
     row('Total input tokens:', String(v.total_input_tokens)),
-    row('Total generated tokens:', String(v.total_output_tokens)),
+    ...(streams ? [row('Total generated tokens:', String(v.total_output_tokens))] : []),
     row('Request throughput (req/s):', f2(v.request_throughput)),
   );
   if (v.request_goodput !== null) L.push(row('Request goodput (req/s):', f2(v.request_goodput)));
-  L.push(
-    row('Output token throughput (tok/s):', f2(v.output_throughput)),
-    row('Peak output token throughput (tok/s):', f2(v.max_output_tokens_per_s) + peakNote(s)),
-    row('Peak concurrent requests:', f2(v.max_concurrent_requests)),
-    row('Total token throughput (tok/s):', f2(v.total_token_throughput)),
-  );
+  // Embeddings and rerank stream no token: their batch instead of token rates (batch.ts).
+  if (s.batch) L.push(...batchSection(s.batch, row));
+  else
+    L.push(
+      row('Output token throughput (tok/s):', f2(v.output_throughput)),
+      row('Peak output token throughput (tok/s):', f2(v.max_output_tokens_per_s) + peakNote(s)),
+      row('Peak concurrent requests:', f2(v.max_concurrent_requests)),
+      row('Total token throughput (tok/s):', f2(v.total_token_throughput)),
+    );
   for (const [m, name, header] of SECTIONS) L.push(...vllmSection(v, m, name, header));
 
   // Tokenscope's own, after vLLM's block.
@@ -323,16 +342,11 @@ export function summaryText(s: RunSummary): string {
   if (!s.imported) {
     L.push(
       center('Token Counts', 50, '-'),
-      row('Output exact per event (requests):', String(t.outputSource['per-event'])),
-      row('Output exact total from usage:', String(t.outputSource['usage-total'])),
-      ...(t.outputTokenized
-        ? [row("  of them, the server's /tokenize of the text:", String(t.outputTokenized))]
-        : []),
-      row('Output estimated (1 per event):', String(t.outputSource.estimated)),
+      ...(streams ? outputCountRows(t) : []),
       row('Input from server usage:', String(t.inputFromUsage)),
       row('Input estimated by Tokenscope:', String(t.inputEstimated)),
     );
-    if (t.inputFromUsage > 0)
+    if (t.inputFromUsage > 0 && streams)
       L.push("note: the server's input count includes its chat template (a 128-token prompt: ~138 on chat)");
     if (t.usageRefused)
       L.push(

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
 import { IMAGE_DIALECTS, ImagesSpec } from './images.ts';
 import { ModelMix } from './models.ts';
+import { PoolingWorkload } from './pooling.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -317,6 +318,8 @@ export const WorkloadSchema = z
      * adapters), drawn by weight from the seed; the target's model is then not sent.
      */
     models: ModelMix.optional(),
+    /** Embeddings and rerank: batch size, documents per query (pooling.ts). */
+    pooling: PoolingWorkload.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {

@@ -1,0 +1,216 @@
+/**
+ * The simulator's pooling model: `POST /v1/embeddings` and `POST /v1/rerank` (also `/rerank`,
+ * `/v2/rerank`, as vLLM serves it), answered in vLLM's shapes (vllm/entrypoints/openai/protocol.py
+ * `EmbeddingResponse`, `RerankResponse`), not streamed.
+ *
+ * Latency: requests wait in one queue; a forward pass takes every waiting request up to
+ * POOL_STEP_TOKENS (one larger request runs alone) and lasts `decodeStepMs + prefillMsPerToken ×
+ * its tokens` — the fixed cost of a pass plus the per-token prefill cost — and all of them answer
+ * when it ends. So requests sent together share the fixed cost (batching), and a request's latency
+ * grows with its tokens. Embeddings are deterministic: each input's vector is a seeded function of
+ * (simulator seed, its text), `embeddingDim` long, unit length; a rerank's relevance scores are a
+ * seeded function of (query, document) in (0, 1), best first, at most top_n.
+ *
+ * Tokens: an embeddings input is BOS + its text (shared/tokenizer.ts); a rerank pair is BOS + the
+ * query + SEP + the document. Bad input is answered as vLLM does: 400 with its error object.
+ */
+import type { ServerResponse } from 'node:http';
+import { hash32, Rng } from '../../shared/prng.ts';
+import { countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
+import { badJsonError, httpError } from './errors.ts';
+import { sendError, type SimCore } from './generate.ts';
+
+/** Tokens one forward pass takes from the queue (vLLM's max_num_batched_tokens for pooling models). */
+const POOL_STEP_TOKENS = 16_384;
+/** The longest input the simulated model takes (its max_model_len for pooling). */
+export const POOL_MAX_INPUT_TOKENS = 8192;
+/** Inputs one request may carry (vLLM has no such limit; a bound keeps the simulator's memory flat). */
+const POOL_MAX_INPUTS = 4096;
+
+type PoolKind = 'embeddings' | 'rerank';
+
+interface PoolJob {
+  tokens: number;
+  answer: () => void;
+  res: ServerResponse;
+}
+
+/** One queue of pooling requests per simulator, served one forward pass at a time. */
+export class PoolingEngine {
+  private readonly queue: PoolJob[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** Forward passes run so far, and the requests they served (tests read the batching off them). */
+  passes = 0;
+  served = 0;
+
+  constructor(private readonly core: SimCore) {}
+
+  accept(kind: PoolKind, res: ServerResponse, raw: string, requestId: string): void {
+    const dialect = kind === 'embeddings' ? 'openai-embeddings' : 'rerank';
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch (e) {
+      return sendError(res, badJsonError(dialect, e instanceof Error ? e.message : 'invalid JSON'));
+    }
+    const model = this.core.opts.model;
+    const planned =
+      kind === 'embeddings' ? planEmbeddings(body, this.core, model) : planRerank(body, this.core, model);
+    if ('error' in planned) return sendError(res, httpError(dialect, 400, { message: planned.error }));
+    const answer = (): void => {
+      if (res.destroyed || res.writableEnded) return;
+      const text = JSON.stringify({
+        id: `${kind === 'embeddings' ? 'embd' : 'rerank'}-${requestId}`,
+        ...planned.body(),
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+    this.queue.push({ tokens: planned.tokens, answer, res });
+    if (!this.timer) this.step();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const j of this.queue.splice(0)) j.res.destroy();
+  }
+
+  /** Starts the next forward pass with what waits: its requests answer when it ends. */
+  private step(): void {
+    if (this.closed || this.queue.length === 0) {
+      this.timer = null;
+      return;
+    }
+    let tokens = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || tokens + this.queue[n]!.tokens <= POOL_STEP_TOKENS))
+      tokens += this.queue[n++]!.tokens;
+    const batch = this.queue.splice(0, n);
+    const o = this.core.opts;
+    const ms = o.decodeStepMs + o.prefillMsPerToken * tokens;
+    this.passes++;
+    this.timer = setTimeout(() => {
+      this.served += batch.length;
+      for (const j of batch) j.answer();
+      this.step();
+    }, ms);
+  }
+}
+
+interface Planned {
+  tokens: number;
+  body: () => Record<string, unknown>;
+}
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+function strings(v: unknown, field: string): string[] | { error: string } {
+  if (typeof v === 'string') return [v];
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'string'))
+    return { error: `\`${field}\` must be a non-empty string or array of strings` };
+  if (v.length > POOL_MAX_INPUTS)
+    return { error: `\`${field}\` has ${v.length} items; at most ${POOL_MAX_INPUTS}` };
+  return v as string[];
+}
+
+/** vLLM's words for an input past the model's length (serving_engine.py `_validate_input`). */
+function tooLong(tokens: number, what: string): { error: string } {
+  return {
+    error: `This model's maximum context length is ${POOL_MAX_INPUT_TOKENS} tokens. However, you requested ${tokens} tokens in the input for ${what}. Please reduce the length of the input.`,
+  };
+}
+
+/** A unit vector of `dim` values, seeded by (sim seed, text). */
+function embed(seed: number, text: string, dim: number): number[] {
+  const rng = new Rng(seed, `embed:${hash32(text)}`);
+  const v = new Array<number>(dim);
+  let norm = 0;
+  for (let i = 0; i < dim; i++) {
+    const x = rng.normal();
+    v[i] = x;
+    norm += x * x;
+  }
+  const k = 1 / Math.sqrt(norm || 1);
+  // Six significant digits, as a float32 printed by Python is about.
+  for (let i = 0; i < dim; i++) v[i] = Math.round(v[i]! * k * 1e6) / 1e6;
+  return v;
+}
+
+function planEmbeddings(body: unknown, core: SimCore, model: string): Planned | { error: string } {
+  const b = obj(body);
+  if (!b) return { error: 'the request body must be a JSON object' };
+  const inputs = strings(b.input, 'input');
+  if ('error' in inputs) return inputs;
+  const format = b.encoding_format ?? 'float';
+  if (format !== 'float' && format !== 'base64')
+    return { error: `encoding_format must be "float" or "base64", not ${JSON.stringify(format)}` };
+  let tokens = 0;
+  for (const t of inputs) {
+    const n = countPromptTokens(t);
+    if (n > POOL_MAX_INPUT_TOKENS) return tooLong(n, 'embedding generation');
+    tokens += n;
+  }
+  const { seed, embeddingDim } = core.opts;
+  return {
+    tokens,
+    body: () => ({
+      object: 'list',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      data: inputs.map((t, index) => {
+        const v = embed(seed, t, embeddingDim);
+        const embedding =
+          format === 'base64' ? Buffer.from(Float32Array.from(v).buffer).toString('base64') : v;
+        return { index, object: 'embedding', embedding };
+      }),
+      usage: {
+        prompt_tokens: tokens,
+        total_tokens: tokens,
+        completion_tokens: 0,
+        prompt_tokens_details: null,
+      },
+    }),
+  };
+}
+
+function planRerank(body: unknown, core: SimCore, model: string): Planned | { error: string } {
+  const b = obj(body);
+  if (!b) return { error: 'the request body must be a JSON object' };
+  if (typeof b.query !== 'string') return { error: '`query` must be a string' };
+  const query = b.query;
+  const docs = strings(b.documents, 'documents');
+  if ('error' in docs) return docs;
+  const topN = b.top_n ?? 0;
+  if (typeof topN !== 'number' || !Number.isInteger(topN) || topN < 0)
+    return { error: '`top_n` must be a non-negative integer' };
+  const q = countPromptTokens(query);
+  let tokens = 0;
+  for (const d of docs) {
+    const n = q + 1 + countTextTokens(d); // BOS + query + SEP + document
+    if (n > POOL_MAX_INPUT_TOKENS) return tooLong(n, 'scoring');
+    tokens += n;
+  }
+  const { seed } = core.opts;
+  return {
+    tokens,
+    body: () => {
+      const results = docs
+        .map((text, index) => ({
+          index,
+          document: { text },
+          relevance_score: Math.round((hash32(`${query}\u0000${text}`, seed) / 2 ** 32) * 1e6) / 1e6,
+        }))
+        .sort((a, b2) => b2.relevance_score - a.relevance_score || a.index - b2.index);
+      return {
+        model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+        results: topN > 0 ? results.slice(0, topN) : results,
+      };
+    },
+  };
+}
