@@ -138,21 +138,11 @@ export function addRunCommand(program: Command): void {
       '--repeat <n>',
       'run the workload N times on each target (FILE.r1.jsonl, FILE.r2.jsonl…), then show the run-to-run spread and the repeats pooled (compared pooled across targets)',
       int('--repeat'),
-    )
-    .option(
-      '--shard <i/n>',
-      "run shard I of N (0-based, e.g. 0/4) of the workload: the requests whose index mod N is I, at the whole schedule's times; needs --start-at; concurrency limits apply per shard; join the files with tokenscope merge",
-    )
-    .option(
-      '--start-at <time>',
-      "start the measured part at this instant of the target's clock (its HTTP Date; epoch ms or ISO-8601 with a zone, e.g. 2026-03-01T12:00:00Z); the same for every shard",
-    )
-    .option(
-      '--clock-url <url>',
-      "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
   addPoolingOptions(
-    addImageOptions(addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run))))),
+    addImageOptions(
+      addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(addShardOptions(run))))),
+    ),
   )
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
@@ -165,6 +155,23 @@ export function addRunCommand(program: Command): void {
         const { runRunTargets } = await import('../run.ts');
         process.exitCode = await runRunTargets(workload, target ?? [], rest, apiKey ?? []);
       },
+    );
+}
+
+/** Shards of one schedule on several machines (docs/load.md "Load from many machines"). */
+function addShardOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--shard <i/n>',
+      "run shard I of N (0-based, e.g. 0/4) of the workload: the requests whose index mod N is I, at the whole schedule's times; needs --start-at; concurrency limits apply per shard; join the files with tokenscope merge",
+    )
+    .option(
+      '--start-at <time>',
+      "start the measured part at this instant of the target's clock (its HTTP Date; epoch ms or ISO-8601 with a zone, e.g. 2026-03-01T12:00:00Z); the same for every shard",
+    )
+    .option(
+      '--clock-url <url>',
+      "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
 }
 

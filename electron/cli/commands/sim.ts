@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { collect, int, num } from '../args.ts';
 import type { SimCliOptions } from '../sim.ts';
 export function addSimCommand(program: Command): void {
-  program
+  const sim = program
     .command('sim')
     .description(
       'Run the built-in simulator: vLLM-compatible SSE + /metrics, TGI, llama.cpp and Ollama dialects, faults.',
@@ -97,6 +97,16 @@ export function addSimCommand(program: Command): void {
       1,
     )
     .option('--no-gpu-energy-counter', 'its GPUs publish power only, no energy counter')
+    .option('--quiet', 'do not log requests');
+  addInsideOptions(sim).action(async (o: SimCliOptions) => {
+    const { runSimCommand } = await import('../sim.ts');
+    process.exitCode = await runSimCommand(o);
+  });
+}
+
+/** What the simulator shows of its inside: spans, speculative decoding, disaggregated serving. */
+function addInsideOptions(cmd: Command): Command {
+  return cmd
     .option(
       '--otlp-endpoint <url>',
       "export a vLLM-shaped span per finished request (llm_request, vLLM's gen_ai.latency.* attributes) to this OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces",
@@ -120,10 +130,5 @@ export function addSimCommand(program: Command): void {
       '--kv-transfer-ms <ms>',
       'with --disagg: the KV transfer per request (default 50)',
       num('--kv-transfer-ms'),
-    )
-    .option('--quiet', 'do not log requests')
-    .action(async (o: SimCliOptions) => {
-      const { runSimCommand } = await import('../sim.ts');
-      process.exitCode = await runSimCommand(o);
-    });
+    );
 }
