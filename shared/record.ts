@@ -69,7 +69,7 @@ export interface RequestRecord {
 }
 
 /** One embeddings or rerank request's batch: inputs sent, results received. */
-export interface BatchInfo {
+interface BatchInfo {
   /** Inputs in the request: embeddings' `input` items, a rerank's documents. */
   inputs: number;
   /** Results in the answer: embeddings, or scored documents (top_n may ask for fewer). */

@@ -19,8 +19,8 @@ export interface ExtraModel {
 }
 
 /** Extra names on one simulator, at most (each is an engine with its own timer). */
-export const MAX_EXTRA_MODELS = 16;
-export const SPEEDUP_RANGE = [0.01, 100] as const;
+const MAX_EXTRA_MODELS = 16;
+const SPEEDUP_RANGE = [0.01, 100] as const;
 
 /** "name" or "name=speedup" (the last `=` splits: names may hold ':' and '/'). */
 export function parseExtraModel(spec: string): Result<ExtraModel, string> {

@@ -23,7 +23,7 @@ import { sendError, type SimCore } from './generate.ts';
 /** Tokens one forward pass takes from the queue (vLLM's max_num_batched_tokens for pooling models). */
 const POOL_STEP_TOKENS = 16_384;
 /** The longest input the simulated model takes (its max_model_len for pooling). */
-export const POOL_MAX_INPUT_TOKENS = 8192;
+const POOL_MAX_INPUT_TOKENS = 8192;
 /** Inputs one request may carry (vLLM has no such limit; a bound keeps the simulator's memory flat). */
 const POOL_MAX_INPUTS = 4096;
 

@@ -43,7 +43,7 @@ function dimensionOf(data: readonly unknown[]): number | null | string {
   return dim;
 }
 
-export function readEmbeddings(
+function readEmbeddings(
   rec: RequestRecord,
   spec: RequestSpec,
   body: NonStreamedBody,

@@ -35,7 +35,7 @@ function resultsProblem(results: readonly unknown[], documents: number): string 
   return null;
 }
 
-export function readRerank(
+function readRerank(
   rec: RequestRecord,
   spec: RequestSpec,
   body: NonStreamedBody,

@@ -44,7 +44,7 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
 }
 
 /** How many nice steps this thread steps back once I/O threads exist (see yieldToIoThreads). */
-export const MEASURING_THREAD_NICE_STEP = 10;
+const MEASURING_THREAD_NICE_STEP = 10;
 
 /** The nice value the measuring thread takes from `current`: 10 steps back, at most 19. */
 export function measuringThreadNice(current: number): number {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-export const POOLING_LIMITS = { inputs: 4096, documentTokens: 65_536 } as const;
+const POOLING_LIMITS = { inputs: 4096, documentTokens: 65_536 } as const;
 
 const inputs = z
   .number()
