@@ -2,6 +2,7 @@ import type { DialectId } from './dialects.ts';
 import type { RequestError } from './errors.ts';
 import { EventColumns, type EventColumnsData } from './event-columns.ts';
 import type { Phases, TokenSource, Usage } from './request.ts';
+import type { ToolCallRecord } from './tool-calls.ts';
 
 /**
  * Everything the engine measured about one request. Times are ms since the request started
@@ -59,6 +60,8 @@ export interface RequestRecord {
    * past it were not kept (every event's time and tokens still were). Absent: everything kept.
    */
   textCapped?: boolean;
+  /** The answer's tool calls, put together from their deltas (absent: none). */
+  toolCalls?: ToolCallRecord[];
 }
 
 /**
