@@ -1,5 +1,6 @@
 /** What a prompt source gives the runner; length distributions and synthetic text (shared by every source). */
 import type { ChatMessage } from '../../../shared/request.ts';
+import type { ToolChoice, ToolSpec } from '../../../shared/tool-calls.ts';
 import type { Rng } from '../../../shared/prng.ts';
 import type { ForceOutput, LengthDist } from '../../../shared/runs/workload/workload.ts';
 
@@ -10,6 +11,9 @@ export interface PromptItem {
   inputTokens: number;
   /** Output length to ask for (max_tokens); null = the server's default. */
   outputTokens: number | null;
+  /** A tools dataset's line: the tools it offers and its choice (the workload's `tools` add to them). */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 /** Which items: the measured ones, the warm-up's, or the test request's (each its own stream). */

@@ -21,6 +21,7 @@ import type { Workload } from '../workload/workload.ts';
 import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
 import { serverPhasesSummaryOf, type PhaseLine } from '../../tracing/phase-summary.ts';
 import { prefixCacheOf } from './prefix-cache.ts';
+import { ToolTally } from './tool-calls.ts';
 import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
 
 export interface SummarizeRunOptions {
@@ -215,6 +216,7 @@ export class RunAccumulator {
   private seqEnd = 0;
   /** What the server-phase summary reads of the successful measured lines. */
   private readonly phaseLines: PhaseLine[] = [];
+  private readonly tools: ToolTally;
   private lines = 0;
   private measured = 0;
   private endMs = 0;
@@ -227,6 +229,7 @@ export class RunAccumulator {
     const w = header.workload;
     this.lags = w.prompts.type === 'trace' ? [] : null;
     this.seqTokens = w.prompts.type === 'synthetic' && w.prompts.prefixGroups ? new Map() : null;
+    this.tools = new ToolTally(w.tools?.agentic?.maxSteps ?? null);
   }
 
   /** One finished request's line; `lv`: the line's lists already kept by another accumulator. */
@@ -241,6 +244,7 @@ export class RunAccumulator {
     }
     if (line.status === 'ok') this.phaseLines.push(phaseLineOf(line));
     if (isCancelledLine(line)) return;
+    this.tools.add(line);
     const d = this.definitions;
     const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
     this.outcomes.push(slimOutcome(o, lv));
@@ -276,6 +280,8 @@ export class RunAccumulator {
       this.expected(),
     );
     if (cache) summary.prefixCache = cache;
+    const tools = this.tools.summary();
+    if (tools) summary.tools = tools;
     const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
     return byTurn ? { ...summary, byTurn } : summary;
   }

@@ -9,6 +9,7 @@
 import { fail, ok, type Result } from '../../result.ts';
 import { z } from 'zod';
 import { DIALECT_IDS } from '../../dialects.ts';
+import { ToolsWorkload } from './tools.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -111,6 +112,20 @@ export const PromptSource = z.discriminatedUnion('type', [
       /** Output length when a line sets none (else the server's default). */
       outputLen: LengthDist.optional(),
       shuffle: z.boolean().default(false),
+      force: ForceOutput.default('none'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('tools'),
+      /**
+       * A tools dataset (JSONL, docs/load.md "Tool calls and agentic loops"): one
+       * {"prompt", "tools", "tool_choice"?, "output_len"?} per line; absent: the built-in one
+       * (shared/runs/workload/tool-dataset.ts). Relative to the workload file.
+       */
+      path: z.string().min(1).optional(),
+      /** Output length when a line sets none (else the server's default). */
+      outputLen: LengthDist.optional(),
       force: ForceOutput.default('none'),
     })
     .strict(),
@@ -308,15 +323,29 @@ export const WorkloadSchema = z
     traceHeaders: z.boolean().optional(),
     /** Multi-turn conversations instead of single requests (see `Sessions`). */
     sessions: Sessions.optional(),
+    /** Tool definitions, tool_choice and agentic sessions (tools.ts). */
+    tools: ToolsWorkload.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
-    if (w.sessions && (w.prompts.type === 'jsonl' || w.prompts.type === 'trace'))
+    if (w.sessions && (w.prompts.type === 'jsonl' || w.prompts.type === 'trace' || w.prompts.type === 'tools'))
       ctx.addIssue({
         code: 'custom',
         path: ['sessions'],
         message:
           'sessions take synthetic prompts or a ShareGPT file (whole conversations), not JSONL or a trace',
+      });
+    if (w.tools?.agentic && w.sessions)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools', 'agentic'],
+        message: 'agentic sessions and multi-turn sessions exclude each other',
+      });
+    if (w.tools?.agentic && w.prompts.type === 'trace')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools', 'agentic'],
+        message: 'agentic sessions do not replay a trace',
       });
     if (w.prompts.type === 'trace') traceRules(w, ctx);
     else if (w.requests === undefined && w.durationS === undefined)
