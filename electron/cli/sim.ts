@@ -24,6 +24,7 @@ export interface SimCliOptions {
   closeAfterStream?: boolean;
   closeAfterStreamMs: number;
   reasoning: number;
+  toolCallShare: number;
   /** commander's `--no-prefix-caching`: false when given. */
   prefixCaching: boolean;
   /** commander's `--no-prompt-tokens-details` / `--no-cache-endpoints`. */
@@ -73,6 +74,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStream: o.closeAfterStream ?? false,
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
+    toolCallShare: o.toolCallShare,
     prefixCaching: o.prefixCaching,
     promptTokensDetails: o.promptTokensDetails,
     cacheEndpoints: o.cacheEndpoints,

@@ -9,6 +9,7 @@
  */
 import type { DialectId } from '../../shared/dialects.ts';
 import { countChatTokens, countPromptTokens, type ChatMessageLike } from '../../shared/tokenizer.ts';
+import { toolChoiceOfBody, toolsOfBody, type SimTool, type SimToolChoice } from './tool-calls.ts';
 
 export interface GenRequest {
   dialect: DialectId;
@@ -34,6 +35,9 @@ export interface GenRequest {
   fault: string | null;
   /** Body field `sim_reasoning_tokens`: this request's reasoning mode (null: the sim's option). */
   reasoningTokens: number | null;
+  /** Function tools offered (tool-calls.ts) and tool_choice. */
+  tools: SimTool[];
+  toolChoice: SimToolChoice;
 }
 
 /** A request body the simulator refuses (answered 400 in the dialect's error shape); not the client's RequestError. */
@@ -108,6 +112,8 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
     seed: optInt(body, 'seed', Number.MIN_SAFE_INTEGER),
     fault: typeof body.sim_fault === 'string' ? body.sim_fault : null,
     reasoningTokens: optInt(body, 'sim_reasoning_tokens', 0),
+    tools: toolsOfBody(body),
+    toolChoice: toolChoiceOfBody(body),
   };
   const so = isObj(body.stream_options) ? body.stream_options : {};
   const openaiUsage = {
