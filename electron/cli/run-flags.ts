@@ -2,12 +2,13 @@
  * `tokenscope run`'s flags (RunCliOptions) and how they lay over a workload file's JSON before it
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
+import { applyToolOverrides, TOOL_FLAG_OF_FIELD, type ToolCliOptions } from './tool-flags.ts';
 import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import path from 'node:path';
 import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
 
-export interface RunCliOptions {
+export interface RunCliOptions extends ToolCliOptions {
   target?: string;
   out?: string;
   model?: string;
@@ -158,6 +159,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
       ...(o.thinkTime !== undefined ? { thinkTimeMs: parseThinkTime(o.thinkTime) } : {}),
     };
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
+  applyToolOverrides(w, o);
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
       ...obj(w.slo),
@@ -278,6 +280,7 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'sessions.turns': ['--turns', 'turns'],
   'sessions.thinkTimeMs': ['--think-time', 'thinkTime'],
   'sessions.firstInputLen': ['--first-input-len', 'firstInputLen'],
+  ...(TOOL_FLAG_OF_FIELD as unknown as Record<string, [string, keyof RunCliOptions]>),
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

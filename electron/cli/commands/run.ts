@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
+import { addToolOptions } from '../tool-flags.ts';
 import { collectMetricsEndpoint, collectUrl } from '../url-arg.ts';
 /** Multi-turn sessions (workload `sessions`; docs/load.md "Multi-turn sessions"). */
 function addSessionOptions(cmd: Command): Command {
@@ -144,7 +145,7 @@ export function addRunCommand(program: Command): void {
       '--clock-url <url>',
       "whose HTTP Date is the reference clock for --start-at (default: the target's origin; give one that stamps Date per answer when the target caches it, e.g. uvicorn)",
     );
-  addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run))))
+  addToolOptions(addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(run)))))
     .option('-q, --quiet', 'no progress output')
     .option('--json', "print the summary as one JSON object (vLLM key names plus Tokenscope's own)")
     .action(

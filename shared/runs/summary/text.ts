@@ -8,6 +8,7 @@ import { serverGapReason, type ServerSideSummary } from './server-side-schema.ts
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { turnLabel } from './by-turn.ts';
+import { toolCallsSection } from './tool-calls-text.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
@@ -301,6 +302,7 @@ export function summaryText(s: RunSummary): string {
   // Tokenscope's own, after vLLM's block.
   L.push(...reasoningSection(s));
   L.push(...byTurnSection(s));
+  L.push(...toolCallsSection(s));
   L.push(...prefixCacheSection(s));
   L.push(...coalescedSection(s));
   // Per token from estimated counts (no per-event counts from the server): said in the heading.
