@@ -23,7 +23,7 @@ const KNOWN = new Set([
   'examples',
 ]);
 /** Nesting past this is refused (a schema is a few levels deep; a recursive walk stays bounded). */
-export const MAX_SCHEMA_DEPTH = 16;
+const MAX_SCHEMA_DEPTH = 16;
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -45,9 +45,9 @@ export const TOOL_CALL_LIMITS = { calls: 64, argumentChars: 1_000_000 } as const
  * but break the tool's schema); `unknown-tool` (no tool of that name was offered); `capped` (too
  * large to keep, not checked).
  */
-export type ToolCallCheck = 'ok' | 'bad-json' | 'schema' | 'unknown-tool' | 'capped';
+type ToolCallCheck = 'ok' | 'bad-json' | 'schema' | 'unknown-tool' | 'capped';
 
-export interface CheckedToolCall {
+interface CheckedToolCall {
   name: string;
   argumentChars: number;
   check: ToolCallCheck;

@@ -170,6 +170,11 @@ function requestLine(seq: number, warmup: boolean): RunRequestLine {
     shard: 1,
     session: 3,
     turn: 2,
+    tools: {
+      offered: 2,
+      calls: [{ name: 'f', argumentChars: 9, check: 'bad-json', problem: 'Unexpected end of JSON input' }],
+    },
+    toolWaitMs: 120.5,
   };
 }
 
@@ -253,6 +258,32 @@ const summary: RunSummary = {
   byTurn: [
     { turn: 1, andLater: false, requests: 1, failed: 0, meanInputTokens: 8, ttft: stats(5), e2e: stats(30) },
   ],
+  tools: {
+    requests: 1,
+    callingRequests: 1,
+    errors: 0,
+    calls: 1,
+    finishToolCalls: 1,
+    badJson: 1,
+    schemaFailures: 0,
+    unknownTool: 0,
+    capped: 0,
+    failureRate: 1,
+    ttftToolMs: stats(5),
+    toolItlMs: stats(2),
+    textItlMs: stats(3),
+    argumentChars: stats(9),
+    agentic: {
+      sessions: 1,
+      steps: 2,
+      cappedSessions: 1,
+      maxSteps: 2,
+      sessionMs: stats(300),
+      serverMs: stats(180),
+      toolWaitMs: stats(120),
+      toolWaitShare: 0.4,
+    },
+  },
   errorSamples: { 'server/error-event': 'overloaded' },
   errors: { 'server/error-event': 1 },
   coalesced: { gaps: 1, totalGaps: 4, share: 0.25 },

@@ -14,7 +14,7 @@ import { listProvider, PromptFileError, readText } from './files.ts';
 import { describeDist, sampleLength, type PromptItem, type PromptProvider } from './items.ts';
 
 /** Lines of a tools dataset at most (a typo'd path to a huge file fails clearly). */
-export const MAX_TOOL_DATASET_LINES = 1_000_000;
+const MAX_TOOL_DATASET_LINES = 1_000_000;
 
 function issuePath(p: readonly PropertyKey[]): string {
   return p

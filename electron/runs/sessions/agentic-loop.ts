@@ -20,15 +20,15 @@ import { sleepUntil, Slots } from '../slots.ts';
 import type { ConversationDeps } from './session-loop.ts';
 
 /** The tool's wait before step `step` (2 and later) of session `i`, ms. */
-export function toolLatencyMs(d: ToolLatency, seed: number, i: number, step: number): number {
+function toolLatencyMs(d: ToolLatency, seed: number, i: number, step: number): number {
   if (d.type === 'fixed') return d.ms;
   const rng = new Rng(seed, `tool-latency:${i}:${step}`);
   if (d.type === 'uniform') return d.minMs + rng.next() * (d.maxMs - d.minMs);
   return rng.exponential(d.meanMs);
 }
 
-/** The messages after a step whose answer made `rec.toolCalls`: its calls, then a result for each. @internal exported for its tests */
-export function afterToolCalls(
+/** The messages after a step whose answer made `rec.toolCalls`: its calls, then a result for each. */
+function afterToolCalls(
   messages: readonly ChatMessage[],
   rec: Pick<RequestRecord, 'text' | 'toolCalls'>,
   result: (k: number) => string,

@@ -19,7 +19,7 @@ import { finishedMs, requestOriginMs } from './outcome.ts';
 import type { RunSummary } from './schema.ts';
 import { toMetricStats } from './summary.ts';
 
-export type ToolSummary = NonNullable<RunSummary['tools']>;
+type ToolSummary = NonNullable<RunSummary['tools']>;
 
 interface SessionAcc {
   start: number;

@@ -7,17 +7,17 @@
  */
 import { z } from 'zod';
 import { schemaProblem, type JsonSchema } from '../../json-schema-lite.ts';
-import type { ToolChoice, ToolSpec } from '../../tool-calls.ts';
+import type { ToolSpec } from '../../tool-calls.ts';
 
 /** Caps: tools per request, steps per agentic session, a tool result's size. */
-export const TOOL_LIMITS = { tools: 128, steps: 64, resultChars: 100_000, schemaChars: 100_000 } as const;
+const TOOL_LIMITS = { tools: 128, steps: 64, resultChars: 100_000, schemaChars: 100_000 } as const;
 
 const TimerMs = z
   .number()
   .min(0)
   .max(2 ** 31 - 1);
 
-export const ToolDef = z
+const ToolDef = z
   .object({
     /** OpenAI's rule for function names: letters, digits, _ and -, at most 64. */
     name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - (1–64)'),
@@ -32,7 +32,7 @@ export const ToolDef = z
   .strict()
   .transform((t): ToolSpec => ({ ...t, parameters: t.parameters as JsonSchema }));
 
-export const ToolChoiceSchema = z.union([
+const ToolChoiceSchema = z.union([
   z.enum(['auto', 'required', 'none']),
   z.object({ name: z.string().min(1).max(64) }).strict(),
 ]);
@@ -51,7 +51,7 @@ export const ToolLatency = z.preprocess(
 );
 export type ToolLatency = z.output<typeof ToolLatency>;
 
-export const Agentic = z
+const Agentic = z
   .object({
     /** Steps (requests) per session at most: a model that keeps calling tools stops here, and the run says so. */
     maxSteps: z.number().int().min(1).max(TOOL_LIMITS.steps, `at most ${TOOL_LIMITS.steps} steps`).default(4),
@@ -61,7 +61,6 @@ export const Agentic = z
     resultChars: z.number().int().min(0).max(TOOL_LIMITS.resultChars).default(200),
   })
   .strict();
-export type Agentic = z.output<typeof Agentic>;
 
 export const ToolsWorkload = z
   .object({
@@ -91,7 +90,6 @@ export const ToolsWorkload = z
         message: `no tool named "${c.name}" is defined`,
       });
   });
-export type ToolsWorkload = z.output<typeof ToolsWorkload>;
 
 /** A line of a tools dataset (JSONL): its prompt, the tools it offers, optionally its choice and output length. */
 export const ToolDatasetLine = z
@@ -104,4 +102,3 @@ export const ToolDatasetLine = z
   .strict();
 export type ToolDatasetLine = z.output<typeof ToolDatasetLine>;
 
-export type { ToolChoice };
