@@ -101,4 +101,3 @@ export const ToolDatasetLine = z
   })
   .strict();
 export type ToolDatasetLine = z.output<typeof ToolDatasetLine>;
-

@@ -328,7 +328,10 @@ export const WorkloadSchema = z
   })
   .strict()
   .superRefine((w, ctx) => {
-    if (w.sessions && (w.prompts.type === 'jsonl' || w.prompts.type === 'trace' || w.prompts.type === 'tools'))
+    if (
+      w.sessions &&
+      (w.prompts.type === 'jsonl' || w.prompts.type === 'trace' || w.prompts.type === 'tools')
+    )
       ctx.addIssue({
         code: 'custom',
         path: ['sessions'],
