@@ -2,6 +2,7 @@ import type { DialectId } from './dialects.ts';
 import type { RequestError } from './errors.ts';
 import { EventColumns, type EventColumnsData } from './event-columns.ts';
 import type { Phases, TokenSource, Usage } from './request.ts';
+import type { ToolCallRecord } from './tool-calls.ts';
 
 /**
  * Everything the engine measured about one request. Times are ms since the request started
@@ -66,6 +67,8 @@ export interface RequestRecord {
    * back (electron/engine/dialects/pooling.ts). Absent for streams.
    */
   batch?: BatchInfo;
+  /** The answer's tool calls, put together from their deltas (absent: none). */
+  toolCalls?: ToolCallRecord[];
 }
 
 /** One embeddings or rerank request's batch: inputs sent, results received. */

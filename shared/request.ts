@@ -1,8 +1,13 @@
 import type { DialectId } from './dialects.ts';
+import type { ToolCallMade, ToolChoice, ToolSpec } from './tool-calls.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** An assistant turn's tool calls (agentic sessions), sent back as the dialect writes them. */
+  toolCalls?: ToolCallMade[];
+  /** A `tool` message: the call it answers. */
+  toolCallId?: string;
 }
 
 /** An image sent with the prompt (electron/engine/dialects/images.ts puts it in the last user message). */
@@ -63,6 +68,9 @@ export interface RequestSpec {
    * true); headers the user set themselves win.
    */
   traceHeaders?: boolean;
+  /** Function tools offered (chat, Anthropic Messages and Responses dialects) and how the model may pick. */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 export interface Usage {
@@ -99,6 +107,12 @@ export const EV_CHOICES = 128;
  * there counts as answer. The first flag past 8 bits: the flags column is 16-bit.
  */
 export const EV_REASONING = 256;
+/**
+ * A content event that carried a tool-call delta (a function name or an argument fragment):
+ * time to first tool-call token and the argument deltas' ITL are read from these
+ * (shared/runs/summary/tool-calls.ts). Absent in files written before it existed.
+ */
+export const EV_TOOL = 512;
 
 /** Kind of source of the output token count (docs/ARCHITECTURE.md "tokens per event"). Never mixed silently. */
 export type TokenSource =

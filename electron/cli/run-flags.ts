@@ -2,6 +2,7 @@
  * `tokenscope run`'s flags (RunCliOptions) and how they lay over a workload file's JSON before it
  * is validated once (applyOverrides), with the `--header "Name: value"` list parsed.
  */
+import { applyToolOverrides, TOOL_FLAG_OF_FIELD, type ToolCliOptions } from './tool-flags.ts';
 import type { MetricsEndpoint } from '../../shared/metrics/roles.ts';
 import { mixEntryOfText } from '../../shared/runs/workload/models.ts';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import type { DialectId } from '../../shared/dialects.ts';
 import type { RunRepeat } from '../../shared/runs/file/line-schema.ts';
 import { IMAGE_FLAG_OF_FIELD, imageOverrides, type ImageCliOptions } from './image-flags.ts';
 
-export interface RunCliOptions extends ImageCliOptions {
+export interface RunCliOptions extends ImageCliOptions, ToolCliOptions {
   /** Embeddings/rerank (workload `pooling`): inputs per request, documents per query, their tokens, top_n. */
   batchSize?: number;
   documents?: number;
@@ -168,6 +169,7 @@ export function applyOverrides(raw: Obj, o: RunCliOptions): { raw: Obj; error?: 
     };
   if (o.mix !== undefined) w.models = o.mix.map(mixEntryOfText);
   if (o.idleTimeout !== undefined) w.idleTimeoutMs = o.idleTimeout;
+  applyToolOverrides(w, o);
   if (o.sloTtft !== undefined || o.sloTpot !== undefined || o.sloE2el !== undefined)
     w.slo = {
       ...obj(w.slo),
@@ -309,6 +311,7 @@ const FLAG_OF_FIELD: Record<string, [flag: string, key: keyof RunCliOptions]> = 
   'pooling.documents': ['--documents', 'documents'],
   'pooling.documentLen': ['--document-len', 'documentLen'],
   'pooling.topN': ['--top-n', 'topN'],
+  ...(TOOL_FLAG_OF_FIELD as unknown as Record<string, [string, keyof RunCliOptions]>),
 };
 
 /** A workload path as the user knows it: the flag given for it (`-c/--concurrency`), else the path. */

@@ -29,6 +29,7 @@ export interface SimCliOptions {
   closeAfterStream?: boolean;
   closeAfterStreamMs: number;
   reasoning: number;
+  toolCallShare: number;
   /** commander's `--no-prefix-caching`: false when given. */
   prefixCaching: boolean;
   /** commander's `--no-prompt-tokens-details` / `--no-cache-endpoints`. */
@@ -89,6 +90,7 @@ export async function runSimCommand(o: SimCliOptions): Promise<number> {
     closeAfterStreamMs: o.closeAfterStreamMs,
     reasoningTokens: o.reasoning,
     embeddingDim: o.embeddingDim,
+    toolCallShare: o.toolCallShare,
     prefixCaching: o.prefixCaching,
     promptTokensDetails: o.promptTokensDetails,
     cacheEndpoints: o.cacheEndpoints,

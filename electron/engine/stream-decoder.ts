@@ -16,6 +16,7 @@ import {
   EV_TERMINAL,
   EV_CHOICES,
   EV_REASONING,
+  EV_TOOL,
   EV_TOKENS_EXACT,
   EV_USAGE,
 } from '../../shared/request.ts';
@@ -26,6 +27,7 @@ import { SseParser, type SseEvent } from './framing/sse.ts';
 import { NdjsonFramer, type NdjsonLine } from './framing/ndjson.ts';
 import type { Dialect, EventDecoder, Frame } from './dialects/types.ts';
 import { computeTokenSource } from './token-source.ts';
+import { addToolDeltas } from './tool-call-acc.ts';
 import { eventTokensDoubt } from '../../shared/stats/token-bounds.ts';
 import { READ_COST_BYTES } from './io/backlog.ts';
 import {
@@ -270,6 +272,7 @@ export class StreamDecoder {
         if (tokens === 0) tokens = 1; // content means at least one generated token
         // The reasoning phase: reasoning and nothing of the answer (shared/request.ts EV_REASONING).
         if (d.reasoning && !d.text && !d.toolCall) flags |= EV_REASONING;
+        if (d.toolCall) flags |= EV_TOOL;
         break;
       case 'error':
         flags |= EV_ERROR;
@@ -306,6 +309,7 @@ export class StreamDecoder {
       if (d.text) rec.text += d.text;
       if (d.reasoning) rec.reasoning += d.reasoning;
     } else rec.textCapped = true;
+    if (d.toolDeltas) addToolDeltas(rec, d.toolDeltas);
     if (d.usage) {
       flags |= EV_USAGE;
       rec.usage = { ...(rec.usage ?? {}), ...d.usage };

@@ -9,6 +9,7 @@ import { ms3, recordToLineWithStats } from '../../shared/runs/file/record-line.t
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import type { PromptItem } from './prompts/items.ts';
+import { checkToolCall } from '../../shared/tool-calls.ts';
 import type { Slots } from './slots.ts';
 
 /** A request about to be sent: where it stands in the run and what it sends. */
@@ -27,6 +28,8 @@ export interface Dispatch {
   spec: RequestSpec;
   /** A turn of a multi-turn conversation (workload sessions): which conversation, which turn (1-based). */
   session?: { index: number; turn: number };
+  /** Agentic sessions: the tool latency waited before this step, ms. */
+  toolWaitMs?: number;
 }
 
 /** A finished request's line, with its statistics computed once (reused for the live numbers). */
@@ -63,6 +66,10 @@ export function dispatchLine(
     line.session = d.session.index;
     line.turn = d.session.turn;
   }
+  const tools = d.spec.tools ?? [];
+  if (tools.length > 0 || rec.toolCalls?.length)
+    line.tools = { offered: tools.length, calls: (rec.toolCalls ?? []).map((c) => checkToolCall(c, tools)) };
+  if (d.toolWaitMs !== undefined) line.toolWaitMs = ms3(d.toolWaitMs);
   const cn = rec.connection;
   if (cn) {
     line.connection = {

@@ -91,5 +91,18 @@ export function buildSpec(
     idleTimeoutMs: w.idleTimeoutMs,
     insecureTls: t.insecureTls,
     ...(w.traceHeaders === false ? { traceHeaders: false } : {}),
+    ...toolsOf(w, item),
   };
+}
+
+/**
+ * The tools a request offers: its dataset line's, then the workload's definitions (a name already
+ * offered is not repeated); the line's choice wins over the workload's. None: no tool fields at all.
+ */
+function toolsOf(w: Workload, item: PromptItem): Pick<RequestSpec, 'tools' | 'toolChoice'> {
+  const own = item.tools ?? [];
+  const extra = (w.tools?.definitions ?? []).filter((d) => !own.some((t) => t.name === d.name));
+  const tools = [...own, ...extra];
+  if (tools.length === 0) return {};
+  return { tools, toolChoice: item.toolChoice ?? w.tools?.choice ?? 'auto' };
 }

@@ -45,6 +45,7 @@ import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
 import { resetPrefixCache } from './prefix-cache-reset.ts';
 import { conversationTask } from './sessions/session-loop.ts';
+import { agenticTask } from './sessions/agentic-loop.ts';
 
 export { TestRequestError } from './test-request.ts';
 export { StartMissedError, type RunOptions, type RunResult } from './run-options.ts';
@@ -235,9 +236,10 @@ class RunSession {
       this.watch.start();
     }
     // Prompts built ahead of their send time; a conversation builds each turn's from the answers.
-    const ahead = w.sessions
-      ? null
-      : new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
+    const ahead =
+      w.sessions || w.tools?.agentic
+        ? null
+        : new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
     ahead?.fillUntil(prefillDeadline(this.o.startAtLocalMs, now()), now);
     const t0 = (this.t0 = await this.clockZero());
     this.monitor = new SelfCheckMonitor(this.engine);
@@ -277,7 +279,8 @@ class RunSession {
           arrived: () => this.tally.arrived(),
           fire: (d: Dispatch) => this.fire(d),
         };
-        tasks.push(conversationTask(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
+        const session = w.tools?.agentic ? agenticTask : conversationTask;
+        tasks.push(session(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
         continue;
       }
       // Only that it ended is kept: a finished request's record (every event, its text) must not
@@ -409,7 +412,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: this.w.sessions ? null : shareOf(this.o.shard, this.total), // sessions: requests = conversations × turns, not known ahead
+      total: this.w.sessions || this.w.tools?.agentic ? null : shareOf(this.o.shard, this.total), // sessions: requests = conversations × turns, not known ahead
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,

@@ -28,6 +28,8 @@
  * | redirect                     | 307 with a Location header (a moved endpoint)                     |
  * | ignore-max-tokens[:tokens]   | the request's max_tokens is ignored: generation runs to tokens    |
  * |                              | (default: as far as the KV cache holds), EOS ignored too          |
+ * | bad-tool-json                | a tool-call answer's arguments lose their closing brace: streamed |
+ * |                              | whole and well framed, but not JSON (tool-calls.ts)               |
  *
  * afterTokens defaults to 5: at most that many tokens are delivered before the fault fires. A
  * stream shorter than that still gets its fault, just before its last token.
@@ -53,6 +55,7 @@ const FAULT_KINDS = [
   'json-error-200',
   'gzip',
   'redirect',
+  'bad-tool-json',
 ] as const;
 
 /** How far `ignore-max-tokens` generates without its parameter: endless, for a client. */

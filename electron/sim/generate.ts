@@ -32,6 +32,7 @@ import { StreamSession } from './stream.ts';
 import type { ResolvedSimOptions } from './types.ts';
 import { sse } from './writer-types.ts';
 import { createWriter } from './writers.ts';
+import { planToolCall } from './tool-calls.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export interface SimCore {
@@ -239,6 +240,13 @@ function start(
     }),
     cachedTokens: () => session?.seq?.cachedTokens ?? 0,
     promptTokensDetails: o.promptTokensDetails,
+    toolCall: planToolCall(r.tools, r.toolChoice, {
+      seed: textSeed,
+      requestId,
+      share: o.toolCallShare,
+      totalTokens: plan.tokens,
+      badJson: fault?.kind === 'bad-tool-json',
+    }),
   });
   const s = new StreamSession(res, dialect, writer, requestId, fault, r.stream, {
     scheduler,

@@ -63,6 +63,7 @@ export function resolveOptions(o: SimOptions = {}): ResolvedSimOptions {
     closeAfterStreamMs: num(o.closeAfterStreamMs, d.closeAfterStreamMs, 0, 60_000),
     reasoningTokens: Math.floor(num(o.reasoningTokens, 0, 0, 1_000_000)),
     embeddingDim: Math.floor(num(o.embeddingDim, 384, 1, 65_536)),
+    toolCallShare: num(o.toolCallShare, 0.8, 0, 1),
     prefixCaching: o.prefixCaching ?? true,
     promptTokensDetails: o.promptTokensDetails ?? true,
     cacheEndpoints: o.cacheEndpoints ?? true,

@@ -10,6 +10,7 @@
 import type { DialectId } from '../../shared/dialects.ts';
 import { promptImagesOf, type PromptImages } from './images.ts';
 import { countChatTokens, countPromptTokens, type ChatMessageLike } from '../../shared/tokenizer.ts';
+import { toolChoiceOfBody, toolsOfBody, type SimTool, type SimToolChoice } from './tool-calls.ts';
 
 export interface GenRequest {
   dialect: DialectId;
@@ -38,6 +39,9 @@ export interface GenRequest {
   /** Images in a chat request's messages and their prompt tokens (images.ts), counted in promptTokens. */
   images: number;
   imageTokens: number;
+  /** Function tools offered (tool-calls.ts) and tool_choice. */
+  tools: SimTool[];
+  toolChoice: SimToolChoice;
 }
 
 /** A request body the simulator refuses (answered 400 in the dialect's error shape); not the client's RequestError. */
@@ -120,6 +124,8 @@ export function parseRequest(dialect: DialectId, body: unknown): GenRequest {
     reasoningTokens: optInt(body, 'sim_reasoning_tokens', 0),
     images: 0,
     imageTokens: 0,
+    tools: toolsOfBody(body),
+    toolChoice: toolChoiceOfBody(body),
   };
   const so = isObj(body.stream_options) ? body.stream_options : {};
   const openaiUsage = {

@@ -67,6 +67,11 @@ export interface SimOptions {
   /** Length of the vectors `/v1/embeddings` answers with (default 384; sim/pooling.ts). */
   embeddingDim?: number;
   /**
+   * Of requests that offer function tools with tool_choice auto, the share answered with a tool
+   * call (tool-calls.ts; default 0.8; "required" or a named tool: every one; "none": none).
+   */
+  toolCallShare?: number;
+  /**
    * Automatic prefix caching, as vLLM's (default on): prompts' 16-token blocks are remembered (an
    * LRU as large as the KV cache) and a prompt's cached leading blocks are not prefilled again.
    */
@@ -141,6 +146,7 @@ export interface ResolvedSimOptions {
   closeAfterStreamMs: number;
   reasoningTokens: number;
   embeddingDim: number;
+  toolCallShare: number;
   prefixCaching: boolean;
   promptTokensDetails: boolean;
   cacheEndpoints: boolean;

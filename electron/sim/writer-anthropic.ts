@@ -44,16 +44,16 @@ export class AnthropicWriter extends WriterBase implements DialectWriter {
     return this.thinking ? 1 : 0;
   }
 
-  private event(type: string, json: string, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
+  protected event(type: string, json: string, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
     return { data: `event: ${type}\ndata: ${json}\n\n`, tokens, kind };
   }
 
-  private typed(type: string, fields: Obj, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
+  protected typed(type: string, fields: Obj, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
     return this.event(type, JSON.stringify({ type, ...fields }), tokens, kind);
   }
 
   /** The Message object, key order as in the corpus's message_start. */
-  private message(stopReason: string | null, content: Obj[], outputTokens: number): Obj {
+  protected message(stopReason: string | null, content: Obj[], outputTokens: number): Obj {
     return {
       id: `msg_${this.ctx.requestId}`,
       type: 'message',

@@ -38,12 +38,12 @@ export class ResponsesWriter extends WriterBase implements DialectWriter {
     return `msg_${this.ctx.requestId}`;
   }
 
-  private event(type: string, fields: Obj, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
+  protected event(type: string, fields: Obj, tokens = 0, kind: Frame['kind'] = 'chunk'): Frame {
     const json = JSON.stringify(sortKeysDeep({ ...fields, sequence_number: this.seq++, type }));
     return { data: `event: ${type}\ndata: ${json}\n\n`, tokens, kind };
   }
 
-  private response(status: string, extra: Obj = {}): Obj {
+  protected response(status: string, extra: Obj = {}): Obj {
     return {
       id: `resp_${this.ctx.requestId}`,
       object: 'response',

@@ -7,6 +7,7 @@
 import type { GenRequest } from './request.ts';
 import type { GenToken } from './text.ts';
 import type { FinishReason, GroundTruthKind } from './types.ts';
+import type { SimToolCall } from './tool-calls.ts';
 
 export interface Frame {
   data: string;
@@ -47,6 +48,8 @@ export interface WriterContext {
   cachedTokens(): number;
   /** Whether the final usage carries the cached part (`prompt_tokens_details`). */
   promptTokensDetails: boolean;
+  /** The answer is this tool call (tool-calls.ts), in the dialects that have them. */
+  toolCall?: SimToolCall | null;
 }
 
 export interface DialectWriter {

@@ -37,15 +37,15 @@ export class VllmChatWriter extends WriterBase implements DialectWriter {
   readonly extraHeaders = {};
   private started = false;
 
-  private get id(): string {
+  protected get id(): string {
     return `chatcmpl-${this.ctx.requestId}`;
   }
 
-  private get continuous(): boolean {
+  protected get continuous(): boolean {
     return this.ctx.req.includeUsage && this.ctx.req.continuousUsage;
   }
 
-  private chunk(choices: unknown[], usage: boolean, final = false): string {
+  protected chunk(choices: unknown[], usage: boolean, final = false): string {
     const c: Record<string, unknown> = {
       id: this.id,
       object: 'chat.completion.chunk',

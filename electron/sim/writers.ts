@@ -8,8 +8,13 @@ import { TgiWriter } from './writer-tgi.ts';
 import type { DialectWriter, WriterContext } from './writer-types.ts';
 import { VllmChatWriter } from './writer-vllm-chat.ts';
 import { VllmCompletionsWriter } from './writer-vllm-completions.ts';
+import { AnthropicToolWriter, ResponsesToolWriter, VllmToolWriter } from './writer-tools.ts';
 
 export function createWriter(dialect: DialectId, ctx: WriterContext): DialectWriter {
+  const call = ctx.toolCall;
+  if (call && dialect === 'openai-chat') return new VllmToolWriter(ctx, call);
+  if (call && dialect === 'anthropic-messages') return new AnthropicToolWriter(ctx, call);
+  if (call && dialect === 'openai-responses') return new ResponsesToolWriter(ctx, call);
   switch (dialect) {
     case 'openai-chat':
       return new VllmChatWriter(ctx);

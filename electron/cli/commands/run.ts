@@ -4,6 +4,7 @@ import { DIALECT_IDS } from '../../../shared/dialects.ts';
 import { collect, dialect, int, num } from '../args.ts';
 import type { RunCliOptions } from '../run-flags.ts';
 import { addImageOptions } from '../image-flags.ts';
+import { addToolOptions } from '../tool-flags.ts';
 import { collectMetricsEndpoint, collectUrl } from '../url-arg.ts';
 import { addPoolingOptions } from './pooling.ts';
 /** Multi-turn sessions (workload `sessions`; docs/load.md "Multi-turn sessions"). */
@@ -139,9 +140,11 @@ export function addRunCommand(program: Command): void {
       'run the workload N times on each target (FILE.r1.jsonl, FILE.r2.jsonl…), then show the run-to-run spread and the repeats pooled (compared pooled across targets)',
       int('--repeat'),
     );
-  addPoolingOptions(
-    addImageOptions(
-      addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(addShardOptions(run))))),
+  addToolOptions(
+    addPoolingOptions(
+      addImageOptions(
+        addTracingOptions(addSessionOptions(addTraceOptions(addCacheOptions(addShardOptions(run))))),
+      ),
     ),
   )
     .option('-q, --quiet', 'no progress output')

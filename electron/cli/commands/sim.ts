@@ -2,6 +2,15 @@
 import type { Command } from 'commander';
 import { collect, int, num } from '../args.ts';
 import type { SimCliOptions } from '../sim.ts';
+
+/** Tool calls (electron/sim/tool-calls.ts). */
+const TOOL_CALL_SHARE = [
+  '--tool-call-share <p>',
+  'of requests that offer function tools (tool_choice auto), the share answered with a tool call, 0–1 (required/named: all; none: none)',
+  num('--tool-call-share'),
+  0.8,
+] as const;
+
 export function addSimCommand(program: Command): void {
   const sim = program
     .command('sim')
@@ -73,6 +82,7 @@ export function addSimCommand(program: Command): void {
       int('--reasoning'),
       0,
     )
+    .option(...TOOL_CALL_SHARE)
     .option(
       '--embedding-dim <n>',
       'length of the vectors /v1/embeddings answers with (default 384)',

@@ -17,8 +17,9 @@ import {
   type Obj,
   SSE_CONTENT_TYPE,
 } from './common.ts';
-import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
+import type { DecodedEvent, Dialect, EventDecoder, Frame, ToolDelta } from './types.ts';
 import { withAnthropicImages } from './images.ts';
+import { anthropicMessageList, anthropicToolFields } from './tools-body.ts';
 
 /**
  * `max_tokens` is required by the Messages API (a request without it is a 400). When the user set
@@ -39,7 +40,9 @@ class MessagesDecoder implements EventDecoder {
     if (type === '') return invalid('event has no "type"');
     switch (type) {
       case 'content_block_delta':
-        return this.delta(isObj(o.delta) ? o.delta : {});
+        return this.delta(isObj(o.delta) ? o.delta : {}, blockIndex(o));
+      case 'content_block_start':
+        return toolStart(o);
       case 'message_start':
         return this.start(isObj(o.message) ? o.message : {});
       case 'message_delta':
@@ -61,14 +64,18 @@ class MessagesDecoder implements EventDecoder {
    * A `content_block_delta`, by where its text goes (as openai-responses.ts sorts its deltas):
    * text is the answer, thinking is reasoning, a tool's partial input JSON is a tool-call fragment.
    */
-  private delta(d: Obj): DecodedEvent {
+  private delta(d: Obj, index: number): DecodedEvent {
     switch (d.type) {
       case 'text_delta':
         return output(str(d.text), '', '');
       case 'thinking_delta':
         return output('', str(d.thinking), '');
-      case 'input_json_delta':
-        return output('', '', str(d.partial_json));
+      case 'input_json_delta': {
+        // The first is often empty (the corpus's tool-use stream): no output yet, still the call's.
+        const ev = output('', '', str(d.partial_json));
+        ev.toolDeltas = [{ index, args: str(d.partial_json) }];
+        return ev;
+      }
       default:
         // signature_delta is the integrity signature of a thinking block, sent whole as the block
         // closes (llama.cpp sends it empty): not generated text, so counting it would put a fake
@@ -127,6 +134,22 @@ class MessagesDecoder implements EventDecoder {
   }
 }
 
+function blockIndex(o: Obj): number {
+  return typeof o.index === 'number' && Number.isSafeInteger(o.index) ? o.index : 0;
+}
+
+/** `content_block_start`: a tool_use block opens a call (its id and name); other blocks are lifecycle. */
+function toolStart(o: Obj): DecodedEvent {
+  const ev: DecodedEvent = { kind: 'meta', text: '', tokens: null };
+  const b = isObj(o.content_block) ? o.content_block : {};
+  if (b.type !== 'tool_use') return ev;
+  const d: ToolDelta = { index: blockIndex(o), args: '' };
+  if (typeof b.id === 'string') d.id = b.id;
+  if (typeof b.name === 'string') d.name = b.name;
+  ev.toolDeltas = [d];
+  return ev;
+}
+
 function output(text: string, reasoning: string, toolCall: string): DecodedEvent {
   if (!text && !reasoning && !toolCall) return { kind: 'empty', text: '', tokens: null };
   const ev: DecodedEvent = { kind: 'content', text, tokens: null };
@@ -143,9 +166,7 @@ function split(spec: RequestSpec): { system: string | undefined; messages: ChatM
   if (!spec.messages || spec.messages.length === 0)
     return { system: undefined, messages: [{ role: 'user', content: spec.prompt ?? '' }] };
   const system = spec.messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const messages: ChatMessage[] = spec.messages
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role === 'tool' ? 'user' : m.role, content: m.content }));
+  const messages: ChatMessage[] = spec.messages.filter((m) => m.role !== 'system').map((m) => ({ ...m }));
   return { system: system.length > 0 ? system.join('\n\n') : undefined, messages };
 }
 
@@ -160,7 +181,11 @@ export const anthropicMessages: Dialect = {
     const { system, messages } = split(spec);
     return {
       model: spec.model,
-      messages: withAnthropicImages(messages, spec.images),
+      // Images go with single requests (the workload refuses them with agentic sessions).
+      messages: spec.images?.length
+        ? withAnthropicImages(messages, spec.images)
+        : anthropicMessageList(messages),
+      ...anthropicToolFields(spec),
       max_tokens: p.maxTokens ?? DEFAULT_MAX_TOKENS,
       stream: true,
       ...defined({

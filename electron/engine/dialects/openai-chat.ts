@@ -7,8 +7,9 @@ import type { RequestSpec } from '../../../shared/request.ts';
 import { DIALECT_PATHS } from '../../../shared/dialects.ts';
 import { chatMessages, isObj, str, type Obj, SSE_CONTENT_TYPE } from './common.ts';
 import { OpenAiChunkDecoder, openAiParams, type ChoiceOutput } from './openai-common.ts';
-import type { Dialect } from './types.ts';
+import type { Dialect, ToolDelta } from './types.ts';
 import { withOpenAiImages } from './images.ts';
+import { openAiChatMessages, openAiChatToolFields } from './tools-body.ts';
 
 /**
  * - `content` and `refusal` are answer text; `content` is null in llama.cpp's role chunk and in
@@ -24,11 +25,33 @@ function readDelta(choice: Obj): ChoiceOutput {
   const text = str(d.content) + str(d.refusal);
   const reasoning = str(d.reasoning) || str(d.reasoning_content);
   let toolCall = '';
+  const toolDeltas: ToolDelta[] = [];
   if (Array.isArray(d.tool_calls)) {
-    for (const tc of d.tool_calls) if (isObj(tc)) toolCall += functionText(tc.function);
+    d.tool_calls.forEach((tc, k) => {
+      if (!isObj(tc)) return;
+      toolCall += functionText(tc.function);
+      toolDeltas.push(toolDeltaOf(tc, k));
+    });
   }
-  toolCall += functionText(d.function_call);
-  return { text, reasoning, toolCall };
+  if (isObj(d.function_call)) {
+    toolCall += functionText(d.function_call);
+    toolDeltas.push(toolDeltaOf({ function: d.function_call }, 0));
+  }
+  return toolDeltas.length > 0 ? { text, reasoning, toolCall, toolDeltas } : { text, reasoning, toolCall };
+}
+
+/**
+ * One `tool_calls[]` entry: vLLM sends the call's id, type and name in its first delta (arguments
+ * empty or a first fragment), then `{"index":i,"function":{"arguments":"…"}}` fragments. `index`
+ * says which call; a server that omits it is read by position.
+ */
+function toolDeltaOf(tc: Obj, position: number): ToolDelta {
+  const f = isObj(tc.function) ? tc.function : {};
+  const index = typeof tc.index === 'number' && Number.isSafeInteger(tc.index) ? tc.index : position;
+  const out: ToolDelta = { index, args: str(f.arguments) };
+  if (typeof tc.id === 'string' && tc.id) out.id = tc.id;
+  if (typeof f.name === 'string' && f.name) out.name = f.name;
+  return out;
 }
 
 function functionText(f: unknown): string {
@@ -44,9 +67,15 @@ export const openAiChat: Dialect = {
   buildBody(spec: RequestSpec) {
     return {
       model: spec.model,
-      messages: withOpenAiImages(chatMessages(spec), spec.images),
+      // Images go with single requests (the workload refuses them with agentic sessions).
+      messages: spec.images?.length
+        ? withOpenAiImages(chatMessages(spec), spec.images)
+        : spec.messages?.length
+          ? openAiChatMessages(spec.messages)
+          : chatMessages(spec),
       stream: true,
       ...openAiParams(spec),
+      ...openAiChatToolFields(spec),
     };
   },
   createDecoder() {

@@ -22,13 +22,14 @@ import {
   usageOf,
   type Obj,
 } from './common.ts';
-import type { DecodedEvent, EventDecoder, Frame } from './types.ts';
+import type { DecodedEvent, EventDecoder, Frame, ToolDelta } from './types.ts';
 
 /** The generated output of one choice. */
 export interface ChoiceOutput {
   text: string;
   reasoning: string;
   toolCall: string;
+  toolDeltas?: ToolDelta[];
 }
 
 /** Chat reads `choice.delta`, completions read `choice.text`. */
@@ -94,6 +95,7 @@ export class OpenAiChunkDecoder implements EventDecoder {
     let text = '';
     let reasoning = '';
     let toolCall = '';
+    let toolDeltas: ToolDelta[] | undefined;
     let finishReason: string | null = null;
     for (const c of choices) {
       if (!isObj(c)) return invalid('a choice is not an object');
@@ -101,6 +103,7 @@ export class OpenAiChunkDecoder implements EventDecoder {
       text += out.text;
       reasoning += out.reasoning;
       toolCall += out.toolCall;
+      if (out.toolDeltas) (toolDeltas ??= []).push(...out.toolDeltas);
       finishReason ??= finishOf(c.finish_reason);
     }
     if (this.continuous === null) this.continuous = usage !== null && usage.completionTokens !== null;
@@ -121,6 +124,7 @@ export class OpenAiChunkDecoder implements EventDecoder {
     };
     if (reasoning) ev.reasoning = reasoning;
     if (toolCall) ev.toolCall = toolCall;
+    if (toolDeltas) ev.toolDeltas = toolDeltas;
     if (finishReason) ev.finishReason = finishReason;
     if (usage) ev.usage = usage;
     return ev;

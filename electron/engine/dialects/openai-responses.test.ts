@@ -77,7 +77,8 @@ describe('openai-responses decoder shapes', () => {
     );
     expect(evs).toEqual([
       { kind: 'content', text: '', reasoning: 'why', tokens: null },
-      { kind: 'content', text: '', toolCall: '{"a"', tokens: null },
+      // No output_index: the first output item's call.
+      { kind: 'content', text: '', toolCall: '{"a"', tokens: null, toolDeltas: [{ index: 0, args: '{"a"' }] },
       { kind: 'empty', text: '', tokens: null },
     ]);
   });

@@ -19,7 +19,8 @@ import {
   type Obj,
   SSE_CONTENT_TYPE,
 } from './common.ts';
-import type { DecodedEvent, Dialect, EventDecoder, Frame } from './types.ts';
+import type { DecodedEvent, Dialect, EventDecoder, Frame, ToolDelta } from './types.ts';
+import { responsesInputItems, responsesToolFields } from './tools-body.ts';
 
 /** Delta event types, by where their `delta` string goes. */
 const TEXT_DELTAS = new Set(['response.output_text.delta', 'response.refusal.delta']);
@@ -72,7 +73,12 @@ class ResponsesDecoder implements EventDecoder {
     const delta = str(o.delta);
     if (TEXT_DELTAS.has(type)) return output(delta, '', '');
     if (REASONING_DELTAS.has(type)) return output('', delta, '');
-    if (TOOL_DELTAS.has(type)) return output('', '', delta);
+    if (TOOL_DELTAS.has(type)) {
+      const ev = output('', '', delta);
+      ev.toolDeltas = [{ index: outputIndex(o), args: delta }];
+      return ev;
+    }
+    if (type === 'response.output_item.added') return itemAdded(o);
     const r = isObj(o.response) ? o.response : {};
     switch (type) {
       case 'response.completed':
@@ -101,6 +107,22 @@ class ResponsesDecoder implements EventDecoder {
   }
 }
 
+function outputIndex(o: Obj): number {
+  return typeof o.output_index === 'number' && Number.isSafeInteger(o.output_index) ? o.output_index : 0;
+}
+
+/** `response.output_item.added`: a function_call item opens a call (its call_id and name); other items are lifecycle. */
+function itemAdded(o: Obj): DecodedEvent {
+  const ev: DecodedEvent = { kind: 'meta', text: '', tokens: null };
+  const item = isObj(o.item) ? o.item : {};
+  if (item.type !== 'function_call') return ev;
+  const d: ToolDelta = { index: outputIndex(o), args: str(item.arguments) };
+  if (typeof item.call_id === 'string') d.id = item.call_id;
+  if (typeof item.name === 'string') d.name = item.name;
+  ev.toolDeltas = [d];
+  return ev;
+}
+
 function output(text: string, reasoning: string, toolCall: string): DecodedEvent {
   if (!text && !reasoning && !toolCall) return { kind: 'empty', text: '', tokens: null };
   const ev: DecodedEvent = { kind: 'content', text, tokens: null };
@@ -125,13 +147,12 @@ export const openAiResponses: Dialect = {
     const p = spec.params ?? {};
     // A prompt goes as the plain-string `input`; messages as input message items.
     const input =
-      spec.messages && spec.messages.length > 0
-        ? spec.messages.map((m) => ({ role: m.role, content: m.content }))
-        : (spec.prompt ?? '');
+      spec.messages && spec.messages.length > 0 ? responsesInputItems(spec.messages) : (spec.prompt ?? '');
     return {
       model: spec.model,
       input,
       stream: true,
+      ...responsesToolFields(spec),
       ...defined({
         max_output_tokens: p.maxTokens,
         temperature: p.temperature,

@@ -35,6 +35,14 @@ export interface DecodedEvent {
    */
   toolCall?: string;
   /**
+   * The same tool-call deltas, by call: which call (`index`: OpenAI's `tool_calls[].index`,
+   * Anthropic's content block, Responses' output item), its id and name when this delta names
+   * them, and its argument fragment. The engine concatenates the fragments per call. Lifecycle
+   * events that open a call (Anthropic `content_block_start` tool_use, Responses
+   * `output_item.added` function_call) carry one with empty `args` and stay 'meta'.
+   */
+  toolDeltas?: ToolDelta[];
+  /**
    * Tokens in this event when the server says exactly (TGI: 1 per event; llama.cpp `tokens`
    * / `tokens_predicted` delta; vLLM continuous usage delta; SGLang `completion_tokens` delta);
    * null when unknown (the engine then estimates 1 per content event).
@@ -56,6 +64,13 @@ export interface DecodedEvent {
   model?: string;
   /** The response's own id (OpenAI chunks' `id`, e.g. vLLM's `chatcmpl-<request id>`). */
   responseId?: string;
+}
+
+export interface ToolDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  args: string;
 }
 
 /** Stateful per-request decoder (some formats are cumulative or counted). */

@@ -41,7 +41,7 @@ export async function readText(file: string): Promise<string> {
 }
 
 /** A provider over a finite list: main stream cycles in order, warm-up and test pick from their own streams. */
-function listProvider(
+export function listProvider(
   description: string,
   size: number,
   force: PromptProvider['force'],

@@ -1,5 +1,6 @@
 /** What a prompt source gives the runner; length distributions and synthetic text (shared by every source). */
 import type { ChatMessage, RequestImage } from '../../../shared/request.ts';
+import type { ToolChoice, ToolSpec } from '../../../shared/tool-calls.ts';
 import type { Rng } from '../../../shared/prng.ts';
 import type { ForceOutput, LengthDist } from '../../../shared/runs/workload/workload.ts';
 
@@ -16,6 +17,9 @@ export interface PromptItem {
   inputs?: string[];
   /** Rerank: the best N asked for. */
   topN?: number;
+  /** A tools dataset's line: the tools it offers and its choice (the workload's `tools` add to them). */
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
 }
 
 /** Which items: the measured ones, the warm-up's, or the test request's (each its own stream). */

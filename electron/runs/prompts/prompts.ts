@@ -8,6 +8,7 @@
  * within ~30 % of real tokenizers for prose); the run prefers the server's `usage` when it
  * reports prompt tokens.
  */
+import { loadToolPrompts } from './tool-prompts.ts';
 import { randomInt } from 'node:crypto';
 import { Rng } from '../../../shared/prng.ts';
 import { groupOf } from '../../../shared/runs/workload/prefix-groups.ts';
@@ -134,5 +135,7 @@ export async function loadPrompts(
       return loadJsonlPrompts(src, seed, baseDir);
     case 'trace':
       return loadTracePrompts(src, seed, baseDir);
+    case 'tools':
+      return loadToolPrompts(src, seed, baseDir);
   }
 }

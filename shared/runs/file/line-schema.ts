@@ -24,6 +24,7 @@ import { WorkloadSchema } from '../workload/workload.ts';
 export const RUN_FILE_FORMAT = 'tokenscope-run';
 export const RUN_FILE_VERSION = 1;
 import { ServerPhasesSchema } from '../../tracing/server-phases.ts';
+import { ToolsLineSchema } from './tools-line.ts';
 
 /** A run-clock time or duration past this (about 115 days) is no run's: the line is refused. */
 const MAX_RUN_MS = 1e10;
@@ -273,5 +274,9 @@ export const RequestSchema = z.object({
   images: z.number().int().min(0).optional(),
   /** A model mix (workload models): the model name this request was sent to. Absent otherwise. */
   model: z.string().max(500).optional(),
+  /** Tools offered and the calls made (tools-line.ts); absent: none. */
+  tools: ToolsLineSchema.optional(),
+  /** Agentic sessions: the injected tool latency waited before this step (steps 2 and later), ms. */
+  toolWaitMs: ms.optional(),
 });
 export type RunRequestLine = z.output<typeof RequestSchema>;

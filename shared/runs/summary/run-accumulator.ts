@@ -24,6 +24,7 @@ import { lagOfLine, replaySummaryOfLags } from './replay-lag.ts';
 import { serverPhasesSummaryOf, type PhaseLine } from '../../tracing/phase-summary.ts';
 import { prefixCacheOf } from './prefix-cache.ts';
 import { UploadAccumulator } from './upload.ts';
+import { ToolTally } from './tool-calls.ts';
 import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
 
 export interface SummarizeRunOptions {
@@ -222,6 +223,7 @@ export class RunAccumulator {
   /** What the server-phase summary reads of the successful measured lines. */
   private readonly phaseLines: PhaseLine[] = [];
   private readonly upload = new UploadAccumulator();
+  private readonly tools: ToolTally;
   private lines = 0;
   private measured = 0;
   private endMs = 0;
@@ -234,6 +236,7 @@ export class RunAccumulator {
     const w = header.workload;
     this.lags = w.prompts.type === 'trace' ? [] : null;
     this.seqTokens = w.prompts.type === 'synthetic' && w.prompts.prefixGroups ? new Map() : null;
+    this.tools = new ToolTally(w.tools?.agentic?.maxSteps ?? null);
   }
 
   /** One finished request's line; `lv`: the line's lists already kept by another accumulator. */
@@ -249,6 +252,7 @@ export class RunAccumulator {
     if (line.status === 'ok') this.phaseLines.push(phaseLineOf(line));
     if (isCancelledLine(line)) return;
     this.upload.add(line);
+    this.tools.add(line);
     const d = this.definitions;
     const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
     this.outcomes.push(slimOutcome(o, lv));
@@ -289,6 +293,8 @@ export class RunAccumulator {
     if (cache) summary.prefixCache = cache;
     const upload = this.upload.summary();
     if (upload) summary.upload = upload;
+    const tools = this.tools.summary();
+    if (tools) summary.tools = tools;
     const byTurn = this.anyTurn ? byTurnOf(outcomes, this.turns) : undefined;
     const byModel = this.anyModel
       ? byModelOf({

@@ -8,6 +8,7 @@
  * self-check-schema.ts.
  */
 import { z } from 'zod';
+import { toolSummarySchema } from './tool-summary-schema.ts';
 import type { TokenSource } from '../../request.ts';
 import type { SameType } from '../../same-type.ts';
 import { Slo } from '../workload/workload.ts';
@@ -226,6 +227,8 @@ export const RunSummarySchema = z.object({
    * second (batch.ts). Present means no token stream: no TTFT, ITL or TPOT anywhere (`streamsTokens`).
    */
   batch: BatchSummarySchema.optional(),
+  /** Tool calls and agentic sessions (tool-calls.ts); absent: no request offered tools. */
+  tools: toolSummarySchema(MetricStatsSchema.nullable()).optional(),
   /** Per kind/code in `errors`: the first failed request's message (the server's words, 300 chars). */
   errorSamples: z.record(z.string(), z.string()).optional(),
   /** Failed requests by `kind/code`. */

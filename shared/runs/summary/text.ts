@@ -9,6 +9,7 @@ import { bucketText, serverQuantileRange } from './server-quantile.ts';
 import { percentileKey } from './summary.ts';
 import { turnLabel } from './by-turn.ts';
 import { byModelSection } from './by-model-text.ts';
+import { toolCallsSection } from './tool-calls-text.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { VLLM_PERCENTILES } from './schema.ts';
 import type { ReplaySummary } from './schema.ts';
@@ -323,6 +324,7 @@ export function summaryText(s: RunSummary): string {
   L.push(...reasoningSection(s));
   L.push(...byTurnSection(s));
   L.push(...byModelSection(s));
+  L.push(...toolCallsSection(s));
   L.push(...prefixCacheSection(s));
   if (s.upload)
     L.push(center('Images and Upload', 50, '-'), ...uploadRows(s.upload).map(([k, v]) => row(k, v)));

@@ -12,6 +12,7 @@ import { DIALECT_IDS } from '../../dialects.ts';
 import { IMAGE_DIALECTS, ImagesSpec } from './images.ts';
 import { ModelMix } from './models.ts';
 import { PoolingWorkload } from './pooling.ts';
+import { ToolsWorkload } from './tools.ts';
 
 const int1 = z.number().int().min(1);
 
@@ -114,6 +115,20 @@ export const PromptSource = z.discriminatedUnion('type', [
       /** Output length when a line sets none (else the server's default). */
       outputLen: LengthDist.optional(),
       shuffle: z.boolean().default(false),
+      force: ForceOutput.default('none'),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('tools'),
+      /**
+       * A tools dataset (JSONL, docs/load.md "Tool calls and agentic loops"): one
+       * {"prompt", "tools", "tool_choice"?, "output_len"?} per line; absent: the built-in one
+       * (shared/runs/workload/tool-dataset.ts). Relative to the workload file.
+       */
+      path: z.string().min(1).optional(),
+      /** Output length when a line sets none (else the server's default). */
+      outputLen: LengthDist.optional(),
       force: ForceOutput.default('none'),
     })
     .strict(),
@@ -320,10 +335,15 @@ export const WorkloadSchema = z
     models: ModelMix.optional(),
     /** Embeddings and rerank: batch size, documents per query (pooling.ts). */
     pooling: PoolingWorkload.optional(),
+    /** Tool definitions, tool_choice and agentic sessions (tools.ts). */
+    tools: ToolsWorkload.optional(),
   })
   .strict()
   .superRefine((w, ctx) => {
-    if (w.sessions && (w.prompts.type === 'jsonl' || w.prompts.type === 'trace'))
+    if (
+      w.sessions &&
+      (w.prompts.type === 'jsonl' || w.prompts.type === 'trace' || w.prompts.type === 'tools')
+    )
       ctx.addIssue({
         code: 'custom',
         path: ['sessions'],
@@ -341,6 +361,24 @@ export const WorkloadSchema = z
         code: 'custom',
         path: ['images'],
         message: `the ${w.target.dialect} dialect carries no images; use ${IMAGE_DIALECTS.join(' or ')}`,
+      });
+    if (w.tools?.agentic && w.sessions)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools', 'agentic'],
+        message: 'agentic sessions and multi-turn sessions exclude each other',
+      });
+    if (w.tools?.agentic && w.images)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['images'],
+        message: 'images are sent with single requests, not agentic sessions',
+      });
+    if (w.tools?.agentic && w.prompts.type === 'trace')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tools', 'agentic'],
+        message: 'agentic sessions do not replay a trace',
       });
     if (w.prompts.type === 'trace') traceRules(w, ctx);
     else if (w.requests === undefined && w.durationS === undefined)
