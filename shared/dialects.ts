@@ -22,12 +22,12 @@ export type DialectId = (typeof DIALECT_IDS)[number];
  * pooling models). Their runs measure latency, request and input-token throughput and batch sizes;
  * no TTFT, ITL or TPOT exists for them (docs/numbers.md "Embeddings and rerank").
  */
-export const NON_STREAMING_DIALECT_IDS = [
-  'openai-embeddings',
-  'rerank',
-] as const satisfies readonly DialectId[];
+const NON_STREAMING_DIALECT_IDS = ['openai-embeddings', 'rerank'] as const satisfies readonly DialectId[];
 
-/** The dialects whose answer is a token stream: every dialect but the non-streaming ones. */
+/**
+ * The dialects whose answer is a token stream: every dialect but the non-streaming ones.
+ * @internal exported for its tests
+ */
 export const STREAMING_DIALECT_IDS = DIALECT_IDS.filter(
   (d): d is Exclude<DialectId, (typeof NON_STREAMING_DIALECT_IDS)[number]> => !isNonStreamingDialect(d),
 );

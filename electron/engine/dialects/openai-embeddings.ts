@@ -43,11 +43,7 @@ function dimensionOf(data: readonly unknown[]): number | null | string {
   return dim;
 }
 
-function readEmbeddings(
-  rec: RequestRecord,
-  spec: RequestSpec,
-  body: NonStreamedBody,
-): RequestError | null {
+function readEmbeddings(rec: RequestRecord, spec: RequestSpec, body: NonStreamedBody): RequestError | null {
   const parsed = parseBody(body);
   if (!parsed.ok) return parsed.error;
   const { o } = parsed;

@@ -35,11 +35,7 @@ function resultsProblem(results: readonly unknown[], documents: number): string 
   return null;
 }
 
-function readRerank(
-  rec: RequestRecord,
-  spec: RequestSpec,
-  body: NonStreamedBody,
-): RequestError | null {
+function readRerank(rec: RequestRecord, spec: RequestSpec, body: NonStreamedBody): RequestError | null {
   const parsed = parseBody(body);
   if (!parsed.ok) return parsed.error;
   const { o } = parsed;

@@ -46,7 +46,10 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
 /** How many nice steps this thread steps back once I/O threads exist (see yieldToIoThreads). */
 const MEASURING_THREAD_NICE_STEP = 10;
 
-/** The nice value the measuring thread takes from `current`: 10 steps back, at most 19. */
+/**
+ * The nice value the measuring thread takes from `current`: 10 steps back, at most 19.
+ * @internal exported for its tests
+ */
 export function measuringThreadNice(current: number): number {
   return Math.min(19, current + MEASURING_THREAD_NICE_STEP);
 }

@@ -23,7 +23,10 @@ function issuePath(p: readonly PropertyKey[]): string {
     .replace(/^\./, '');
 }
 
-/** The lines of a tools JSONL file, or a PromptFileError naming the first bad lines and fields. */
+/**
+ * The lines of a tools JSONL file, or a PromptFileError naming the first bad lines and fields.
+ * @internal exported for its tests
+ */
 export function parseToolDataset(text: string, file: string): ToolDatasetLine[] {
   const out: ToolDatasetLine[] = [];
   const errors: string[] = [];

@@ -9,7 +9,10 @@
 import { z } from 'zod';
 import { Rng } from '../../prng.ts';
 
-/** Model names in one mix: far past any real server's adapters, low enough to list in a table. */
+/**
+ * Model names in one mix: far past any real server's adapters, low enough to list in a table.
+ * @internal exported for its tests
+ */
 export const MAX_MIX_MODELS = 64;
 
 const ModelEntry = z.preprocess(
@@ -54,7 +57,10 @@ export function modelOf(mix: ModelMix, seed: number, key: string): string {
   return mix[mix.length - 1]!.name;
 }
 
-/** Each model's expected share of the requests, 0…1, in the mix's order. */
+/**
+ * Each model's expected share of the requests, 0…1, in the mix's order.
+ * @internal exported for its tests
+ */
 export function sharesOf(mix: ModelMix): { name: string; share: number }[] {
   const total = mix.reduce((a, m) => a + m.weight, 0);
   return mix.map((m) => ({ name: m.name, share: m.weight / total }));
