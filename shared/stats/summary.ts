@@ -33,7 +33,9 @@ export function percentileSorted(sorted: ArrayLike<number>, p: number): number {
 }
 
 export function sortedCopy(values: ArrayLike<number>): Float64Array {
-  const a = Float64Array.from(values as ArrayLike<number>);
+  // A Float64Array is copied whole (Float64Array.from walks it through the iterator protocol:
+  // 10× slower, and garbage per value).
+  const a = values instanceof Float64Array ? values.slice() : Float64Array.from(values);
   a.sort();
   return a;
 }

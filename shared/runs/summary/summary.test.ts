@@ -167,3 +167,67 @@ describe('run summary, vLLM definitions', () => {
     expect(j['mean_itl_per_token_ms']).toBeCloseTo((12 * 10 + 100) / 13, 12);
   });
 });
+
+describe('pools of shared lists', () => {
+  // A request's lists are often one list (one token a chunk, no coalesced gap): the summary pools
+  // and sorts it once. The numbers must be those of the same values in distinct lists.
+  const gaps = (seed: number): Float64Array =>
+    Float64Array.from({ length: 40 }, (_, i) => ((i * 7919 + seed * 104729) % 997) / 10);
+  const shared = [1, 2, 3].map((k) => {
+    const g = gaps(k);
+    return o({
+      ttftMs: 10 * k,
+      e2eMs: 500,
+      tpotMs: 9,
+      outputTokens: 41,
+      itlChunkMs: g,
+      itlTokenMs: g,
+      itlChunkMeasuredMs: g,
+      itlTokenMeasuredMs: g,
+    });
+  });
+  const distinct = [1, 2, 3].map((k) =>
+    o({
+      ttftMs: 10 * k,
+      e2eMs: 500,
+      tpotMs: 9,
+      outputTokens: 41,
+      itlChunkMs: gaps(k),
+      itlTokenMs: [...gaps(k)],
+      itlChunkMeasuredMs: gaps(k),
+      itlTokenMeasuredMs: [...gaps(k)],
+    }),
+  );
+  const run = (outcomes: RequestOutcome[]) =>
+    computeRunSummary({ outcomes, durationS: 2, slo: null, config: null as never });
+
+  it('gives the same numbers as distinct lists of the same values', () => {
+    const a = run(shared);
+    const b = run(distinct);
+    expect(a.stats).toEqual(b.stats);
+    expect(a.vllm).toEqual(b.vllm);
+    expect(a.stats.itl?.count).toBe(120);
+    expect(a.stats.itl_per_token?.count).toBe(120);
+  });
+
+  it('keeps lists apart where one request leaves a coalesced gap out', () => {
+    const g = gaps(9);
+    const measured = g.slice(1);
+    const mixed = [
+      ...shared,
+      o({
+        ttftMs: 5,
+        e2eMs: 500,
+        tpotMs: 9,
+        outputTokens: 41,
+        itlChunkMs: g,
+        itlTokenMs: g,
+        itlChunkMeasuredMs: measured,
+        itlTokenMeasuredMs: measured,
+      }),
+    ];
+    const s = run(mixed);
+    expect(s.stats.itl?.count).toBe(159);
+    expect(s.stats.itl?.vllm?.count).toBe(160);
+  });
+});

@@ -132,12 +132,16 @@ export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
  * Tokenscope's ITL per chunk, with vLLM's (every gap) attached when the two lists differ. When every
  * gap was coalesced ours is empty: count 0 (values 0, as vLLM reports an empty list), vLLM's attached.
  */
-function ownItl(own: ArrayLike<number>, all: ArrayLike<number>): MetricStats | null {
-  const s = toMetricStats(summarize(own));
+function ownItl(
+  own: ArrayLike<number>,
+  all: ArrayLike<number>,
+  stats: (v: ArrayLike<number>) => Summary | null = summarize,
+): MetricStats | null {
+  const s = toMetricStats(stats(own));
   if (own === all) return s;
   if (own.length === all.length && sameValues(own, all)) return s;
   if (all.length === 0) return s;
-  const vllm = toMetricStats(summarize(all))!;
+  const vllm = toMetricStats(stats(all))!;
   const empty: MetricStats = {
     count: 0,
     mean: 0,
@@ -158,6 +162,13 @@ function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   return true;
 }
 
+/** `from`'s values into `to` at `at`; the position after them. */
+function copyInto(to: Float64Array, at: number, from: ArrayLike<number>): number {
+  if (from instanceof Float64Array) to.set(from, at);
+  else for (let i = 0; i < from.length; i++) to[at + i] = from[i]!;
+  return at + from.length;
+}
+
 /** What the successful requests pool, in one pass over them (every list in request order). */
 interface Pools {
   totalIn: number;
@@ -170,10 +181,10 @@ interface Pools {
    * Tokenscope's ITL: coalesced gaps left out where known. Where nothing knows (imports: millions
    * of gaps), the very same list: no second copy to hold and sort.
    */
-  itlOwn: ArrayLike<number>;
-  itlTok: number[];
+  itlOwn: Float64Array;
+  itlTok: Float64Array;
   /** Per token from every gap (coalesced ones included): what a run without read information has. */
-  itlTokAll: number[];
+  itlTokAll: Float64Array;
   anyTokenItl: boolean;
   coalescedGaps: number;
   knownGaps: number;
@@ -197,15 +208,42 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   let totalOut = 0;
   const ttfts: number[] = [];
   const tpots: number[] = [];
-  // Every gap of every request in one typed array sized up front: an import has millions.
-  let gapCount = 0;
-  for (const o of ok) gapCount += o.itlChunkMs.length;
-  const itls = new Float64Array(gapCount);
-  let gi = 0;
+  // Every gap list of every request in one typed array sized up front (an import has millions):
+  // JS arrays grown by push allocated ~3× their final size, 150 MB for 1 M gaps at a run's end.
+  // Where each request's lists are one list (one token a chunk, no coalesced gap: the usual run),
+  // the pools are one array too: the same values, held and sorted once.
   const anyMeasured = ok.some((o) => o.itlChunkMeasuredMs !== undefined);
-  const itlOwn: ArrayLike<number> & { push?: (v: number) => number } = anyMeasured ? ([] as number[]) : itls;
-  const itlTok: number[] = [];
-  const itlTokAll: number[] = [];
+  let gapCount = 0;
+  let ownCount = 0;
+  let tokCount = 0;
+  let tokAllCount = 0;
+  let ownIsChunk = true;
+  let tokIsChunk = true;
+  let tokIsOwn = true;
+  let tokAllIsTok = true;
+  for (const o of ok) {
+    const own = o.itlChunkMeasuredMs ?? o.itlChunkMs;
+    const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
+    gapCount += o.itlChunkMs.length;
+    ownCount += own.length;
+    ownIsChunk &&= own === o.itlChunkMs;
+    tokIsChunk &&= tok === o.itlChunkMs;
+    tokIsOwn &&= tok === own;
+    if (!tok) continue;
+    tokCount += tok.length;
+    tokAllCount += (o.itlTokenMs ?? tok).length;
+    tokAllIsTok &&= (o.itlTokenMs ?? tok) === tok;
+  }
+  const itls = new Float64Array(gapCount);
+  const ownOwn = anyMeasured && !ownIsChunk;
+  const itlOwn = ownOwn ? new Float64Array(ownCount) : itls;
+  const tokOwn = !tokIsChunk && !tokIsOwn;
+  const itlTok = tokIsChunk ? itls : tokIsOwn ? itlOwn : new Float64Array(tokCount);
+  const itlTokAll = tokAllIsTok ? itlTok : new Float64Array(tokAllCount);
+  let gi = 0;
+  let oi = 0;
+  let ti = 0;
+  let tai = 0;
   let coalescedGaps = 0;
   let knownGaps = 0;
   let coalescedKnown = false;
@@ -223,13 +261,13 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     totalOut += o.outputTokens;
     if (o.ttftMs !== null) ttfts.push(o.ttftMs);
     if (o.outputTokens > 1 && o.tpotMs !== null) tpots.push(o.tpotMs);
-    for (const g of o.itlChunkMs) itls[gi++] = g;
-    if (anyMeasured) for (const g of o.itlChunkMeasuredMs ?? o.itlChunkMs) itlOwn.push!(g);
+    gi = copyInto(itls, gi, o.itlChunkMs);
+    if (ownOwn) oi = copyInto(itlOwn, oi, o.itlChunkMeasuredMs ?? o.itlChunkMs);
     const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
     if (tok) {
       anyTokenItl = true;
-      for (const g of tok) itlTok.push(g);
-      for (const g of o.itlTokenMs ?? tok) itlTokAll.push(g);
+      if (tokOwn) ti = copyInto(itlTok, ti, tok);
+      if (!tokAllIsTok) tai = copyInto(itlTokAll, tai, o.itlTokenMs ?? tok);
     }
     if (o.coalescedGaps !== undefined) {
       coalescedKnown = true;
@@ -295,13 +333,19 @@ function reasoningPools(
 }
 
 function statsOfPools(p: Pools): Record<StatMetric, MetricStats | null> {
+  // A pool that is another (poolSuccessful) is summarized once: one sorted copy of 1 M gaps.
+  const done = new Map<ArrayLike<number>, Summary | null>();
+  const once = (v: ArrayLike<number>): Summary | null => {
+    if (!done.has(v)) done.set(v, summarize(v));
+    return done.get(v)!;
+  };
   return {
     ttft: toMetricStats(summarize(p.ttfts)),
     tpot: toMetricStats(summarize(p.tpots)),
-    itl: ownItl(p.itlOwn, p.itls),
+    itl: ownItl(p.itlOwn, p.itls, once),
     e2el: toMetricStats(summarize(p.e2els)),
     // `.vllm` here: the every-gap figures, for comparisons with runs that cannot tell (imports).
-    itl_per_token: p.anyTokenItl ? ownItl(p.itlTok, p.itlTokAll) : null,
+    itl_per_token: p.anyTokenItl ? ownItl(p.itlTok, p.itlTokAll, once) : null,
     client_queue_time: toMetricStats(summarize(p.queues)),
     first_event: toMetricStats(summarize(p.firsts)),
     ttfat: p.reasoning ? toMetricStats(summarize(p.ttfats)) : null,
