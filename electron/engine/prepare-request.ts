@@ -12,7 +12,7 @@ import { redactUrlsIn, secretHeaderValues, urlSecrets } from '../../shared/redac
 import { wallNow } from './clock.ts';
 import { resolveEndpoint, redactUrl } from './endpoint.ts';
 import { getDialect, type Dialect } from './dialects/index.ts';
-import { buildRequestBody } from './body.ts';
+import { bodyOf } from './image-body.ts';
 
 /** The longest delay a Node timer takes (2^31 − 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -23,7 +23,8 @@ export interface PreparedRequest {
   endpoint: URL;
   /** The URL handed to the I/O thread: credentials travel in the header, never in it. */
   target: URL;
-  body: string;
+  /** Text, or bytes for a body with large images (bodyOf). */
+  body: string | Uint8Array;
   headers: Record<string, string>;
   /** What a server may echo back in its error and must never be kept in clear. */
   secrets: string[];
@@ -50,7 +51,7 @@ export function prepareRequest(
   }
   const timeoutProblem = timeoutsProblem(spec);
   if (timeoutProblem) return { failed: failedBeforeStart(spec, opts, timeoutProblem) };
-  const body = JSON.stringify(buildRequestBody(dialect, spec));
+  const body = bodyOf(dialect, spec);
   const secrets = [
     ...(spec.apiKey ? [spec.apiKey] : []),
     ...secretHeaderValues(spec.headers),
@@ -106,7 +107,7 @@ function requestHeaders(
   spec: RequestSpec,
   dialect: Dialect,
   endpoint: URL,
-  body: string,
+  body: string | Uint8Array,
 ): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',

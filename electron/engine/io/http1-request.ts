@@ -8,7 +8,7 @@ import type { IoRequest } from './protocol.ts';
 const BAD_HEADER = /[\r\n\0]/;
 
 /** The request's bytes: request line, headers (checked), Host, Connection, then the body. */
-export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string {
+export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string | Buffer {
   const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   let hasLength = false;
   for (const [name, value] of Object.entries(req.headers)) {
@@ -23,5 +23,8 @@ export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string 
   if (!hasLength && (req.body.length > 0 || req.method === 'POST'))
     lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
   lines.push(`Connection: ${keepAlive ? 'keep-alive' : 'close'}`);
-  return `${lines.join('\r\n')}\r\n\r\n${req.body}`;
+  const head = `${lines.join('\r\n')}\r\n\r\n`;
+  if (typeof req.body === 'string') return `${head}${req.body}`;
+  // A body of bytes goes as they are after the head (one copy here, no text encoding).
+  return Buffer.concat([Buffer.from(head), req.body]);
 }

@@ -281,7 +281,10 @@ export class IoEngine {
         th.worker.ref();
         th.refd = true;
       }
-      th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo);
+      // A body of bytes that owns its buffer (image-body.ts) moves to the thread without a copy.
+      const b = req.body;
+      const own = typeof b !== 'string' && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+      th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo, own ? [b.buffer as ArrayBuffer] : []);
       const cancel = (): void => {
         if (this.slots.has(slot) && th.alive) th.worker.postMessage({ op: 'cancel', slot } satisfies ToIo);
       };

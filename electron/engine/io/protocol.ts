@@ -18,7 +18,11 @@ export interface IoRequest {
   url: string;
   method: 'POST' | 'GET';
   headers: Record<string, string>;
-  body: string;
+  /**
+   * The body: text, or bytes (a body with large images is assembled as bytes from parts encoded once,
+   * and its buffer is transferred to the I/O thread, not copied: prepare-request.ts bodyOf).
+   */
+  body: string | Uint8Array;
   /** Abort with client/timeout after this long without a complete response. */
   timeoutMs: number;
   /** Abort with client/idle-timeout when no byte arrives for this long (0 = never). */

@@ -54,7 +54,7 @@ export class RawHttpDriver extends RequestLifecycle<RawReq> {
     }
     const pool = req.pool === null ? null : (this.pools.get(req.pool) ?? null);
     const keepAlive = pool !== null && pool.opts.mode === 'keep-alive';
-    let wire: string;
+    let wire: string | Buffer;
     try {
       wire = serialize(req, url, keepAlive);
     } catch (e) {

@@ -27,7 +27,7 @@ export interface RawReq extends LiveRequest {
   key: string;
   conn: RawConn | null;
   /** Serialized request head + body, built once (a retry sends the same bytes). */
-  wire: string;
+  wire: string | Buffer;
 }
 
 export class RawPool {
