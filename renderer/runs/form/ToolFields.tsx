@@ -34,15 +34,11 @@ export function ToolDatasetFields({ d, errors }: Props) {
             value={d.toolDataset}
             onChange={(e) => setDraft({ toolDataset: e.target.value === 'file' ? 'file' : 'builtin' })}
           >
-            <option value="builtin">built-in tool-calling dataset</option>
+            <option value="builtin">built-in</option>
             <option value="file">my JSONL file</option>
           </select>
         </Field>
-        <Field
-          label="Output tokens"
-          error={errors.get('outputLen')}
-          hint="empty: each line's, else the server's"
-        >
+        <Field label="Output tokens" error={errors.get('outputLen')} hint="empty: each line's own">
           <Num k="fileOutputLen" label="Output tokens (files)" errors={errors} />
         </Field>
       </div>
@@ -66,8 +62,8 @@ export function ToolDatasetFields({ d, errors }: Props) {
 }
 
 const CHOICE_HINT: Record<ToolDraft['toolChoice'], string> = {
-  auto: 'the model decides whether to call a tool',
-  required: 'every answer calls a tool (Anthropic: "any")',
+  auto: 'tool_choice auto: the model decides',
+  required: 'every answer calls a tool (Anthropic: any)',
   none: 'tools are offered, never called',
   named: 'every answer calls this tool',
 };
@@ -79,7 +75,7 @@ export function ToolFields({ d, errors }: Props) {
     <details className="sub" open={used || undefined}>
       <summary>Tool calls and agentic sessions</summary>
       <div className="field-pair">
-        <Field label="tool_choice" error={errors.get('toolChoice')} hint={CHOICE_HINT[d.toolChoice]} wrap>
+        <Field label="Tool choice" error={errors.get('toolChoice')} hint={CHOICE_HINT[d.toolChoice]} wrap>
           <select
             aria-label="Tool choice"
             data-testid="run-tool-choice"
@@ -122,7 +118,7 @@ export function ToolFields({ d, errors }: Props) {
           data-testid="run-tool-defs"
           rows={2}
           spellCheck={false}
-          placeholder='[{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]'
+          placeholder='[{"name": "get_weather", "parameters": {"type": "object"}}]'
           value={d.toolDefs}
           aria-invalid={errors.has('toolDefs') || undefined}
           onChange={(e) => setDraft({ toolDefs: e.target.value })}
@@ -134,7 +130,7 @@ export function ToolFields({ d, errors }: Props) {
         title="The model's tool call → the tool's result after an injected latency → the next step with the result appended, up to the steps cap; one concurrency slot per session"
         testId="run-agentic"
       >
-        agentic sessions: send each call&apos;s result back, step after step
+        agentic sessions (call → result → next step)
       </CheckRow>
       {errors.get('agentic') && <p className="field-error">{errors.get('agentic')}</p>}
       {d.agentic && <AgenticFields d={d} errors={errors} />}
@@ -153,16 +149,12 @@ function AgenticFields({ d, errors }: Props) {
         <Field
           label="Steps at most"
           error={errors.get('agenticSteps')}
-          hint={`each of the ${d.requests.trim() || '…'} requests is a session of up to this many; a model still calling tools stops here`}
+          hint={`1–64 per session; each of the ${d.requests.trim() || '…'} requests is a session`}
           wrap
         >
           <Num k="agenticSteps" label="Agentic steps" errors={errors} testId="run-agentic-steps" />
         </Field>
-        <Field
-          label="Tool result (characters)"
-          error={errors.get('toolResultChars')}
-          hint="a seeded text per call, sent back"
-        >
+        <Field label="Tool result (chars)" error={errors.get('toolResultChars')} hint="seeded text per call">
           <Num k="toolResultChars" label="Tool result characters" errors={errors} />
         </Field>
         <Field label="Tool latency" hint="the wait before each result">
