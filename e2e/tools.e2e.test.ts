@@ -142,4 +142,29 @@ describe('tool calls and agentic sessions from the run form', () => {
     if (process.env.UPDATE_DOCS) fs.copyFileSync(summary, path.join(repoRoot, 'docs/tools-summary.png'));
     expect(consoleErrors).toEqual([]);
   });
+
+  it('your own JSONL: a bad line is refused on the path field, with its line number', async () => {
+    const file = path.join(app!.userData, 'my-tools.jsonl');
+    const tool = { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } };
+    fs.writeFileSync(
+      file,
+      [
+        JSON.stringify({ prompt: 'Look up Oslo.', tools: [tool] }),
+        JSON.stringify({ prompt: 'Either.', tools: [{ name: 'either', parameters: { oneOf: [] } }] }),
+      ].join('\n'),
+    );
+    await page.getByTestId('run-tool-dataset').selectOption('file');
+    const input = page.getByTestId('run-tool-path');
+    await input.fill(file);
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('run-issues').waitFor();
+    expect(await page.getByTestId('run-issues').textContent()).toContain('prompts.path');
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    const error = await input
+      .locator('xpath=ancestor::*[contains(@class,"field")][1]')
+      .locator('.field-error')
+      .textContent();
+    expect(error).toMatch(/line 2: .*oneOf/);
+    expect(consoleErrors).toEqual([]);
+  });
 });

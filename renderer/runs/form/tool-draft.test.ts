@@ -5,6 +5,7 @@ import {
   defaultDraft,
   draftToWorkload,
   fieldOfPath,
+  issuesOfMessage,
   validateDraft,
   workloadToDraft,
   type WorkloadDraft,
@@ -163,5 +164,16 @@ describe('tool fields', () => {
     expect(unknown.map((i) => [fieldOfPath(i.path), i.message])).toEqual([
       ['toolChoiceName', 'no tool named "g" is defined'],
     ]);
+  });
+
+  it('a dataset the core could not read, or whose lines are bad, is the path field’s', () => {
+    const [i] = issuesOfMessage(
+      'prompts: /runs/my-tools.jsonl: line 2: tools[0].parameters: "oneOf" is not supported',
+    );
+    expect(i).toEqual({
+      path: 'prompts.path',
+      message: '/runs/my-tools.jsonl: line 2: tools[0].parameters: "oneOf" is not supported',
+    });
+    expect(fieldOfPath(i!.path)).toBe('path');
   });
 });

@@ -384,6 +384,8 @@ export function issuesOfMessage(message: string): WorkloadIssue[] {
   const m = /^bad workload: (.*)$/s.exec(message);
   // The run's trace receiver could not listen (electron/runs/server-spans.ts): the port field's.
   if (/^cannot listen for server traces/.test(message)) return [{ path: 'otlpPort', message }];
+  // The prompt file could not be read or has bad lines (electron/runs/prepare-run.ts): the path field's.
+  if (/^prompts: /.test(message)) return [{ path: 'prompts.path', message: message.slice(9) }];
   if (!m) return [{ path: '', message }];
   return m[1]!.split('; ').map((part) => {
     const i = part.indexOf(': ');
