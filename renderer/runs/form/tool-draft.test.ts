@@ -110,6 +110,10 @@ describe('tool fields', () => {
       '9',
       'synthetic',
     ]);
+    // Another source's file is not a tools dataset.
+    expect(workloadToDraft({ requests: 1, prompts: { type: 'jsonl', path: 'p.jsonl' } }).toolDataset).toBe(
+      'builtin',
+    );
     const named = workloadToDraft({ requests: 1, tools: { choice: { name: 'search_docs' } } });
     expect([named.toolChoice, named.toolChoiceName]).toEqual(['named', 'search_docs']);
   });

@@ -106,7 +106,8 @@ export function toolsOut(d: ToolDraft, loaded: unknown): Record<string, unknown>
 export function toolsIn(raw: unknown, prompts: unknown): ToolDraft {
   const t = obj(raw);
   const d: ToolDraft = { ...TOOL_DRAFT_DEFAULTS };
-  d.toolDataset = typeof obj(prompts).path === 'string' ? 'file' : 'builtin';
+  const p = obj(prompts);
+  d.toolDataset = p.type === 'tools' && typeof p.path === 'string' ? 'file' : 'builtin';
   const c = t.choice;
   if (c === 'required' || c === 'none') d.toolChoice = c;
   else if (typeof obj(c).name === 'string') {
