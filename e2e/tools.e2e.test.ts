@@ -120,9 +120,11 @@ describe('tool calls and agentic sessions from the run form', () => {
       ),
     );
     expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.2);
-    // Some time waited on tools (40–120 ms per call made before a later step).
+    // Some time waited on tools: 40–120 ms before each later step. (The simulator calls a tool for
+    // 80 % of answers, drawn per request: a session that ends after one step waited 0, so only the
+    // longest wait is sure to hold one.)
     expect(shares[1]).toBeGreaterThan(0);
-    expect(number((await cells('sum-agentic-tools'))[1]!)).toBeGreaterThanOrEqual(40);
+    expect(number((await cells('sum-agentic-tools'))[4]!)).toBeGreaterThanOrEqual(40);
 
     // By step: step 1 is every session's, later steps fewer.
     const byStep = page.getByRole('region', { name: 'Latency by step' });
