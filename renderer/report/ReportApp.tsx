@@ -17,6 +17,8 @@ import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
 import { PrefixCacheTable } from '../runs/summary/PrefixCacheTable.tsx';
 import { UploadTable } from '../runs/summary/UploadTable.tsx';
 import { ByModelTable } from '../runs/summary/ByModelTable.tsx';
+import { ToolCallsCard } from '../runs/summary/ToolCallsCard.tsx';
+import { ByTurnTable } from '../runs/summary/ByTurnTable.tsx';
 import { ReportCompare } from './ReportCompare.tsx';
 import { deriveReportRun, detailOf, reportLabels } from './report-view.ts';
 
@@ -79,6 +81,8 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
+      <ToolCallsCard s={s} />
+      <ByTurnTable s={s} />
       <PrefixCacheTable s={s} />
       <UploadTable s={s} />
       <ByModelTable s={s} />

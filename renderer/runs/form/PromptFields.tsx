@@ -4,6 +4,7 @@ import { Field } from '../../core/form/Field.tsx';
 import { Num } from './Num.tsx';
 import { ImageFields } from './ImageFields.tsx';
 import { CheckRow } from '../../core/form/CheckRow.tsx';
+import { ToolDatasetFields } from './ToolFields.tsx';
 
 /** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
 export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
@@ -21,6 +22,7 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
               <option value="synthetic">synthetic</option>
               <option value="sharegpt">ShareGPT JSON</option>
               <option value="jsonl">JSONL prompts</option>
+              <option value="tools">tool-calling prompts</option>
             </select>
           </Field>
           <Field label="Force output length" error={errors.get('force')}>
@@ -39,7 +41,8 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
         </div>
         {d.source === 'synthetic' && <PrefixCacheFields d={d} errors={errors} />}
         <ImageFields d={d} errors={errors} />
-        {d.source !== 'synthetic' && (
+        {d.source === 'tools' && <ToolDatasetFields d={d} errors={errors} />}
+        {(d.source === 'sharegpt' || d.source === 'jsonl') && (
           <div className="field-pair">
             <Field
               label="File path (on the core's machine)"

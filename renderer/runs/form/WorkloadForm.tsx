@@ -17,6 +17,7 @@ import { ArrivalFields } from './ArrivalFields.tsx';
 import { PromptFields } from './PromptFields.tsx';
 import { SloFields } from './SloFields.tsx';
 import { ModelMixField } from './ModelMixField.tsx';
+import { ToolFields } from './ToolFields.tsx';
 import { TraceListenField } from './TraceListenField.tsx';
 import type { LoadFieldsUse } from './field-use.ts';
 
@@ -173,6 +174,7 @@ export function WorkloadForm({
         <BasicFields d={d} target={target} errors={errors} loads={sweep?.loads} />
         <ArrivalFields d={d} errors={errors} />
         <PromptFields d={d} errors={errors} />
+        <ToolFields d={d} errors={errors} />
         <ModelMixField d={d} errors={errors} />
         <SloFields errors={errors} />
         {!sweep && <TraceListenField d={d} errors={errors} />}

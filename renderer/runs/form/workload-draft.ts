@@ -16,6 +16,15 @@ import {
   type ImageDraft,
 } from './image-draft.ts';
 import { mixOfText, textOfMix } from '../../../shared/runs/workload/models.ts';
+import {
+  TOOL_DRAFT_DEFAULTS,
+  toolFieldOfPath,
+  toolIssues,
+  toolPromptsOut,
+  toolsIn,
+  toolsOut,
+  type ToolDraft,
+} from './tool-draft.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -31,7 +40,7 @@ type StopBy = 'requests' | 'duration' | 'both';
 type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
 type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
-export interface WorkloadDraft extends ImageDraft {
+export interface WorkloadDraft extends ImageDraft, ToolDraft {
   name: string;
   model: string;
   stopBy: StopBy;
@@ -50,7 +59,7 @@ export interface WorkloadDraft extends ImageDraft {
   /** One request before the clock starts; the run stops with its error if it fails. */
   testRequest: boolean;
   seed: string;
-  source: 'synthetic' | 'sharegpt' | 'jsonl';
+  source: 'synthetic' | 'sharegpt' | 'jsonl' | 'tools';
   inputLen: LenDraft;
   outputLen: LenDraft;
   /** Synthetic prompts and the prefix cache: shared prefix groups, a unique prefix each, or neither. */
@@ -136,6 +145,7 @@ export function defaultDraft(): WorkloadDraft {
     otlpListen: false,
     otlpPort: '4318',
     ...IMAGE_DRAFT_DEFAULTS,
+    ...TOOL_DRAFT_DEFAULTS,
     rest: {},
   };
 }
@@ -213,7 +223,8 @@ export function draftToWorkload(
     if (d.prefixMode === 'groups')
       prompts.prefixGroups = { groups: num(d.prefixGroups), prefixLen: num(d.prefixLen) };
     if (d.prefixMode === 'bust') prompts.cacheBust = true;
-  } else {
+  } else if (d.source === 'tools') prompts = toolPromptsOut(d);
+  else {
     prompts = { type: d.source, path: d.path.trim() };
     if (d.fileOutputLen.trim()) prompts.outputLen = num(d.fileOutputLen);
     if (d.source === 'jsonl' && prevPrompts.type === 'jsonl' && typeof prevPrompts.shuffle === 'boolean')
@@ -244,6 +255,9 @@ export function draftToWorkload(
   const images = imagesOut(d, d.rest.images);
   if (images) w.images = images;
   else delete w.images;
+  const tools = toolsOut(d, d.rest.tools);
+  if (tools) w.tools = tools;
+  else delete w.tools;
   delete w.models;
   const mix = mixOfText(d.models);
   if (mix) w.models = mix;
@@ -295,7 +309,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.testRequest = raw.testRequest !== false;
   d.seed = s(raw.seed, '0');
   const p = raw.prompts as Record<string, unknown> | undefined;
-  if (p?.type === 'sharegpt' || p?.type === 'jsonl') {
+  if (p?.type === 'sharegpt' || p?.type === 'jsonl' || p?.type === 'tools') {
     d.source = p.type;
     d.path = typeof p.path === 'string' ? p.path : '';
     d.fileOutputLen = typeof p.outputLen === 'number' ? String(p.outputLen) : '';
@@ -328,7 +342,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.traceHeaders = raw.traceHeaders !== false;
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
-  Object.assign(d, imagesIn(raw.images));
+  Object.assign(d, imagesIn(raw.images), toolsIn(raw.tools, p));
   d.models = textOfMix(raw.models);
   d.rest = rest;
   return d;
@@ -338,8 +352,9 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
 export function validateDraft(d: WorkloadDraft): WorkloadIssue[] {
   const extra = extraBodyOf(d.extraBody);
   const own: WorkloadIssue[] = extra && 'error' in extra ? [{ path: 'extraBody', message: extra.error }] : [];
+  own.push(...toolIssues(d));
   const r = parseWorkload(draftToWorkload(d));
-  const schema = r.ok ? [] : r.error.filter((i) => !(own.length && i.path.startsWith('extraBody')));
+  const schema = r.ok ? [] : r.error.filter((i) => !own.some((o) => i.path.startsWith(o.path)));
   const port = d.otlpListen ? otlpPortIssue(d.otlpPort) : null;
   return [
     ...own,
@@ -369,6 +384,8 @@ export function issuesOfMessage(message: string): WorkloadIssue[] {
   const m = /^bad workload: (.*)$/s.exec(message);
   // The run's trace receiver could not listen (electron/runs/server-spans.ts): the port field's.
   if (/^cannot listen for server traces/.test(message)) return [{ path: 'otlpPort', message }];
+  // The prompt file could not be read or has bad lines (electron/runs/prepare-run.ts): the path field's.
+  if (/^prompts: /.test(message)) return [{ path: 'prompts.path', message: message.slice(9) }];
   if (!m) return [{ path: '', message }];
   return m[1]!.split('; ').map((part) => {
     const i = part.indexOf(': ');
@@ -395,7 +412,7 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith('slo.tpotMs')) return 'sloTpotMs';
   if (path.startsWith('slo.e2elMs')) return 'sloE2elMs';
   if (path.startsWith('rampUp')) return 'rampUpS';
-  const image = imageFieldOfPath(path);
-  if (image) return image;
+  const feature = imageFieldOfPath(path) ?? toolFieldOfPath(path);
+  if (feature) return feature;
   return head;
 }

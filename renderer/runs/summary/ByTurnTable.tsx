@@ -1,7 +1,8 @@
 /**
  * A multi-turn run's latency by turn (shared/runs/summary/by-turn.ts): turn 1 against later turns, which
  * resend the conversation so far and so show what the server's prefix cache saves. Nothing for
- * single-request runs.
+ * single-request runs. An agentic run's steps are its turns (each resends the conversation with the
+ * tool calls and their results): the table says "step".
  */
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { turnLabel } from '../../../shared/runs/summary/by-turn.ts';
@@ -10,21 +11,25 @@ import { f2, int } from './summary-format.ts';
 export function ByTurnTable({ s }: { s: RunSummary }) {
   const rows = s.byTurn;
   if (!rows || rows.length === 0) return null;
+  const unit = s.tools?.agentic ? 'step' : 'turn';
   return (
-    <section className="card" aria-label="Latency by turn">
+    <section className="card" aria-label={`Latency by ${unit}`}>
       <header className="card-head">
-        <h3 title="Each turn resends the earlier turns and their answers: with a prefix cache, later turns prefill only what is new">
-          By turn (ms)
+        <h3
+          title={`Each ${unit} resends the earlier ${unit}s and their answers${unit === 'step' ? ' (tool calls and results)' : ''}: with a prefix cache, later ${unit}s prefill only what is new`}
+        >
+          By {unit} (ms)
         </h3>
         <span className="muted">
-          multi-turn sessions · successful requests · the last row pools later turns
+          {unit === 'step' ? 'agentic' : 'multi-turn'} sessions · successful requests · the last row pools
+          later {unit}s
         </span>
       </header>
       <div className="table-scroll">
         <table className="run-table num" data-testid="sum-by-turn">
           <thead>
             <tr>
-              <th>turn</th>
+              <th>{unit}</th>
               <th>requests</th>
               <th>failed</th>
               <th title="Mean prompt tokens: the conversation so far">input tokens</th>

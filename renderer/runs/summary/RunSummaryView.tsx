@@ -27,6 +27,7 @@ import { ByTurnTable } from './ByTurnTable.tsx';
 import { ByModelTable } from './ByModelTable.tsx';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { UploadTable } from './UploadTable.tsx';
+import { ToolCallsCard } from './ToolCallsCard.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
 
 export function RunSummaryView() {
@@ -94,6 +95,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       </section>
       <SummaryNumbers s={s} />
       <StatsTable s={s} />
+      <ToolCallsCard s={s} />
       <ByTurnTable s={s} />
       <ByModelTable s={s} />
       <PrefixCacheTable s={s} />

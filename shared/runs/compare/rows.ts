@@ -9,6 +9,7 @@ import { serverQuantileRange, type QuantileBucket } from '../summary/server-quan
 import { statsOf } from '../summary/stats-of.ts';
 import { SPEC_DECODE_ROWS } from './spec-decode-rows.ts';
 import { UPLOAD_ROWS } from './upload-rows.ts';
+import { TOOL_ROWS } from './tool-rows.ts';
 
 export interface CompareRowDef {
   id: string;
@@ -294,6 +295,7 @@ export const COMPARE_ROWS: CompareRowDef[] = [
   ...phaseRows('serverTtftMs', 'Server TTFT (spans)'),
   ...SPEC_DECODE_ROWS,
   ...UPLOAD_ROWS,
+  ...TOOL_ROWS,
   // GPU energy from the targets' telemetry endpoints (dcgm-exporter), over each measured run.
   {
     id: 'gpu-j-per-token',
