@@ -14,7 +14,7 @@ import type { RequestImage, RequestSpec } from '../../shared/request.ts';
 import type { Dialect } from './dialects/index.ts';
 import { buildRequestBody } from './body.ts';
 
-/** Images whose base64 is at least this long are spliced in as bytes; smaller ones stay text. */
+/** Images whose base64 is at least this long are spliced in as bytes; smaller ones stay text. @internal exported for its tests */
 export const SPLICE_MIN_CHARS = 16 * 1024;
 
 /** Marks a placeholder: random per process, so no prompt text can contain it by chance. */
