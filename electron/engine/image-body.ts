@@ -20,14 +20,20 @@ export const SPLICE_MIN_CHARS = 16 * 1024;
 /** Marks a placeholder: random per process, so no prompt text can contain it by chance. */
 const MARK = `~tsimg${randomBytes(8).toString('hex')}~`;
 
-/** Each image's base64 as bytes, encoded once. */
-const encoded = new WeakMap<RequestImage, Buffer>();
+/**
+ * Each image's base64 as bytes, encoded once: keyed by the base64 string itself (each request's
+ * image objects are new, their strings shared, and a shared string is found by identity). At most
+ * CACHE_MAX images: a workload's images are a handful (16 generated), a dataset's may be many.
+ */
+const encoded = new Map<string, Buffer>();
+const CACHE_MAX = 64;
 
 function bytesOf(im: RequestImage): Buffer {
-  let b = encoded.get(im);
+  let b = encoded.get(im.base64);
   if (!b) {
+    if (encoded.size >= CACHE_MAX) encoded.delete(encoded.keys().next().value!);
     b = Buffer.from(im.base64, 'latin1');
-    encoded.set(im, b);
+    encoded.set(im.base64, b);
   }
   return b;
 }
