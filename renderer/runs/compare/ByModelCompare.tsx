@@ -22,7 +22,7 @@ export function ByModelCompare({
   const rows = byModel.models.flatMap((m) => m.rows);
   const noMix = byModel.noMix.map((i) => LETTERS[i]).join(', ');
   return (
-    <section className="card" aria-label="Numbers by model" data-testid="compare-by-model">
+    <section className="card compare-by-model" aria-label="Numbers by model" data-testid="compare-by-model">
       <header className="card-head">
         <h3 title="Each model's (or LoRA adapter's) requests alone; intervals resample them alone, so a model's tail has fewer requests than the run's">
           By model
