@@ -5,7 +5,7 @@
  */
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-export const ALL_MODELS = '';
+const ALL_MODELS = '';
 
 export function ModelFilter({
   s,

@@ -12,7 +12,10 @@ import { LaneStore } from '../live/lane-store.ts';
 import { concurrencySeries, throughputSeries } from '../charts/run-series.ts';
 import { histogramsOf, type DerivedRun } from './run-detail.ts';
 
-/** The run's charts' data for `model` (null: every model, the run as derived). */
+/**
+ * The run's charts' data for `model` (null: every model, the run as derived).
+ * @internal exported for its tests
+ */
 export function derivedForModel(d: RunDetail, all: DerivedRun, model: string | null): DerivedRun {
   if (model === null) return all;
   const outcomes = all.outcomes.filter((o) => o.model === model);
@@ -38,7 +41,7 @@ export function derivedForModel(d: RunDetail, all: DerivedRun, model: string | n
 }
 
 /** The models a run's charts can be filtered by: its by-model rows' (two or more), else none. */
-export function filterModels(s: RunSummary): string[] {
+function filterModels(s: RunSummary): string[] {
   const rows = s.byModel ?? [];
   return rows.length > 1 ? rows.map((r) => r.model) : [];
 }
