@@ -128,7 +128,8 @@ function compareText(
 /** The line above the rows by model: what they are, and the runs that have none. */
 function byModelHeading(m: ModelComparison): string {
   const none = m.noMix.map((i) => LETTERS[i]).join(', ');
-  return `By model (model mix: each model's requests alone)${none ? ` — ${none}: no model mix` : ''}`;
+  const more = m.more > 0 ? ` — ${m.more} more models not compared (at most ${m.models.length})` : '';
+  return `By model (model mix: each model's requests alone)${none ? ` — ${none}: no model mix` : ''}${more}`;
 }
 
 export async function runCompare(

@@ -30,6 +30,7 @@ export function ByModelCompare({
         <span className="muted">
           model mix · each model&apos;s requests alone · throughput over the whole run
           {noMix && ` · ${noMix}: no model mix`}
+          {byModel.more > 0 && ` · ${byModel.more} more models not compared`}
         </span>
       </header>
       <div className="table-scroll">

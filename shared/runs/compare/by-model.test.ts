@@ -147,6 +147,18 @@ describe('compareByModel', () => {
     expect(p50.verdict).toEqual([null, 'worse']);
   });
 
+  it('compares at most as many models as a mix can list; the rest are counted', () => {
+    const names = Array.from({ length: 70 }, (_, i) => `m${i}`);
+    const many = run(
+      5,
+      names.map((m) => [m, 2, 1] as [string, number, number]),
+    );
+    const c = compareByModel([many.summary, many.summary])!;
+    expect(c.models).toHaveLength(64);
+    expect(c.more).toBe(6);
+    expect(new Set(modelIntervals([many, many], { replicates: 20 }).keys()).size).toBeLessThanOrEqual(64 * 9);
+  });
+
   it('pooled repeats keep their numbers by model', () => {
     const pooled = poolRuns([
       { header: null, ...a },

@@ -12,6 +12,7 @@ import type { ModelRow } from '../summary/by-model-schema.ts';
 import type { RunSummary } from '../summary/schema.ts';
 import type { RequestOutcome } from '../summary/outcome.ts';
 import { LETTERS } from '../letters.ts';
+import { MAX_MIX_MODELS } from '../workload/models.ts';
 import { compareRowsOf, type CompareOptions, type CompareRow } from './compare.ts';
 import {
   compareIntervals,
@@ -34,6 +35,8 @@ interface ModelCompare {
 
 export interface ModelComparison {
   models: ModelCompare[];
+  /** Models past MAX_MIX_MODELS left out (a file naming more than any mix can: not compared). */
+  more: number;
   /** Runs (indices) with no numbers by model at all: no mix, an import, an older file. */
   noMix: number[];
 }
@@ -120,12 +123,18 @@ function defsOf(model: string, group: string): CompareRowDef[] {
   }));
 }
 
-/** The models of the runs' mixes: the first mix's order, then names only later runs have. */
-function mixModels(summaries: readonly RunSummary[]): string[] {
-  const out: string[] = [];
-  for (const s of summaries) for (const r of s.byModel ?? []) if (!out.includes(r.model)) out.push(r.model);
-  return out;
+/**
+ * The models of the runs' mixes: the first mix's order, then names only later runs have. A run
+ * file's lines name their model, so a damaged or hostile one could name thousands: past the most
+ * a mix can list (MAX_MIX_MODELS) they are counted, not compared (each costs a bootstrap).
+ */
+function allModels(summaries: readonly RunSummary[]): string[] {
+  const seen = new Set<string>();
+  for (const s of summaries) for (const r of s.byModel ?? []) seen.add(r.model);
+  return [...seen];
 }
+const mixModels = (summaries: readonly RunSummary[]): string[] =>
+  allModels(summaries).slice(0, MAX_MIX_MODELS);
 
 /**
  * Each model's rows across the runs (null when no run has numbers by model). `intervals` are
@@ -141,6 +150,7 @@ export function compareByModel(
   const noMix = summaries.flatMap((s, i) => (s.byModel && s.byModel.length > 0 ? [] : [i]));
   return {
     noMix,
+    more: allModels(summaries).length - models.length,
     models: models.map((model) => {
       const present = summaries.map((s) => rowOf(s, model) !== undefined);
       const defs = defsOf(model, heading(model, present, noMix));
