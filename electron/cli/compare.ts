@@ -25,6 +25,7 @@ import {
   type GateBounds,
 } from '../../shared/runs/compare/intervals.ts';
 import { gateRegressions, type GateResult } from '../../shared/runs/compare/gate.ts';
+import { compareByModel, modelIntervals, type ModelComparison } from '../../shared/runs/compare/by-model.ts';
 import {
   ciCell,
   compareCell,
@@ -76,6 +77,7 @@ function compareText(
   diffs: readonly string[],
   banner: string | null = null,
   defsLine: string | null = null,
+  byModel: ModelComparison | null = null,
 ): string {
   const out: string[] = [];
   runs.forEach((r, i) =>
@@ -84,7 +86,8 @@ function compareText(
   if (defsLine) out.push('', defsLine);
   if (diffs.length) out.push('', `The workloads differ: ${diffs.join(' · ')}.`);
   if (banner) out.push('', banner);
-  const withCi = rows.some((r) => r.ci.some(Boolean));
+  const modelRows = byModel?.models.flatMap((m) => m.rows) ?? [];
+  const withCi = [...rows, ...modelRows].some((r) => r.ci.some(Boolean));
   const head = [
     '',
     'A (baseline)',
@@ -92,7 +95,8 @@ function compareText(
   ];
   const table: string[][] = [];
   let group = '';
-  for (const row of rows) {
+  for (const row of [...rows, ...modelRows]) {
+    if (row === modelRows[0]) table.push([''], [byModelHeading(byModel!)]);
     if (row.def.group && row.def.group !== group) {
       group = row.def.group;
       table.push([`${group}`]);
@@ -105,7 +109,9 @@ function compareText(
     }
     table.push(cells);
   }
-  const widths = head.map((h, c) => Math.max(h.length, ...table.map((r) => (r[c] ?? '').length)));
+  // Headings (one cell) are printed as they are: they do not widen the first column.
+  const cellRows = table.filter((r) => r.length > 1);
+  const widths = head.map((h, c) => Math.max(h.length, ...cellRows.map((r) => (r[c] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells.length === 1
       ? cells[0]!
@@ -115,8 +121,15 @@ function compareText(
           .trimEnd();
   out.push('', line(head), ...table.map(line));
   if (withCi) out.push('', INTERVAL_NOTE);
-  if (rows.some((r) => r.unreliable.some(Boolean))) out.push(UNRELIABLE_NOTE);
+  if ([...rows, ...modelRows].some((r) => r.unreliable.some(Boolean))) out.push(UNRELIABLE_NOTE);
   return out.join('\n') + '\n';
+}
+
+/** The line above the rows by model: what they are, and the runs that have none. */
+function byModelHeading(m: ModelComparison): string {
+  const none = m.noMix.map((i) => LETTERS[i]).join(', ');
+  const more = m.more > 0 ? ` — ${m.more} more models not compared (at most ${m.models.length})` : '';
+  return `By model (model mix: each model's requests alone)${none ? ` — ${none}: no model mix` : ''}${more}`;
 }
 
 export async function runCompare(
@@ -158,6 +171,12 @@ export async function runCompare(
     intervals,
     o.sameWithin === undefined ? {} : { sameWithin: o.sameWithin / 100 },
   );
+  // Model mixes: each model's rows, its intervals from its own requests (by-model.ts).
+  const byModel = compareByModel(
+    runs.map((r) => r.summary),
+    worked ? modelIntervals(runs, { replicates }) : null,
+    o.sameWithin === undefined ? {} : { sameWithin: o.sameWithin / 100 },
+  );
   const diffs = workloadDifferences(runs);
   const banner = failureBanner(
     runs.map((r) => r.summary),
@@ -185,15 +204,24 @@ export async function runCompare(
       withIntervals: intervals !== null,
       gate,
       judged,
+      byModel,
     };
     write(JSON.stringify(compareJson(c, o)) + '\n');
   } else if (o.csv) {
-    write(compareCsv(runs, rows, resolved.definitions));
+    write(
+      compareCsv(runs, [...rows, ...(byModel?.models.flatMap((m) => m.rows) ?? [])], resolved.definitions),
+    );
   } else {
     write(
       o.markdown
-        ? compareMarkdown(runs, rows, diffs, banner, defsLine)
-        : compareText(runs, rows, diffs, banner, defsLine),
+        ? compareMarkdown(
+            runs,
+            [...rows, ...(byModel?.models.flatMap((m) => m.rows) ?? [])],
+            diffs,
+            banner,
+            defsLine,
+          )
+        : compareText(runs, rows, diffs, banner, defsLine, byModel),
     );
     if (gate) write(gateText(o, judged));
   }
@@ -234,6 +262,8 @@ interface Compared {
   /** --max-regression or --max-failure-increase was given. */
   gate: boolean;
   judged: GateResult;
+  /** Model mixes: each model's rows (by-model.ts); null when no run has one. */
+  byModel: ModelComparison | null;
 }
 
 /** The comparison as one JSON object (--json): runs, rows with intervals, failures, the gate. */
@@ -252,23 +282,16 @@ function compareJson(c: Compared, o: CompareCliOptions): object {
     definitions: c.definitions,
     clientsNote: c.clients,
     workloadDifferences: c.diffs,
-    rows: rows.map((r) => ({
-      metric: r.def.id,
-      label: r.def.label,
-      unit: r.def.unit,
-      better: r.def.better,
-      values: r.values,
-      relative: r.rel,
-      change: r.def.change ?? 'relative',
-      // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
-      interval: r.ci,
-      // Per run: a quantile on too few requests for an interval (no verdict).
-      tooFew: r.tooFew,
-      verdict: r.verdict,
-      unreliable: r.unreliable,
-      // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
-      ranges: r.ranges,
-    })),
+    rows: rows.map(rowJson),
+    // Model mixes: per model its rows (metric ids "model:<name>:<row>"), the runs it is in.
+    byModel: c.byModel && {
+      noMix: c.byModel.noMix.map((i) => LETTERS[i]),
+      models: c.byModel.models.map((m) => ({
+        model: m.model,
+        present: m.present,
+        rows: m.rows.map(rowJson),
+      })),
+    },
     failures: runs.map((r, i) => ({
       id: LETTERS[i],
       completed: r.summary.vllm.completed,
@@ -296,6 +319,27 @@ function compareJson(c: Compared, o: CompareCliOptions): object {
           notGated: c.judged.ungated,
         }
       : {}),
+  };
+}
+
+/** One compared row in the JSON report. */
+function rowJson(r: CompareRow): object {
+  return {
+    metric: r.def.id,
+    label: r.def.label,
+    unit: r.def.unit,
+    better: r.def.better,
+    values: r.values,
+    relative: r.rel,
+    change: r.def.change ?? 'relative',
+    // Per run: the 95 % interval of `relative` (a fraction; for change "absolute", in the unit).
+    interval: r.ci,
+    // Per run: a quantile on too few requests for an interval (no verdict).
+    tooFew: r.tooFew,
+    verdict: r.verdict,
+    unreliable: r.unreliable,
+    // Server quantiles only known to a wide histogram bucket: [lower, upper|null] ms, per run.
+    ranges: r.ranges,
   };
 }
 

@@ -8,6 +8,7 @@ import type { ReportComparison, ReportRun } from '../../shared/report/report-typ
 import { LETTERS } from '../../shared/runs/letters.ts';
 import { fmtDateTime } from '../core/format-date.ts';
 import { CompareTable, SpreadSection } from '../runs/compare/CompareTable.tsx';
+import { ByModelCompare } from '../runs/compare/ByModelCompare.tsx';
 import { comparisonVerdicts, RUN_COLORS, SAME_WITHIN } from '../runs/compare/run-compare.ts';
 import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 
@@ -17,7 +18,7 @@ export function comparisonView(c: ReportComparison) {
 }
 
 export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly ReportRun[] }) {
-  const { rows, banner, anyUnreliable, diffs } = useMemo(() => comparisonView(c), [c]);
+  const { rows, banner, anyUnreliable, diffs, byModel } = useMemo(() => comparisonView(c), [c]);
   return (
     <div className="run-compare" data-testid="report-compare">
       <section className="card">
@@ -66,6 +67,7 @@ export function ReportCompare({ c, runs }: { c: ReportComparison; runs: readonly
         </p>
       </section>
       <CompareTable labels={c.labels} rows={rows} anyUnreliable={anyUnreliable} />
+      <ByModelCompare labels={c.labels} byModel={byModel} />
       {c.spreads.some(Boolean) && <SpreadSection spreads={c.spreads} />}
       <CompareCdfs cdfs={c.cdfs} />
     </div>

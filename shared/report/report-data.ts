@@ -9,6 +9,7 @@ import { ok, fail, type Result } from '../result.ts';
 import type { RunDetail } from '../runs-api.ts';
 import { LETTERS } from '../runs/letters.ts';
 import { compareIntervals } from '../runs/compare/intervals.ts';
+import { modelIntervals } from '../runs/compare/by-model.ts';
 import { poolLoaded, resolveDefinitions, type LoadedRun } from '../runs/compare/runs.ts';
 import { clientsNote, definitionsLine, rederiveRun } from '../runs/summary/rederive.ts';
 import type { DefinitionsId } from '../runs/summary/definitions.ts';
@@ -108,13 +109,15 @@ function reportComparison(
     return fail({ kind: 'client', code: 'invalid-arguments', message: resolved });
   const runs = resolved.runs;
   const summaries = runs.map((r) => r.summary);
+  const input = runs.map((r) => ({ summary: r.summary, outcomes: r.outcomes, strata: r.strata ?? null }));
+  // Model mixes: each model's rows' intervals, from its own requests, in the same map (by-model.ts).
   const intervals =
     o.replicates === 0
       ? null
-      : compareIntervals(
-          runs.map((r) => ({ summary: r.summary, outcomes: r.outcomes, strata: r.strata ?? null })),
-          { replicates: o.replicates },
-        );
+      : new Map([
+          ...compareIntervals(input, { replicates: o.replicates }),
+          ...modelIntervals(input, { replicates: o.replicates }),
+        ]);
   const rederived = runs.map((r) => !!r.rederivedAs);
   // Pooled repeats: each repeat's own headline numbers under the same definitions.
   const spreads = columns.map((col, i) => {

@@ -128,7 +128,7 @@ function SpreadTable({ letter, name, rows }: { letter: string; name: string; row
   );
 }
 
-function CompareTableRow({ row }: { row: CompareRow }) {
+export function CompareTableRow({ row }: { row: CompareRow }) {
   const { def } = row;
   return (
     <>

@@ -18,6 +18,7 @@ import { useComparison, type Comparison } from './use-comparison.ts';
 import { LETTERS } from '../../../shared/runs/letters.ts';
 import { CdfCompareChart } from '../charts/CdfCompareChart.tsx';
 import { CompareTable, SpreadSection } from './CompareTable.tsx';
+import { ByModelCompare } from './ByModelCompare.tsx';
 
 export function RunCompareView() {
   const c = useComparison();
@@ -35,8 +36,9 @@ export function RunCompareView() {
           exports={
             c.ready
               ? {
-                  markdown: () => compareMarkdown(c.labels, c.rows, c.diffs, c.banner, c.under?.line ?? null),
-                  csv: () => compareCsv(c.labels, c.rows, c.under?.definitions ?? 'tokenscope'),
+                  markdown: () =>
+                    compareMarkdown(c.labels, withModelRows(c), c.diffs, c.banner, c.under?.line ?? null),
+                  csv: () => compareCsv(c.labels, withModelRows(c), c.under?.definitions ?? 'tokenscope'),
                   report: () => void exportReport(compared.keys, c.under?.definitions ?? undefined),
                 }
               : null
@@ -79,6 +81,7 @@ export function RunCompareView() {
       {c.ready && (
         <>
           <CompareTable labels={c.labels} rows={c.rows} anyUnreliable={c.anyUnreliable} />
+          <ByModelCompare labels={c.labels} byModel={c.byModel} />
           {c.spreads.some(Boolean) && <SpreadSection spreads={c.spreads} />}
           <CompareCdfs cdfs={c.cdfs} />
         </>
@@ -87,6 +90,9 @@ export function RunCompareView() {
     </div>
   );
 }
+
+/** The rows an export writes: the overall ones, then each model's (model mixes), as `compare` prints them. */
+const withModelRows = (c: Comparison) => [...c.rows, ...(c.byModel?.models.flatMap((m) => m.rows) ?? [])];
 
 /** The heading: how many runs (columns, once read), or that they are repeats of one workload pooled. */
 function compareTitle(columns: number | null, picked: number): string {

@@ -5,6 +5,7 @@
 import { LOG_X_DECADES } from '../../../shared/charts/histogram-bins.ts';
 import { niceTicks } from '../../core/charts/ticks.ts';
 import { compareRows, failureBanner, workloadDifferences } from '../../../shared/runs/compare/compare.ts';
+import { compareByModel } from '../../../shared/runs/compare/by-model.ts';
 import type { CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import type { RunHeader } from '../../../shared/runs/file/line-schema.ts';
@@ -18,11 +19,13 @@ export {
 } from '../../../shared/runs/compare/compare.ts';
 export { RUN_COLORS } from '../../../shared/runs/letters.ts';
 export { compareIntervalsAsync, type CompareIntervals } from '../../../shared/runs/compare/intervals.ts';
+export { modelIntervalsAsync, type ModelComparison } from '../../../shared/runs/compare/by-model.ts';
 
 /**
  * What a comparison says of its runs, the app's and a report's alike: the rows against the first
  * run (with the intervals once computed; `sameWithin` the equivalence margin), the failure
- * banner, whether any row is unreliable, and how the workloads differ.
+ * banner, whether any row is unreliable, how the workloads differ, and for model mixes each
+ * model's rows (`byModel`: their intervals are in `ci` too, under the rows' own ids).
  */
 export function comparisonVerdicts(
   summaries: readonly RunSummary[],
@@ -33,6 +36,7 @@ export function comparisonVerdicts(
   const rows = compareRows(summaries, ci, sameWithin === undefined ? {} : { sameWithin });
   return {
     rows,
+    byModel: compareByModel(summaries, ci, sameWithin === undefined ? {} : { sameWithin }),
     banner: failureBanner(summaries, rows),
     anyUnreliable: rows.some((r) => r.unreliable.some(Boolean)),
     diffs: workloadDifferences(headers.map((header, i) => ({ header, summary: summaries[i]! }))),

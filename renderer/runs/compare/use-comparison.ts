@@ -9,7 +9,12 @@ import type { RunDetail } from '../../../shared/runs-api.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 
-import { compareIntervalsAsync, comparisonVerdicts, type CompareIntervals } from './run-compare.ts';
+import {
+  compareIntervalsAsync,
+  comparisonVerdicts,
+  modelIntervalsAsync,
+  type CompareIntervals,
+} from './run-compare.ts';
 import { outcomesOf } from '../summary/run-detail.ts';
 import { poolRuns, repeatSpread } from '../../../shared/runs/compare/pooled.ts';
 import { MAX_COMPARED, SAME_WITHIN } from '../../../shared/runs/compare/compare.ts';
@@ -118,8 +123,12 @@ function useIntervals({
       outcomes: col.every((d) => d.lines || (d.outcomes && d.outcomes.length > 0)) ? outcomes[i]! : null,
       strata: under?.runs?.[i]?.strata ?? null,
     }));
-    compareIntervalsAsync(input, { signal: ctl.signal }).then(
-      (ci) => setIntervals({ of: outcomes, ci }),
+    // Model mixes: each model's rows get intervals from its own requests (in the same map).
+    Promise.all([
+      compareIntervalsAsync(input, { signal: ctl.signal }),
+      modelIntervalsAsync(input, { signal: ctl.signal }),
+    ]).then(
+      ([ci, byModel]) => setIntervals({ of: outcomes, ci: new Map([...ci, ...byModel]) }),
       () => undefined, // aborted: another comparison (or other definitions) replaced this one
     );
     return () => ctl.abort();
@@ -157,7 +166,7 @@ export function useComparison() {
   const { intervals, ci } = useIntervals({ ready, columns, summaries, outcomes, under });
   // The equivalence margin (`--same-within`): "same" when a change's whole interval lies within it.
   const [sameWithin, setSameWithin] = useState(SAME_WITHIN);
-  const { rows, banner, anyUnreliable, diffs } = useMemo(
+  const { rows, banner, anyUnreliable, diffs, byModel } = useMemo(
     () =>
       ready
         ? comparisonVerdicts(
@@ -166,7 +175,7 @@ export function useComparison() {
             ci,
             sameWithin,
           )
-        : { rows: [], banner: null, anyUnreliable: false, diffs: [] },
+        : { rows: [], banner: null, anyUnreliable: false, diffs: [], byModel: null },
     [ready, summaries, columns, ci, sameWithin],
   );
   const labels = useMemo(
@@ -202,6 +211,7 @@ export function useComparison() {
     banner,
     anyUnreliable,
     diffs,
+    byModel,
     labels,
     spreads,
     cdfs,

@@ -29,6 +29,8 @@ import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { UploadTable } from './UploadTable.tsx';
 import { ToolCallsCard } from './ToolCallsCard.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
+import { ModelFilter } from './ModelFilter.tsx';
+import { useModelFilter } from './model-filter.ts';
 
 export function RunSummaryView() {
   const opened = useRunsStore((s) => s.opened);
@@ -70,6 +72,8 @@ function useRunUnder(d: RunDetail) {
 /** @internal exported for its tests */
 export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?: number }) {
   const { stored, canRederive, defs, pick, rederived, derived, s } = useRunUnder(d);
+  // Model mixes: the charts below for one model at a time (model-filter.ts).
+  const mf = useModelFilter(d, s, derived);
   const e = d.entry;
   const when = new Date(e.startedAtWall);
   return (
@@ -102,8 +106,15 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <UploadTable s={s} />
       <ServerPhasesCard d={d} s={s} width={width} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
-      <RunTimeline derived={derived} imported={e.imported} width={width} />
-      <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} width={width} />
+      <ModelFilter
+        s={s}
+        models={mf.models}
+        value={mf.model}
+        onChange={mf.pick}
+        shownRequests={mf.shown.outcomes.length}
+      />
+      <RunTimeline derived={mf.shown} imported={e.imported} width={width} />
+      <RunHistograms s={s} hist={mf.shown.hist} histLog={mf.shown.histLog} width={width} />
       <RunText s={s} />
     </div>
   );

@@ -9,6 +9,7 @@ import type { CompareIntervals } from './intervals.ts';
 import type { SampleStat } from './bootstrap-samples.ts';
 import { COMPARE_ROWS, failureRate, mixedItl, type CompareRowDef } from './rows.ts';
 import type { RunHeader } from '../file/line-schema.ts';
+import { textOfMix } from '../workload/models.ts';
 import type { RunSummary } from '../summary/schema.ts';
 import { compareBuckets, type QuantileBucket } from '../summary/server-quantile.ts';
 
@@ -97,6 +98,23 @@ export function compareRows(
     if (row) rows.push(row);
   }
   markUnreliable(rows);
+  return rows;
+}
+
+/**
+ * Rows of other definitions than COMPARE_ROWS, with the same values, changes, intervals and
+ * verdicts (by-model.ts: one model's rows); `failId` names their failure-rate row, which marks
+ * the others unreliable where it differs clearly.
+ */
+export function compareRowsOf(
+  defs: readonly CompareRowDef[],
+  summaries: readonly RunSummary[],
+  intervals: CompareIntervals | null,
+  opts: CompareOptions & { failId: string },
+): CompareRow[] {
+  const ctx: RowContext = { summaries, every: false, intervals, sameWithin: opts.sameWithin ?? SAME_WITHIN };
+  const rows = defs.map((d) => compareRow(d, ctx)).filter((r): r is CompareRow => r !== null);
+  markUnreliable(rows, opts.failId);
   return rows;
 }
 
@@ -220,8 +238,8 @@ function verdictAt(r: RowDraft, v: number | null, i: number): Verdict | null {
  * Failed requests end fast and leave the server less loaded: where the failure rates differ
  * clearly, throughput and client latency changes say little about the server.
  */
-function markUnreliable(rows: CompareRow[]): void {
-  const fail = rows.find((r) => r.def.id === 'fail-rate');
+function markUnreliable(rows: CompareRow[], failId = 'fail-rate'): void {
+  const fail = rows.find((r) => r.def.id === failId);
   if (fail) {
     const differs = fail.verdict.map((v) => v === 'better' || v === 'worse');
     for (const r of rows) if (r.def.failureSensitive) r.unreliable = differs.map((d, i) => i > 0 && d);
@@ -254,6 +272,7 @@ export function workloadDifferences(
       'duration (s)': w?.durationS ?? null,
       'request rate': d.summary.config.requestRate ?? null,
       'max concurrency': d.summary.config.maxConcurrency ?? null,
+      'model mix': textOfMix(w?.models) || null,
     } as Record<string, unknown>;
   };
   const all = runs.map(desc);

@@ -17,6 +17,7 @@ import type { RequestOutcome } from '../summary/outcome.ts';
 import type { RunHeader } from '../file/line-schema.ts';
 import type { RunSummary } from '../summary/schema.ts';
 import { computeRunSummary } from '../summary/summary.ts';
+import { byModelOf } from '../summary/by-model.ts';
 
 export interface PoolPart {
   header: RunHeader | null;
@@ -60,6 +61,16 @@ export function poolRuns(parts: readonly PoolPart[]): PooledRun {
     warmupRequests: parts.reduce((a, p) => a + p.summary.warmupRequests, 0),
     nonStreaming: first.summary.batch !== undefined,
   });
+  // Model mixes: the pooled requests by model, as one run's (by-model.ts).
+  const byModel = byModelOf({
+    outcomes,
+    models: outcomes.map((o) => o.model),
+    durationS,
+    config: first.summary.config,
+    definitions: first.summary.definitions ?? 'tokenscope',
+    order: first.header?.workload.models?.map((m) => m.name),
+  });
+  if (byModel) summary.byModel = byModel;
   return { summary, outcomes, strata };
 }
 

@@ -144,6 +144,7 @@ function base(line: RunRequestLine, ok: boolean): RequestOutcome {
     inputTokensSource: line.inputTokensSource,
     errorKind: ok ? null : (line.error?.kind ?? null),
     errorCode: ok ? null : (line.error?.code ?? null),
+    ...(line.model !== undefined ? { model: line.model } : {}),
   };
 }
 

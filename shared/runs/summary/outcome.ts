@@ -68,6 +68,8 @@ export interface RequestOutcome {
   errorMessage?: string | null;
   /** Non-streaming dialects: the request's inputs and the vectors' length (batch.ts). Absent for streams. */
   batch?: { inputs: number; dimension: number | null };
+  /** The model the request asked for (model-mix runs: the line's `model`); absent when it named none. */
+  model?: string;
 }
 
 /** A RequestRecord view of a run line (what computeRequestStats reads: events, usage, phases). */
@@ -168,6 +170,7 @@ export function outcomeOfLine(line: RunRequestLine, stats: RequestStats = statsO
     errorCode: line.error?.code ?? null,
     errorMessage: line.error?.message ?? null,
     ...(line.batch ? { batch: { inputs: line.batch.inputs, dimension: line.batch.dimension ?? null } } : {}),
+    ...(line.model !== undefined ? { model: line.model } : {}),
   };
 }
 

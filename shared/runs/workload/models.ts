@@ -9,10 +9,7 @@
 import { z } from 'zod';
 import { Rng } from '../../prng.ts';
 
-/**
- * Model names in one mix: far past any real server's adapters, low enough to list in a table.
- * @internal exported for its tests
- */
+/** Model names in one mix: far past any real server's adapters, low enough to list in a table. */
 export const MAX_MIX_MODELS = 64;
 
 const ModelEntry = z.preprocess(
