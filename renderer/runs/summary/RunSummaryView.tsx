@@ -28,6 +28,7 @@ import { ByModelTable } from './ByModelTable.tsx';
 import { PrefixCacheTable } from './PrefixCacheTable.tsx';
 import { UploadTable } from './UploadTable.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
+import { streamsTokens } from '../../../shared/runs/summary/batch.ts';
 
 export function RunSummaryView() {
   const opened = useRunsStore((s) => s.opened);
@@ -100,7 +101,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
       <UploadTable s={s} />
       <ServerPhasesCard d={d} s={s} width={width} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} width={width} />
-      <RunTimeline derived={derived} imported={e.imported} width={width} />
+      <RunTimeline derived={derived} imported={e.imported} width={width} streams={streamsTokens(s)} />
       <RunHistograms s={s} hist={derived.hist} histLog={derived.histLog} width={width} />
       <RunText s={s} />
     </div>
@@ -183,10 +184,13 @@ export function RunTimeline({
   derived,
   imported,
   width,
+  streams = true,
 }: {
   derived: Pick<DerivedRun, 'lanes' | 'throughput' | 'concurrency' | 'xMax'>;
   imported: boolean;
   width?: number;
+  /** False for embeddings/rerank runs: no output-token chart, a legend without tokens. */
+  streams?: boolean;
 }) {
   if (!derived.lanes)
     return (
@@ -205,11 +209,12 @@ export function RunTimeline({
         idPrefix="sum"
         live={false}
         width={width}
+        tokens={streams}
       />
       <section className="card" aria-label="Swimlane">
         <header className="card-head">
           <h3>Requests (swimlane)</h3>
-          <SwimLegend />
+          <SwimLegend streams={streams} />
           <span className="spacer" />
           <span className="muted">
             whole run · hover a lane · wheel zooms time, shift+wheel lanes, drag pans, double-click resets
