@@ -16,6 +16,13 @@ import {
   type ImageDraft,
 } from './image-draft.ts';
 import { mixOfText, textOfMix } from '../../../shared/runs/workload/models.ts';
+import {
+  POOLING_DRAFT_DEFAULTS,
+  poolingFieldOfPath,
+  poolingIn,
+  poolingOut,
+  type PoolingDraft,
+} from './pooling-draft.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -31,7 +38,7 @@ type StopBy = 'requests' | 'duration' | 'both';
 type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
 type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
-export interface WorkloadDraft extends ImageDraft {
+export interface WorkloadDraft extends ImageDraft, PoolingDraft {
   name: string;
   model: string;
   stopBy: StopBy;
@@ -136,6 +143,7 @@ export function defaultDraft(): WorkloadDraft {
     otlpListen: false,
     otlpPort: '4318',
     ...IMAGE_DRAFT_DEFAULTS,
+    ...POOLING_DRAFT_DEFAULTS,
     rest: {},
   };
 }
@@ -244,6 +252,9 @@ export function draftToWorkload(
   const images = imagesOut(d, d.rest.images);
   if (images) w.images = images;
   else delete w.images;
+  const pooling = poolingOut(d);
+  if (pooling) w.pooling = pooling;
+  else delete w.pooling;
   delete w.models;
   const mix = mixOfText(d.models);
   if (mix) w.models = mix;
@@ -329,6 +340,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   Object.assign(d, imagesIn(raw.images));
+  Object.assign(d, poolingIn(raw.pooling));
   d.models = textOfMix(raw.models);
   d.rest = rest;
   return d;
@@ -397,5 +409,7 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith('rampUp')) return 'rampUpS';
   const image = imageFieldOfPath(path);
   if (image) return image;
+  const pool = poolingFieldOfPath(path);
+  if (pool) return pool;
   return head;
 }
