@@ -25,11 +25,11 @@ const FROM: Record<BatchSummary['inputTokensFrom'], string> = {
 export function batchRows(b: BatchSummary): BatchRow[] {
   const rows: BatchRow[] = [
     {
-      label: 'Inputs per request (mean / min / max)',
+      label: 'Batch size (mean/min/max)',
       value: b.meanInputs === null ? '—' : `${f2(b.meanInputs)} / ${int(b.minInputs)} / ${int(b.maxInputs)}`,
       testId: 'sum-batch-size',
       title:
-        "The batch each successful request carried: an embeddings request's inputs, a rerank query's documents",
+        "Inputs per successful request, mean / min / max: an embeddings request's inputs, a rerank query's documents",
     },
     { label: 'Inputs in all', value: int(b.inputs), testId: 'sum-batch-inputs' },
     {
@@ -42,10 +42,9 @@ export function batchRows(b: BatchSummary): BatchRow[] {
     {
       label: 'Input token throughput',
       value: f2(b.inputTokensPerS),
-      unit: `tok/s (${FROM[b.inputTokensFrom]})`,
+      unit: 'tok/s',
       testId: 'sum-input-tput',
-      title:
-        "Input tokens per second of the run: the server's usage.prompt_tokens, else Tokenscope's tokenizer count",
+      title: `Input tokens per second of the run, counted from ${FROM[b.inputTokensFrom]} (the server's usage.prompt_tokens, else Tokenscope's tokenizer)`,
     },
   ];
   if (b.dimension !== null)
