@@ -10,7 +10,7 @@ import { Num } from './Num.tsx';
 import { setDraft, useRunsStore } from '../run-store.ts';
 
 /** What a non-streaming target does not use, said once instead of a column of disabled inputs. */
-export const NOT_STREAMED_NOTE =
+const NOT_STREAMED_NOTE =
   'Answered whole, not streamed: output length, sampling, max tokens, images and the TTFT/TPOT SLOs do not apply and are not shown.';
 
 export function PoolingFields({ dialect, errors }: { dialect: DialectId; errors: Map<string, string> }) {

@@ -7,7 +7,7 @@
 import type { BatchSummary } from '../../../shared/runs/summary/batch.ts';
 import { f2, int } from './summary-format.ts';
 
-export interface BatchRow {
+interface BatchRow {
   label: string;
   value: string;
   unit?: string;
