@@ -10,6 +10,7 @@ import { summaryText } from '../../shared/runs/summary/text.ts';
 import { summaryJson } from '../../shared/runs/summary/json.ts';
 import { streamsTokens } from '../../shared/runs/summary/batch.ts';
 import { compareRows } from '../../shared/runs/compare/compare.ts';
+import { cdfsOf } from '../../shared/runs/summary/distributions.ts';
 import { parseWorkload } from '../../shared/runs/workload/workload.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import { runAgainst, tmpDir } from '../testing/runs.ts';
@@ -73,6 +74,17 @@ describe('an embeddings load run', () => {
     expect(s.vllm.mean_e2el_ms).toBeGreaterThan(0);
   });
 
+  it('its progress counts inputs and input tokens as they finish, and has no live token timing', () => {
+    const last = r.progress.at(-1)!;
+    expect(last.batch).toEqual({ inputs: 48, inputTokens: r.summary.vllm.total_input_tokens });
+    expect(last.live.ttft).toBeNull();
+    expect(last.live.itl).toBeNull();
+    expect(last.live.e2el?.count).toBe(12);
+    // Counted as requests end: never more than the run's in all, never going back.
+    const seen = r.progress.map((p) => p.batch?.inputs ?? 0);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
   it('the text summary and the JSON have no TTFT/ITL/TPOT rows, and say the batch', () => {
     const text = summaryText(r.summary);
     expect(text).not.toMatch(TOKEN_TIMING);
@@ -92,6 +104,15 @@ describe('an embeddings load run', () => {
     expect(rows.map((x) => x.def.id).filter((id) => /ttft|tpot|itl|out-tput|peak-tput/.test(id))).toEqual([]);
     expect(rows.map((x) => x.def.id)).toContain('e2el-p99');
     expect(rows.map((x) => x.def.id)).toContain('req-tput');
+    // Their batch instead; the total token throughput is all input, so only the batch's row says it.
+    const ids = rows.map((x) => x.def.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['batch-inputs-mean', 'batch-inputs-tput', 'batch-input-tok-tput']),
+    );
+    expect(ids).not.toContain('total-tput');
+    const tokRow = rows.find((x) => x.def.id === 'batch-input-tok-tput')!;
+    expect(tokRow.values[0]).toBeCloseTo(r.summary.batch!.inputTokensPerS, 9);
+    expect(cdfsOf([[], []], [r.summary, r.summary]).map((c) => c.id)).toEqual(['e2el']);
   });
 
   it('reopens to the same summary', async () => {

@@ -36,6 +36,8 @@ export class RunTally {
     warmupDone: 0,
     outputTokens: 0,
   };
+  /** Embeddings/rerank runs: inputs and input tokens of the successful requests (absent for streams). */
+  private batch: { inputs: number; inputTokens: number } | undefined;
   /** How the requests' connections went (the self-check reports it). */
   readonly conns: { mode: Workload['connection']; opened: number; reused: number; retried: number };
   private readonly live = new LiveStats();
@@ -76,6 +78,13 @@ export class RunTally {
       if (line.status === 'ok') c.completed++;
       else c.failed++;
       c.outputTokens += line.status === 'ok' ? line.outputTokens : 0;
+      if (line.batch) {
+        this.batch ??= { inputs: 0, inputTokens: 0 };
+        if (line.status === 'ok') {
+          this.batch.inputs += line.batch.inputs;
+          this.batch.inputTokens += line.inputTokens ?? 0;
+        }
+      }
       this.live.add(outcomeOfLine(line, stats));
     }
   }
@@ -117,6 +126,7 @@ export class RunTally {
       warmupDone: c.warmupDone,
       warmupTotal: s.warmupTotal,
       outputTokens: c.outputTokens,
+      ...(this.batch ? { batch: { ...this.batch } } : {}),
       fraction,
       etaMs,
       live: this.live.snapshot(),

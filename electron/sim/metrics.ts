@@ -199,6 +199,39 @@ export class SimMetrics {
     this.h.tpot.data.observe(n > 1 ? s(seq.lastTokenMs - seq.firstTokenMs) / (n - 1) : 0);
   }
 
+  /**
+   * A pooling request (embeddings, rerank: sim/pooling.ts) answered at `endMs`, as vLLM V1 counts
+   * one. Its engine output is a single one, carrying the pooled result and no token
+   * (vllm/v1/core/sched/scheduler.py `update_from_output`: "Pooling stops as soon as there is
+   * output", FINISHED_STOPPED → finished_reason "stop"); vllm/v1/metrics/stats.py
+   * `IterationStats.update_from_output` sees it while `is_prefilling`, so it counts the prompt
+   * tokens and observes one time to first token (arrival → that step) and never an inter-token
+   * latency; `update_from_finished_request` then gives e2e, queue, prefill and inference time,
+   * decode 0, 0 generation tokens, no max_tokens; vllm/v1/metrics/loggers.py `record` observes
+   * them. A request whose client left before its pass ended counts as an abort only.
+   */
+  pooled(
+    p: { promptTokens: number; arrivalMs: number; scheduledMs: number; endMs: number },
+    aborted: boolean,
+  ): void {
+    if (aborted) {
+      this.finishedBy.abort++;
+      return;
+    }
+    const s = (ms: number): number => Math.max(0, ms) / 1000;
+    this.promptTokens += p.promptTokens;
+    this.finishedBy.stop++;
+    this.h.ttft.data.observe(s(p.endMs - p.arrivalMs));
+    this.h.promptTokens.data.observe(p.promptTokens);
+    this.h.generationTokens.data.observe(0);
+    this.h.e2e.data.observe(s(p.endMs - p.arrivalMs));
+    this.h.queue.data.observe(s(p.scheduledMs - p.arrivalMs));
+    this.h.inference.data.observe(s(p.endMs - p.scheduledMs));
+    this.h.prefill.data.observe(s(p.endMs - p.scheduledMs));
+    this.h.decode.data.observe(0);
+    this.h.tpot.data.observe(0);
+  }
+
   /** The exposition body; gauges are read from the live scheduler at scrape time. */
   render(g: LiveGauges): string {
     const w = new PromWriter();

@@ -13,12 +13,17 @@
  *
  * Tokens: an embeddings input is BOS + its text (shared/tokenizer.ts); a rerank pair is BOS + the
  * query + SEP + the document. Bad input is answered as vLLM does: 400 with its error object.
+ *
+ * /metrics: each answered request is counted as vLLM V1 counts a pooling request (metrics.ts
+ * `pooled`: prompt tokens, success "stop", its times, one TTFT, no ITL); the pass's requests are
+ * `num_requests_running`, the queue `num_requests_waiting`.
  */
 import type { ServerResponse } from 'node:http';
 import { hash32, Rng } from '../../shared/prng.ts';
 import { countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { badJsonError, httpError } from './errors.ts';
 import { sendError, type SimCore } from './generate.ts';
+import type { SimMetrics } from './metrics.ts';
 
 /** Tokens one forward pass takes from the queue (vLLM's max_num_batched_tokens for pooling models). */
 const POOL_STEP_TOKENS = 16_384;
@@ -31,6 +36,8 @@ type PoolKind = 'embeddings' | 'rerank';
 
 interface PoolJob {
   tokens: number;
+  /** When its body was read (vLLM's arrival), on performance.now()'s clock. */
+  arrivalMs: number;
   answer: () => void;
   res: ServerResponse;
 }
@@ -43,8 +50,19 @@ export class PoolingEngine {
   /** Forward passes run so far, and the requests they served (tests read the batching off them). */
   passes = 0;
   served = 0;
+  /** Requests in the pass under way (vllm:num_requests_running counts them, as vLLM's scheduler does). */
+  running = 0;
 
-  constructor(private readonly core: SimCore) {}
+  constructor(
+    private readonly core: SimCore,
+    /** Where answered requests are counted as vLLM counts pooling requests (metrics.ts `pooled`). */
+    private readonly metrics: SimMetrics | null = null,
+  ) {}
+
+  /** Requests waiting for a pass (vllm:num_requests_waiting). */
+  get waiting(): number {
+    return this.queue.length;
+  }
 
   accept(kind: PoolKind, res: ServerResponse, raw: string, requestId: string): void {
     const dialect = kind === 'embeddings' ? 'openai-embeddings' : 'rerank';
@@ -67,7 +85,7 @@ export class PoolingEngine {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(text);
     };
-    this.queue.push({ tokens: planned.tokens, answer, res });
+    this.queue.push({ tokens: planned.tokens, arrivalMs: performance.now(), answer, res });
     if (!this.timer) this.step();
   }
 
@@ -91,10 +109,19 @@ export class PoolingEngine {
     const batch = this.queue.splice(0, n);
     const o = this.core.opts;
     const ms = o.decodeStepMs + o.prefillMsPerToken * tokens;
+    const scheduledMs = performance.now();
     this.passes++;
+    this.running = batch.length;
     this.timer = setTimeout(() => {
+      const endMs = performance.now();
       this.served += batch.length;
-      for (const j of batch) j.answer();
+      this.running = 0;
+      this.metrics?.iteration(tokens);
+      for (const j of batch) {
+        const gone = j.res.destroyed || j.res.writableEnded;
+        this.metrics?.pooled({ promptTokens: j.tokens, arrivalMs: j.arrivalMs, scheduledMs, endMs }, gone);
+        j.answer();
+      }
       this.step();
     }, ms);
   }

@@ -104,7 +104,7 @@ export class SimHttpServer implements SimServer {
       sessions: new Set(),
       ordinal: 0,
     };
-    this.pooling = new PoolingEngine(this.core);
+    this.pooling = new PoolingEngine(this.core, this.metrics);
     this.replayBody = options.replay ? loadReplay(options.replay) : null;
     this.server = createServer((req, res) => this.handle(req, res));
     this.server.on('connection', (socket: Socket) => {
@@ -272,8 +272,8 @@ export class SimHttpServer implements SimServer {
     if (path === '/metrics') {
       const s = this.core.scheduler;
       const body = this.metrics.render({
-        running: s.numRunning,
-        waiting: s.numWaiting,
+        running: s.numRunning + this.pooling.running,
+        waiting: s.numWaiting + this.pooling.waiting,
         kvUsage: s.kvUsage(),
       });
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });

@@ -14,6 +14,7 @@ import { CompareCdfs } from '../runs/compare/RunCompareView.tsx';
 import { RunFileNotes, RunHistograms, RunText, RunTimeline } from '../runs/summary/RunSummaryView.tsx';
 import { ServerSideCard } from '../runs/summary/ServerSideCard.tsx';
 import { StatsTable, SummaryNumbers } from '../runs/summary/SummaryNumbers.tsx';
+import { streamsTokens } from '../../shared/runs/summary/batch.ts';
 import { PrefixCacheTable } from '../runs/summary/PrefixCacheTable.tsx';
 import { UploadTable } from '../runs/summary/UploadTable.tsx';
 import { ByModelTable } from '../runs/summary/ByModelTable.tsx';
@@ -87,7 +88,7 @@ function ReportRunView({ r, letter }: { r: ReportRun; letter: string | null }) {
       <UploadTable s={s} />
       <ByModelTable s={s} />
       <ServerSideCard s={s} clientInFlight={derived.concurrency} xMax={derived.xMax} />
-      <RunTimeline derived={derived} imported={e.imported} />
+      <RunTimeline derived={derived} imported={e.imported} streams={streamsTokens(s)} />
       {lanes && lanes.ticksKept < lanes.events && (
         <p className="muted caption" data-testid="report-ticks-note">
           Swimlane: {lanes.ticksKept.toLocaleString('en-US')} of {lanes.events.toLocaleString('en-US')} events

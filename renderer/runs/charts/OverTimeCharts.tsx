@@ -24,6 +24,8 @@ export interface OverTimeProps {
   live: boolean;
   /** Fixed chart width (component tests); else the card's width. */
   width?: number;
+  /** False for embeddings/rerank runs: no tokens stream, so no output tokens/s chart (not a line at 0). */
+  tokens?: boolean;
 }
 
 export const OverTimeCharts = memo(function OverTimeCharts({
@@ -33,33 +35,36 @@ export const OverTimeCharts = memo(function OverTimeCharts({
   idPrefix,
   live,
   width,
+  tokens = true,
 }: OverTimeProps) {
   const empty = live ? 'first second not over yet' : undefined;
   return (
-    <div className="run-grid3">
-      <section className="card mchart" aria-label="Output token throughput">
-        <header className="card-head mchart-head">
-          <h3
-            title={
-              live
-                ? 'Output tokens received per second, in 1-s buckets (from the streamed events).'
-                : 'Output tokens received per second, in 1-s buckets (the last, partial second scaled).'
-            }
-          >
-            Output tokens/s
-          </h3>
-        </header>
-        <SeriesChart
-          width={width}
-          data={throughput}
-          lines={[{ key: 'tokS', name: 'output tok/s', color: C.content }]}
-          xMax={xMax}
-          yLabel="tok/s"
-          format={per('tok/s')}
-          testId={`${idPrefix}-tok-chart`}
-          empty={empty}
-        />
-      </section>
+    <div className={tokens ? 'run-grid3' : 'run-grid2'}>
+      {tokens && (
+        <section className="card mchart" aria-label="Output token throughput">
+          <header className="card-head mchart-head">
+            <h3
+              title={
+                live
+                  ? 'Output tokens received per second, in 1-s buckets (from the streamed events).'
+                  : 'Output tokens received per second, in 1-s buckets (the last, partial second scaled).'
+              }
+            >
+              Output tokens/s
+            </h3>
+          </header>
+          <SeriesChart
+            width={width}
+            data={throughput}
+            lines={[{ key: 'tokS', name: 'output tok/s', color: C.content }]}
+            xMax={xMax}
+            yLabel="tok/s"
+            format={per('tok/s')}
+            testId={`${idPrefix}-tok-chart`}
+            empty={empty}
+          />
+        </section>
+      )}
       <section className="card mchart" aria-label="Request throughput">
         <header className="card-head mchart-head">
           <h3 title="Requests finished per second, in 1-s buckets.">Requests/s</h3>

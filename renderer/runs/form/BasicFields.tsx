@@ -7,6 +7,7 @@ import { LenEditor } from './LenEditor.tsx';
 import { NotApplied } from './NotApplied.tsx';
 import { Num } from './Num.tsx';
 import { type LoadFieldsUse } from './field-use.ts';
+import { isNonStreamingDialect } from '../../../shared/dialects.ts';
 
 /** Model, how many requests (or how long), concurrency, rate, name, lengths. */
 export function BasicFields({
@@ -108,7 +109,10 @@ export function BasicFields({
       {d.source === 'synthetic' && (
         <div className="field-pair">
           <LenEditor which="inputLen" error={errors.get('inputLen')} />
-          <LenEditor which="outputLen" error={errors.get('outputLen')} />
+          {/* Embeddings and rerank generate nothing: no output length. */}
+          {!(target && isNonStreamingDialect(target.dialect)) && (
+            <LenEditor which="outputLen" error={errors.get('outputLen')} />
+          )}
         </div>
       )}
     </>

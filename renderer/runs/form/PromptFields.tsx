@@ -6,8 +6,20 @@ import { ImageFields } from './ImageFields.tsx';
 import { CheckRow } from '../../core/form/CheckRow.tsx';
 import { ToolDatasetFields } from './ToolFields.tsx';
 
-/** Prompts and sampling: the source, forcing the length, sampling, extra body, usage. */
-export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<string, string> }) {
+/**
+ * Prompts and sampling: the source, forcing the length, sampling, extra body, usage. `streams`
+ * false (embeddings, rerank targets): what only a token stream uses is left out (PoolingFields.tsx
+ * says so): forcing the length, images, output tokens, temperature, max tokens, continuous usage.
+ */
+export function PromptFields({
+  d,
+  errors,
+  streams = true,
+}: {
+  d: WorkloadDraft;
+  errors: Map<string, string>;
+  streams?: boolean;
+}) {
   return (
     <>
       <details className="sub" open={d.extraBody.trim() !== '' || undefined}>
@@ -25,22 +37,24 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
               <option value="tools">tool-calling prompts</option>
             </select>
           </Field>
-          <Field label="Force output length" error={errors.get('force')}>
-            <select
-              aria-label="Force output length"
-              value={d.force}
-              onChange={(e) => setDraft({ force: e.target.value as WorkloadDraft['force'] })}
-            >
-              <option value="default">default ({d.source === 'synthetic' ? 'ignore_eos' : 'none'})</option>
-              <option value="ignore_eos">ignore_eos</option>
-              <option value="min_tokens">min_tokens</option>
-              <option value="both">both</option>
-              <option value="none">none</option>
-            </select>
-          </Field>
+          {streams && (
+            <Field label="Force output length" error={errors.get('force')}>
+              <select
+                aria-label="Force output length"
+                value={d.force}
+                onChange={(e) => setDraft({ force: e.target.value as WorkloadDraft['force'] })}
+              >
+                <option value="default">default ({d.source === 'synthetic' ? 'ignore_eos' : 'none'})</option>
+                <option value="ignore_eos">ignore_eos</option>
+                <option value="min_tokens">min_tokens</option>
+                <option value="both">both</option>
+                <option value="none">none</option>
+              </select>
+            </Field>
+          )}
         </div>
         {d.source === 'synthetic' && <PrefixCacheFields d={d} errors={errors} />}
-        <ImageFields d={d} errors={errors} />
+        {streams && <ImageFields d={d} errors={errors} />}
         {d.source === 'tools' && <ToolDatasetFields d={d} errors={errors} />}
         {(d.source === 'sharegpt' || d.source === 'jsonl') && (
           <div className="field-pair">
@@ -56,19 +70,14 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
                 aria-invalid={errors.has('path') || undefined}
               />
             </Field>
-            <Field label="Output tokens" hint="empty: the file's">
-              <Num k="fileOutputLen" label="Output tokens (files)" errors={errors} />
-            </Field>
+            {streams && (
+              <Field label="Output tokens" hint="empty: the file's">
+                <Num k="fileOutputLen" label="Output tokens (files)" errors={errors} />
+              </Field>
+            )}
           </div>
         )}
-        <div className="field-pair">
-          <Field label="Temperature" error={errors.get('temperature')}>
-            <Num k="temperature" label="Temperature" errors={errors} placeholder="server default" />
-          </Field>
-          <Field label="Max tokens" error={errors.get('maxTokens')} hint="overrides output lengths">
-            <Num k="maxTokens" label="Max tokens" errors={errors} placeholder="—" />
-          </Field>
-        </div>
+        {streams && <SamplingFields errors={errors} />}
         <Field
           label="Extra body (JSON, merged into every request)"
           error={errors.get('extraBody')}
@@ -104,7 +113,7 @@ export function PromptFields({ d, errors }: { d: WorkloadDraft; errors: Map<stri
             <option value="close">close after each request</option>
           </select>
         </Field>
-        <RequestChecks d={d} />
+        <RequestChecks d={d} streams={streams} />
         <CheckRow
           checked={d.serverMetrics}
           onChange={(checked) => setDraft({ serverMetrics: checked })}
@@ -181,6 +190,20 @@ function PrefixCacheFields({ d, errors }: { d: WorkloadDraft; errors: Map<string
   );
 }
 
+/** Temperature and max tokens (streamed dialects only). */
+function SamplingFields({ errors }: { errors: Map<string, string> }) {
+  return (
+    <div className="field-pair">
+      <Field label="Temperature" error={errors.get('temperature')}>
+        <Num k="temperature" label="Temperature" errors={errors} placeholder="server default" />
+      </Field>
+      <Field label="Max tokens" error={errors.get('maxTokens')} hint="overrides output lengths">
+        <Num k="maxTokens" label="Max tokens" errors={errors} placeholder="—" />
+      </Field>
+    </div>
+  );
+}
+
 /** The mean input length the draft asks for (0 when it does not parse). */
 function meanIn(d: WorkloadDraft): number {
   const n = (s: string): number => (Number.isFinite(Number(s)) ? Number(s) : 0);
@@ -189,12 +212,14 @@ function meanIn(d: WorkloadDraft): number {
 }
 
 /** Per-request options of the stream: exact token counts, correlation headers. */
-function RequestChecks({ d }: { d: WorkloadDraft }) {
+function RequestChecks({ d, streams }: { d: WorkloadDraft; streams: boolean }) {
   return (
     <>
-      <CheckRow checked={d.continuousUsage} onChange={(checked) => setDraft({ continuousUsage: checked })}>
-        continuous_usage_stats (vLLM: exact tokens per event)
-      </CheckRow>
+      {streams && (
+        <CheckRow checked={d.continuousUsage} onChange={(checked) => setDraft({ continuousUsage: checked })}>
+          continuous_usage_stats (vLLM: exact tokens per event)
+        </CheckRow>
+      )}
       <label
         className="check"
         title="A fresh W3C traceparent (sampled) and an x-request-id on every request: a server that traces joins its spans to them"

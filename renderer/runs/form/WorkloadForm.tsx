@@ -20,6 +20,8 @@ import { ModelMixField } from './ModelMixField.tsx';
 import { ToolFields } from './ToolFields.tsx';
 import { TraceListenField } from './TraceListenField.tsx';
 import type { LoadFieldsUse } from './field-use.ts';
+import { PoolingFields } from './PoolingFields.tsx';
+import { isNonStreamingDialect } from '../../../shared/dialects.ts';
 
 function useFieldErrors(): Map<string, string> {
   const issues = useRunsStore((s) => s.startIssues);
@@ -120,6 +122,8 @@ export function WorkloadForm({
   const others = targets.filter((t) => t.id !== target?.id);
   const errors = useFieldErrors();
   const fileRef = useRef<HTMLInputElement>(null);
+  // Embeddings/rerank targets: their batch fields; the token stream's fields left out.
+  const pooled = target && isNonStreamingDialect(target.dialect) ? target.dialect : null;
   return (
     <section className="card run-form" aria-label={sweep?.title ?? 'New run'}>
       <header className="card-head">
@@ -172,11 +176,12 @@ export function WorkloadForm({
           single={sweep !== undefined}
         />
         <BasicFields d={d} target={target} errors={errors} loads={sweep?.loads} />
+        {pooled && <PoolingFields dialect={pooled} errors={errors} />}
         <ArrivalFields d={d} errors={errors} />
-        <PromptFields d={d} errors={errors} />
-        <ToolFields d={d} errors={errors} />
+        <PromptFields d={d} errors={errors} streams={!pooled} />
+        {!pooled && <ToolFields d={d} errors={errors} />}
         <ModelMixField d={d} errors={errors} />
-        <SloFields errors={errors} />
+        <SloFields errors={errors} streams={!pooled} />
         {!sweep && <TraceListenField d={d} errors={errors} />}
         {sweep ? (
           sweep.start

@@ -25,6 +25,13 @@ import {
   toolsOut,
   type ToolDraft,
 } from './tool-draft.ts';
+import {
+  POOLING_DRAFT_DEFAULTS,
+  poolingFieldOfPath,
+  poolingIn,
+  poolingOut,
+  type PoolingDraft,
+} from './pooling-draft.ts';
 
 type LenType = 'fixed' | 'uniform' | 'normal';
 export interface LenDraft {
@@ -40,7 +47,7 @@ type StopBy = 'requests' | 'duration' | 'both';
 type Arrival = 'auto' | 'constant' | 'poisson' | 'gamma';
 type Force = 'default' | 'none' | 'ignore_eos' | 'min_tokens' | 'both';
 
-export interface WorkloadDraft extends ImageDraft, ToolDraft {
+export interface WorkloadDraft extends ImageDraft, ToolDraft, PoolingDraft {
   name: string;
   model: string;
   stopBy: StopBy;
@@ -146,6 +153,7 @@ export function defaultDraft(): WorkloadDraft {
     otlpPort: '4318',
     ...IMAGE_DRAFT_DEFAULTS,
     ...TOOL_DRAFT_DEFAULTS,
+    ...POOLING_DRAFT_DEFAULTS,
     rest: {},
   };
 }
@@ -258,6 +266,9 @@ export function draftToWorkload(
   const tools = toolsOut(d, d.rest.tools);
   if (tools) w.tools = tools;
   else delete w.tools;
+  const pooling = poolingOut(d);
+  if (pooling) w.pooling = pooling;
+  else delete w.pooling;
   delete w.models;
   const mix = mixOfText(d.models);
   if (mix) w.models = mix;
@@ -343,6 +354,7 @@ export function workloadToDraft(raw: Record<string, unknown>): WorkloadDraft {
   d.connection = raw.connection === 'close' ? 'close' : 'keep-alive';
   d.extraBody = raw.extraBody && typeof raw.extraBody === 'object' ? JSON.stringify(raw.extraBody) : '';
   Object.assign(d, imagesIn(raw.images), toolsIn(raw.tools, p));
+  Object.assign(d, poolingIn(raw.pooling));
   d.models = textOfMix(raw.models);
   d.rest = rest;
   return d;
@@ -412,7 +424,7 @@ export function fieldOfPath(path: string): string {
   if (path.startsWith('slo.tpotMs')) return 'sloTpotMs';
   if (path.startsWith('slo.e2elMs')) return 'sloE2elMs';
   if (path.startsWith('rampUp')) return 'rampUpS';
-  const feature = imageFieldOfPath(path) ?? toolFieldOfPath(path);
+  const feature = imageFieldOfPath(path) ?? toolFieldOfPath(path) ?? poolingFieldOfPath(path);
   if (feature) return feature;
   return head;
 }

@@ -16,6 +16,25 @@ import type { LiveSnapshot, RunProgress } from '../../../shared/runs/live/progre
 import { CdfChart } from '../charts/CdfChart.tsx';
 import { OverTimeCharts } from '../charts/OverTimeCharts.tsx';
 import { Swimlane } from './Swimlane.tsx';
+import { isNonStreamingDialect } from '../../../shared/dialects.ts';
+import { BatchCounts } from './BatchCounts.tsx';
+
+/**
+ * Whether the live run streams tokens: not for embeddings/rerank (the target's dialect; before
+ * its header arrives, a progress with `batch` says so). Their TTFT/ITL/TPOT rows, CDFs and the
+ * output-token chart are left out, not shown empty.
+ */
+function useLiveStreams(): boolean {
+  return useRunsStore((s) => {
+    const d = s.live?.header?.target.dialect;
+    return d ? !isNonStreamingDialect(d) : s.live?.progress?.batch === undefined;
+  });
+}
+
+/** The live metrics shown: all of them for a stream, latency and queue time alone for a batch run. */
+function liveMetrics(streams: boolean) {
+  return streams ? DIST_METRICS : DIST_METRICS.filter((m) => m.id === 'e2el' || m.id === 'client_queue_time');
+}
 
 const PHASE_LABEL: Record<string, string> = {
   test: 'test request',
@@ -67,13 +86,14 @@ function LiveTop() {
 
 const LiveSwimlane = memo(function LiveSwimlane() {
   const following = useRunsStore((s) => !!s.live && !s.live.finished);
+  const streams = useLiveStreams();
   return (
     <section className="card" aria-label="Swimlane">
       <header className="card-head">
         <h3 title="One lane per request: grey = waiting for a client slot (queue), cyan = sent, waiting for the first token, blue = generating (a tick per token event), red = failed. A row is reused by a later request once its request ended.">
           Requests (swimlane)
         </h3>
-        <SwimLegend />
+        <SwimLegend streams={streams} />
         <span className="spacer" />
         <span className="muted">
           last 60 s, following time · hover a lane · wheel zooms lanes, drag pans, double-click resets
@@ -84,21 +104,27 @@ const LiveSwimlane = memo(function LiveSwimlane() {
   );
 });
 
-export function SwimLegend() {
+/** `streams` false (embeddings, rerank): a request waits for one answer, no token arrives. */
+export function SwimLegend({ streams = true }: { streams?: boolean }) {
   return (
     <ul className="legend">
       <li>
         <i className="sw band" style={{ background: C.laneQueue }} /> queue
       </li>
       <li>
-        <i className="sw band" style={{ background: C.laneWait }} /> to first token
+        <i className="sw band" style={{ background: C.laneWait }} />{' '}
+        {streams ? 'to first token' : 'sent, to the answer'}
       </li>
-      <li>
-        <i className="sw band" style={{ background: C.laneGen }} /> generating
-      </li>
-      <li>
-        <i className="sw bar" style={{ background: C.laneTick }} /> token event
-      </li>
+      {streams && (
+        <>
+          <li>
+            <i className="sw band" style={{ background: C.laneGen }} /> generating
+          </li>
+          <li>
+            <i className="sw bar" style={{ background: C.laneTick }} /> token event
+          </li>
+        </>
+      )}
       <li>
         <i className="sw band" style={{ background: C.error }} /> failed
       </li>
@@ -204,7 +230,11 @@ function LiveHeader({ live }: { live: LiveRun }) {
         <Count label="in flight" value={p?.inFlight} testId="run-inflight" />
         <Count label="queued" value={p?.queued} testId="run-queued" />
         <Count label="peak in flight" value={p?.maxInFlight} />
-        <Count label="output tokens" value={p?.outputTokens} />
+        {p?.batch ? (
+          <BatchCounts p={p} batch={p.batch} />
+        ) : (
+          <Count label="output tokens" value={p?.outputTokens} />
+        )}
         <Count label="elapsed" text={p ? `${(p.elapsedMs / 1000).toFixed(1)} s` : '—'} />
         {p && p.warmupTotal > 0 && <Count label="warm-up" text={`${p.warmupDone} / ${p.warmupTotal}`} />}
       </dl>
@@ -279,10 +309,17 @@ function SelfCheckLive({ live }: { live: LiveRun }) {
  */
 const LiveCharts = memo(function LiveCharts() {
   const charts = useDeferredValue(useRunsStore((s) => s.live?.charts));
-  return <LiveChartsBody charts={charts} />;
+  const streams = useLiveStreams();
+  return <LiveChartsBody charts={charts} streams={streams} />;
 });
 
-const LiveChartsBody = memo(function LiveChartsBody({ charts }: { charts: LiveChartsData | undefined }) {
+const LiveChartsBody = memo(function LiveChartsBody({
+  charts,
+  streams,
+}: {
+  charts: LiveChartsData | undefined;
+  streams: boolean;
+}) {
   if (!charts) return null;
   return (
     <OverTimeCharts
@@ -291,12 +328,14 @@ const LiveChartsBody = memo(function LiveChartsBody({ charts }: { charts: LiveCh
       xMax={charts.xMax}
       idPrefix="run"
       live
+      tokens={streams}
     />
   );
 });
 
 const LiveStatsTable = memo(function LiveStatsTable() {
   const stats = useRunsStore((s) => s.live?.progress?.live ?? null);
+  const streams = useLiveStreams();
   return (
     <section className="card" aria-label="Live percentiles">
       <header className="card-head">
@@ -320,7 +359,7 @@ const LiveStatsTable = memo(function LiveStatsTable() {
           </tr>
         </thead>
         <tbody>
-          {DIST_METRICS.map((m) => {
+          {liveMetrics(streams).map((m) => {
             const s = stats?.[m.id] ?? null;
             const est = estimatedLabel(m.id, stats);
             return (
@@ -357,13 +396,20 @@ function estimatedLabel(metric: string, stats: LiveSnapshot | null): string {
 
 const LiveDists = memo(function LiveDists() {
   const stats = useDeferredValue(useRunsStore((s) => s.live?.dist.stats ?? null));
-  return <LiveDistsBody stats={stats} />;
+  const streams = useLiveStreams();
+  return <LiveDistsBody stats={stats} streams={streams} />;
 });
 
-const LiveDistsBody = memo(function LiveDistsBody({ stats }: { stats: LiveSnapshot | null }) {
+const LiveDistsBody = memo(function LiveDistsBody({
+  stats,
+  streams,
+}: {
+  stats: LiveSnapshot | null;
+  streams: boolean;
+}) {
   return (
-    <div className="run-grid3">
-      {DIST_METRICS.map((m) => (
+    <div className={streams ? 'run-grid3' : 'run-grid2'}>
+      {liveMetrics(streams).map((m) => (
         <section key={m.id} className="card mchart" aria-label={`${m.name} distribution`}>
           <header className="card-head mchart-head">
             <h3

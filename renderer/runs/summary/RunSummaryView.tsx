@@ -31,6 +31,7 @@ import { ToolCallsCard } from './ToolCallsCard.tsx';
 import { Swimlane } from '../live/Swimlane.tsx';
 import { ModelFilter } from './ModelFilter.tsx';
 import { useModelFilter } from './model-filter.ts';
+import { streamsTokens } from '../../../shared/runs/summary/batch.ts';
 
 export function RunSummaryView() {
   const opened = useRunsStore((s) => s.opened);
@@ -113,7 +114,7 @@ export function RunDetailView({ detail: d, width }: { detail: RunDetail; width?:
         onChange={mf.pick}
         shownRequests={mf.shown.outcomes.length}
       />
-      <RunTimeline derived={mf.shown} imported={e.imported} width={width} />
+      <RunTimeline derived={mf.shown} imported={e.imported} width={width} streams={streamsTokens(s)} />
       <RunHistograms s={s} hist={mf.shown.hist} histLog={mf.shown.histLog} width={width} />
       <RunText s={s} />
     </div>
@@ -196,10 +197,13 @@ export function RunTimeline({
   derived,
   imported,
   width,
+  streams = true,
 }: {
   derived: Pick<DerivedRun, 'lanes' | 'throughput' | 'concurrency' | 'xMax'>;
   imported: boolean;
   width?: number;
+  /** False for embeddings/rerank runs: no output-token chart, a legend without tokens. */
+  streams?: boolean;
 }) {
   if (!derived.lanes)
     return (
@@ -218,11 +222,12 @@ export function RunTimeline({
         idPrefix="sum"
         live={false}
         width={width}
+        tokens={streams}
       />
       <section className="card" aria-label="Swimlane">
         <header className="card-head">
           <h3>Requests (swimlane)</h3>
-          <SwimLegend />
+          <SwimLegend streams={streams} />
           <span className="spacer" />
           <span className="muted">
             whole run · hover a lane · wheel zooms time, shift+wheel lanes, drag pans, double-click resets

@@ -15,6 +15,7 @@ import { C } from '../../core/charts/theme.ts';
 import { fmtBucket, fmtCompact, fmtLatency } from '../../core/format.ts';
 import type { TimePoint } from '../charts/run-series.ts';
 import { statsOf } from './run-detail.ts';
+import { streamsTokens } from '../../../shared/runs/summary/batch.ts';
 import { SeriesChart } from '../charts/SeriesChart.tsx';
 import { EnergyNumbers } from './EnergyNumbers.tsx';
 import { serverPrefixCacheShort, serverPrefixCacheText } from '../../../shared/runs/summary/prefix-cache.ts';
@@ -179,6 +180,9 @@ export function ServerSideCard({
 function ServerLatencyTable({ s, sv }: { s: RunSummary; sv: ServerSideSummary }) {
   const ttft = statsOf(s, 'ttft');
   const e2e = statsOf(s, 'e2el');
+  // Embeddings and rerank: no token, so no TTFT or inter-token rows (vLLM still observes a
+  // "first token" for them at the end of their pass: not a token time, left out).
+  const streams = streamsTokens(s);
   return (
     <div>
       <table className="run-table num" data-testid="sum-server-latency">
@@ -193,13 +197,15 @@ function ServerLatencyTable({ s, sv }: { s: RunSummary; sv: ServerSideSummary })
           </tr>
         </thead>
         <tbody>
-          <HistRow
-            name="TTFT"
-            server={sv.ttft}
-            client={ttft ? { p50: ttft.median, p99: ttft.p99 } : null}
-            testId="sum-server-ttft"
-            title="Server: arrival at the server to its first token. Client: request sent to first token received — plus network, HTTP and any proxy."
-          />
+          {streams && (
+            <HistRow
+              name="TTFT"
+              server={sv.ttft}
+              client={ttft ? { p50: ttft.median, p99: ttft.p99 } : null}
+              testId="sum-server-ttft"
+              title="Server: arrival at the server to its first token. Client: request sent to first token received — plus network, HTTP and any proxy."
+            />
+          )}
           <HistRow
             name="Queue time"
             server={sv.queueTime}
@@ -214,13 +220,15 @@ function ServerLatencyTable({ s, sv }: { s: RunSummary; sv: ServerSideSummary })
             testId="sum-server-e2e"
             title="Whole request, as the server and as the client timed it."
           />
-          <HistRow
-            name="Inter-token"
-            server={sv.itl}
-            client={null}
-            testId="sum-server-itl"
-            title="The server's own inter-token histogram (compare with ITL per token above)."
-          />
+          {streams && (
+            <HistRow
+              name="Inter-token"
+              server={sv.itl}
+              client={null}
+              testId="sum-server-itl"
+              title="The server's own inter-token histogram (compare with ITL per token above)."
+            />
+          )}
         </tbody>
       </table>
       <p className="caption">
@@ -235,16 +243,18 @@ function ServerLatencyTable({ s, sv }: { s: RunSummary; sv: ServerSideSummary })
 function ServerNumbers({ s, sv }: { s: RunSummary; sv: ServerSideSummary }) {
   return (
     <dl className="sum-rows compact" data-testid="sum-server-numbers">
-      <div className="sum-row">
-        <dt>Generated tokens (server counter)</dt>
-        <dd data-testid="sum-server-gen">
-          {int(sv.delta.generationTokens)}
-          <span className="unit">
-            {' '}
-            vs {clientTokens(s.vllm.total_output_tokens, s.tokens.failedOutput, 'received')}
-          </span>
-        </dd>
-      </div>
+      {streamsTokens(s) && (
+        <div className="sum-row">
+          <dt>Generated tokens (server counter)</dt>
+          <dd data-testid="sum-server-gen">
+            {int(sv.delta.generationTokens)}
+            <span className="unit">
+              {' '}
+              vs {clientTokens(s.vllm.total_output_tokens, s.tokens.failedOutput, 'received')}
+            </span>
+          </dd>
+        </div>
+      )}
       <div className="sum-row">
         <dt>Prompt tokens (server counter)</dt>
         <dd>

@@ -13,6 +13,8 @@ import { ESTIMATED_COUNTS_DEF, STAT_ROWS } from '../charts/metric-defs.ts';
 import { DEFINITIONS } from '../../../shared/runs/summary/definitions.ts';
 import { PEAK_ESTIMATED_NOTE } from '../../../shared/runs/summary/text.ts';
 import { statsOf, tokenSourceText } from './run-detail.ts';
+import { streamsTokens } from '../../../shared/runs/summary/batch.ts';
+import { batchRows } from './batch-rows.ts';
 import { SelfCheckCard } from './SelfCheckCard.tsx';
 import { f2, int } from './summary-format.ts';
 
@@ -46,7 +48,10 @@ function resultRows(s: RunSummary): Row[] {
   rows.push(
     { label: 'Benchmark duration', value: f2(v.duration), unit: 's', testId: 'sum-duration' },
     { label: 'Total input tokens', value: int(v.total_input_tokens) },
-    { label: 'Total generated tokens', value: int(v.total_output_tokens), testId: 'sum-output-tokens' },
+    // Embeddings and rerank generate nothing: no output rows at all (not zeros).
+    ...(streamsTokens(s)
+      ? [{ label: 'Total generated tokens', value: int(v.total_output_tokens), testId: 'sum-output-tokens' }]
+      : []),
     ...reasoningRows(s),
     {
       label: 'Request throughput',
@@ -63,6 +68,17 @@ function resultRows(s: RunSummary): Row[] {
       testId: 'sum-goodput',
       title: 'Successful requests meeting every SLO, per second (vLLM --goodput)',
     });
+  // Embeddings and rerank: their batch instead of the token throughputs (batch-rows.ts).
+  if (s.batch)
+    return [
+      ...rows,
+      ...batchRows(s.batch),
+      {
+        label: 'Peak concurrent requests',
+        value: none ? '—' : f2(v.max_concurrent_requests),
+        testId: 'sum-peak-concurrency',
+      },
+    ];
   rows.push(
     {
       label: 'Output token throughput',
@@ -163,7 +179,13 @@ function ResultCard({ s }: { s: RunSummary }) {
           </div>
         )}
       </dl>
-      {!s.imported && (
+      {!s.imported && s.batch && (
+        <p className="caption" data-testid="sum-token-source">
+          Input tokens: {s.tokens.inputFromUsage} from server usage, {s.tokens.inputEstimated} estimated. Each
+          answer came whole, not as a token stream: latency is sent → whole answer.
+        </p>
+      )}
+      {!s.imported && !s.batch && (
         <p className="caption" data-testid="sum-token-source">
           Output tokens: {tokenSourceText(s)}. Input tokens: {s.tokens.inputFromUsage} from server usage,{' '}
           {s.tokens.inputEstimated} estimated.
@@ -263,7 +285,8 @@ export function StatsTable({ s }: { s: RunSummary }) {
           Latency statistics (ms)
         </h3>
         <span className="muted">
-          successful requests · exact · ITL pooled over every chunk{c ? ' (coalesced gaps left out)' : ''}
+          successful requests · exact
+          {streamsTokens(s) && ` · ITL pooled over every chunk${c ? ' (coalesced gaps left out)' : ''}`}
         </span>
       </header>
       <div className="table-scroll">

@@ -10,11 +10,12 @@ import { statsOf } from '../summary/stats-of.ts';
 import { SPEC_DECODE_ROWS } from './spec-decode-rows.ts';
 import { UPLOAD_ROWS } from './upload-rows.ts';
 import { TOOL_ROWS } from './tool-rows.ts';
+import { BATCH_ROWS } from './batch-rows.ts';
 
 export interface CompareRowDef {
   id: string;
   label: string;
-  unit: 'ms' | 'req/s' | 'tok/s' | 's' | 'count' | '%' | 'J' | 'W';
+  unit: 'ms' | 'req/s' | 'tok/s' | 'inputs/s' | 's' | 'count' | '%' | 'J' | 'W';
   /**
    * How a run differs from the baseline: relative ((X − A)/A, the default) or absolute in the
    * row's unit (a failure rate: percentage points).
@@ -194,10 +195,14 @@ export const COMPARE_ROWS: CompareRowDef[] = [
       vllmRow('peak-tput', 'Peak output token throughput', 'tok/s', 'higher', 'max_output_tokens_per_s'),
     ),
   ),
-  rate(
-    vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
-    'total_tput',
+  // Embeddings/rerank: all of it is input, the batch rows' input token throughput.
+  streamed(
+    rate(
+      vllmRow('total-tput', 'Total token throughput', 'tok/s', 'higher', 'total_token_throughput'),
+      'total_tput',
+    ),
   ),
+  ...BATCH_ROWS,
   ...latencyRows('ttft', 'TTFT'),
   // Runs with reasoning only (stats.ttfat is null without it, so the rows are left out).
   ...latencyRows('ttfat', 'Time to first answer token'),

@@ -49,6 +49,11 @@ export interface RunProgress {
   warmupDone: number;
   warmupTotal: number;
   outputTokens: number;
+  /**
+   * Runs of a non-streaming dialect (embeddings, rerank) only: the successful requests' inputs
+   * (embeddings' inputs, rerank documents) and input tokens so far. Present means no token stream.
+   */
+  batch?: { inputs: number; inputTokens: number };
   /** 0…1. */
   fraction: number;
   etaMs: number | null;

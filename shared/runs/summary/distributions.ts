@@ -8,6 +8,7 @@ import { binValues, binValuesLog, type Bin } from '../../charts/histogram-bins.t
 import { LETTERS, RUN_COLORS } from '../letters.ts';
 import type { RequestOutcome } from './outcome.ts';
 import type { RunSummary } from './schema.ts';
+import { streamsTokens } from './batch.ts';
 
 export type DistMetric = 'ttft' | 'tpot' | 'itl' | 'itl_per_token' | 'e2el' | 'client_queue_time';
 
@@ -122,7 +123,9 @@ export function cdfsOf(
   outcomes: readonly (readonly RequestOutcome[])[],
   summaries: readonly RunSummary[],
 ): CdfSet[] {
-  return CDFS.map((c) => {
+  // Runs that streamed no token (embeddings, rerank) have latency only: no empty TTFT/TPOT/ITL charts.
+  const batchOnly = summaries.length > 0 && !summaries.some((s) => streamsTokens(s));
+  return (batchOnly ? CDFS.filter((c) => c.id === 'e2el') : CDFS).map((c) => {
     let values = outcomes.map((o) => metricValues(o, c.id));
     let metric = c.id;
     let name = c.name;

@@ -215,10 +215,14 @@ function serverSection(s: RunSummary): string[] {
   };
   L.push(
     row('Server profile:', sv.profileName),
-    row(
-      'Generated tokens (server / received):',
-      `${sv.delta.generationTokens ?? '-'} / ${withFailed(s.vllm.total_output_tokens, s.tokens.failedOutput)}`,
-    ),
+    ...(streamsTokens(s)
+      ? [
+          row(
+            'Generated tokens (server / received):',
+            `${sv.delta.generationTokens ?? '-'} / ${withFailed(s.vllm.total_output_tokens, s.tokens.failedOutput)}`,
+          ),
+        ]
+      : []),
     row(
       'Prompt tokens (server / sent):',
       `${sv.delta.promptTokens ?? '-'} / ${withFailed(s.vllm.total_input_tokens, s.tokens.failedInput, s.tokens.failedInputEstimated)}`,
