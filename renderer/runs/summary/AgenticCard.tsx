@@ -6,7 +6,7 @@
  */
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { int } from './summary-format.ts';
-import { Count, StatsRow } from './ToolCardParts.tsx';
+import { Count, StatsRow } from './StatsRow.tsx';
 
 type Agentic = NonNullable<NonNullable<RunSummary['tools']>['agentic']>;
 

@@ -9,7 +9,7 @@
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
 import { AgenticCard } from './AgenticCard.tsx';
 import { int } from './summary-format.ts';
-import { Count, StatsRow } from './ToolCardParts.tsx';
+import { Count, StatsRow } from './StatsRow.tsx';
 
 type Tools = NonNullable<RunSummary['tools']>;
 

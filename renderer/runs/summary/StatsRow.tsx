@@ -1,4 +1,4 @@
-/** What the tool-call and agentic cards share: a row of percentiles, a headline count. */
+/** A row of percentiles for the tool-call and agentic cards' tables, and their headline count. */
 import type { ReactNode } from 'react';
 import type { MetricStats } from '../../../shared/runs/summary/schema.ts';
 import { f2, int } from './summary-format.ts';
