@@ -4,11 +4,10 @@
  * changes, intervals and verdicts as the overall table (its rows, CompareTable.tsx). A model only
  * some runs sent says so in its heading. Nothing when no run had a mix.
  */
-import { Fragment } from 'react';
 import { LETTERS } from '../../../shared/runs/letters.ts';
 import { UNRELIABLE_NOTE } from '../../../shared/runs/compare/export.ts';
-import { CompareTableRow } from './CompareTable.tsx';
-import { RUN_COLORS, type ModelComparison } from './run-compare.ts';
+import { CompareHead, CompareTableRow } from './CompareTable.tsx';
+import type { ModelComparison } from './run-compare.ts';
 import type { Comparison } from './use-comparison.ts';
 
 export function ByModelCompare({
@@ -35,20 +34,7 @@ export function ByModelCompare({
       </header>
       <div className="table-scroll">
         <table className="run-table num compare-table" data-testid="compare-by-model-table">
-          <thead>
-            <tr>
-              <th>model · metric</th>
-              {labels.map((_, i) => (
-                <Fragment key={i}>
-                  <th>
-                    <i className="sw" style={{ background: RUN_COLORS[i] }} /> {LETTERS[i]}
-                    {i === 0 ? ' (baseline)' : ''}
-                  </th>
-                  {i > 0 && <th title={`(${LETTERS[i]} − A) / A`}>vs A</th>}
-                </Fragment>
-              ))}
-            </tr>
-          </thead>
+          <CompareHead first="model · metric" runs={labels.length} />
           <tbody>
             {rows.map((r) => (
               <CompareTableRow key={r.def.id} row={r} />

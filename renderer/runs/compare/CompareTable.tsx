@@ -41,20 +41,7 @@ export function CompareTable({
     <section className="card" aria-label="Numbers side by side">
       <div className="table-scroll">
         <table className="run-table num compare-table" data-testid="compare-table">
-          <thead>
-            <tr>
-              <th>metric</th>
-              {labels.map((_, i) => (
-                <Fragment key={i}>
-                  <th>
-                    <i className="sw" style={{ background: RUN_COLORS[i] }} /> {LETTERS[i]}
-                    {i === 0 ? ' (baseline)' : ''}
-                  </th>
-                  {i > 0 && <th title={`(${LETTERS[i]} − A) / A`}>vs A</th>}
-                </Fragment>
-              ))}
-            </tr>
-          </thead>
+          <CompareHead first="metric" runs={labels.length} />
           <tbody>
             {rows.map((r) => (
               <CompareTableRow key={r.def.id} row={r} />
@@ -228,5 +215,25 @@ function CompareCells({
         </td>
       )}
     </>
+  );
+}
+
+/** A comparison table's head: the first column's name, then each run (its colour, its letter) and its change against A. */
+export function CompareHead({ first, runs }: { first: string; runs: number }) {
+  return (
+    <thead>
+      <tr>
+        <th>{first}</th>
+        {Array.from({ length: runs }, (_, i) => (
+          <Fragment key={i}>
+            <th>
+              <i className="sw" style={{ background: RUN_COLORS[i] }} /> {LETTERS[i]}
+              {i === 0 ? ' (baseline)' : ''}
+            </th>
+            {i > 0 && <th title={`(${LETTERS[i]} − A) / A`}>vs A</th>}
+          </Fragment>
+        ))}
+      </tr>
+    </thead>
   );
 }
