@@ -9,9 +9,8 @@ import type { DialectId } from '../../shared/dialects.ts';
 import type { RunDetail } from '../../shared/runs-api.ts';
 import { recordToLine } from '../../shared/runs/file/record-line.ts';
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
-import { summarizeRunLines } from '../../shared/runs/summary/summarize-run.ts';
 import { HTTP_ERROR, handMadeRecord } from './record-fixture.ts';
-import { runHeader } from './run-fixture.ts';
+import { detailOf, runHeader } from './run-fixture.ts';
 
 const NO_EVENTS = {
   n: 0,
@@ -86,31 +85,9 @@ export function poolingRunDetail(dialect: DialectId = 'openai-embeddings', n = 5
   const { slo: _none, ...workload } = base.workload;
   const header = { ...base, workload, name: `${dialect} run`, target: { ...base.target, dialect } };
   const lines = poolingLines(dialect, n);
-  const summary = summarizeRunLines(header, lines, { durationS: 0.5 });
-  return {
-    entry: {
-      key: `20260102-030405-${dialect}.jsonl`,
-      runId: `run-${dialect}`,
-      name: header.name,
-      startedAtWall: header.startedAtWall,
-      model: 'tokenscope-sim',
-      url: header.target.url,
-      dialect,
-      source: 'tokenscope',
-      imported: false,
-      partial: false,
-      cancelled: false,
-      running: false,
-      completed: summary.vllm.completed,
-      failed: summary.vllm.failed,
-      durationS: 0.5,
-      flagged: false,
-      sizeBytes: 1000,
-    },
-    header,
-    summary,
-    lines,
-    outcomes: null,
-    problems: [],
-  };
+  return detailOf(header, lines, {
+    key: `20260102-030405-${dialect}.jsonl`,
+    runId: `run-${dialect}`,
+    name: header.name,
+  });
 }

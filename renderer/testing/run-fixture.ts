@@ -85,17 +85,29 @@ export function runLines(n = 5, opts: { warmup?: number } = {}): RunRequestLine[
 
 export function runDetail(n = 5): RunDetail {
   const header = runHeader();
-  const lines = runLines(n);
+  return detailOf(header, runLines(n), {
+    key: '20260102-030405-run1.jsonl',
+    runId: 'run-1',
+    name: 'fixture run',
+  });
+}
+
+/** A run's detail as the core sends it to the app: its entry, header, lines and their summary. */
+export function detailOf(
+  header: RunHeader,
+  lines: RunRequestLine[],
+  id: { key: string; runId: string; name: string },
+): RunDetail {
   const summary = summarizeRunLines(header, lines, { durationS: 0.5 });
   return {
     entry: {
-      key: '20260102-030405-run1.jsonl',
-      runId: 'run-1',
-      name: 'fixture run',
+      key: id.key,
+      runId: id.runId,
+      name: id.name,
       startedAtWall: header.startedAtWall,
       model: 'tokenscope-sim',
       url: header.target.url,
-      dialect: 'openai-chat',
+      dialect: header.target.dialect,
       source: 'tokenscope',
       imported: false,
       partial: false,

@@ -3,17 +3,19 @@ import type { ReactNode } from 'react';
 import type { MetricStats } from '../../../shared/runs/summary/schema.ts';
 import { f2, int } from './summary-format.ts';
 
-/** A row of p50/p90/p99/max and how many values, for the tool cards' tables. */
+/** A row of p50/p90/p99/max and (unless `count` is false) how many values, for the summary's small tables. */
 export function StatsRow({
   name,
   title,
   v,
   testId,
+  count = true,
 }: {
   name: string;
   title: string;
   v: MetricStats | null;
   testId?: string;
+  count?: boolean;
 }) {
   return (
     <tr data-testid={testId}>
@@ -24,7 +26,7 @@ export function StatsRow({
       <td>{f2(v?.p90)}</td>
       <td>{f2(v?.p99)}</td>
       <td>{f2(v?.max)}</td>
-      <td>{int(v?.count ?? 0)}</td>
+      {count && <td>{int(v?.count ?? 0)}</td>}
     </tr>
   );
 }

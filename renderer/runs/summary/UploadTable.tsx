@@ -4,9 +4,8 @@
  * before the server computes anything. Nothing for runs without images.
  */
 import type { RunSummary } from '../../../shared/runs/summary/schema.ts';
-import { f2, int } from './summary-format.ts';
-
-type Stats = NonNullable<NonNullable<RunSummary['upload']>['writeMs']>;
+import { int } from './summary-format.ts';
+import { StatsRow } from './StatsRow.tsx';
 
 const kib = (b: number | null | undefined): string =>
   b === null || b === undefined
@@ -14,20 +13,6 @@ const kib = (b: number | null | undefined): string =>
     : b >= 1048576
       ? `${(b / 1048576).toFixed(2)} MiB`
       : `${(b / 1024).toFixed(1)} KiB`;
-
-function Row({ name, title, v }: { name: string; title: string; v: Stats | null }) {
-  return (
-    <tr>
-      <th scope="row" title={title}>
-        {name}
-      </th>
-      <td>{f2(v?.median)}</td>
-      <td>{f2(v?.p90)}</td>
-      <td>{f2(v?.p99)}</td>
-      <td>{f2(v?.max)}</td>
-    </tr>
-  );
-}
 
 export function UploadTable({ s }: { s: RunSummary }) {
   const u = s.upload;
@@ -55,17 +40,24 @@ export function UploadTable({ s }: { s: RunSummary }) {
             </tr>
           </thead>
           <tbody>
-            <Row
+            <StatsRow
+              count={false}
               name="write"
               title="From the send until the whole body was handed to the socket"
               v={u.writeMs}
             />
-            <Row
+            <StatsRow
+              count={false}
               name="upload"
               title="From the body written to the first response byte: the rest of the transfer, image decoding, queue, prefill"
               v={u.uploadMs}
             />
-            <Row name="TTFT" title="Time to first token of the same requests" v={u.ttftMs} />
+            <StatsRow
+              count={false}
+              name="TTFT"
+              title="Time to first token of the same requests"
+              v={u.ttftMs}
+            />
           </tbody>
         </table>
       </div>
