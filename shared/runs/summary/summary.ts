@@ -30,6 +30,7 @@ import { summarize, type Summary } from '../../stats/summary.ts';
 import { DEFINITIONS, type DefinitionsId } from './definitions.ts';
 import type { TokenSource } from '../../request.ts';
 import type { Slo } from '../workload/workload.ts';
+import { GapPools, type GapList } from './gap-pools.ts';
 import { maxChunksPerSecond, maxTokensPerSecond, peakConcurrency } from './peaks.ts';
 import {
   VLLM_PERCENTILES,
@@ -132,16 +133,10 @@ export function coalescedOf(gaps: number, totalGaps: number): CoalescedGaps {
  * Tokenscope's ITL per chunk, with vLLM's (every gap) attached when the two lists differ. When every
  * gap was coalesced ours is empty: count 0 (values 0, as vLLM reports an empty list), vLLM's attached.
  */
-function ownItl(
-  own: ArrayLike<number>,
-  all: ArrayLike<number>,
-  stats: (v: ArrayLike<number>) => Summary | null = summarize,
-): MetricStats | null {
-  const s = toMetricStats(stats(own));
-  if (own === all) return s;
-  if (own.length === all.length && sameValues(own, all)) return s;
-  if (all.length === 0) return s;
-  const vllm = toMetricStats(stats(all))!;
+function ownItl(pools: GapPools, own: GapList, all: GapList): MetricStats | null {
+  const s = toMetricStats(pools.stats(own));
+  if (pools.same(own, all) || pools.length(all) === 0) return s;
+  const vllm = toMetricStats(pools.stats(all))!;
   const empty: MetricStats = {
     count: 0,
     mean: 0,
@@ -157,35 +152,18 @@ function ownItl(
   return { ...(s ?? empty), vllm };
 }
 
-function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** `from`'s values into `to` at `at`; the position after them. */
-function copyInto(to: Float64Array, at: number, from: ArrayLike<number>): number {
-  if (from instanceof Float64Array) to.set(from, at);
-  else for (let i = 0; i < from.length; i++) to[at + i] = from[i]!;
-  return at + from.length;
-}
-
 /** What the successful requests pool, in one pass over them (every list in request order). */
 interface Pools {
   totalIn: number;
   totalOut: number;
   ttfts: number[];
   tpots: number[];
-  /** Every chunk gap: vLLM's ITL. */
-  itls: Float64Array;
   /**
-   * Tokenscope's ITL: coalesced gaps left out where known. Where nothing knows (imports: millions
-   * of gaps), the very same list: no second copy to hold and sort.
+   * The gap lists (gap-pools.ts): every chunk gap (vLLM's ITL); Tokenscope's, coalesced gaps left
+   * out where known (where nothing knows, imports, the very same list); per token, from those and
+   * from every gap.
    */
-  itlOwn: Float64Array;
-  itlTok: Float64Array;
-  /** Per token from every gap (coalesced ones included): what a run without read information has. */
-  itlTokAll: Float64Array;
-  anyTokenItl: boolean;
+  gaps: GapPools;
   coalescedGaps: number;
   knownGaps: number;
   coalescedKnown: boolean;
@@ -208,49 +186,12 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
   let totalOut = 0;
   const ttfts: number[] = [];
   const tpots: number[] = [];
-  // Every gap list of every request in one typed array sized up front (an import has millions):
-  // JS arrays grown by push allocated ~3× their final size, 150 MB for 1 M gaps at a run's end.
-  // Where each request's lists are one list (one token a chunk, no coalesced gap: the usual run),
-  // the pools are one array too: the same values, held and sorted once.
-  const anyMeasured = ok.some((o) => o.itlChunkMeasuredMs !== undefined);
-  let gapCount = 0;
-  let ownCount = 0;
-  let tokCount = 0;
-  let tokAllCount = 0;
-  let ownIsChunk = true;
-  let tokIsChunk = true;
-  let tokIsOwn = true;
-  let tokAllIsTok = true;
-  for (const o of ok) {
-    const own = o.itlChunkMeasuredMs ?? o.itlChunkMs;
-    const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
-    gapCount += o.itlChunkMs.length;
-    ownCount += own.length;
-    ownIsChunk &&= own === o.itlChunkMs;
-    tokIsChunk &&= tok === o.itlChunkMs;
-    tokIsOwn &&= tok === own;
-    if (!tok) continue;
-    tokCount += tok.length;
-    tokAllCount += (o.itlTokenMs ?? tok).length;
-    tokAllIsTok &&= (o.itlTokenMs ?? tok) === tok;
-  }
-  const itls = new Float64Array(gapCount);
-  const ownOwn = anyMeasured && !ownIsChunk;
-  const itlOwn = ownOwn ? new Float64Array(ownCount) : itls;
-  const tokOwn = !tokIsChunk && !tokIsOwn;
-  const itlTok = tokIsChunk ? itls : tokIsOwn ? itlOwn : new Float64Array(tokCount);
-  const itlTokAll = tokAllIsTok ? itlTok : new Float64Array(tokAllCount);
-  let gi = 0;
-  let oi = 0;
-  let ti = 0;
-  let tai = 0;
   let coalescedGaps = 0;
   let knownGaps = 0;
   let coalescedKnown = false;
   const e2els: number[] = [];
   const queues: number[] = [];
   const firsts: number[] = [];
-  let anyTokenItl = false;
   const outputSource: Record<TokenSource, number> = { 'per-event': 0, 'usage-total': 0, estimated: 0 };
   let inUsage = 0;
   let inEst = 0;
@@ -261,14 +202,6 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     totalOut += o.outputTokens;
     if (o.ttftMs !== null) ttfts.push(o.ttftMs);
     if (o.outputTokens > 1 && o.tpotMs !== null) tpots.push(o.tpotMs);
-    gi = copyInto(itls, gi, o.itlChunkMs);
-    if (ownOwn) oi = copyInto(itlOwn, oi, o.itlChunkMeasuredMs ?? o.itlChunkMs);
-    const tok = o.itlTokenMeasuredMs ?? o.itlTokenMs;
-    if (tok) {
-      anyTokenItl = true;
-      if (tokOwn) ti = copyInto(itlTok, ti, tok);
-      if (!tokAllIsTok) tai = copyInto(itlTokAll, tai, o.itlTokenMs ?? tok);
-    }
     if (o.coalescedGaps !== undefined) {
       coalescedKnown = true;
       coalescedGaps += o.coalescedGaps;
@@ -288,11 +221,7 @@ function poolSuccessful(ok: readonly RequestOutcome[]): Pools {
     totalOut,
     ttfts,
     tpots,
-    itls,
-    itlOwn,
-    itlTok,
-    itlTokAll,
-    anyTokenItl,
+    gaps: new GapPools(ok),
     coalescedGaps,
     knownGaps,
     coalescedKnown,
@@ -333,19 +262,13 @@ function reasoningPools(
 }
 
 function statsOfPools(p: Pools): Record<StatMetric, MetricStats | null> {
-  // A pool that is another (poolSuccessful) is summarized once: one sorted copy of 1 M gaps.
-  const done = new Map<ArrayLike<number>, Summary | null>();
-  const once = (v: ArrayLike<number>): Summary | null => {
-    if (!done.has(v)) done.set(v, summarize(v));
-    return done.get(v)!;
-  };
   return {
     ttft: toMetricStats(summarize(p.ttfts)),
     tpot: toMetricStats(summarize(p.tpots)),
-    itl: ownItl(p.itlOwn, p.itls, once),
+    itl: ownItl(p.gaps, 'own', 'chunk'),
     e2el: toMetricStats(summarize(p.e2els)),
     // `.vllm` here: the every-gap figures, for comparisons with runs that cannot tell (imports).
-    itl_per_token: p.anyTokenItl ? ownItl(p.itlTok, p.itlTokAll, once) : null,
+    itl_per_token: p.gaps.anyToken ? ownItl(p.gaps, 'token', 'tokenAll') : null,
     client_queue_time: toMetricStats(summarize(p.queues)),
     first_event: toMetricStats(summarize(p.firsts)),
     ttfat: p.reasoning ? toMetricStats(summarize(p.ttfats)) : null,

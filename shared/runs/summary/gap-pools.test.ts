@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../../stats/summary.ts';
+import { GapPools, type GapList } from './gap-pools.ts';
+import { blankOutcome, type RequestOutcome, type Values } from './outcome.ts';
+
+/** The pool as the summary had it before: every request's list, concatenated, summarized. */
+function concat(ok: RequestOutcome[], pick: (o: RequestOutcome) => Values | null | undefined): number[] {
+  const out: number[] = [];
+  for (const o of ok) for (const v of pick(o) ?? []) out.push(v);
+  return out;
+}
+
+const picks: Record<GapList, (o: RequestOutcome) => Values | null | undefined> = {
+  chunk: (o) => o.itlChunkMs,
+  own: (o) => o.itlChunkMeasuredMs ?? o.itlChunkMs,
+  token: (o) => o.itlTokenMeasuredMs ?? o.itlTokenMs,
+  tokenAll: (o) => o.itlTokenMs ?? o.itlTokenMeasuredMs,
+};
+
+const gaps = fc.array(fc.double({ min: 0, max: 500, noNaN: true }), { maxLength: 12 });
+/** How a request's other lists relate to its chunk gaps: the very list, a copy, a part, another. */
+const relation = fc.constantFrom('same', 'copy', 'part', 'other', 'none');
+
+function derived(chunk: number[], how: string, other: number[]): Values | undefined {
+  if (how === 'same') return chunk;
+  if (how === 'copy') return Float64Array.from(chunk);
+  if (how === 'part') return chunk.filter((_, i) => i % 2 === 0);
+  if (how === 'other') return other;
+  return undefined;
+}
+
+const outcome = fc
+  .record({ chunk: gaps, other: gaps, measured: relation, token: relation, tokenMeasured: relation })
+  .map(({ chunk, other, measured, token, tokenMeasured }) => {
+    const o = blankOutcome(true);
+    o.itlChunkMs = chunk;
+    const m = derived(chunk, measured, other);
+    if (m !== undefined) o.itlChunkMeasuredMs = m;
+    o.itlTokenMs = derived(chunk, token, other) ?? null;
+    const tm = derived(chunk, tokenMeasured, other);
+    if (tm !== undefined) o.itlTokenMeasuredMs = tm;
+    return o;
+  });
+
+describe('GapPools', () => {
+  it('gives the statistics of each concatenated list, and says which lists are equal', () => {
+    fc.assert(
+      fc.property(fc.array(outcome, { maxLength: 8 }), (ok) => {
+        const pools = new GapPools(ok);
+        const kinds = Object.keys(picks) as GapList[];
+        for (const k of kinds) {
+          const want = concat(ok, picks[k]);
+          expect(pools.length(k)).toBe(want.length);
+          expect(pools.stats(k)).toEqual(summarize(want));
+          for (const j of kinds) {
+            const other = concat(ok, picks[j]);
+            const equal = want.length === other.length && want.every((v, i) => v === other[i]);
+            expect(pools.same(k, j)).toBe(equal);
+          }
+        }
+        expect(pools.anyToken).toBe(ok.some((o) => !!picks.token(o)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('pools a list that is another in every request once, and sorts in place without copying', () => {
+    const ok = [0, 1, 2].map((i) => {
+      const o = blankOutcome(true);
+      o.itlChunkMs = Float64Array.of(3 + i, 1, 2);
+      o.itlTokenMs = o.itlChunkMs;
+      return o;
+    });
+    const pools = new GapPools(ok);
+    const made: number[] = [];
+    const Orig = globalThis.Float64Array;
+    class Counting extends Orig {
+      constructor(n: number) {
+        super(n);
+        made.push(n);
+      }
+    }
+    globalThis.Float64Array = Counting as unknown as Float64ArrayConstructor;
+    try {
+      for (const k of ['chunk', 'own', 'token', 'tokenAll'] as GapList[])
+        expect(pools.stats(k)?.count).toBe(9);
+    } finally {
+      globalThis.Float64Array = Orig;
+    }
+    // One pool of 9, no sorted copy, and the requests' own lists left in their order.
+    expect(made).toEqual([9]);
+    expect([...ok[0]!.itlChunkMs]).toEqual([3, 1, 2]);
+    expect(pools.stats('chunk')).toMatchObject({ min: 1, max: 5, median: 2 });
+  });
+});
