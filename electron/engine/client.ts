@@ -25,6 +25,7 @@ import type { IoCtrl } from './io/protocol.ts';
 import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 import { SlicedQueue } from '../platform/sliced-queue.ts';
+import { onAbort } from '../platform/abort-hub.ts';
 
 export interface FireOptions {
   signal?: AbortSignal;
@@ -155,10 +156,11 @@ class Exchange implements IoHandler {
       },
       this,
     );
-    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (opts.signal) this.stopWaiting = onAbort(opts.signal, this.onAbort);
   }
 
   private readonly onAbort = (): void => this.cancel();
+  private stopWaiting: (() => void) | null = null;
 
   private cancel(): void {
     this.call.cancel();
@@ -194,7 +196,7 @@ class Exchange implements IoHandler {
     this.settled = true;
     const { rec, phases } = this;
     if (phases.endMs === null) phases.endMs = tEnd - this.t0;
-    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    this.stopWaiting?.();
     rec.events = this.events;
     // What arrived before the end is decoded first: its errors came before this one.
     this.decodeSlice(Infinity);

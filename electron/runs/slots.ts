@@ -6,6 +6,7 @@
 import { now } from '../engine/clock.ts';
 import { START_AT_TOLERANCE_MS } from '../../shared/runs/shard/shard.ts';
 import { StartMissedError } from './run-options.ts';
+import { onAbort } from '../platform/abort-hub.ts';
 
 export class Slots {
   private active = 0;
@@ -67,11 +68,11 @@ export async function sleepUntil(target: number, signal?: AbortSignal): Promise<
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(t);
-        signal?.removeEventListener('abort', done);
+        stop?.();
         resolve();
       };
       const t = setTimeout(done, Math.min(Math.ceil(d), MAX_TIMER_MS));
-      signal?.addEventListener('abort', done, { once: true });
+      const stop = signal ? onAbort(signal, done) : null;
     });
   }
 }
