@@ -4,7 +4,9 @@
  * prefix groups (100 groups × 1,024 tokens before each request's input) and cache busting (twelve
  * CSPRNG words per request) and images (2 PNGs of 64×64, or 1 of 256×256, a request); each run's own self-check gives the schedule lag (how late arrivals
  * were released against their schedule). The figure is each workload's lag p99 minus the plain
- * run's in the same repeat (target: within 1 ms). Repeats alternate the order. Client pinned to
+ * run's in the same repeat (target: within 1 ms), over the whole run and over the arrivals
+ * scheduled from the fifth second on: the first seconds are the process's cold start (code not yet
+ * optimized, the connection pool filling), the same for every workload. Repeats alternate the order. Client pinned to
  * CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
  * `npm run bench -- prompts [requests] [rate] [repeats]` (builds out/cli first if it is missing).
  */
@@ -14,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pin, startSimProcess } from './sim-process.ts';
+import { percentileSorted, sortedCopy } from '../shared/stats/summary.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -27,8 +30,14 @@ const CASES: Record<string, string[]> = {
   'images 1×256²': ['--images', '1', '--image-size', '256x256'],
 };
 
+/** Arrivals scheduled before this (the run's first seconds, code not yet optimized) are the cold start. */
+const STEADY_AFTER_MS = 5000;
+
 interface CaseRun {
   lagP99Ms: number | null;
+  /** Lag p99 of the arrivals scheduled from STEADY_AFTER_MS on, and of those before (run file's lagMs). */
+  steadyLagP99Ms: number | null;
+  coldLagP99Ms: number | null;
   mainEldP99Ms: number | null;
   completed: number;
 }
@@ -49,8 +58,19 @@ function runCase(bundle: string, url: string, extra: string[], requests: number,
       completed?: number;
       self_check?: { scheduleLagP99Ms?: number; eventLoopDelayP99Ms?: number };
     };
+    const steady: number[] = [];
+    const cold: number[] = [];
+    for (const l of fs.readFileSync(path.join(dir, 'run.jsonl'), 'utf8').split('\n')) {
+      if (!l.includes('"lagMs"')) continue;
+      const o = JSON.parse(l) as { scheduledMs?: number; lagMs?: number };
+      if (typeof o.lagMs !== 'number' || typeof o.scheduledMs !== 'number') continue;
+      (o.scheduledMs >= STEADY_AFTER_MS ? steady : cold).push(o.lagMs);
+    }
+    const p99 = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 99) : null);
     return {
       lagP99Ms: s.self_check?.scheduleLagP99Ms ?? null,
+      steadyLagP99Ms: p99(steady),
+      coldLagP99Ms: p99(cold),
       mainEldP99Ms: s.self_check?.eventLoopDelayP99Ms ?? null,
       completed: s.completed ?? 0,
     };
@@ -80,7 +100,9 @@ export async function benchPromptSchedule(
         process.stderr.write(`  prompts · repeat ${rep}/${repeats} · ${name} …\n`);
         got[name] = runCase(bundle, sim.url, CASES[name]!, requests, rate);
       }
-      const base = got.plain!.lagP99Ms;
+      const plain = got.plain!;
+      const over = (a: number | null, b: number | null): number | null =>
+        a !== null && b !== null ? Number((a - b).toFixed(3)) : null;
       for (const name of names) {
         const g = got[name]!;
         const row = {
@@ -88,13 +110,18 @@ export async function benchPromptSchedule(
           workload: name,
           completed: g.completed,
           scheduleLagP99Ms: g.lagP99Ms,
-          overPlainMs: g.lagP99Ms !== null && base !== null ? Number((g.lagP99Ms - base).toFixed(3)) : null,
+          overPlainMs: over(g.lagP99Ms, plain.lagP99Ms),
+          steadyLagP99Ms: g.steadyLagP99Ms,
+          steadyOverPlainMs: over(g.steadyLagP99Ms, plain.steadyLagP99Ms),
+          coldLagP99Ms: g.coldLagP99Ms,
           mainLoopDelayP99Ms: g.mainEldP99Ms,
         };
         rows.push(row);
+        const ms = (v: number | null): string => (v === null ? '–' : v.toFixed(3)).padStart(8);
         process.stderr.write(
-          `    ${name.padEnd(14)} lag p99 ${String(g.lagP99Ms?.toFixed(3) ?? '–').padStart(8)} ms` +
-            `  − plain ${String(row.overPlainMs ?? '–').padStart(7)} ms  (${g.completed} done)\n`,
+          `    ${name.padEnd(14)} lag p99 ${ms(g.lagP99Ms)} ms  − plain ${ms(row.overPlainMs)} ms` +
+            ` · from ${STEADY_AFTER_MS / 1000} s on ${ms(g.steadyLagP99Ms)} ms  − plain ${ms(row.steadyOverPlainMs)} ms` +
+            ` · before ${ms(g.coldLagP99Ms)} ms  (${g.completed} done)\n`,
         );
       }
     }
