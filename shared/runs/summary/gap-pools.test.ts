@@ -65,31 +65,33 @@ describe('GapPools', () => {
     );
   });
 
-  it('pools a list that is another in every request once, and sorts in place without copying', () => {
+  it('pools a list that is another in every request once, and sorts every pool in place in one buffer', () => {
     const ok = [0, 1, 2].map((i) => {
       const o = blankOutcome(true);
       o.itlChunkMs = Float64Array.of(3 + i, 1, 2);
       o.itlTokenMs = o.itlChunkMs;
       return o;
     });
+    // Request 0's measured gaps leave one coalesced gap out: two pools, 'chunk' and 'own'.
+    ok[0]!.itlChunkMeasuredMs = Float64Array.of(3, 2);
     const pools = new GapPools(ok);
-    const made: number[] = [];
+    const made = new Set<ArrayBufferLike>();
     const Orig = globalThis.Float64Array;
     class Counting extends Orig {
-      constructor(n: number) {
-        super(n);
-        made.push(n);
+      constructor(...a: [number]) {
+        super(...a);
+        made.add(this.buffer);
       }
     }
     globalThis.Float64Array = Counting as unknown as Float64ArrayConstructor;
     try {
-      for (const k of ['chunk', 'own', 'token', 'tokenAll'] as GapList[])
-        expect(pools.stats(k)?.count).toBe(9);
+      for (const k of ['chunk', 'token', 'tokenAll'] as GapList[]) expect(pools.stats(k)?.count).toBe(9);
+      expect(pools.stats('own')).toMatchObject({ count: 8, min: 1, max: 5 });
     } finally {
       globalThis.Float64Array = Orig;
     }
-    // One pool of 9, no sorted copy, and the requests' own lists left in their order.
-    expect(made).toEqual([9]);
+    // One buffer of 9 for both pools, no sorted copy, and the requests' own lists left in their order.
+    expect([...made].map((b) => b.byteLength)).toEqual([9 * 8]);
     expect([...ok[0]!.itlChunkMs]).toEqual([3, 1, 2]);
     expect(pools.stats('chunk')).toMatchObject({ min: 1, max: 5, median: 2 });
   });

@@ -2,9 +2,9 @@
  * The run's pooled gap lists (summary.ts): every chunk gap of every successful request in one list,
  * vLLM's ITL, and Tokenscope's lists beside it (coalesced gaps left out, per token). A run of
  * 4,000 × 256 tokens has a million gaps a list, so a pool is built only when its statistics are
- * asked for, as one typed array sized up front, sorted in place and let go before the next one is
- * built: the summary holds one pool at a time (8 MB here), not four pools and a sorted copy of each
- * (they raised a run's end by ~60 MB). A list that is another (one token a chunk, no coalesced
+ * asked for, into one typed array sized up front for the longest, sorted in place there: the summary
+ * holds one buffer (8 MB here), not four pools and a sorted copy of each (they raised a run's end
+ * by ~60 MB). A list that is another (one token a chunk, no coalesced
  * gap: the usual run) is pooled and sorted once.
  */
 import { summarizeInPlace, type Summary } from '../../stats/summary.ts';
@@ -38,6 +38,7 @@ export class GapPools {
   private readonly alias = new Map<GapList, GapList>();
   private readonly lengths = new Map<GapList, number>();
   private readonly done = new Map<GapList, Summary | null>();
+  private scratch: Float64Array | null = null;
   /** Some request has per-token gaps. */
   readonly anyToken: boolean;
 
@@ -119,7 +120,11 @@ export class GapPools {
   stats(kind: GapList): Summary | null {
     const k = this.resolve(kind);
     if (this.done.has(k)) return this.done.get(k)!;
-    const pool = new Float64Array(this.lengths.get(k)!);
+    // One buffer for every pool of this run (each fills the front of it, sorted there and done
+    // with before the next): pools let go one by one still piled up until a GC came.
+    const n = this.lengths.get(k)!;
+    this.scratch ??= new Float64Array(Math.max(...this.lengths.values()));
+    const pool = this.scratch.subarray(0, n);
     let at = 0;
     for (const o of this.ok) {
       const l = listOf(o, k);
