@@ -37,6 +37,9 @@ export const StepNumbers = z.object({
   itl: Pcts,
   tpot: Pcts,
   e2el: Pcts,
+  /** Targets that answer whole (embeddings, rerank; older files and token targets: absent): the batch's throughput. */
+  inputsPerS: num.optional(),
+  inputTokPerS: num.optional(),
 });
 export type StepNumbers = z.infer<typeof StepNumbers>;
 
