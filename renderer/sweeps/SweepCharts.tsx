@@ -68,7 +68,7 @@ export function SweepCharts({ sources, running, width }: SweepChartsProps) {
         <p className="muted sweep-hint" data-testid="sweep-latency-hint">
           p99 solid, p50 dashed; each point a step, in order of load; log scale.
           {!streams &&
-            ' Answered whole (embeddings, rerank): no first token, so E2E — sent to the whole answer — against the requests per second achieved.'}
+            ' Answered whole (embeddings, rerank): E2E latency — sent to the whole answer — against the requests per second achieved.'}
           {other.length > 0 &&
             ` Not drawn here: ${other.map((o) => o.label).join(', ')} (${streams ? 'answered whole' : 'a token stream'}: another x axis).`}
         </p>
