@@ -84,6 +84,7 @@ const StepSaturation = z.object({
   judged: z.boolean().optional(),
   /** ms into the step when it was judged (when it was stopped, if it was). */
   atMs: num,
+  /** The latency watched: TTFT; E2E for a target that answers whole (embeddings, rerank). */
   ttft: Fit,
   outstanding: Fit,
   queue: Queue.optional(),
