@@ -66,10 +66,14 @@ describe('a sweep of an embeddings target in Chromium', () => {
       undefined,
       { timeout: 120_000 },
     );
-    // The whole curve of E2E against req/s: p50 and p99 a point per step, the knee ringed.
+    // The whole curve of E2E against req/s: p50 and p99 a point per load run (a sweep whose
+    // over-saturation was confirmed runs no higher load: at least 3 of the 6 on this server).
     expect(await page.getByTestId('sweep-metric-ttft').count()).toBe(0);
+    const table = (await page.getByTestId('sweep-table').textContent()) ?? '';
+    const loads = new Set([...table.matchAll(/rate (\d+)\/s/g)].map((m) => m[1])).size;
+    expect(loads).toBeGreaterThanOrEqual(3);
     const lat = page.getByTestId('sweep-chart-latency');
-    expect(await lat.locator('.recharts-scatter-symbol').count()).toBeGreaterThanOrEqual(10);
+    expect(await lat.locator('.recharts-scatter-symbol').count()).toBeGreaterThanOrEqual(2 * loads);
     const latText = (await lat.textContent()) ?? '';
     expect(latText).toContain('E2E (ms)');
     expect(latText).toContain('req/s');
@@ -83,7 +87,6 @@ describe('a sweep of an embeddings target in Chromium', () => {
     const input = page.getByTestId('sweep-chart-input');
     expect(await input.textContent()).toContain('input tok/s');
     expect(await input.locator('.recharts-scatter-symbol').count()).toBeGreaterThanOrEqual(2);
-    const table = (await page.getByTestId('sweep-table').textContent()) ?? '';
     expect(table).toMatch(/req\/s\s+inputs\/s\s+in tok\/s\s+goodput\s+E2E p50\/p90\/p99/);
     expect(table).toContain('rate 10/s');
     const footer = (await page.getByTestId('sweep-footer').textContent()) ?? '';
