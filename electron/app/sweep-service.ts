@@ -16,7 +16,8 @@ import {
   type SweepList,
 } from '../../shared/sweeps-api.ts';
 import { runSweep } from '../runs/sweep/sweep.ts';
-import { planOf, sweepFileName } from '../runs/sweep/plan.ts';
+import { planOf, planProblemFor, sweepFileName } from '../runs/sweep/plan.ts';
+import { isNonStreamingDialect } from '../../shared/dialects.ts';
 import { RunError, type RunService } from './runs-service.ts';
 import { scrapeTargetOf } from './metrics-service.ts';
 import type { Emit } from './emit.ts';
@@ -60,6 +61,8 @@ export class SweepService {
     if (typeof plan === 'string') throw new RunError(plan);
     const { plan: _p, stopOverSaturated: _s, ...runInput } = input;
     const ready = await this.runs.prepare(runInput);
+    const misfit = planProblemFor(plan.plan, ready.dialect, SWEEP_FORM_LABELS);
+    if (misfit) throw new RunError(misfit);
     if (this.active || this.runs.running) throw new RunError('a run started meanwhile', 'busy');
     const sweepId = randomUUID();
     // The runs folder appears with its first run: a sweep may come first.
@@ -120,7 +123,7 @@ export class SweepService {
             load: step.load,
             atMs: step.saturation?.atMs ?? 0,
             then: step.role === 'search' ? 'fail' : step.role === 'confirm' ? 'confirmed' : 'rerun',
-            reason: saturationReason(step.saturation),
+            reason: saturationReason(step.saturation, !isNonStreamingDialect(ready.dialect)),
           });
         if (step.slo)
           say({

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { runsDir } from '../platform/paths.ts';
 import { stepHeader, stepRow, sweepFooter, loadText } from '../../shared/runs/sweep/text.ts';
 import { runSweep } from '../runs/sweep/sweep.ts';
-import { planOf, sweepFileName, type SweepPlanFlags } from '../runs/sweep/plan.ts';
+import { planOf, planProblemFor, sweepFileName, type SweepPlanFlags } from '../runs/sweep/plan.ts';
+import { isNonStreamingDialect } from '../../shared/dialects.ts';
 import { StepWorkloadError } from '../runs/sweep/step-run.ts';
 import { TestRequestError } from '../runs/runner.ts';
 import { readyToRun, runTargetOf, serverMetricsOf } from './run.ts';
@@ -46,6 +47,10 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
   const ready = await readyToRun(workloadFile, { ...rest, ...probe });
   if ('problem' in ready) return err(ready.problem, ready.code);
   const { w, target, model, prompts } = ready;
+  const misfit = planProblemFor(p, target.dialect);
+  if (misfit) return err(misfit);
+  // Embeddings and rerank answer whole: their own columns (shared/runs/sweep/pooling.ts).
+  const streams = !isNonStreamingDialect(target.dialect);
   const out = o.out ?? path.join(runsDir(), sweepFileName(new Date()));
   const progress = progressWriter({ quiet: o.quiet || o.json });
   const ac = new AbortController();
@@ -71,7 +76,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
       serverMetrics: serverMetricsOf(ready, o),
       signal: ac.signal,
       onStepStart: (i, load, role) => {
-        if (i === 0) say(stepHeader() + '\n');
+        if (i === 0) say(stepHeader(streams) + '\n');
         if (!o.quiet && !o.json)
           process.stderr.write(
             `step ${i + 1}: ${loadText(load)}${role === 'step' || role === 'search' ? '' : ` (${role})`}\n`,
@@ -80,7 +85,7 @@ export async function runSweepCommand(workloadFile: string | undefined, o: Sweep
       onProgress: progress.onProgress,
       onStep: (s) => {
         progress.end();
-        say(stepRow(s) + '\n');
+        say(stepRow(s, streams) + '\n');
       },
     });
     progress.end();

@@ -8,7 +8,8 @@ import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { Field } from '../core/form/Field.tsx';
 import { SegmentedSwitch } from '../core/form/SegmentedSwitch.tsx';
 import { RunsSidebar } from '../runs/history/RunsSidebar.tsx';
-import { WorkloadForm } from '../runs/form/WorkloadForm.tsx';
+import { useFormTarget, WorkloadForm } from '../runs/form/WorkloadForm.tsx';
+import { isNonStreamingDialect } from '../../shared/dialects.ts';
 import { loadFieldsOf, PLAN_LABELS } from './plan-fields.ts';
 import { cancelSweep, openSweep, openSweepText, refreshSweeps, startSweep } from './sweep-actions.ts';
 import { setPlan, useSweepStore, type PlanKind } from './sweep-store.ts';
@@ -45,9 +46,24 @@ function ModeSwitch() {
   );
 }
 
+/** The SLO terms a target takes: E2E and the error rate only when it answers whole (embeddings, rerank). */
+function sloHelp(streams: boolean): { hint: string; placeholder: string } {
+  return streams
+    ? {
+        hint: '{mean,p50,p90,p99}_{ttft,tpot,itl,e2el}_ms, error_rate; comma-separated, each with <= or <',
+        placeholder: 'p99_ttft_ms<=500,p99_tpot_ms<=50',
+      }
+    : {
+        hint: '{mean,p50,p90,p99}_e2el_ms, error_rate (answered whole: no TTFT, ITL or TPOT); comma-separated, each with <= or <',
+        placeholder: 'p99_e2el_ms<=200,error_rate<=0.01',
+      };
+}
+
 function PlanFields() {
   const p = useSweepStore((s) => s.plan);
   const kind = KINDS.find((k) => k.id === p.kind)!;
+  const target = useFormTarget();
+  const slo = sloHelp(!(target && isNonStreamingDialect(target.dialect)));
   return (
     <>
       <Field label="Loads" hint={kind.hint} wrap>
@@ -96,14 +112,10 @@ function PlanFields() {
       )}
       {p.kind === 'slo' && (
         <>
-          <Field
-            label={PLAN_LABELS.slo}
-            hint="{mean,p50,p90,p99}_{ttft,tpot,itl,e2el}_ms, error_rate; comma-separated, each with <= or <"
-            wrap
-          >
+          <Field label={PLAN_LABELS.slo} hint={slo.hint} wrap>
             <input
               data-testid="sweep-slo"
-              placeholder="p99_ttft_ms<=500,p99_tpot_ms<=50"
+              placeholder={slo.placeholder}
               value={p.slo}
               onChange={(e) => setPlan({ slo: e.target.value })}
             />

@@ -5,6 +5,7 @@
  */
 import { useMemo } from 'react';
 import { loadText, stepHeader, stepRow, sweepFooter } from '../../shared/runs/sweep/text.ts';
+import { sweepStreams } from '../../shared/runs/sweep/pooling.ts';
 import { ErrorBoundary } from '../core/ErrorBoundary.tsx';
 import { cancelSweep, closeSweep } from './sweep-actions.ts';
 import { colorOf, type SweepSource } from './sweep-chart-data.ts';
@@ -69,7 +70,8 @@ function StepsTable({ source, live }: { source: SweepSource; live: LiveSweep | n
   const isLive = live?.key === source.id;
   const c = isLive ? live!.current : null;
   const file = source.file as Parameters<typeof sweepFooter>[0];
-  const rows = [stepHeader(), ...file.steps.map(stepRow)];
+  const streams = sweepStreams(file);
+  const rows = [stepHeader(streams), ...file.steps.map((s) => stepRow(s, streams))];
   if (c)
     rows.push(
       `${String(c.index + 1).padStart(4)} ${loadText(c.load).padStart(14)}  … running (${Math.round(c.fraction * 100)} %)`,

@@ -2,11 +2,15 @@
  * What the Sweep charts draw, from one or more sweep files (overlaid: two servers, two configs):
  * per sweep its series (shared/runs/sweep/curves.ts), its colour, the knee and over-saturated
  * points as marks, the SLO's limit (a line on its metric's chart) and answer (a band of loads).
- * Pure, so the component tests only check that it is drawn.
+ * Pure, so the component tests only check that it is drawn. A target that answers whole
+ * (embeddings, rerank: shared/runs/sweep/pooling.ts) has E2E only, against req/s, and no per-user
+ * chart; the first sweep's kind sets the axes, and an overlaid sweep of the other kind is left out of
+ * the latency and per-user charts (`leftOut`) — its x is another unit.
  */
 import type { SweepFile } from '../../shared/runs/sweep/file.ts';
 import { sweepCurves, type CurvePoint } from '../../shared/runs/sweep/curves.ts';
 import { parseSlo } from '../../shared/runs/sweep/slo.ts';
+import { sweepStreams, throughputLabel } from '../../shared/runs/sweep/pooling.ts';
 import { C } from '../core/charts/theme.ts';
 
 export type LatencyMetric = 'ttft' | 'itl' | 'tpot' | 'e2el';
@@ -21,7 +25,18 @@ export const LATENCY_METRICS: readonly { id: LatencyMetric; label: string }[] = 
 export interface SweepSource {
   id: string;
   label: string;
-  file: Pick<SweepFile, 'steps' | 'knee' | 'slo'>;
+  file: Pick<SweepFile, 'steps' | 'knee' | 'slo'> & { target?: { dialect: string } | undefined };
+}
+
+/** Whether the charts are a token stream's (the first sweep's kind; true with none). */
+export function chartsStream(sources: readonly SweepSource[]): boolean {
+  return sources[0] ? sweepStreams(sources[0].file) : true;
+}
+
+/** The sweeps of the other kind than the first (not on the latency and per-user charts). */
+export function leftOut(sources: readonly SweepSource[]): SweepSource[] {
+  const streams = chartsStream(sources);
+  return sources.filter((s) => sweepStreams(s.file) !== streams);
 }
 
 interface ChartSeries {
@@ -75,8 +90,13 @@ function limitOf(sources: readonly SweepSource[], m: LatencyMetric): ChartData['
   return null;
 }
 
-/** Latency percentiles (p50 dashed, p99 solid) of one metric against output tokens/s. */
-export function latencyChart(sources: readonly SweepSource[], m: LatencyMetric): ChartData {
+/**
+ * Latency percentiles (p50 dashed, p99 solid) of one metric against output tokens/s; for a target
+ * that answers whole, E2E against req/s whatever `m` asks.
+ */
+export function latencyChart(sources: readonly SweepSource[], metric: LatencyMetric): ChartData {
+  const streams = chartsStream(sources);
+  const m = streams ? metric : 'e2el';
   const name = LATENCY_METRICS.find((x) => x.id === m)!.label;
   const out: ChartData = {
     series: [],
@@ -84,11 +104,12 @@ export function latencyChart(sources: readonly SweepSource[], m: LatencyMetric):
     over: [],
     limit: limitOf(sources, m),
     band: null,
-    xLabel: 'output tok/s',
+    xLabel: throughputLabel(streams),
     yLabel: `${name} (ms)`,
   };
   sources.forEach((s, i) => {
     const curves = sweepCurves(s.file);
+    if (curves.streams !== streams) return;
     const color = colorOf(i);
     const prefix = sources.length > 1 ? `${s.label} · ` : '';
     for (const p of ['p50', 'p99'] as const) {
@@ -122,6 +143,7 @@ export function perUserChart(sources: readonly SweepSource[]): ChartData {
     yLabel: 'tok/s per user',
   };
   sources.forEach((s, i) => {
+    if (!sweepStreams(s.file)) return;
     const c = sweepCurves(s.file).perUser;
     out.series.push({
       key: `${s.id}:${c.id}`,

@@ -3,7 +3,9 @@
  * shared by the CLI (cli/sweep.ts) and the app's Sweep mode (app/sweep-service.ts), so both refuse
  * the same things in the same words.
  */
+import { isNonStreamingDialect, type DialectId } from '../../../shared/dialects.ts';
 import { parseSlo } from '../../../shared/runs/sweep/slo.ts';
+import { sloTermsProblem } from '../../../shared/runs/sweep/pooling.ts';
 import type { SweepPlan } from './sweep.ts';
 
 /** The flags that choose a plan (the CLI's; the app sends the same fields). */
@@ -103,6 +105,19 @@ export function planOf(
   if (typeof l === 'string') return l;
   if (l.some((x) => x === 'inf' || !Number.isInteger(x))) return `${n('concurrency')}: whole numbers above 0`;
   return { plan: { kind: 'concurrency', loads: l as number[] }, cap: undefined };
+}
+
+/**
+ * What a plan asks that the target cannot give, once the target is known (after planOf): an SLO
+ * search on TTFT, ITL or TPOT of an embeddings or rerank target (no token to time). Null: fine.
+ */
+export function planProblemFor(
+  plan: SweepPlan,
+  dialect: DialectId,
+  names: PlanFieldNames = {},
+): string | null {
+  if (plan.kind !== 'slo-search') return null;
+  return sloTermsProblem(plan.terms, !isNonStreamingDialect(dialect), names.slo ?? FLAGS.slo);
 }
 
 /** `sweep-20261126-031500.json`: the default name of a sweep file in the runs folder (local time). */

@@ -3,8 +3,10 @@
  * watched for over-saturation (shared/runs/sweep/saturation.ts) on every progress tick and stopped
  * early when the server no longer keeps up. Only open-loop steps (a finite rate) can over-saturate:
  * a fixed concurrency cannot queue more than its limit, and a rate-inf step sends everything at once.
+ * A target that answers whole (embeddings, rerank) is watched on E2E where a stream's is on TTFT.
  */
 import { randomUUID } from 'node:crypto';
+import { isNonStreamingDialect } from '../../../shared/dialects.ts';
 import { isCancelledLine, finishedMs, outcomeOfLine } from '../../../shared/runs/summary/outcome.ts';
 import type { RunProgress } from '../../../shared/runs/live/progress-types.ts';
 import type { RequestOutcome } from '../../../shared/runs/summary/outcome.ts';
@@ -90,6 +92,7 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
   if (o.signal?.aborted) ac.abort();
   o.signal?.addEventListener('abort', onOuter, { once: true });
   const watched = o.load.kind === 'rate' && o.load.value !== 'inf';
+  const streams = !isNonStreamingDialect(o.target.dialect);
   const monitor = watched
     ? new SaturationMonitor({
         offeredPerS: o.load.value as number,
@@ -115,11 +118,14 @@ export async function runStep(o: StepRunOptions): Promise<StepRun> {
       // windows a few samples each (the CLI and the app redraw at their own pace).
       ...(monitor ? { progressIntervalMs: 50 } : {}),
       onRequestDone: (line) => {
-        if (!monitor || line.warmup || line.status !== 'ok' || line.ttftMs === null) return;
+        // An answer that comes whole (embeddings, rerank) has no first token: its wait shows in
+        // E2E, which is then both the latency watched and the service time (no decode).
+        const first = streams ? line.ttftMs : line.e2eMs;
+        if (!monitor || line.warmup || line.status !== 'ok' || first === null) return;
         // Waiting counts from the request's arrival: under a concurrency cap (--concurrency with
         // --rate) the queue grows on this side, in the wait for a slot, not in TTFT.
         const q = line.queueMs ?? 0;
-        monitor.addRequest(finishedMs(line), line.ttftMs + q, (line.e2eMs ?? NaN) + q);
+        monitor.addRequest(finishedMs(line), first + q, (line.e2eMs ?? NaN) + q);
       },
       onProgress: (p) => {
         o.onProgress?.(p);

@@ -30,6 +30,7 @@ import { needsConfirm, nextAutoStep } from '../../../shared/runs/sweep/auto.ts';
 import { SloSearch } from '../../../shared/runs/sweep/search.ts';
 import { judgeSlo, type SloTerm } from '../../../shared/runs/sweep/slo.ts';
 import { kneesOf, stepNumbers } from '../../../shared/runs/sweep/step.ts';
+import { sweepStreams } from '../../../shared/runs/sweep/pooling.ts';
 import type { Workload } from '../../../shared/runs/workload/workload.ts';
 import type { ScrapeTarget } from '../../metrics/scraper.ts';
 import type { PromptProvider } from '../prompts/items.ts';
@@ -160,7 +161,7 @@ class Sweep {
     // Over-saturation stops the climb once a re-run confirmed it (the first confirmation stands).
     else if (step.stoppedEarly === 'over-saturated' && (role === 'confirm' || role === 'search'))
       this.file.stopped ??= { reason: 'over-saturated', atStep: index };
-    this.file.knee = kneesOf(this.file.steps);
+    this.file.knee = kneesOf(this.file.steps, 2, sweepStreams(this.file));
     await this.save();
     return { step, run };
   }

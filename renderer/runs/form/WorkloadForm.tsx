@@ -93,7 +93,7 @@ function StartFields({
 }
 
 /** The form's target (its own choice, else the app's selected one), re-read when any of them changes. */
-function useFormTarget(): TargetView | null {
+export function useFormTarget(): TargetView | null {
   const targets = useAppStore((s) => s.targets);
   const selected = useAppStore((s) => s.selectedTargetId);
   const own = useRunsStore((s) => s.targetId);

@@ -2,9 +2,12 @@
  * The curves of a sweep, as series a chart draws directly (recharts-ready rows of x and y): latency
  * percentiles against throughput, tokens/s per user against total tokens/s (the Pareto view), and
  * goodput against load — each point tagged with its step, the knee's point marked. Pure: the app's
- * Sweep mode and a report draw from it; the CLI prints the same numbers as a table.
+ * Sweep mode and a report draw from it; the CLI prints the same numbers as a table. A target that
+ * answers whole (embeddings, rerank: pooling.ts) has E2E only, against requests/s, and no per-user
+ * curve.
  */
 import type { SweepFile, SweepStep } from './file.ts';
+import { sweepStreams, throughputLabel } from './pooling.ts';
 import { curveSteps, loadValue } from './step.ts';
 
 export interface CurvePoint {
@@ -26,14 +29,19 @@ interface CurveSeries {
 }
 
 export interface SweepCurves {
-  /** p50/p90/p99 of TTFT, ITL, TPOT and E2E (ms) against output tokens/s. */
+  /**
+   * p50/p90/p99 of TTFT, ITL, TPOT and E2E (ms) against output tokens/s; a target that answers
+   * whole: of E2E only, against requests/s (`streams` false).
+   */
   latency: CurveSeries[];
-  /** Tokens/s per user against total output tokens/s (the Pareto frontier of the trade-off). */
+  /** Tokens/s per user against total output tokens/s (the Pareto frontier of the trade-off); no points without a stream. */
   perUser: CurveSeries;
   /** Goodput and request throughput (req/s) against the offered load. */
   goodput: CurveSeries[];
   /** Which load kind the x of the goodput series is. */
   loadKind: 'rate' | 'concurrency';
+  /** The target streams tokens (false: embeddings, rerank). */
+  streams: boolean;
 }
 
 const METRICS = [
@@ -50,28 +58,34 @@ function mark(p: CurvePoint, s: SweepStep, kneeStep: number | null): CurvePoint 
   return p;
 }
 
-export function sweepCurves(f: Pick<SweepFile, 'steps' | 'knee'>): SweepCurves {
+export function sweepCurves(
+  f: Pick<SweepFile, 'steps' | 'knee'> & { target?: { dialect: string } | undefined },
+): SweepCurves {
   const steps = curveSteps(f.steps);
+  const streams = sweepStreams(f);
+  const xOf = (s: SweepStep): number => (streams ? s.numbers.outputTokPerS : s.numbers.requestsPerS);
+  const xLabel = throughputLabel(streams);
   const latency: CurveSeries[] = [];
-  for (const [m, name] of METRICS) {
+  for (const [m, name] of streams ? METRICS : METRICS.filter(([id]) => id === 'e2el')) {
     const kneeStep = m === 'ttft' || m === 'e2el' ? (f.knee[m]?.stepIndex ?? null) : null;
     for (const p of PCTS) {
       const points: CurvePoint[] = [];
       for (const s of steps) {
         const y = s.numbers[m]?.[p];
         if (y === null || y === undefined || !Number.isFinite(y)) continue;
-        points.push(mark({ x: s.numbers.outputTokPerS, y, step: s.index }, s, p === 'p99' ? kneeStep : null));
+        points.push(mark({ x: xOf(s), y, step: s.index }, s, p === 'p99' ? kneeStep : null));
       }
-      latency.push({ id: `${m}_${p}`, label: `${name} ${p}`, xLabel: 'output tok/s', yLabel: 'ms', points });
+      latency.push({ id: `${m}_${p}`, label: `${name} ${p}`, xLabel, yLabel: 'ms', points });
     }
   }
+  // A target that answers whole has no TPOT, so no step has a per-user speed: no points.
   const perUser: CurveSeries = {
     id: 'per_user',
     label: 'tok/s per user',
     xLabel: 'output tok/s',
     yLabel: 'tok/s per user',
     points: steps
-      .filter((s) => s.numbers.tokPerSPerUser !== null)
+      .filter((s) => streams && s.numbers.tokPerSPerUser !== null)
       .map((s) => mark({ x: s.numbers.outputTokPerS, y: s.numbers.tokPerSPerUser!, step: s.index }, s, null)),
   };
   const loads = steps.map((s) => s.load);
@@ -102,5 +116,5 @@ export function sweepCurves(f: Pick<SweepFile, 'steps' | 'knee'>): SweepCurves {
     },
   ];
   for (const g of goodput) g.points.sort((a, b) => a.x - b.x);
-  return { latency, perUser, goodput, loadKind: kind };
+  return { latency, perUser, goodput, loadKind: kind, streams };
 }

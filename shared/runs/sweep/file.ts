@@ -37,6 +37,9 @@ export const StepNumbers = z.object({
   itl: Pcts,
   tpot: Pcts,
   e2el: Pcts,
+  /** Targets that answer whole (embeddings, rerank; older files and token targets: absent): the batch's throughput. */
+  inputsPerS: num.optional(),
+  inputTokPerS: num.optional(),
 });
 export type StepNumbers = z.infer<typeof StepNumbers>;
 
@@ -81,6 +84,7 @@ const StepSaturation = z.object({
   judged: z.boolean().optional(),
   /** ms into the step when it was judged (when it was stopped, if it was). */
   atMs: num,
+  /** The latency watched: TTFT; E2E for a target that answers whole (embeddings, rerank). */
   ttft: Fit,
   outstanding: Fit,
   queue: Queue.optional(),

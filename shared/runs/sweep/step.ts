@@ -1,6 +1,7 @@
 /**
  * A sweep step's numbers from its run summary (what the sweep file keeps per step), and the knees
- * of a sweep's steps: p99 TTFT and p99 E2E against output tokens/s (knee.ts).
+ * of a sweep's steps: p99 TTFT and p99 E2E against output tokens/s (knee.ts); for a target that
+ * answers whole, p99 E2E against requests/s (pooling.ts).
  */
 import { findKnee, type Knee } from './knee.ts';
 import type { StepNumbers, SweepFile, SweepLoad, SweepStep } from './file.ts';
@@ -28,6 +29,7 @@ export function stepNumbers(s: RunSummary): StepNumbers {
     itl: pcts(s, 'itl'),
     tpot: pcts(s, 'tpot'),
     e2el: pcts(s, 'e2el'),
+    ...(s.batch ? { inputsPerS: s.batch.inputsPerS, inputTokPerS: s.batch.inputTokensPerS } : {}),
   };
 }
 
@@ -85,16 +87,17 @@ function kneeSteps(steps: readonly SweepStep[]): SweepStep[] {
 
 /**
  * The knees on p99 TTFT and p99 E2E against output tokens/s, over the steady steps in order of
- * offered load (a concurrency-1 baseline first; kneeSteps).
+ * offered load (a concurrency-1 baseline first; kneeSteps). `streams` false (embeddings, rerank:
+ * pooling.ts): no TTFT knee, and E2E's against request throughput.
  */
-export function kneesOf(steps: readonly SweepStep[], minRise = 2): SweepFile['knee'] {
+export function kneesOf(steps: readonly SweepStep[], minRise = 2, streams = true): SweepFile['knee'] {
   const cs = kneeSteps(steps);
   const of = (m: 'ttft' | 'e2el'): SweepFile['knee']['ttft'] =>
     kneeRec(
       findKnee(
         cs.map((s, i) => ({
           load: i,
-          throughput: s.numbers.outputTokPerS,
+          throughput: streams ? s.numbers.outputTokPerS : s.numbers.requestsPerS,
           latency: s.numbers[m]?.p99 ?? NaN,
         })),
         minRise,
@@ -112,5 +115,5 @@ export function kneesOf(steps: readonly SweepStep[], minRise = 2): SweepFile['kn
       ),
     };
   };
-  return { ttft: fix(of('ttft')), e2el: fix(of('e2el')), minRise };
+  return { ttft: streams ? fix(of('ttft')) : null, e2el: fix(of('e2el')), minRise };
 }
