@@ -8,6 +8,8 @@ interface Props {
   error: RequestError;
   /** What arrived before the failure. */
   partial: { events: number; contentEvents: number; outputTokens: number; textChars: number };
+  /** A non-streamed answer (embeddings, rerank): its body is the response body, nothing streamed before. */
+  wholeAnswer?: boolean;
 }
 
 /** The body pretty-printed when it is JSON, as it came otherwise. */
@@ -56,7 +58,7 @@ function CancelledView({ error, partial }: Props) {
   );
 }
 
-export function ErrorView({ error, partial }: Props) {
+export function ErrorView({ error, partial, wholeAnswer = false }: Props) {
   if (error.kind === 'client' && error.code === 'cancelled')
     return <CancelledView error={error} partial={partial} />;
   const body = error.body ? prettyBody(error.body) : null;
@@ -104,7 +106,7 @@ export function ErrorView({ error, partial }: Props) {
       {body && (
         <details open={body.text.length < 2000}>
           <summary>
-            {error.kind === 'http' ? 'Response body' : 'Raw event'}
+            {error.kind === 'http' || wholeAnswer ? 'Response body' : 'Raw event'}
             {body.json ? ' (JSON)' : ''}
           </summary>
           <pre className="mono error-body" data-testid="error-body">
@@ -112,7 +114,9 @@ export function ErrorView({ error, partial }: Props) {
           </pre>
         </details>
       )}
-      <PartialNote partial={partial} before="the failure" none="Nothing arrived before the failure." />
+      {!wholeAnswer && (
+        <PartialNote partial={partial} before="the failure" none="Nothing arrived before the failure." />
+      )}
     </section>
   );
 }

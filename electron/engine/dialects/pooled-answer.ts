@@ -1,0 +1,79 @@
+/**
+ * The request debugger's digest of an embeddings or rerank answer (shared/pooled-answer.ts): what
+ * the dialect's reader checked (pooling.ts), turned into something a person reads — per vector its
+ * dimension, norm and first values; per ranked document its index, score and text. Bounded
+ * whatever the server sent; never throws (a body that is not the dialect's shape is `unreadable`,
+ * its start kept for the raw view, and the dialect's reader has already classified it).
+ */
+import type { DialectId } from '../../../shared/dialects.ts';
+import {
+  POOLED_LIMITS,
+  type EmbeddingDigest,
+  type PooledAnswer,
+  type RerankDigest,
+} from '../../../shared/pooled-answer.ts';
+import type { RequestSpec } from '../../../shared/request.ts';
+import { isObj, type Obj } from './common.ts';
+
+function embeddingOf(item: unknown, i: number): EmbeddingDigest {
+  const o: Obj = isObj(item) ? item : {};
+  const index = typeof o.index === 'number' ? o.index : i;
+  const e = o.embedding;
+  if (!Array.isArray(e)) return { index, dimension: null, norm: null, head: [] };
+  let sq = 0;
+  let numeric = true;
+  for (const v of e) {
+    if (typeof v !== 'number') {
+      numeric = false;
+      break;
+    }
+    sq += v * v;
+  }
+  const head = e.slice(0, POOLED_LIMITS.head).filter((v): v is number => typeof v === 'number');
+  return { index, dimension: e.length, norm: numeric ? Math.sqrt(sq) : null, head };
+}
+
+function rerankOf(r: unknown, i: number, documents: readonly string[]): RerankDigest {
+  const o: Obj = isObj(r) ? r : {};
+  const index = typeof o.index === 'number' ? o.index : i;
+  const doc = o.document;
+  const sent = documents[index] ?? '';
+  const full = isObj(doc) && typeof doc.text === 'string' ? doc.text : typeof doc === 'string' ? doc : sent;
+  return {
+    index,
+    score: typeof o.relevance_score === 'number' ? o.relevance_score : Number.NaN,
+    text: full.slice(0, POOLED_LIMITS.documentChars),
+    textCut: full.length > POOLED_LIMITS.documentChars,
+  };
+}
+
+/** The digest of a whole 2xx body `text` (`size` bytes as sent) of an embeddings or rerank request. */
+export function pooledAnswer(
+  dialect: DialectId,
+  spec: RequestSpec,
+  text: string,
+  size: number,
+): PooledAnswer {
+  const sample = {
+    body: text.slice(0, POOLED_LIMITS.bodyChars),
+    bodyBytes: size,
+    // `size` counts bytes as sent; `text` holds the engine's cap of them at most (pooling.ts).
+    bodyCut: text.length > POOLED_LIMITS.bodyChars || size > Buffer.byteLength(text),
+  };
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return { kind: 'unreadable', ...sample };
+  }
+  const list = isObj(o) ? (dialect === 'rerank' ? o.results : o.data) : undefined;
+  if (!Array.isArray(list)) return { kind: 'unreadable', ...sample };
+  const kept = list.slice(0, POOLED_LIMITS.items);
+  const omitted = list.length - kept.length;
+  if (dialect === 'rerank') {
+    const documents = spec.inputs ?? [];
+    return { kind: 'rerank', results: kept.map((r, i) => rerankOf(r, i, documents)), omitted, ...sample };
+  }
+  const items = kept.map(embeddingOf).sort((a, b) => a.index - b.index);
+  return { kind: 'embeddings', items, omitted, ...sample };
+}

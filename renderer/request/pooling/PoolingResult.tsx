@@ -1,0 +1,124 @@
+/**
+ * What an embeddings or rerank request got back, readable: per input its vector's dimension, L2
+ * norm and first values (never the whole vector: a 4096-float vector is not read as text); per
+ * ranked document its rank, index, relevance score and text. "Raw" shows the body's start, as
+ * it came (the engine keeps at most POOLED_LIMITS.bodyChars of it: shared/pooled-answer.ts).
+ */
+import { fmtBytes } from '../../../shared/format.ts';
+import { POOLED_LIMITS, type PooledAnswer } from '../../../shared/pooled-answer.ts';
+
+type Embeddings = Extract<PooledAnswer, { kind: 'embeddings' }>;
+type Rerank = Extract<PooledAnswer, { kind: 'rerank' }>;
+
+/** A vector's first values, 4 significant decimals each. @internal exported for its tests */
+export function headText(head: readonly number[], dimension: number | null): string {
+  const shown = head.map((v) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(4) : v.toExponential(2)));
+  const more = dimension !== null && dimension > head.length ? `, … ${dimension - head.length} more` : '';
+  return `[${shown.join(', ')}${more}]`;
+}
+
+function Omitted({ n, what }: { n: number; what: string }) {
+  if (n <= 0) return null;
+  return (
+    <p className="muted" data-testid="pooling-omitted">
+      {n} more {what} not listed (the first {POOLED_LIMITS.items} are).
+    </p>
+  );
+}
+
+function EmbeddingsTable({ a }: { a: Embeddings }) {
+  return (
+    <>
+      <table className="pooling-table" data-testid="embeddings-table">
+        <thead>
+          <tr>
+            <th>input</th>
+            <th title="The vector's length">dimension</th>
+            <th title="Euclidean (L2) norm: 1.0000 for a normalized model">norm</th>
+            <th title={`The first ${POOLED_LIMITS.head} values`}>first values</th>
+          </tr>
+        </thead>
+        <tbody>
+          {a.items.map((e) => (
+            <tr key={e.index}>
+              <td className="mono">{e.index}</td>
+              <td className="mono">{e.dimension ?? 'base64'}</td>
+              <td className="mono">{e.norm !== null ? e.norm.toFixed(4) : '—'}</td>
+              <td className="mono vec">{e.dimension !== null ? headText(e.head, e.dimension) : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Omitted n={a.omitted} what="vectors" />
+    </>
+  );
+}
+
+function RerankTable({ a }: { a: Rerank }) {
+  const top = Math.max(...a.results.map((r) => r.score).filter(Number.isFinite), 0);
+  return (
+    <>
+      <table className="pooling-table" data-testid="rerank-table">
+        <thead>
+          <tr>
+            <th>rank</th>
+            <th title="The document's position in the request">document</th>
+            <th title="relevance_score as the server gave it">score</th>
+            <th>text</th>
+          </tr>
+        </thead>
+        <tbody>
+          {a.results.map((r, i) => (
+            <tr key={`${r.index}-${i}`}>
+              <td className="mono">{i + 1}</td>
+              <td className="mono">{r.index}</td>
+              <td className="mono score">
+                <span
+                  className="score-bar"
+                  style={{ width: `${top > 0 && r.score > 0 ? (r.score / top) * 100 : 0}%` }}
+                />
+                <span className="score-val">{Number.isFinite(r.score) ? r.score.toFixed(4) : '—'}</span>
+              </td>
+              <td className="doc">
+                {r.text}
+                {r.textCut ? ' …' : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Omitted n={a.omitted} what="results" />
+    </>
+  );
+}
+
+export function PoolingResult({ answer }: { answer: PooledAnswer | undefined }) {
+  if (!answer) return null;
+  const cut = answer.bodyCut;
+  return (
+    <section className="card pooling-result" aria-label="Result" data-testid="pooling-result">
+      <header className="card-head">
+        <h3>Result</h3>
+        <span className="muted">
+          {answer.kind === 'embeddings'
+            ? `${answer.items.length + answer.omitted} vectors`
+            : answer.kind === 'rerank'
+              ? `${answer.results.length + answer.omitted} documents, best first`
+              : 'not the dialect’s shape: see the error and the raw body'}
+        </span>
+      </header>
+      {answer.kind === 'embeddings' && <EmbeddingsTable a={answer} />}
+      {answer.kind === 'rerank' && <RerankTable a={answer} />}
+      <details className="sub" open={answer.kind === 'unreadable'}>
+        <summary data-testid="pooling-raw-toggle">
+          Raw response body ({fmtBytes(answer.bodyBytes)}
+          {cut ? `, its start shown` : ''})
+        </summary>
+        <pre className="mono pooling-raw" data-testid="pooling-raw">
+          {answer.body}
+          {cut ? '\n…' : ''}
+        </pre>
+      </details>
+    </section>
+  );
+}
