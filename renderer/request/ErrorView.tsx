@@ -12,6 +12,14 @@ interface Props {
   wholeAnswer?: boolean;
 }
 
+/** What a kind means for a non-streamed answer (embeddings, rerank): one JSON document, no stream. */
+const WHOLE_ANSWER_HELP: Partial<Record<RequestError['kind'], string>> = {
+  http: 'The server answered with an error status.',
+  protocol:
+    'The answer is not what the endpoint promises (not JSON, the wrong shape, or too few or many results).',
+  server: 'The server answered 2xx with an error object.',
+};
+
 /** The body pretty-printed when it is JSON, as it came otherwise. */
 export function prettyBody(body: string): { text: string; json: boolean } {
   const s = body.trim();
@@ -62,7 +70,7 @@ export function ErrorView({ error, partial, wholeAnswer = false }: Props) {
   if (error.kind === 'client' && error.code === 'cancelled')
     return <CancelledView error={error} partial={partial} />;
   const body = error.body ? prettyBody(error.body) : null;
-  const help = ERROR_KIND_HELP[error.kind] ?? '';
+  const help = (wholeAnswer ? WHOLE_ANSWER_HELP[error.kind] : undefined) ?? ERROR_KIND_HELP[error.kind] ?? '';
   return (
     <section className={`card error-view kind-${error.kind}`} role="alert" aria-label="Request error">
       <header className="error-head">

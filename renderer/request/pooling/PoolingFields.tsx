@@ -41,27 +41,25 @@ export function PoolingFields({ form, dialect, errors }: Props) {
         </label>
         <div className="messages" data-testid="pooling-inputs">
           {form.inputs.map((s, i) => (
-            <div className="msg pooling-input" key={i}>
-              <div className="msg-head">
-                <span className="muted mono">
-                  {noun} {i}
-                </span>
-                <button
-                  type="button"
-                  className="btn icon ghost"
-                  aria-label={`Remove ${noun} ${i}`}
-                  onClick={() => patchForm({ inputs: form.inputs.filter((_, j) => j !== i) })}
-                  disabled={form.inputs.length === 1}
-                >
-                  ×
-                </button>
-              </div>
+            <div className="pooling-input" key={i}>
+              <span className="muted mono pi-index" title={`${noun} ${i}: its index in the request`}>
+                {i}
+              </span>
               <textarea
                 aria-label={`${rerank ? 'Document' : 'Input'} ${i}`}
                 rows={2}
                 value={s}
                 onChange={(e) => set(i, e.target.value)}
               />
+              <button
+                type="button"
+                className="btn icon ghost"
+                aria-label={`Remove ${noun} ${i}`}
+                onClick={() => patchForm({ inputs: form.inputs.filter((_, j) => j !== i) })}
+                disabled={form.inputs.length === 1}
+              >
+                ×
+              </button>
             </div>
           ))}
           <div className="row gap">

@@ -54,8 +54,20 @@ function EmbeddingsTable({ a }: { a: Embeddings }) {
   );
 }
 
+/**
+ * A score's bar, as a share of the scale: 0–1 when every score is in it (the usual sigmoid
+ * relevance, so 0.92 and 0.99 look alike only when they are), else the largest score.
+ * @internal exported for its tests
+ */
+export function scoreShare(score: number, scores: readonly number[]): number {
+  const finite = scores.filter(Number.isFinite);
+  const unit = finite.every((s) => s >= 0 && s <= 1);
+  const top = unit ? 1 : Math.max(...finite, 0);
+  return top > 0 && Number.isFinite(score) && score > 0 ? Math.min(score / top, 1) : 0;
+}
+
 function RerankTable({ a }: { a: Rerank }) {
-  const top = Math.max(...a.results.map((r) => r.score).filter(Number.isFinite), 0);
+  const scores = a.results.map((r) => r.score);
   return (
     <>
       <table className="pooling-table" data-testid="rerank-table">
@@ -73,11 +85,10 @@ function RerankTable({ a }: { a: Rerank }) {
               <td className="mono">{i + 1}</td>
               <td className="mono">{r.index}</td>
               <td className="mono score">
-                <span
-                  className="score-bar"
-                  style={{ width: `${top > 0 && r.score > 0 ? (r.score / top) * 100 : 0}%` }}
-                />
                 <span className="score-val">{Number.isFinite(r.score) ? r.score.toFixed(4) : '—'}</span>
+                <span className="score-track">
+                  <span className="score-bar" style={{ width: `${scoreShare(r.score, scores) * 100}%` }} />
+                </span>
               </td>
               <td className="doc">
                 {r.text}

@@ -14,7 +14,7 @@ import { CompareView } from '../CompareView.tsx';
 import { digestOf } from '../record-view.ts';
 import { EMPTY_SLOT, useRequestStore, type RequestSlot } from '../request-store.ts';
 import { RequestView } from '../RequestView.tsx';
-import { headText } from './PoolingResult.tsx';
+import { headText, scoreShare } from './PoolingResult.tsx';
 import { poolingSegments } from './PoolingPhases.tsx';
 
 afterEach(() => {
@@ -192,5 +192,14 @@ describe('comparing two embeddings requests', () => {
     expect(rows).toContain('E2E21.50 ms31.50 ms+10.00 ms (+47 %)');
     expect(rows).toContain('Prompt tokens4242=');
     expect(view.textContent).not.toMatch(/TTFT|ITL|TPOT|Chunks|Token count/);
+  });
+});
+
+describe('the rerank score bars', () => {
+  it('are shares of 0–1 when every score is in it, else of the largest score', () => {
+    expect(scoreShare(0.92, [0.99, 0.92])).toBeCloseTo(0.92, 12);
+    expect(scoreShare(4, [8, 4, -2])).toBe(0.5);
+    expect(scoreShare(-2, [8, 4, -2])).toBe(0);
+    expect(scoreShare(Number.NaN, [Number.NaN, 0.5])).toBe(0);
   });
 });
