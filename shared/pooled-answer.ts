@@ -18,9 +18,11 @@ export const POOLED_LIMITS = {
   bodyChars: 16 * 1024,
 } as const;
 
-/** One input's vector: null dimension and norm when it came base64-encoded (not decoded here). */
+/** One input's vector (null dimension and norm: not an array of numbers, nor base64 of float32s). */
 export interface EmbeddingDigest {
   index: number;
+  /** `encoding_format: "base64"` (vLLM, OpenAI: little-endian float32), decoded for this digest. */
+  base64?: boolean;
   dimension: number | null;
   /** Euclidean (L2) norm: 1 for a normalized model's vectors. */
   norm: number | null;
@@ -44,6 +46,17 @@ interface BodySample {
   bodyBytes: number;
   /** `body` is only the body's start (past bodyChars, or past the engine's per-response cap). */
   bodyCut: boolean;
+}
+
+/** What a digest holds, in characters (each number counted as 24): for the history's memory bound. */
+export function pooledAnswerChars(a: PooledAnswer): number {
+  const listed =
+    a.kind === 'embeddings'
+      ? a.items.reduce((n, e) => n + 24 * (e.head.length + 3), 0)
+      : a.kind === 'rerank'
+        ? a.results.reduce((n, r) => n + 48 + r.text.length, 0)
+        : 0;
+  return a.body.length + listed;
 }
 
 export type PooledAnswer =

@@ -105,6 +105,28 @@ describe("the debugger's embeddings requests", () => {
     expect(snap.summary.promptPreview).toBe('first input');
   });
 
+  it('decodes base64 vectors (extra body encoding_format) to the same values, marked base64', async () => {
+    const inputs = ['first input', 'third'];
+    const snap = await fire({
+      targetId: 't',
+      dialect: 'openai-embeddings',
+      model: 'tokenscope-sim',
+      inputs,
+      extraBody: { encoding_format: 'base64' },
+    });
+    expect(snap.record.error).toBeNull();
+    expect(snap.record.batch?.dimension).toBeNull();
+    const a = snap.record.answer as Extract<PooledAnswer, { kind: 'embeddings' }>;
+    const ref = await direct('/v1/embeddings', { model: 'tokenscope-sim', input: inputs });
+    const data = ref.data as { embedding: number[] }[];
+    for (const e of a.items) {
+      expect(e).toMatchObject({ base64: true, dimension: 1024 });
+      // float32 of the same values: equal to 6 decimals.
+      e.head.forEach((v, i) => expect(v).toBeCloseTo(data[e.index]!.embedding[i]!, 6));
+      expect(Math.abs(e.norm! - 1)).toBeLessThan(1e-4);
+    }
+  });
+
   it("classifies the server's 400 with its body, keeping no digest of an answer that never came", async () => {
     const long = 'word '.repeat(9000);
     const snap = await fire({

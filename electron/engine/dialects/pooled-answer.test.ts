@@ -1,10 +1,13 @@
 /**
  * The debugger's digest of an embeddings or rerank answer stays bounded and never throws, whatever
- * the server sent: past POOLED_LIMITS the rest is counted, not kept; base64 vectors have no
- * dimension here; a body that is not the dialect's shape keeps only its start.
+ * the server sent: past POOLED_LIMITS the rest is counted, not kept; base64 vectors are decoded as
+ * float32; a body that is not the dialect's shape keeps only its start; what it keeps counts toward
+ * the history's memory bound.
  */
 import { describe, expect, it } from 'vitest';
-import { POOLED_LIMITS } from '../../../shared/pooled-answer.ts';
+import { POOLED_LIMITS, pooledAnswerChars } from '../../../shared/pooled-answer.ts';
+import { newRecord } from '../../../shared/record.ts';
+import { recordFootprintBytes } from '../record-limits.ts';
 import type { RequestSpec } from '../../../shared/request.ts';
 import { pooledAnswer } from './pooled-answer.ts';
 
@@ -35,17 +38,20 @@ describe('pooledAnswer', () => {
     expect(a.bodyCut).toBe(true);
   });
 
-  it('gives base64 vectors no dimension or norm, and a non-numeric vector no norm', () => {
+  it('decodes base64 vectors as float32; a vector of neither kind has no dimension, a non-numeric one no norm', () => {
+    const f32 = Buffer.from(Float32Array.from([3, 4]).buffer).toString('base64');
     const text = JSON.stringify({
       data: [
-        { index: 0, embedding: 'AAAA' },
+        { index: 0, embedding: 'AAA' },
         { index: 1, embedding: [1, 'x'] },
+        { index: 2, embedding: f32 },
       ],
     });
     const a = pooledAnswer('openai-embeddings', spec([]), text, text.length);
     expect(a.kind === 'embeddings' && a.items).toEqual([
       { index: 0, dimension: null, norm: null, head: [] },
       { index: 1, dimension: 2, norm: null, head: [1] },
+      { index: 2, base64: true, dimension: 2, norm: 5, head: [3, 4] },
     ]);
     expect(a.bodyCut).toBe(false);
   });
@@ -83,5 +89,15 @@ describe('pooledAnswer', () => {
       kind: 'unreadable',
       bodyCut: true,
     });
+  });
+
+  it("counts toward the history's memory bound: the body kept and every listed item", () => {
+    const text = JSON.stringify({ results: [{ index: 0, relevance_score: 0.5 }] });
+    const a = pooledAnswer('rerank', spec(['doc']), text, text.length);
+    expect(pooledAnswerChars(a)).toBe(text.length + 48 + 3);
+    const rec = newRecord({ id: 'r', url: '', dialect: 'rerank', model: 'm', startedAtWall: 0 });
+    expect(recordFootprintBytes({ ...rec, answer: a }) - recordFootprintBytes(rec)).toBe(
+      2 * pooledAnswerChars(a),
+    );
   });
 });

@@ -18,8 +18,9 @@ import { isObj, type Obj } from './common.ts';
 function embeddingOf(item: unknown, i: number): EmbeddingDigest {
   const o: Obj = isObj(item) ? item : {};
   const index = typeof o.index === 'number' ? o.index : i;
-  const e = o.embedding;
+  const e = typeof o.embedding === 'string' ? float32s(o.embedding) : o.embedding;
   if (!Array.isArray(e)) return { index, dimension: null, norm: null, head: [] };
+  const b64 = typeof o.embedding === 'string' ? { base64: true } : {};
   let sq = 0;
   let numeric = true;
   for (const v of e) {
@@ -30,7 +31,16 @@ function embeddingOf(item: unknown, i: number): EmbeddingDigest {
     sq += v * v;
   }
   const head = e.slice(0, POOLED_LIMITS.head).filter((v): v is number => typeof v === 'number');
-  return { index, dimension: e.length, norm: numeric ? Math.sqrt(sq) : null, head };
+  return { index, ...b64, dimension: e.length, norm: numeric ? Math.sqrt(sq) : null, head };
+}
+
+/** A base64 vector as its little-endian float32 values, or null when it is not one. */
+function float32s(s: string): number[] | null {
+  const bytes = Buffer.from(s, 'base64');
+  if (bytes.length === 0 || bytes.length % 4 !== 0) return null;
+  const out = new Array<number>(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
 }
 
 function rerankOf(r: unknown, i: number, documents: readonly string[]): RerankDigest {

@@ -81,6 +81,12 @@ function Waterfall({ p }: { p: Phases }) {
   );
 }
 
+function dimensionText(d: RecordDigest): string {
+  if (d.batch?.dimension != null) return String(d.batch.dimension);
+  const first = d.answer?.kind === 'embeddings' ? d.answer.items[0] : undefined;
+  return first?.dimension != null ? `${first.dimension}${first.base64 ? ' (base64)' : ''}` : '—';
+}
+
 export function PoolingPhases({ digest }: { digest: RecordDigest }) {
   const p = digest.phases;
   const u = digest.usage;
@@ -145,8 +151,8 @@ export function PoolingPhases({ digest }: { digest: RecordDigest }) {
         ) : (
           <Row
             label="Dimension"
-            value={b?.dimension != null ? String(b.dimension) : '—'}
-            title="The vectors' length (— when they came base64-encoded)"
+            value={dimensionText(digest)}
+            title="The vectors' length (base64 vectors: decoded as float32 for this view)"
           />
         )}
       </dl>

@@ -42,7 +42,13 @@ function EmbeddingsTable({ a }: { a: Embeddings }) {
           {a.items.map((e) => (
             <tr key={e.index}>
               <td className="mono">{e.index}</td>
-              <td className="mono">{e.dimension ?? 'base64'}</td>
+              <td
+                className="mono"
+                title={e.base64 ? 'Sent base64-encoded (float32), decoded here' : undefined}
+              >
+                {e.dimension ?? '—'}
+                {e.base64 ? ' (base64)' : ''}
+              </td>
               <td className="mono">{e.norm !== null ? e.norm.toFixed(4) : '—'}</td>
               <td className="mono vec">{e.dimension !== null ? headText(e.head, e.dimension) : '—'}</td>
             </tr>
