@@ -103,6 +103,14 @@ describe('the request debugger for embeddings and rerank', () => {
     expect(rows.length).toBe(6);
     for (const r of rows) expect(r).toMatch(/^\d\t384\t1\.0000\t\[(-?\d\.\d{4}, ){8}… 376 more\]$/);
     expect(await page.getByTestId('pooling-batch').textContent()).toBe('6 → 6');
+    // Six different texts: 1 on the diagonal only.
+    const sim = await rowsOf('similarity-matrix');
+    expect(sim.length).toBe(6);
+    sim.forEach((r, i) => {
+      const cells = r.split('\t').slice(1).map(Number);
+      expect(cells[i]).toBe(1);
+      expect(cells.filter((v) => v > 0.5).length).toBe(1);
+    });
     expect(Number(await page.getByTestId('pooling-prompt-tokens').textContent())).toBeGreaterThan(20);
     expect(await page.getByTestId('pooling-e2e').textContent()).toMatch(/^\d+\.\d\d ms$/);
     expect(await page.getByTestId('pooling-waterfall').locator('.wf-row').count()).toBe(4);

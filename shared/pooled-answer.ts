@@ -16,6 +16,8 @@ export const POOLED_LIMITS = {
   documentChars: 1000,
   /** Characters of the body kept for the raw view. */
   bodyChars: 16 * 1024,
+  /** Vectors compared pairwise (cosine similarity) at most: a batch larger than this has no matrix. */
+  similarity: 16,
 } as const;
 
 /** One input's vector (null dimension and norm: not an array of numbers, nor base64 of float32s). */
@@ -52,7 +54,7 @@ interface BodySample {
 export function pooledAnswerChars(a: PooledAnswer): number {
   const listed =
     a.kind === 'embeddings'
-      ? a.items.reduce((n, e) => n + 24 * (e.head.length + 3), 0)
+      ? a.items.reduce((n, e) => n + 24 * (e.head.length + 3), 0) + 24 * (a.similarity?.length ?? 0) ** 2
       : a.kind === 'rerank'
         ? a.results.reduce((n, r) => n + 48 + r.text.length, 0)
         : 0;
@@ -60,7 +62,17 @@ export function pooledAnswerChars(a: PooledAnswer): number {
 }
 
 export type PooledAnswer =
-  | ({ kind: 'embeddings'; items: EmbeddingDigest[]; omitted: number } & BodySample)
+  | ({
+      kind: 'embeddings';
+      items: EmbeddingDigest[];
+      omitted: number;
+      /**
+       * Cosine similarity of every pair of vectors, in `items` order (2 to POOLED_LIMITS.similarity
+       * vectors of one length; absent otherwise): identical inputs give 1, a sanity check a person
+       * can read where a vector cannot be.
+       */
+      similarity?: number[][];
+    } & BodySample)
   | ({ kind: 'rerank'; results: RerankDigest[]; omitted: number } & BodySample)
   /** Not the dialect's shape (or not JSON): only the body, for the raw view. */
   | ({ kind: 'unreadable' } & BodySample);

@@ -141,6 +141,19 @@ describe("the debugger's embeddings requests", () => {
     expect(snap.summary.state).toBe('error');
   });
 
+  it("compares the batch's vectors pairwise: the same text twice is similarity 1, others far from it", async () => {
+    const inputs = ['the same text', 'something else entirely', 'the same text'];
+    const snap = await fire({ targetId: 't', dialect: 'openai-embeddings', model: 'tokenscope-sim', inputs });
+    const a = snap.record.answer as Extract<PooledAnswer, { kind: 'embeddings' }>;
+    const m = a.similarity!;
+    expect(m.length).toBe(3);
+    for (let i = 0; i < 3; i++) expect(m[i]![i]).toBeCloseTo(1, 9);
+    expect(m[0]![2]).toBeCloseTo(1, 9);
+    // Seeded random 1024-value unit vectors: nearly orthogonal.
+    expect(Math.abs(m[0]![1]!)).toBeLessThan(0.2);
+    expect(m[1]![0]).toBe(m[0]![1]);
+  });
+
   it('keeps no digest or body size for load runs (records without raw data)', async () => {
     const spec = specFromInput(
       { targetId: 't', dialect: 'openai-embeddings', model: 'tokenscope-sim', inputs: ['x', 'y'] },

@@ -100,4 +100,33 @@ describe('pooledAnswer', () => {
       2 * pooledAnswerChars(a),
     );
   });
+
+  it('compares 2 to 16 vectors of one length pairwise (cosine similarity), no more and no others', () => {
+    const body = (data: unknown[]) => JSON.stringify({ data });
+    const two = body([
+      { index: 1, embedding: [4, 3] },
+      { index: 0, embedding: [3, 4] },
+    ]);
+    const a = pooledAnswer('openai-embeddings', spec([]), two, two.length);
+    expect(a.kind === 'embeddings' && a.similarity).toEqual([
+      [1, 24 / 25],
+      [24 / 25, 1],
+    ]);
+    const many = (n: number) => body(Array.from({ length: n }, (_, i) => ({ index: i, embedding: [1, i] })));
+    const sixteen = many(POOLED_LIMITS.similarity);
+    expect(pooledAnswer('openai-embeddings', spec([]), sixteen, sixteen.length)).toHaveProperty('similarity');
+    const seventeen = many(POOLED_LIMITS.similarity + 1);
+    expect(pooledAnswer('openai-embeddings', spec([]), seventeen, 0)).not.toHaveProperty('similarity');
+    const mixed = body([
+      { index: 0, embedding: [1, 2] },
+      { index: 1, embedding: [1, 2, 3] },
+    ]);
+    expect(pooledAnswer('openai-embeddings', spec([]), mixed, 0)).not.toHaveProperty('similarity');
+    const zero = body([
+      { index: 0, embedding: [0, 0] },
+      { index: 1, embedding: [1, 2] },
+    ]);
+    const z = pooledAnswer('openai-embeddings', spec([]), zero, 0);
+    expect(z.kind === 'embeddings' && z.similarity?.[0]?.[1]).toBeNaN();
+  });
 });

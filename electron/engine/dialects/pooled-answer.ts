@@ -15,11 +15,14 @@ import {
 import type { RequestSpec } from '../../../shared/request.ts';
 import { isObj, type Obj } from './common.ts';
 
-function embeddingOf(item: unknown, i: number): EmbeddingDigest {
+/** A digest and, when every value is a number, the whole vector (for the similarities). */
+type Embedded = EmbeddingDigest & { vector: number[] | null };
+
+function embeddingOf(item: unknown, i: number): Embedded {
   const o: Obj = isObj(item) ? item : {};
   const index = typeof o.index === 'number' ? o.index : i;
   const e = typeof o.embedding === 'string' ? float32s(o.embedding) : o.embedding;
-  if (!Array.isArray(e)) return { index, dimension: null, norm: null, head: [] };
+  if (!Array.isArray(e)) return { index, dimension: null, norm: null, head: [], vector: null };
   const b64 = typeof o.embedding === 'string' ? { base64: true } : {};
   let sq = 0;
   let numeric = true;
@@ -31,7 +34,23 @@ function embeddingOf(item: unknown, i: number): EmbeddingDigest {
     sq += v * v;
   }
   const head = e.slice(0, POOLED_LIMITS.head).filter((v): v is number => typeof v === 'number');
-  return { index, ...b64, dimension: e.length, norm: numeric ? Math.sqrt(sq) : null, head };
+  const norm = numeric ? Math.sqrt(sq) : null;
+  return { index, ...b64, dimension: e.length, norm, head, vector: numeric ? (e as number[]) : null };
+}
+
+/** Cosine similarity of each pair, or undefined when the vectors cannot be compared. */
+function similarities(items: readonly Embedded[]): number[][] | undefined {
+  if (items.length < 2 || items.length > POOLED_LIMITS.similarity) return undefined;
+  const vs = items.map((e) => e.vector);
+  const dim = vs[0]?.length ?? 0;
+  if (!vs.every((v) => v !== null && v.length === dim) || dim === 0) return undefined;
+  return items.map((a, i) =>
+    items.map((b, j) => {
+      let dot = 0;
+      for (let k = 0; k < dim; k++) dot += vs[i]![k]! * vs[j]![k]!;
+      return a.norm && b.norm ? dot / (a.norm * b.norm) : Number.NaN;
+    }),
+  );
 }
 
 /** A base64 vector as its little-endian float32 values, or null when it is not one. */
@@ -84,6 +103,8 @@ export function pooledAnswer(
     const documents = spec.inputs ?? [];
     return { kind: 'rerank', results: kept.map((r, i) => rerankOf(r, i, documents)), omitted, ...sample };
   }
-  const items = kept.map(embeddingOf).sort((a, b) => a.index - b.index);
-  return { kind: 'embeddings', items, omitted, ...sample };
+  const embedded = kept.map(embeddingOf).sort((a, b) => a.index - b.index);
+  const similarity = omitted === 0 ? similarities(embedded) : undefined;
+  const items = embedded.map(({ vector: _vector, ...digest }) => digest);
+  return { kind: 'embeddings', items, omitted, ...(similarity ? { similarity } : {}), ...sample };
 }

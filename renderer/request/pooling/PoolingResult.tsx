@@ -56,6 +56,7 @@ function EmbeddingsTable({ a }: { a: Embeddings }) {
         </tbody>
       </table>
       <Omitted n={a.omitted} what="vectors" />
+      {a.similarity && <SimilarityMatrix m={a.similarity} indices={a.items.map((e) => e.index)} />}
     </>
   );
 }
@@ -70,6 +71,47 @@ export function scoreShare(score: number, scores: readonly number[]): number {
   const unit = finite.every((s) => s >= 0 && s <= 1);
   const top = unit ? 1 : Math.max(...finite, 0);
   return top > 0 && Number.isFinite(score) && score > 0 ? Math.min(score / top, 1) : 0;
+}
+
+/** Cosine similarity of each pair of inputs, shaded by value (1: the same direction). */
+function SimilarityMatrix({ m, indices }: { m: number[][]; indices: number[] }) {
+  return (
+    <details className="sub" open={m.length <= 8}>
+      <summary title="Cosine similarity of each pair of vectors: 1.0000 on the diagonal; identical inputs give 1 too">
+        Cosine similarity ({m.length} × {m.length})
+      </summary>
+      <table className="pooling-table similarity" data-testid="similarity-matrix">
+        <thead>
+          <tr>
+            <th />
+            {indices.map((i) => (
+              <th key={i} className="mono">
+                {i}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {m.map((row, r) => (
+            <tr key={indices[r]}>
+              <th className="mono">{indices[r]}</th>
+              {row.map((v, c) => (
+                <td
+                  key={c}
+                  className="mono"
+                  style={{
+                    background: `rgba(91, 157, 255, ${Number.isFinite(v) ? Math.max(0, v) * 0.45 : 0})`,
+                  }}
+                >
+                  {Number.isFinite(v) ? v.toFixed(4) : '—'}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
 }
 
 function RerankTable({ a }: { a: Rerank }) {

@@ -31,6 +31,10 @@ const EMBEDDINGS: PooledAnswer = {
     { index: 1, dimension: 4096, norm: 0.99995, head: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8] },
   ],
   omitted: 0,
+  similarity: [
+    [1, 0.25],
+    [0.25, 1],
+  ],
   body: '{"object":"list","data":[{"index":0,"embedding":[0.5,-0.25',
   bodyBytes: 163_840,
   bodyCut: true,
@@ -115,6 +119,8 @@ describe('the request view of an embeddings request', () => {
       '040961.0000[0.5000, -0.2500, 0.1250, 0.0000, 1.00e-5, 1.0000, 2.0000, 3.0000, … 4088 more]',
       '140961.0000[0.1000, 0.2000, 0.3000, 0.4000, 0.5000, 0.6000, 0.7000, 0.8000, … 4088 more]',
     ]);
+    const sim = within(screen.getByTestId('similarity-matrix')).getAllByRole('row');
+    expect(sim.map((r) => r.textContent)).toEqual(['01', '01.00000.2500', '10.25001.0000']);
     // The raw body is behind a toggle, and says it is only the start.
     expect(screen.getByTestId('pooling-raw-toggle').textContent).toBe(
       'Raw response body (160.0 KiB, its start shown)',
