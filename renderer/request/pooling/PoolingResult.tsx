@@ -10,7 +10,7 @@ import { POOLED_LIMITS, type PooledAnswer } from '../../../shared/pooled-answer.
 type Embeddings = Extract<PooledAnswer, { kind: 'embeddings' }>;
 type Rerank = Extract<PooledAnswer, { kind: 'rerank' }>;
 
-/** A vector's first values, 4 significant decimals each. @internal exported for its tests */
+/** A vector's first values, to 4 decimals (tiny ones in exponent form). @internal exported for its tests */
 export function headText(head: readonly number[], dimension: number | null): string {
   const shown = head.map((v) => (Math.abs(v) >= 1e-4 || v === 0 ? v.toFixed(4) : v.toExponential(2)));
   const more = dimension !== null && dimension > head.length ? `, … ${dimension - head.length} more` : '';
