@@ -145,6 +145,10 @@ export const FireInput = z.object({
   model: z.string().min(1).max(256),
   prompt: z.string().max(1_000_000).optional(),
   messages: z.array(chatMessage).max(1000).optional(),
+  /** Embeddings: the batch of inputs; rerank: the documents scored against `prompt` (the query). */
+  inputs: z.array(z.string().max(1_000_000)).min(1).max(4096).optional(),
+  /** Rerank: the best N documents only (absent: every one scored). */
+  topN: z.number().int().min(1).max(4096).optional(),
   params: z
     .object({
       maxTokens: z.number().int().min(1).max(1_000_000).optional(),

@@ -3,6 +3,7 @@ import type { RequestError } from './errors.ts';
 import { EventColumns, type EventColumnsData } from './event-columns.ts';
 import type { Phases, TokenSource, Usage } from './request.ts';
 import type { ToolCallRecord } from './tool-calls.ts';
+import type { PooledAnswer } from './pooled-answer.ts';
 
 /**
  * Everything the engine measured about one request. Times are ms since the request started
@@ -69,6 +70,8 @@ export interface RequestRecord {
   batch?: BatchInfo;
   /** The answer's tool calls, put together from their deltas (absent: none). */
   toolCalls?: ToolCallRecord[];
+  /** A non-streamed answer's readable digest, for the debugger (kept with raw data only). */
+  answer?: PooledAnswer;
 }
 
 /** One embeddings or rerank request's batch: inputs sent, results received. */

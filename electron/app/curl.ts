@@ -5,14 +5,14 @@ import { resolveEndpoint, redactUrl } from '../engine/endpoint.ts';
 import type { ResolvedTarget } from './targets-service.ts';
 import { specFromInput } from './requests-service.ts';
 import { looksSecretName } from '../../shared/redact.ts';
-import { apiKeyHeader, dialectHeaders } from '../../shared/dialects.ts';
+import { apiKeyHeader, dialectHeaders, isNonStreamingDialect } from '../../shared/dialects.ts';
 
 function sq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
- * The same request as a `curl -N` command. The API key is never written out: it is referenced as
+ * The same request as a `curl -N` command (`curl` for embeddings and rerank). The API key is never written out: it is referenced as
  * $TOKENSCOPE_API_KEY so a copied command can't leak it.
  */
 export function curlCommand(input: FireInput, target: ResolvedTarget): string {
@@ -20,7 +20,9 @@ export function curlCommand(input: FireInput, target: ResolvedTarget): string {
   const dialect = getDialect(spec.dialect);
   const url = redactUrl(resolveEndpoint(spec.url, spec.dialect));
   const body = JSON.stringify(buildRequestBody(dialect, spec));
-  const parts = ['curl -N', sq(url), `-H ${sq('Content-Type: application/json')}`];
+  // -N (no buffering) shows a stream as it comes; an embeddings or rerank answer is one document.
+  const curl = isNonStreamingDialect(spec.dialect) ? 'curl' : 'curl -N';
+  const parts = [curl, sq(url), `-H ${sq('Content-Type: application/json')}`];
   // Headers the user marked secret, and any whose name says it is one, never go into a command
   // that gets pasted into chats and issues.
   const secret = new Set((target.secretHeaderNames ?? []).map((n) => n.toLowerCase()));

@@ -53,6 +53,8 @@ export function specFromInput(input: FireInput, target: ResolvedTarget): Request
     model: input.model,
     prompt: input.prompt,
     messages: input.messages,
+    ...(input.inputs ? { inputs: input.inputs } : {}),
+    ...(input.topN !== undefined ? { topN: input.topN } : {}),
     params: input.params,
     extraBody: input.extraBody,
     headers: { ...targetHeaders, ...(input.headers ?? {}) },
@@ -94,7 +96,10 @@ export class RequestService {
       e2eMs: null,
       outputTokens: 0,
       errorKind: null,
-      promptPreview: (input.prompt ?? input.messages?.at(-1)?.content ?? '').slice(0, 120),
+      promptPreview: (input.prompt ?? input.messages?.at(-1)?.content ?? input.inputs?.[0] ?? '').slice(
+        0,
+        120,
+      ),
     };
     const l: Live = { id, input, target, ac: new AbortController(), rec: null, sent: 0, batches: 0, summary };
     this.live.set(id, l);

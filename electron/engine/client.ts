@@ -26,6 +26,7 @@ import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 import { SlicedQueue } from '../platform/sliced-queue.ts';
 import { onAbort } from '../platform/abort-hub.ts';
+import { pooledAnswer } from './dialects/pooled-answer.ts';
 
 export interface FireOptions {
   signal?: AbortSignal;
@@ -129,8 +130,11 @@ class Exchange implements IoHandler {
       raw: opts.keepRaw === false ? null : [],
       maxTokens: spec.params?.maxTokens ?? null,
       ...(prep.trace ? { trace: prep.trace } : {}),
-      // A request with images: its body's size, beside its upload time (the run's `upload`).
-      ...(spec.images?.length ? { requestBytes: Number(prep.headers['content-length']) } : {}),
+      // A request with images: its body's size, beside its upload time (the run's `upload`); the
+      // debugger's embeddings and rerank requests too (their batch is the body).
+      ...(spec.images?.length || (opts.keepRaw !== false && prep.dialect.readResponse)
+        ? { requestBytes: Number(prep.headers['content-length']) }
+        : {}),
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
     this.decoder = new StreamDecoder(prep.dialect, this.rec, {
@@ -329,7 +333,11 @@ class Exchange implements IoHandler {
     const read = this.prep.dialect.readResponse;
     if (!read) return readJsonBody(this.spec.dialect, this.rec, text, this.errorSize, rel);
     // The body decides, whatever its label: a valid answer under text/plain is still the answer.
-    return read(this.rec, this.spec, { text, size: this.errorSize, atMs: rel });
+    const error = read(this.rec, this.spec, { text, size: this.errorSize, atMs: rel });
+    // The debugger shows what came back (its digest); load runs keep no raw data, nor this.
+    if (this.opts.keepRaw !== false)
+      this.rec.answer = pooledAnswer(this.spec.dialect, this.spec, text, this.errorSize);
+    return error;
   }
 
   private onError(error: RequestError, t: number, rel: number): void {

@@ -6,6 +6,7 @@ import type { RequestError } from '../../shared/errors.ts';
 import type { RequestRecord } from '../../shared/record.ts';
 import { overMaxTokensLimit } from '../../shared/stats/token-bounds.ts';
 import { DEFAULT_LIMITS } from './engine-config.ts';
+import { pooledAnswerChars } from '../../shared/pooled-answer.ts';
 
 /**
  * The limits come from the engine configuration (engine-config.ts, DEFAULT_LIMITS), passed to each
@@ -73,9 +74,10 @@ export function eventTooLargeError(atMs: number, maxEventChars: number): Request
 
 /** What a finished record holds, estimated (the columns, the strings, their headers), bytes. */
 export function recordFootprintBytes(
-  rec: Pick<RequestRecord, 'events' | 'raw' | 'text' | 'reasoning'>,
+  rec: Pick<RequestRecord, 'events' | 'raw' | 'text' | 'reasoning' | 'answer'>,
 ): number {
   let chars = rec.text.length + rec.reasoning.length;
+  if (rec.answer) chars += pooledAnswerChars(rec.answer);
   const e = rec.events;
   for (let i = 0; i < e.n; i++) chars += e.text[i]?.length ?? 0;
   if (rec.raw) for (const r of rec.raw) chars += r.length;

@@ -1,6 +1,8 @@
 /**
  * Two requests on one time axis (stacked lanes, same scale) and their numbers side by side,
  * with the difference B − A. Values from computeRequestStats / summarize, as everywhere.
+ * Embeddings and rerank (no token stream) get no lanes and their own rows: phases, sizes, usage
+ * and batch (pooling/pooling-compare.ts).
  */
 import { fmtClock } from '../core/format-date.ts';
 import { useMemo } from 'react';
@@ -12,6 +14,8 @@ import { setCompare } from './controller.ts';
 import { useRequestStore, type RequestSlot } from './request-store.ts';
 import { tokenSourceLabel } from './StatsPanel.tsx';
 import { Timeline } from './timeline/Timeline.tsx';
+import { isNonStreamingDialect } from '../../shared/dialects.ts';
+import { POOLING_METRICS } from './pooling/pooling-compare.ts';
 import { TimelineLegend } from './timeline/TimelineLegend.tsx';
 
 interface Metric {
@@ -107,26 +111,44 @@ export function CompareView() {
     [a.id, b.id],
   );
   if (!b.id) return null;
+  // A non-streamed answer has no tokens to time: no lanes, and its own rows.
+  const pooled = [a, b].some((s) => s.summary && isNonStreamingDialect(s.summary.dialect));
+  const rows = pooled
+    ? POOLING_METRICS.map((m) => ({
+        m,
+        va: a.digest ? m.get(a.digest) : null,
+        vb: b.digest ? m.get(b.digest) : null,
+      }))
+    : METRICS.map((m) => ({ m, va: a.stats ? m.get(a.stats) : null, vb: b.stats ? m.get(b.stats) : null }));
   return (
     <section className="card compare" aria-label="Comparison" data-testid="compare-view">
       <header className="card-head">
         <h3>Compare</h3>
-        <TimelineLegend
-          lanes={[
-            { label: 'A', color: C.content, name: name(a) },
-            { label: 'B', color: C.contentB, name: name(b) },
-          ]}
-          reasoning={a.stats?.reasoningTokens != null || b.stats?.reasoningTokens != null}
-        />
+        {pooled ? (
+          <ul className="legend" aria-label="Requests compared">
+            <li style={{ color: C.content }}>A: {name(a)}</li>
+            <li style={{ color: C.contentB }}>B: {name(b)}</li>
+          </ul>
+        ) : (
+          <TimelineLegend
+            lanes={[
+              { label: 'A', color: C.content, name: name(a) },
+              { label: 'B', color: C.contentB, name: name(b) },
+            ]}
+            reasoning={a.stats?.reasoningTokens != null || b.stats?.reasoningTokens != null}
+          />
+        )}
         <button type="button" className="btn small ghost" onClick={() => void setCompare(null)}>
           Close
         </button>
       </header>
-      <Timeline
-        lanes={lanes}
-        testId="compare-canvas"
-        ariaLabel="Timelines of requests A and B on one time axis"
-      />
+      {!pooled && (
+        <Timeline
+          lanes={lanes}
+          testId="compare-canvas"
+          ariaLabel="Timelines of requests A and B on one time axis"
+        />
+      )}
       <table className="compare-table">
         <thead>
           <tr>
@@ -141,9 +163,7 @@ export function CompareView() {
           </tr>
         </thead>
         <tbody>
-          {METRICS.map((m) => {
-            const va = a.stats ? m.get(a.stats) : null;
-            const vb = b.stats ? m.get(b.stats) : null;
+          {rows.map(({ m, va, vb }) => {
             const d = diff(va, vb, m);
             return (
               <tr key={m.label}>
@@ -154,12 +174,14 @@ export function CompareView() {
               </tr>
             );
           })}
-          <tr>
-            <th>Token count</th>
-            <td>{a.stats ? tokenSourceLabel(a.stats.tokenSource) : '—'}</td>
-            <td>{b.stats ? tokenSourceLabel(b.stats.tokenSource) : '—'}</td>
-            <td />
-          </tr>
+          {!pooled && (
+            <tr>
+              <th>Token count</th>
+              <td>{a.stats ? tokenSourceLabel(a.stats.tokenSource) : '—'}</td>
+              <td>{b.stats ? tokenSourceLabel(b.stats.tokenSource) : '—'}</td>
+              <td />
+            </tr>
+          )}
           <tr>
             <th>Finish / error</th>
             <td>

@@ -1,6 +1,7 @@
 /**
  * Compose and fire one streaming request: target, dialect, model, prompt or chat messages,
- * sampling parameters, stream options, extra body JSON and headers. Ctrl/Cmd+Enter sends.
+ * sampling parameters, stream options, extra body JSON and headers — or, for embeddings and
+ * rerank, their batch, query and top_n (PoolingFields). Ctrl/Cmd+Enter sends.
  */
 import { useCallback } from 'react';
 import type { DialectId } from '../../shared/dialects.ts';
@@ -17,6 +18,8 @@ import { ExtraBodyField } from './ExtraBodyField.tsx';
 import { PromptField } from './PromptField.tsx';
 import { TargetField } from './TargetField.tsx';
 import { ComposerParams } from './ComposerParams.tsx';
+import { PoolingFields } from './pooling/PoolingFields.tsx';
+import { isPoolingDialect } from './pooling/pooling-input.ts';
 import { HeadersEditor } from '../targets/HeadersEditor.tsx';
 import { ModelPicker } from '../targets/ModelPicker.tsx';
 
@@ -47,9 +50,14 @@ export function Composer() {
         </div>
       </div>
 
-      <PromptField chat={chat} messages={form.messages} prompt={form.prompt} error={errors.prompt} />
-
-      <ComposerParams form={form} dialect={dialect} errors={errors} />
+      {isPoolingDialect(dialect) ? (
+        <PoolingFields form={form} dialect={dialect} errors={errors} />
+      ) : (
+        <>
+          <PromptField chat={chat} messages={form.messages} prompt={form.prompt} error={errors.prompt} />
+          <ComposerParams form={form} dialect={dialect} errors={errors} />
+        </>
+      )}
 
       <ExtraBodyField value={form.extraBody} parsed={extraError} />
 

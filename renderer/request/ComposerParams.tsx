@@ -46,18 +46,7 @@ export function ComposerParams({ form, dialect, errors }: Props) {
         >
           ignore_eos
         </CheckRow>
-        <label
-          className="check"
-          title="Send a fresh W3C traceparent (sampled) and an x-request-id, so a server that traces joins its span to this request"
-        >
-          <input
-            type="checkbox"
-            data-testid="trace-headers"
-            checked={form.traceHeaders}
-            onChange={(e) => set({ traceHeaders: e.target.checked })}
-          />{' '}
-          trace headers
-        </label>
+        <TraceHeadersCheck checked={form.traceHeaders} />
       </div>
 
       {hasStreamOptions(dialect) && (
@@ -92,7 +81,25 @@ export function ComposerParams({ form, dialect, errors }: Props) {
   );
 }
 
-function NumberField(p: {
+/** Send a traceparent and an x-request-id (every dialect, the pooling ones too). */
+export function TraceHeadersCheck({ checked }: { checked: boolean }) {
+  return (
+    <label
+      className="check"
+      title="Send a fresh W3C traceparent (sampled) and an x-request-id, so a server that traces joins its span to this request"
+    >
+      <input
+        type="checkbox"
+        data-testid="trace-headers"
+        checked={checked}
+        onChange={(e) => patchForm({ traceHeaders: e.target.checked })}
+      />{' '}
+      trace headers
+    </label>
+  );
+}
+
+export function NumberField(p: {
   id: string;
   label: string;
   value: string;

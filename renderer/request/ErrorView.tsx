@@ -8,7 +8,17 @@ interface Props {
   error: RequestError;
   /** What arrived before the failure. */
   partial: { events: number; contentEvents: number; outputTokens: number; textChars: number };
+  /** A non-streamed answer (embeddings, rerank): its body is the response body, nothing streamed before. */
+  wholeAnswer?: boolean;
 }
+
+/** What a kind means for a non-streamed answer (embeddings, rerank): one JSON document, no stream. */
+const WHOLE_ANSWER_HELP: Partial<Record<RequestError['kind'], string>> = {
+  http: 'The server answered with an error status.',
+  protocol:
+    'The answer is not what the endpoint promises (not JSON, the wrong shape, or too few or many results).',
+  server: 'The server answered 2xx with an error object.',
+};
 
 /** The body pretty-printed when it is JSON, as it came otherwise. */
 export function prettyBody(body: string): { text: string; json: boolean } {
@@ -56,11 +66,11 @@ function CancelledView({ error, partial }: Props) {
   );
 }
 
-export function ErrorView({ error, partial }: Props) {
+export function ErrorView({ error, partial, wholeAnswer = false }: Props) {
   if (error.kind === 'client' && error.code === 'cancelled')
     return <CancelledView error={error} partial={partial} />;
   const body = error.body ? prettyBody(error.body) : null;
-  const help = ERROR_KIND_HELP[error.kind] ?? '';
+  const help = (wholeAnswer ? WHOLE_ANSWER_HELP[error.kind] : undefined) ?? ERROR_KIND_HELP[error.kind] ?? '';
   return (
     <section className={`card error-view kind-${error.kind}`} role="alert" aria-label="Request error">
       <header className="error-head">
@@ -104,7 +114,7 @@ export function ErrorView({ error, partial }: Props) {
       {body && (
         <details open={body.text.length < 2000}>
           <summary>
-            {error.kind === 'http' ? 'Response body' : 'Raw event'}
+            {error.kind === 'http' || wholeAnswer ? 'Response body' : 'Raw event'}
             {body.json ? ' (JSON)' : ''}
           </summary>
           <pre className="mono error-body" data-testid="error-body">
@@ -112,7 +122,9 @@ export function ErrorView({ error, partial }: Props) {
           </pre>
         </details>
       )}
-      <PartialNote partial={partial} before="the failure" none="Nothing arrived before the failure." />
+      {!wholeAnswer && (
+        <PartialNote partial={partial} before="the failure" none="Nothing arrived before the failure." />
+      )}
     </section>
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { RequestSummary } from '../../shared/api.ts';
 import { fmtMs } from '../../shared/format.ts';
+import { isNonStreamingDialect } from '../../shared/dialects.ts';
 import { DEFAULT_FORM, formFromInput } from './fire-input.ts';
 import { setTab } from '../core/tab-store.ts';
 import { fmtClock } from '../core/format-date.ts';
@@ -34,6 +35,7 @@ function Item({
   compared: boolean;
   canCompare: boolean;
 }) {
+  const pooled = isNonStreamingDialect(s.dialect);
   return (
     <li
       className={`history-item${current ? ' current' : ''}${compared ? ' compared' : ''}`}
@@ -56,15 +58,19 @@ function Item({
         <span className="hi-target">{s.targetName}</span>
         <span className="hi-model mono">{s.model}</span>
         <span className="hi-nums">
-          <span title="TTFT">
-            {s.ttftMs !== null
-              ? `TTFT ${fmtMs(s.ttftMs, 1)}`
-              : s.state === 'running'
-                ? 'running…'
-                : 'no token'}
+          <span title={pooled ? 'Not streamed: one JSON answer, no token to time' : 'TTFT'}>
+            {pooled
+              ? s.dialect === 'rerank'
+                ? 'rerank'
+                : 'embeddings'
+              : s.ttftMs !== null
+                ? `TTFT ${fmtMs(s.ttftMs, 1)}`
+                : s.state === 'running'
+                  ? 'running…'
+                  : 'no token'}
           </span>
           <span title="E2E">{s.e2eMs !== null ? fmtMs(s.e2eMs, 0) : ''}</span>
-          <span title="Output tokens">{s.state !== 'running' ? `${s.outputTokens} tok` : ''}</span>
+          <span title="Output tokens">{s.state !== 'running' && !pooled ? `${s.outputTokens} tok` : ''}</span>
           {s.state === 'cancelled' ? (
             <span className="badge tiny neutral">cancelled</span>
           ) : (

@@ -2,7 +2,7 @@
  * The current request in one line: its state (also the e2e probe element, see live/probe.ts),
  * target, model, dialect, endpoint and HTTP status.
  */
-import { DIALECT_LABELS } from '../../shared/dialects.ts';
+import { DIALECT_LABELS, isNonStreamingDialect } from '../../shared/dialects.ts';
 import { attachProbe } from './probe.ts';
 import { useRequestStore } from './request-store.ts';
 
@@ -32,7 +32,9 @@ export function RequestHeader() {
         data-testid="request-state"
         aria-live="polite"
       >
-        {STATE_LABEL[state]}
+        {state === 'running' && summary && isNonStreamingDialect(summary.dialect)
+          ? 'waiting'
+          : STATE_LABEL[state]}
       </span>
       {id ? (
         <>

@@ -1,8 +1,14 @@
-/** The current request: error (if any), timeline, output, histogram, stats, comparison, raw frames. */
+/**
+ * The current request: error (if any), timeline, output, histogram, stats, comparison, raw frames
+ * — or, for embeddings and rerank (one JSON answer, no token stream), its phases, sizes, usage and
+ * readable result instead (pooling/PoolingView.tsx).
+ */
 import { useMemo } from 'react';
 import { C } from '../core/charts/theme.ts';
 import { liveStore } from './live-store.ts';
 import { useRequestStore } from './request-store.ts';
+import { isPoolingDialect } from './pooling/pooling-input.ts';
+import { PoolingView } from './pooling/PoolingView.tsx';
 import { CompareView } from './CompareView.tsx';
 import { ErrorView } from './ErrorView.tsx';
 import { ItlHistogram } from './ItlHistogram.tsx';
@@ -25,6 +31,8 @@ export function RequestView() {
   const lanes = useMemo(() => [{ requestId: id, label: '', color: C.content }], [id]);
   const error = digest?.error ?? null;
   const source = liveStore.get(id)?.cols ?? null;
+  const dialect = useRequestStore((s) => s.current.summary?.dialect);
+  if (dialect && isPoolingDialect(dialect)) return <PoolingView />;
   return (
     <div className="request-view">
       <RequestHeader />

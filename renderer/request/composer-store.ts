@@ -19,6 +19,7 @@ function load(): ComposerForm {
       ...v,
       messages: Array.isArray(v.messages) ? v.messages : DEFAULT_FORM.messages,
       headers: Array.isArray(v.headers) ? v.headers : [],
+      inputs: Array.isArray(v.inputs) ? v.inputs : DEFAULT_FORM.inputs,
     };
   } catch {
     return DEFAULT_FORM;

@@ -121,3 +121,62 @@ describe('formFromInput', () => {
     expect(back.ok && back.value).toEqual({ ...input, params: { maxTokens: 7, ignoreEos: true } });
   });
 });
+
+describe('the composer for embeddings and rerank', () => {
+  it('embeddings: the inputs (blank ones dropped), and no messages, sampling or stream options', () => {
+    const r = buildFireInput(
+      form({
+        inputs: ['one', '  ', 'two'],
+        maxTokens: '64',
+        ignoreEos: true,
+        extraBody: '{"dimensions":256}',
+      }),
+      'sim',
+      'openai-embeddings',
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        targetId: 'sim',
+        dialect: 'openai-embeddings',
+        model: 'm',
+        inputs: ['one', 'two'],
+        extraBody: { dimensions: 256 },
+      },
+    });
+  });
+
+  it('rerank: the query, documents and top_n; the bad fields named', () => {
+    const r = buildFireInput(
+      form({ dialect: 'rerank', prompt: 'q?', inputs: ['a', 'b', 'c'], topN: '2' }),
+      'sim',
+      'openai-chat',
+    );
+    expect(r.ok && r.value).toEqual({
+      targetId: 'sim',
+      dialect: 'rerank',
+      model: 'm',
+      prompt: 'q?',
+      inputs: ['a', 'b', 'c'],
+      topN: 2,
+    });
+    const all = buildFireInput(form({ prompt: 'q', inputs: ['a'], topN: '' }), 'sim', 'rerank');
+    expect(all.ok && all.value.topN).toBeUndefined();
+    const bad = buildFireInput(form({ prompt: ' ', inputs: [' '], topN: '0' }), 'sim', 'rerank');
+    expect(!bad.ok && Object.keys(bad.error).sort()).toEqual(['inputs', 'prompt', 'topN']);
+    expect(!bad.ok && bad.error.inputs).toBe('Add at least one document.');
+  });
+
+  it('round-trips a rerank request through the form (re-run with edits)', () => {
+    const input = {
+      targetId: 'sim',
+      dialect: 'rerank' as const,
+      model: 'x',
+      prompt: 'query',
+      inputs: ['d0', 'd1'],
+      topN: 1,
+    };
+    const f = formFromInput(input, DEFAULT_FORM);
+    expect(buildFireInput(f, 'sim', 'openai-chat')).toEqual({ ok: true, value: input });
+  });
+});

@@ -8,8 +8,15 @@ import type { DialectId } from '../../shared/dialects.ts';
 import type { ChatMessage } from '../../shared/request.ts';
 import { hasStreamOptions, isChatDialect } from '../targets/dialect-ui.ts';
 import { headersFromRows, rowsFromHeaders, type HeaderRow } from '../targets/header-rows.ts';
+import {
+  DEFAULT_POOLING_INPUTS,
+  isPoolingDialect,
+  poolingFormFromInput,
+  poolingPart,
+  type PoolingForm,
+} from './pooling/pooling-input.ts';
 
-export interface ComposerForm {
+export interface ComposerForm extends PoolingForm {
   /** null: use the target's dialect. */
   dialect: DialectId | null;
   model: string;
@@ -46,10 +53,23 @@ export const DEFAULT_FORM: ComposerForm = {
   traceHeaders: true,
   extraBody: '',
   headers: [],
+  inputs: DEFAULT_POOLING_INPUTS,
+  topN: '',
 };
 
 export type FieldErrors = Partial<
-  Record<'model' | 'prompt' | 'maxTokens' | 'temperature' | 'minTokens' | 'extraBody' | 'headers', string>
+  Record<
+    | 'model'
+    | 'prompt'
+    | 'maxTokens'
+    | 'temperature'
+    | 'minTokens'
+    | 'extraBody'
+    | 'headers'
+    | 'inputs'
+    | 'topN',
+    string
+  >
 >;
 
 export type ParseResult<T> = Result<T, string>;
@@ -91,6 +111,7 @@ export function buildFireInput(
   const dialect = form.dialect ?? targetDialect;
   const model = form.model.trim();
   if (!model) errors.model = 'Pick or type a model.';
+  if (isPoolingDialect(dialect)) return buildPoolingInput(form, targetId, dialect, errors);
   const maxTokens = parseNumber(form.maxTokens, { int: true, min: 1, max: 1_000_000, name: 'Max tokens' });
   const temperature = parseNumber(form.temperature, { int: false, min: 0, max: 10, name: 'Temperature' });
   const minTokens = parseNumber(form.minTokens, { int: true, min: 0, max: 1_000_000, name: 'Min tokens' });
@@ -134,6 +155,30 @@ export function buildFireInput(
   return ok(input);
 }
 
+/**
+ * Embeddings and rerank: no messages, sampling or stream options (the endpoints take none); the
+ * batch, the query and top_n instead; extra body, headers and trace headers as for every dialect.
+ */
+function buildPoolingInput(
+  form: ComposerForm,
+  targetId: string,
+  dialect: DialectId,
+  errors: FieldErrors,
+): Result<FireInput, FieldErrors> {
+  const part = poolingPart(form, dialect);
+  const extra = parseExtraBody(form.extraBody);
+  const headers = headersFromRows(form.headers);
+  if (!part.ok) Object.assign(errors, part.errors);
+  if (!extra.ok) errors.extraBody = extra.error;
+  if (!headers.ok) errors.headers = headers.error;
+  if (Object.keys(errors).length || !part.ok || !extra.ok || !headers.ok) return fail(errors);
+  const input: FireInput = { targetId, dialect, model: form.model.trim(), ...part.value };
+  if (extra.value) input.extraBody = extra.value;
+  if (headers.value) input.headers = headers.value;
+  if (!form.traceHeaders) input.traceHeaders = false;
+  return ok(input);
+}
+
 /** A request's FireInput back into the form (re-run with edits). */
 export function formFromInput(input: FireInput, prev: ComposerForm): ComposerForm {
   const p = input.params ?? {};
@@ -155,5 +200,6 @@ export function formFromInput(input: FireInput, prev: ComposerForm): ComposerFor
     traceHeaders: input.traceHeaders ?? true,
     extraBody: input.extraBody ? JSON.stringify(input.extraBody, null, 2) : '',
     headers: rowsFromHeaders(input.headers),
+    ...poolingFormFromInput(input, prev),
   };
 }
