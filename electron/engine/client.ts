@@ -25,7 +25,7 @@ import type { IoCtrl } from './io/protocol.ts';
 import type { EngineLimits } from './engine-config.ts';
 import { failedBeforeStart, prepareRequest, type PreparedRequest } from './prepare-request.ts';
 import { SlicedQueue } from '../platform/sliced-queue.ts';
-import { onAbort } from '../platform/abort-hub.ts';
+import { onAbort as whenAborted } from '../platform/abort-hub.ts';
 import { pooledAnswer } from './dialects/pooled-answer.ts';
 
 export interface FireOptions {
@@ -160,7 +160,7 @@ class Exchange implements IoHandler {
       },
       this,
     );
-    if (opts.signal) this.stopWaiting = onAbort(opts.signal, this.onAbort);
+    if (opts.signal) this.stopWaiting = whenAborted(opts.signal, this.onAbort);
   }
 
   private readonly onAbort = (): void => this.cancel();
