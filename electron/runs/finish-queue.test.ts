@@ -54,4 +54,27 @@ describe('FinishQueue', () => {
     await q.idle();
     expect(ran).toEqual(['a', 'b']);
   });
+
+  it('has room while at most its backlog waits, and says when there is room again', async () => {
+    const q = new FinishQueue(3);
+    const ran: number[] = [];
+    // Each task outlasts a slice: one runs per event-loop turn.
+    const task = (i: number) => () => {
+      spin(3);
+      ran.push(i);
+    };
+    for (let i = 0; i < 3; i++) q.push(task(i));
+    expect(q.room()).toBeNull();
+    for (let i = 3; i < 6; i++) q.push(task(i));
+    const room = q.room();
+    expect(room).not.toBeNull();
+    let pendingWhenRoom = -1;
+    await room!.then(() => (pendingWhenRoom = q.pending));
+    // Woken as soon as the backlog was down to 3, not only when everything had run.
+    expect(pendingWhenRoom).toBe(3);
+    expect(ran).toEqual([0, 1, 2]);
+    await q.idle();
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(q.room()).toBeNull();
+  });
 });

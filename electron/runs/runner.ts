@@ -344,8 +344,12 @@ class RunSession {
       onTrace: this.expectTrace,
     });
     this.tally.ended(rec);
-    d.slots.release();
     this.finishQueue.push(() => this.record(d, rec, startedMs));
+    // Back-pressure: the slot goes back once the finished requests waiting to be written are few
+    // enough (finish-queue.ts FINISH_BACKLOG), so a thread short of CPU does not hold thousands.
+    const room = this.finishQueue.room();
+    if (room) await room;
+    d.slots.release();
     return rec;
   }
 

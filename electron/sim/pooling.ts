@@ -8,8 +8,10 @@
  * its tokens` — the fixed cost of a pass plus the per-token prefill cost — and all of them answer
  * when it ends. So requests sent together share the fixed cost (batching), and a request's latency
  * grows with its tokens. Embeddings are deterministic: each input's vector is a seeded function of
- * (simulator seed, its text), `embeddingDim` long, unit length; a rerank's relevance scores are a
- * seeded function of (query, document) in (0, 1), best first, at most top_n.
+ * (simulator seed, its text), `embeddingDim` long, unit length. A rerank's relevance score is in
+ * (0, 1), best first, at most top_n: the share of the query's words (stop words left out) the
+ * document contains, plus a small seeded jitter that orders ties — so a demo ranks a document
+ * about the query above the unrelated ones, as a real reranker would (`relevance`).
  *
  * Tokens: an embeddings input is BOS + its text (shared/tokenizer.ts); a rerank pair is BOS + the
  * query + SEP + the document. Bad input is answered as vLLM does: 400 with its error object.
@@ -24,6 +26,36 @@ import { countPromptTokens, countTextTokens } from '../../shared/tokenizer.ts';
 import { badJsonError, httpError } from './errors.ts';
 import { sendError, type SimCore } from './generate.ts';
 import type { SimMetrics } from './metrics.ts';
+
+/** Words that say nothing of a document's subject: not matched. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be by can could did do does for from has have how i in into is it its me my ' +
+    'of on or our so than that the their them there these this those to was we were what when where ' +
+    'which who why will with you your'
+  ).split(' '),
+);
+
+function contentWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w && !STOP_WORDS.has(w)) out.add(w);
+  return out;
+}
+
+/**
+ * A rerank score in (0, 1): 0.05 + 0.85 × the share of the query's content words the document has,
+ * + up to 0.1 of seeded jitter (hash of query and document), to 6 decimals.
+ * @internal exported for its tests
+ */
+export function relevance(query: string, text: string, seed: number): number {
+  const q = contentWords(query);
+  const d = contentWords(text);
+  let hit = 0;
+  for (const w of q) if (d.has(w)) hit++;
+  const share = q.size > 0 ? hit / q.size : 0;
+  const jitter = hash32(`${query}\u0000${text}`, seed) / 2 ** 32;
+  return Math.round((0.05 + 0.85 * share + 0.1 * jitter) * 1e6) / 1e6;
+}
 
 /** Tokens one forward pass takes from the queue (vLLM's max_num_batched_tokens for pooling models). */
 const POOL_STEP_TOKENS = 16_384;
@@ -230,7 +262,7 @@ function planRerank(body: unknown, core: SimCore, model: string): Planned | { er
         .map((text, index) => ({
           index,
           document: { text },
-          relevance_score: Math.round((hash32(`${query}\u0000${text}`, seed) / 2 ** 32) * 1e6) / 1e6,
+          relevance_score: relevance(query, text, seed),
         }))
         .sort((a, b2) => b2.relevance_score - a.relevance_score || a.index - b2.index);
       return {
