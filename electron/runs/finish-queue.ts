@@ -15,7 +15,7 @@ const SLICE_MS = 2;
  * server writes) otherwise let finished records pile up faster than it wrote them — 3,477 of them
  * (each with its events) in a 4,000 × 256-token run, ~450 MB.
  */
-export const FINISH_BACKLOG = 256;
+const FINISH_BACKLOG = 256;
 
 export class FinishQueue {
   private waiters: (() => void)[] = [];
