@@ -1,7 +1,7 @@
 /**
  * The composer's fields for embeddings and rerank: the batch of inputs (one box each), or a
  * rerank's query, its documents and top_n — what these endpoints take instead of messages, max
- * tokens and sampling (renderer/request/pooling-input.ts builds the request from them).
+ * tokens and sampling (renderer/request/pooling/pooling-input.ts builds the request from them).
  */
 import type { DialectId } from '../../../shared/dialects.ts';
 import { patchForm } from '../composer-store.ts';
