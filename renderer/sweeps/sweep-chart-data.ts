@@ -74,7 +74,7 @@ export function colorOf(i: number): string {
   return SWEEP_COLORS[i % SWEEP_COLORS.length]!;
 }
 
-function overOf(points: CurvePoint[]): { x: number; y: number }[] {
+export function overOf(points: CurvePoint[]): { x: number; y: number }[] {
   return points.filter((p) => p.overSaturated).map((p) => ({ x: p.x, y: p.y }));
 }
 

@@ -38,6 +38,8 @@ export interface SweepCurves {
   perUser: CurveSeries;
   /** Goodput and request throughput (req/s) against the offered load. */
   goodput: CurveSeries[];
+  /** Input tokens/s against the offered load (the steps that have it: a sweep file's newer steps). */
+  input: CurveSeries;
   /** Which load kind the x of the goodput series is. */
   loadKind: 'rate' | 'concurrency';
   /** The target streams tokens (false: embeddings, rerank). */
@@ -115,6 +117,15 @@ export function sweepCurves(
         ),
     },
   ];
-  for (const g of goodput) g.points.sort((a, b) => a.x - b.x);
-  return { latency, perUser, goodput, loadKind: kind, streams };
+  const input: CurveSeries = {
+    id: 'input_tok_s',
+    label: 'input tok/s',
+    xLabel: kind === 'rate' ? 'offered req/s' : 'concurrency',
+    yLabel: 'input tok/s',
+    points: byLoad
+      .filter((s) => s.numbers.inputTokPerS !== undefined)
+      .map((s) => mark({ x: loadValue(s.load, loads), y: s.numbers.inputTokPerS!, step: s.index }, s, null)),
+  };
+  for (const g of [...goodput, input]) g.points.sort((a, b) => a.x - b.x);
+  return { latency, perUser, goodput, input, loadKind: kind, streams };
 }
