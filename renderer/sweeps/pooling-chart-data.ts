@@ -5,19 +5,11 @@
  */
 import { sweepCurves } from '../../shared/runs/sweep/curves.ts';
 import { sweepStreams } from '../../shared/runs/sweep/pooling.ts';
-import { colorOf, overOf, type ChartData, type SweepSource } from './sweep-chart-data.ts';
+import { colorOf, emptyChart, overOf, type ChartData, type SweepSource } from './sweep-chart-data.ts';
 
 export function inputChart(sources: readonly SweepSource[]): ChartData {
   const kind = sources[0] ? sweepCurves(sources[0].file).loadKind : 'rate';
-  const out: ChartData = {
-    series: [],
-    knees: [],
-    over: [],
-    limit: null,
-    band: null,
-    xLabel: kind === 'rate' ? 'offered load (req/s)' : 'concurrency',
-    yLabel: 'input tok/s',
-  };
+  const out = emptyChart(kind === 'rate' ? 'offered load (req/s)' : 'concurrency', 'input tok/s');
   sources.forEach((src, i) => {
     if (sweepStreams(src.file)) return;
     const curves = sweepCurves(src.file);

@@ -67,6 +67,11 @@ export interface ChartData {
   yLabel: string;
 }
 
+/** A chart with nothing drawn yet: its axes' labels, and the SLO's limit on its y where it has one. */
+export function emptyChart(xLabel: string, yLabel: string, limit: ChartData['limit'] = null): ChartData {
+  return { series: [], knees: [], over: [], limit, band: null, xLabel, yLabel };
+}
+
 /** Each sweep's colour, in the order given (two overlaid sweeps: blue and pink). */
 const SWEEP_COLORS = [C.content, C.contentB, C.coalesced, C.usage, C.terminal] as const;
 
@@ -98,15 +103,7 @@ export function latencyChart(sources: readonly SweepSource[], metric: LatencyMet
   const streams = chartsStream(sources);
   const m = streams ? metric : 'e2el';
   const name = LATENCY_METRICS.find((x) => x.id === m)!.label;
-  const out: ChartData = {
-    series: [],
-    knees: [],
-    over: [],
-    limit: limitOf(sources, m),
-    band: null,
-    xLabel: throughputLabel(streams),
-    yLabel: `${name} (ms)`,
-  };
+  const out = emptyChart(throughputLabel(streams), `${name} (ms)`, limitOf(sources, m));
   sources.forEach((s, i) => {
     const curves = sweepCurves(s.file);
     if (curves.streams !== streams) return;
@@ -133,15 +130,7 @@ export function latencyChart(sources: readonly SweepSource[], metric: LatencyMet
 
 /** Tokens/s per user against total output tokens/s: the trade-off each load buys. */
 export function perUserChart(sources: readonly SweepSource[]): ChartData {
-  const out: ChartData = {
-    series: [],
-    knees: [],
-    over: [],
-    limit: null,
-    band: null,
-    xLabel: 'output tok/s (total)',
-    yLabel: 'tok/s per user',
-  };
+  const out = emptyChart('output tok/s (total)', 'tok/s per user');
   sources.forEach((s, i) => {
     if (!sweepStreams(s.file)) return;
     const c = sweepCurves(s.file).perUser;
@@ -161,15 +150,7 @@ export function perUserChart(sources: readonly SweepSource[]): ChartData {
 export function goodputChart(sources: readonly SweepSource[]): ChartData {
   const first = sources[0] ? sweepCurves(sources[0].file) : null;
   const kind = first?.loadKind ?? 'rate';
-  const out: ChartData = {
-    series: [],
-    knees: [],
-    over: [],
-    limit: null,
-    band: null,
-    xLabel: kind === 'rate' ? 'offered load (req/s)' : 'concurrency',
-    yLabel: 'req/s',
-  };
+  const out = emptyChart(kind === 'rate' ? 'offered load (req/s)' : 'concurrency', 'req/s');
   sources.forEach((s, i) => {
     const curves = sweepCurves(s.file);
     // A concurrency sweep has no place on a rate axis (and back): only the first sweep's kind is drawn.
