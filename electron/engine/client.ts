@@ -46,6 +46,14 @@ export interface FireOptions {
    * trace's spans: runs/server-spans.ts `expect`).
    */
   onTrace?: (trace: TraceContext) => void;
+  /**
+   * Send it at this instant (performance.now()), not before: a load run builds each request and
+   * hands it over ahead of its planned send, and the stream-I/O thread starts it when it is due
+   * (io/timed-starts.ts). Cancelled before then, it ends with no start (`startMono` unset).
+   */
+  startAt?: number;
+  /** Told when the I/O thread started it (its send's time, performance.now()). */
+  onStart?: (t: number) => void;
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
@@ -157,6 +165,7 @@ class Exchange implements IoHandler {
         idleTimeoutMs: spec.idleTimeoutMs ?? this.limits.idleTimeoutMs,
         insecureTls: spec.insecureTls === true,
         pool: opts.pool ?? null,
+        ...(opts.startAt !== undefined ? { at: opts.startAt } : {}),
       },
       this,
     );
@@ -246,6 +255,7 @@ class Exchange implements IoHandler {
         this.t0 = ev.t;
         rec.startMono = ev.t;
         rec.startedAtWall = performance.timeOrigin + ev.t;
+        this.opts.onStart?.(ev.t);
         break;
       case 'socket':
         rec.connection!.reused = ev.reused;

@@ -1,6 +1,6 @@
 /**
- * A body with large images assembled as bytes (image-body.ts) is byte for byte the JSON text the
- * body would have been, in both dialects that send images, with small and large images mixed, a
+ * A body with large images as text parts around shared image blobs (image-body.ts) is byte for
+ * byte the JSON text the body would have been, in both dialects that send images, with small and large images mixed, a
  * prompt holding text that looks like a placeholder and non-ASCII text. Over loopback through the
  * stream-I/O thread: electron/runs/prompts/image-upload.test.ts.
  */
@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRequestBody } from './body.ts';
 import { getDialect } from './dialects/index.ts';
 import { bodyOf, SPLICE_MIN_CHARS } from './image-body.ts';
+import { blobOf, partsLength, resolveParts, type BodyPart } from './io/blobs.ts';
 import type { RequestImage, RequestSpec } from '../../shared/request.ts';
 
 const big = (n: number): RequestImage => ({
@@ -35,11 +36,19 @@ describe('image bodies as bytes', () => {
     it(`${dialect}: the bytes are the JSON text, large images spliced, small ones in the text`, () => {
       const s = spec(dialect, [large, small, larger, large]);
       const b = bodyOf(getDialect(dialect), s);
-      expect(typeof b).not.toBe('string');
+      if (typeof b === 'string') throw new Error('expected parts');
       const text = JSON.stringify(buildRequestBody(getDialect(dialect), s));
-      expect(Buffer.from(b as Uint8Array).equals(Buffer.from(text))).toBe(true);
-      // Its own buffer: transferable.
-      expect((b as Uint8Array).buffer.byteLength).toBe((b as Uint8Array).byteLength);
+      const bytes = Buffer.concat(
+        resolveParts(b, blobOf).map((p) => (typeof p === 'string' ? Buffer.from(p) : p)),
+      );
+      expect(bytes.equals(Buffer.from(text))).toBe(true);
+      expect(partsLength(b)).toBe(Buffer.byteLength(text));
+      // Each large image is one blob, shared by the requests that send it: three blobs for four images.
+      const ids = b.filter((p) => typeof p === 'number');
+      expect(ids).toHaveLength(3);
+      expect(new Set(ids).size).toBe(2);
+      const again = bodyOf(getDialect(dialect), s) as BodyPart[];
+      expect(again.filter((p) => typeof p === 'number')).toEqual(ids);
     });
   }
 

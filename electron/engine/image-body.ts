@@ -4,15 +4,16 @@
  * JSON.stringify, counted for Content-Length, copied to the I/O thread and encoded to UTF-8 there:
  * ~1 ms of the measuring thread's time a request, which at a few hundred requests a second held
  * back the schedule itself. Here the body is written as JSON with a placeholder where each large
- * image's base64 goes, and the bytes are the JSON's parts around the images' bytes, each image
- * encoded once (the images are built before the clock and shared by every request that sends
- * them). The result owns its buffer, so it can be transferred to the I/O thread (io-engine.ts).
- * Base64 needs no JSON escaping: the bytes are exactly those JSON.stringify would have written.
+ * image's base64 goes, and the body is the JSON's parts around the images, each image's bytes a
+ * blob encoded once and held once by each thread (io/blobs.ts: the images are built before the
+ * clock and shared by every request that sends them). Base64 needs no JSON escaping: the bytes
+ * written are exactly those JSON.stringify would have written.
  */
 import { randomBytes } from 'node:crypto';
 import type { RequestImage, RequestSpec } from '../../shared/request.ts';
 import type { Dialect } from './dialects/index.ts';
 import { buildRequestBody } from './body.ts';
+import { addBlob, dropBlob, type BodyPart } from './io/blobs.ts';
 
 /** Images whose base64 is at least this long are spliced in as bytes; smaller ones stay text. @internal exported for its tests */
 export const SPLICE_MIN_CHARS = 16 * 1024;
@@ -21,25 +22,30 @@ export const SPLICE_MIN_CHARS = 16 * 1024;
 const MARK = `~tsimg${randomBytes(8).toString('hex')}~`;
 
 /**
- * Each image's base64 as bytes, encoded once: keyed by the base64 string itself (each request's
- * image objects are new, their strings shared, and a shared string is found by identity). At most
- * CACHE_MAX images: a workload's images are a handful (16 generated), a dataset's may be many.
+ * Each image's base64 as a blob (io/blobs.ts), encoded once: keyed by the base64 string itself
+ * (each request's image objects are new, their strings shared, and a shared string is found by
+ * identity). At most CACHE_MAX images: a workload's images are a handful (16 generated), a
+ * dataset's may be many.
  */
-const encoded = new Map<string, Buffer>();
+const encoded = new Map<string, number>();
 const CACHE_MAX = 64;
 
-function bytesOf(im: RequestImage): Buffer {
-  let b = encoded.get(im.base64);
-  if (!b) {
-    if (encoded.size >= CACHE_MAX) encoded.delete(encoded.keys().next().value!);
-    b = Buffer.from(im.base64, 'latin1');
-    encoded.set(im.base64, b);
+function blobIdOf(im: RequestImage): number {
+  let id = encoded.get(im.base64);
+  if (id === undefined) {
+    if (encoded.size >= CACHE_MAX) {
+      const [oldest, oldId] = encoded.entries().next().value!;
+      encoded.delete(oldest);
+      dropBlob(oldId);
+    }
+    id = addBlob(Buffer.from(im.base64, 'latin1'));
+    encoded.set(im.base64, id);
   }
-  return b;
+  return id;
 }
 
-/** The JSON body of `spec` for `dialect`: text, or bytes when it sends large images. */
-export function bodyOf(dialect: Dialect, spec: RequestSpec): string | Uint8Array {
+/** The JSON body of `spec` for `dialect`: text, or text parts around image blobs when it sends large images. */
+export function bodyOf(dialect: Dialect, spec: RequestSpec): string | BodyPart[] {
   const images = spec.images;
   if (!images || !images.some((im) => im.base64.length >= SPLICE_MIN_CHARS))
     return JSON.stringify(buildRequestBody(dialect, spec));
@@ -50,21 +56,15 @@ export function bodyOf(dialect: Dialect, spec: RequestSpec): string | Uint8Array
     return { ...im, base64: `${MARK}${spliced.length - 1}${MARK}` };
   });
   const json = JSON.stringify(buildRequestBody(dialect, { ...spec, images: withMarks }));
-  const parts: (string | Buffer)[] = [];
+  const parts: BodyPart[] = [];
   let at = 0;
   for (;;) {
     const i = json.indexOf(MARK, at);
     if (i < 0) break;
     const j = json.indexOf(MARK, i + MARK.length);
-    parts.push(json.slice(at, i), bytesOf(spliced[Number(json.slice(i + MARK.length, j))]!));
+    parts.push(json.slice(at, i), blobIdOf(spliced[Number(json.slice(i + MARK.length, j))]!));
     at = j + MARK.length;
   }
   parts.push(json.slice(at));
-  let total = 0;
-  for (const p of parts) total += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
-  // Its own buffer (not the shared pool's): transferable to the I/O thread as it is.
-  const out = Buffer.allocUnsafeSlow(total);
-  let w = 0;
-  for (const p of parts) w += typeof p === 'string' ? out.write(p, w) : p.copy(out, w);
-  return out;
+  return parts;
 }

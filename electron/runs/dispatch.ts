@@ -7,6 +7,7 @@ import type { RequestRecord } from '../../shared/record.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { ms3, recordToLineWithStats } from '../../shared/runs/file/record-line.ts';
 import type { RunRequestLine } from '../../shared/runs/file/line-schema.ts';
+import type { RunRequestStart } from '../../shared/runs/live/progress-types.ts';
 import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import type { PromptItem } from './prompts/items.ts';
 import { checkToolCall } from '../../shared/tool-calls.ts';
@@ -30,6 +31,33 @@ export interface Dispatch {
   session?: { index: number; turn: number };
   /** Agentic sessions: the tool latency waited before this step, ms. */
   toolWaitMs?: number;
+  /**
+   * Handed over ahead of its arrival (lookahead.ts handoffAt): the stream-I/O thread sends it
+   * at this instant (performance.now()), and its schedule lag is counted when it starts if
+   * `countLag` (it had a slot when it was handed over).
+   */
+  startAt?: number;
+  countLag?: boolean;
+}
+
+/** Its request id in the run: r00012 (w for warm-up), s00003t02 for a conversation's turn. */
+export function dispatchId(d: Dispatch): string {
+  return d.session
+    ? `s${String(d.session.index).padStart(5, '0')}t${String(d.session.turn).padStart(2, '0')}`
+    : `${d.warmup ? 'w' : 'r'}${String(d.seq).padStart(5, '0')}`;
+}
+
+/** What the live view is told when it was sent (`startedMs` on its run clock). */
+export function startEvent(d: Dispatch, id: string, startedMs: number): RunRequestStart {
+  return {
+    id,
+    seq: d.seq,
+    warmup: d.warmup,
+    scheduledMs: d.scheduledMs,
+    arrivedMs: d.arrivedMs,
+    startedMs,
+    queueMs: Math.max(0, startedMs - d.arrivedMs),
+  };
 }
 
 /** A finished request's line, with its statistics computed once (reused for the live numbers). */

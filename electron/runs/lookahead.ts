@@ -8,6 +8,36 @@
 import { ownsRequest, type ShardSpec } from '../../shared/runs/shard/shard.ts';
 import type { PromptItem } from './prompts/items.ts';
 
+/**
+ * How long before its arrival a request (its prompt and body built) is handed to the stream-I/O
+ * thread, which sends it on time (engine/io/timed-starts.ts). A send is late only when this thread
+ * falls behind by more than this. In the run's first seconds (code not yet optimized) it fell
+ * 300–700 ms behind at 500 requests/s in some runs of `npm run bench -- prompts`, so a 250-ms margin
+ * made those runs' lag p99 50–350 ms; with 1 s, none fell behind in the runs measured. What it
+ * costs: the bodies of a second of arrivals held (a few MB; images are shared blobs, io/blobs.ts),
+ * and a slot taken a second early, which changes nothing for an open-loop schedule (requests take
+ * slots in arrival order either way).
+ */
+const HANDOFF_AHEAD_MS = 1000;
+/**
+ * Arrivals due within the same window of this many ms are handed over together, in one message to
+ * the I/O thread (io-engine.ts `outbox`), HANDOFF_AHEAD_MS to HANDOFF_AHEAD_MS + this ahead.
+ */
+const HANDOFF_WINDOW_MS = 20;
+
+/**
+ * How far ahead of the run clock's zero the dispatch loop starts: the first arrivals' handover,
+ * plus time for what runs between (the run file's header, the self-check's start). A lead of 300 ms
+ * (the first second's arrivals handed over at once) left 30–50-ms lags in the first second of runs
+ * of the prompts bench, where this one left ~10.
+ */
+export const HANDOFF_LEAD_MS = HANDOFF_AHEAD_MS + HANDOFF_WINDOW_MS + 100;
+
+/** When the arrival planned at `atMs` on the run clock is handed over, on the run clock. */
+export function handoffAt(atMs: number): number {
+  return Math.floor((atMs - HANDOFF_AHEAD_MS) / HANDOFF_WINDOW_MS) * HANDOFF_WINDOW_MS;
+}
+
 /** Characters of prompt text held ready at most (~2 bytes each). */
 const LOOKAHEAD_CHARS = 32 * 1024 * 1024;
 const LOOKAHEAD_ITEMS = 4096;

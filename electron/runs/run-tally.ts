@@ -46,9 +46,31 @@ export class RunTally {
     this.conns = { mode, opened: 0, reused: 0, retried: 0 };
   }
 
-  /** A measured request arrived (it may still wait for a slot). */
-  arrived(): void {
-    this.c.arrived++;
+  /**
+   * Arrivals handed to the I/O thread ahead of their time (runner.ts), as performance.now() instants
+   * in order: each counts as arrived once its instant has come (the queue and the over-saturation
+   * watch see arrivals when they happen, not a second early). `pendingAt` is the first not yet counted.
+   */
+  private pending: number[] = [];
+  private pendingAt = 0;
+
+  /** A measured request arrived (it may still wait for a slot), or will at `atAbs` (performance.now()). */
+  arrived(atAbs?: number): void {
+    if (atAbs === undefined || atAbs <= now()) this.c.arrived++;
+    else this.pending.push(atAbs);
+  }
+
+  private settleArrivals(): void {
+    const t = now();
+    const p = this.pending;
+    while (this.pendingAt < p.length && p[this.pendingAt]! <= t) {
+      this.c.arrived++;
+      this.pendingAt++;
+    }
+    if (this.pendingAt > 4096) {
+      this.pending = p.slice(this.pendingAt);
+      this.pendingAt = 0;
+    }
   }
 
   /** A request got its slot and is being sent. */
@@ -90,9 +112,10 @@ export class RunTally {
   }
 
   progress(s: RunStanding): RunProgress {
+    this.settleArrivals();
     const { c } = this;
     const { phase, total, durationMs } = s;
-    const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : now() - s.t0;
+    const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : Math.max(0, now() - s.t0);
     const done = c.completed + c.failed;
     let fraction = 0;
     let etaMs: number | null = null;

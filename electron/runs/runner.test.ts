@@ -216,6 +216,40 @@ describe('schedules, modes and failures', () => {
     for (const l of a.lines) expect(l.arrivedMs).toBeGreaterThanOrEqual(l.scheduledMs!);
   });
 
+  it('hands requests to the I/O thread ahead: each is sent at its planned time, not before', async () => {
+    const r = await runAgainst(sim, {
+      requests: 30,
+      rate: 100,
+      seed: 2,
+      prompts: { type: 'synthetic', inputLen: 16, outputLen: 2 },
+    });
+    expect(r.lines.length).toBe(30);
+    for (const l of r.lines) {
+      // Sent by the I/O thread at its instant (its clock's offset is measured: a few µs of slack).
+      expect(l.sentMs!).toBeGreaterThanOrEqual(l.scheduledMs! - 0.05);
+      expect(l.lagMs!).toBeGreaterThanOrEqual(-0.05);
+      // The line's start is that send, and it arrived on time (the loop was never behind).
+      expect(l.startedMs).toBeCloseTo(l.sentMs!, 2);
+      expect(l.arrivedMs).toBe(l.scheduledMs);
+    }
+    expect(r.summary.selfCheck?.scheduleLagP99Ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('cancel with requests handed over and not yet due: those were never sent, nor counted', async () => {
+    const ac = new AbortController();
+    // 5 req/s: at the first one's end the next ones wait in the I/O thread for their time.
+    const r = await runAgainst(
+      sim,
+      { requests: 20, rate: 5, seed: 1, prompts: { type: 'synthetic', inputLen: 8, outputLen: 2 } },
+      { signal: ac.signal, onRequestDone: () => ac.abort() },
+    );
+    expect(r.cancelled).toBe(true);
+    expect(r.lines.length).toBeGreaterThanOrEqual(1);
+    expect(r.lines.length).toBeLessThan(4);
+    for (const l of r.lines) expect(l.sentMs).toBeDefined();
+    expect(r.summary.vllm.failed).toBe(0);
+  });
+
   it('a duration run at rate inf is a closed loop at max concurrency', async () => {
     const r = await runAgainst(sim, {
       durationS: 0.3,

@@ -27,21 +27,21 @@ import { ownsRequest, shareOf, warmupIndex } from '../../shared/runs/shard/shard
 import { fireRequest } from '../engine/client.ts';
 import { now } from '../engine/clock.ts';
 import { io } from '../engine/io/io-engine.ts';
-import { dispatchLine, type Dispatch } from './dispatch.ts';
+import { dispatchId, dispatchLine, startEvent, type Dispatch } from './dispatch.ts';
 import type { PromptItem } from './prompts/items.ts';
 import { buildSpec } from './request-spec.ts';
 import { RunFileWriter } from './files/run-file.ts';
 import { RunTally } from './run-tally.ts';
 import { ServerWatch } from './server-watch.ts';
 import { SelfCheckMonitor } from './self-check.ts';
-import { ArrivalClock, Slots, waitForStart } from './slots.ts';
+import { ArrivalClock, sleepUntil, Slots, waitForStart } from './slots.ts';
 import { OutputTexts } from './tokenize-outputs.ts';
 import { collectSpans } from './server-spans.ts';
 import { applySpans, type RunSpansLine } from '../../shared/runs/file/spans-line.ts';
 import { FinishQueue } from './finish-queue.ts';
 import { LineSink } from './line-sink.ts';
 import { guardCallback } from './callback-guard.ts';
-import { Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
+import { HANDOFF_LEAD_MS, handoffAt, Lookahead, ownedFrom, prefillDeadline } from './lookahead.ts';
 import { sendTestRequest, TestRequestError, testRequestSummary } from './test-request.ts';
 import { resetPrefixCache } from './prefix-cache-reset.ts';
 import { conversationTask } from './sessions/session-loop.ts';
@@ -241,12 +241,14 @@ class RunSession {
         ? null
         : new Lookahead((i) => this.prepare(i, 'main'), ownedFrom(this.o.shard, total));
     ahead?.fillUntil(prefillDeadline(this.o.startAtLocalMs, now()), now);
-    const t0 = (this.t0 = await this.clockZero());
+    // Requests handed over ahead: the clock's zero is set that far ahead, so the first are too.
+    const t0 = (this.t0 = await this.clockZero(ahead && !closedLoop ? HANDOFF_LEAD_MS : 0));
     this.monitor = new SelfCheckMonitor(this.engine);
     this.header.clockZeroWall = performance.timeOrigin + t0;
     await this.writer?.start(this.header);
     this.emit();
     const clock = new ArrivalClock();
+    let lastHanded = 0;
     for (let i = 0; !signal.aborted && (total === null || i < total); i++) {
       // Every request of the global schedule is planned (the stream advances), a shard sends its own.
       const planned = closedLoop ? 0 : times ? times[i]! : stream!.next().value;
@@ -254,22 +256,27 @@ class RunSession {
       if (!ownsRequest(this.o.shard, i)) continue;
       const prepared = ahead ? ahead.take(i) : null;
       let at = planned;
+      const handedOver = prepared !== null && !closedLoop; // sent on time by the I/O thread (lookahead.ts)
       if (closedLoop) {
         if (!(await slots.acquire())) break;
         at = now() - t0;
       } else {
-        ahead?.fillUntil(t0 + at - 2, now); // the idle time before it: the next prompts
-        await clock.until(t0 + at, signal);
+        const handoff = handedOver ? t0 + handoffAt(at) : t0 + at;
+        ahead?.fillUntil(handoff - 2, now); // the idle time before it: the next prompts
+        await clock.until(handoff, signal);
         if (signal.aborted) break;
       }
-      const arrivedMs = now() - t0;
+      // Handed over late (this thread fell behind by more than the margin): it arrives now.
+      const arrivedMs = handedOver ? Math.max(at, now() - t0) : now() - t0;
       if (durationMs !== null && arrivedMs >= durationMs) {
         if (closedLoop) slots.release();
         break;
       }
       // Lag counts when it delayed a send: an arrival with every slot taken waits for one anyway.
-      if (closedLoop || slots.inUse < this.C) this.monitor.recordLag(arrivedMs - at);
-      this.tally.arrived();
+      const free = closedLoop || slots.inUse < this.C;
+      if (free && !handedOver) this.monitor.recordLag(arrivedMs - at); // else when it starts (fire)
+      this.tally.arrived(t0 + arrivedMs);
+      if (handedOver) lastHanded = t0 + arrivedMs;
       if (!prepared) {
         const deps = {
           ...this.o,
@@ -294,18 +301,20 @@ class RunSession {
           slots,
           haveSlot: closedLoop,
           origin: t0,
+          ...(handedOver ? { startAt: t0 + arrivedMs, countLag: free } : {}),
           ...prepared,
         }).then(ended),
       );
     }
+    await sleepUntil(lastHanded, signal); // running until the last arrival handed over is due
     if (!signal.aborted) this.phase = 'draining';
     await Promise.all(tasks);
     return (now() - t0) / 1000;
   }
 
   /** The run clock's zero (slots.ts `waitForStart`); a missed --start-at discards the file. */
-  private async clockZero(): Promise<number> {
-    const z = await waitForStart(this.o.startAtLocalMs, this.signal);
+  private async clockZero(leadMs: number): Promise<number> {
+    const z = await waitForStart(this.o.startAtLocalMs, this.signal, leadMs);
     if (typeof z === 'number') return z;
     this.discarded = true;
     await this.writer?.discard().catch(() => undefined);
@@ -320,20 +329,17 @@ class RunSession {
       d.slots.release(); // got a slot just as the run was cancelled: do not send it
       return null;
     }
-    const startedMs = now() - d.origin;
-    const id = d.session
-      ? `s${String(d.session.index).padStart(5, '0')}t${String(d.session.turn).padStart(2, '0')}`
-      : `${d.warmup ? 'w' : 'r'}${String(d.seq).padStart(5, '0')}`;
-    this.tally.sent(d.warmup);
-    this.onStart?.({
-      id,
-      seq: d.seq,
-      warmup: d.warmup,
-      scheduledMs: d.scheduledMs,
-      arrivedMs: d.arrivedMs,
-      startedMs,
-      queueMs: startedMs - d.arrivedMs,
-    });
+    const id = dispatchId(d);
+    let startedMs = now() - d.origin;
+    let started = false;
+    const onStarted = (t: number): void => {
+      started = true;
+      startedMs = t - d.origin;
+      this.tally.sent(d.warmup);
+      if (d.countLag && d.scheduledMs !== null) this.monitor?.recordLag(startedMs - d.scheduledMs);
+      this.onStart?.(startEvent(d, id, startedMs));
+    };
+    if (d.startAt === undefined) onStarted(now()); // else when the I/O thread starts it
     const onEvents = this.onEvents;
     const rec = await fireRequest(d.spec, {
       signal,
@@ -342,7 +348,16 @@ class RunSession {
       id,
       onProgress: onEvents ? (r, from) => onEvents(id, r, from) : undefined,
       onTrace: this.expectTrace,
+      ...(d.startAt !== undefined ? { startAt: d.startAt, onStart: onStarted } : {}),
     });
+    if (!started) {
+      // Cancelled while it waited for its send: never sent, as one cancelled in the slot queue.
+      if (rec.error?.code === 'cancelled' && rec.startMono === undefined) {
+        d.slots.release();
+        return null;
+      }
+      onStarted(now()); // failed before it could start (a request that cannot be built): it counts
+    }
     this.tally.ended(rec);
     this.finishQueue.push(() => this.record(d, rec, startedMs));
     // Back-pressure: the slot goes back once the finished requests waiting to be written are few

@@ -115,11 +115,16 @@ export class ArrivalClock {
 export async function waitForStart(
   startAtLocalMs: number | undefined,
   signal: AbortSignal,
+  /**
+   * Wake this long before the zero (a run that hands requests over ahead of their send does so
+   * for its first arrivals too); without --start-at the zero is then this far ahead of now.
+   */
+  leadMs = 0,
 ): Promise<number | StartMissedError> {
-  if (startAtLocalMs === undefined) return now();
+  if (startAtLocalMs === undefined) return now() + leadMs;
   const t0 = startAtLocalMs - performance.timeOrigin;
   const late = now() - t0;
   if (late > START_AT_TOLERANCE_MS) return new StartMissedError(late);
-  await sleepUntil(t0, signal);
+  await sleepUntil(t0 - leadMs, signal);
   return t0;
 }

@@ -3,12 +3,20 @@
  * http1.ts: built once per request, headers checked as Node's client checks them.
  */
 import type { IoRequest } from './protocol.ts';
+import { partsLength, resolveParts } from './blobs.ts';
+
+/** Bodies reach the drivers with their blobs resolved (io-worker.ts, io-engine.ts inline). */
+const noBlob = (): undefined => undefined;
 
 /** Header names and values: no CR, LF or NUL (request smuggling), as Node's client checks. */
 const BAD_HEADER = /[\r\n\0]/;
 
-/** The request's bytes: request line, headers (checked), Host, Connection, then the body. */
-export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string | Buffer {
+/**
+ * The request's bytes: request line, headers (checked), Host, Connection, then the body; a body of
+ * bytes (large images: 260 KB a request) as the head and the body apart, written together
+ * (raw-driver.ts), not copied into one buffer.
+ */
+export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string | (string | Uint8Array)[] {
   const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
   let hasLength = false;
   for (const [name, value] of Object.entries(req.headers)) {
@@ -20,11 +28,13 @@ export function serialize(req: IoRequest, url: URL, keepAlive: boolean): string 
     if (lower === 'content-length') hasLength = true;
     lines.push(`${name}: ${value}`);
   }
-  if (!hasLength && (req.body.length > 0 || req.method === 'POST'))
-    lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
+  const body = req.body;
+  if (!hasLength && (body.length > 0 || req.method === 'POST'))
+    lines.push(
+      `Content-Length: ${typeof body === 'string' ? Buffer.byteLength(body) : partsLength(body, noBlob)}`,
+    );
   lines.push(`Connection: ${keepAlive ? 'keep-alive' : 'close'}`);
   const head = `${lines.join('\r\n')}\r\n\r\n`;
-  if (typeof req.body === 'string') return `${head}${req.body}`;
-  // A body of bytes goes as they are after the head (one copy here, no text encoding).
-  return Buffer.concat([Buffer.from(head), req.body]);
+  if (typeof body === 'string') return `${head}${body}`;
+  return [head, ...resolveParts(body, noBlob)];
 }

@@ -116,6 +116,41 @@ describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
   const engine = new IoEngine(defaultEngineConfig({ ioThreads: threads }));
   afterAll(() => engine.close());
 
+  it('a request handed over ahead starts at its instant; one cancelled before it never starts', async () => {
+    await engine.ready();
+    const at = performance.now() + 60;
+    const timed = new Promise<Got>((resolve) => {
+      const ctrl: IoCtrl[] = [];
+      engine.fire(
+        { ...req('/'), at },
+        {
+          read: () => undefined,
+          ctrl: (ev) => (
+            ctrl.push(ev),
+            ev.k === 'end' && resolve({ bytes: Buffer.alloc(0), reads: [], ctrl })
+          ),
+        },
+      );
+    });
+    const cancelled = new Promise<IoCtrl[]>((resolve) => {
+      const ctrl: IoCtrl[] = [];
+      const call = engine.fire(
+        { ...req('/'), at: performance.now() + 5_000 },
+        { read: () => undefined, ctrl: (ev) => (ctrl.push(ev), ev.k === 'error' && resolve(ctrl)) },
+      );
+      setTimeout(() => call.cancel(), 20);
+    });
+    const got = await timed;
+    const start = got.ctrl.find((c) => c.k === 'start')!;
+    expect(start.t).toBeGreaterThanOrEqual(at - 0.5); // the threads' clocks agree within the offset's error
+    expect(start.t - at).toBeLessThan(50);
+    const c = await cancelled;
+    expect(c.map((e) => e.k)).toEqual(['error']); // no start: never sent
+    const e = c[0] as Extract<IoCtrl, { k: 'error' }>;
+    expect(e.error.code).toBe('cancelled');
+    expect(e.error.message).toMatch(/before its planned send/);
+  });
+
   it('reads larger than a batch arrive whole and in order', async () => {
     await engine.ready();
     expect(engine.mode.threads).toBe(threads);

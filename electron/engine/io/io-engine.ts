@@ -53,6 +53,9 @@ export interface IoThreadsStats {
 
 import { MAX_IO_THREADS } from './io-limits.ts';
 import { errorMessage } from '../../../shared/result.ts';
+import { TimedStarts } from './timed-starts.ts';
+import { blobOf, resolveParts, type BodyPart } from './blobs.ts';
+import { notSentError } from './timers.ts';
 
 export { MAX_IO_THREADS };
 
@@ -71,6 +74,15 @@ interface Thread {
   /** Acks waiting for this turn's message (one per thread per turn, whatever the requests). */
   ackSlots: number[];
   ackBytes: number[];
+  /**
+   * Requests handed over ahead of their send (IoRequest.at), waiting for this turn's one message:
+   * a load run hands over what is due in the next few milliseconds together, and one message
+   * wakes the thread once for all of them, where one each woke it (and took the core from this
+   * thread, on a shared one) 500 times a second.
+   */
+  outbox: { slot: number; req: IoRequest }[];
+  /** The blobs (blobs.ts) this thread holds, oldest first. */
+  blobs: Set<number>;
 }
 
 interface Slot {
@@ -79,6 +91,9 @@ interface Slot {
   /** Decoded bytes not yet reported to the driver (reported in steps of ACK_STEP_BYTES). */
   unacked: number;
 }
+
+/** Blobs an I/O thread holds at most (image-body.ts caches as many images). */
+const THREAD_BLOBS = 64;
 
 /** The stream-I/O thread's young generation (V8's nursery), MB. */
 const IO_YOUNG_GENERATION_MB = 6;
@@ -92,6 +107,10 @@ export class IoEngine {
   private readonly pools = new Map<number, IoPoolOptions>();
   private inline: Drivers | null = null;
   private inlineMon: LoopMonitor | null = null;
+  /** Inline (no I/O thread): requests handed over ahead of their send wait here (timed-starts.ts). */
+  private readonly inlineTimed = new TimedStarts<IoRequest>((slot, req) =>
+    this.inlineDriver().fire(slot, req),
+  );
   private failedToStart: string | null = null;
   private readonly ackStep: number;
   readonly threadCount: number;
@@ -139,6 +158,8 @@ export class IoEngine {
       onReady,
       ackSlots: [],
       ackBytes: [],
+      outbox: [],
+      blobs: new Set(),
     };
     worker.unref();
     th.refd = false;
@@ -281,18 +302,63 @@ export class IoEngine {
         th.worker.ref();
         th.refd = true;
       }
-      // A body of bytes that owns its buffer (image-body.ts) moves to the thread without a copy.
-      const b = req.body;
-      const own = typeof b !== 'string' && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-      th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo, own ? [b.buffer as ArrayBuffer] : []);
+      // A body with shared blobs (images): the thread gets each blob's bytes once, before it.
+      if (typeof req.body !== 'string') this.sendBlobs(th, req.body);
+      if (req.at === undefined) th.worker.postMessage({ op: 'fire', slot, req } satisfies ToIo);
+      else {
+        // A planned start, on the thread's clock (its batches' times come back plus the offset).
+        req.at -= th.offset ?? 0;
+        if (th.outbox.length === 0) setImmediate(() => this.sendOutbox(th));
+        th.outbox.push({ slot, req });
+      }
       const cancel = (): void => {
-        if (this.slots.has(slot) && th.alive) th.worker.postMessage({ op: 'cancel', slot } satisfies ToIo);
+        if (!this.slots.has(slot)) return;
+        const i = th.outbox.findIndex((f) => f.slot === slot);
+        if (i >= 0) {
+          // Still here: it ends without a start, never sent (after this call, as from the thread).
+          th.outbox.splice(i, 1);
+          queueMicrotask(() =>
+            this.deliverCtrl(slot, { k: 'error', t: performance.now(), error: notSentError() }, th),
+          );
+        } else if (th.alive) th.worker.postMessage({ op: 'cancel', slot } satisfies ToIo);
       };
       return { cancel, consumed };
     }
     const d = this.inlineDriver();
-    d.fire(slot, req);
-    return { cancel: () => d.cancel(slot), consumed };
+    if (typeof req.body !== 'string') req.body = resolveParts(req.body, blobOf);
+    if (req.at === undefined) d.fire(slot, req);
+    else this.inlineTimed.add(slot, req.at, req);
+    const cancel = (): void => {
+      if (this.inlineTimed.cancel(slot))
+        this.deliverCtrl(slot, { k: 'error', t: performance.now(), error: notSentError() }, null);
+      else d.cancel(slot);
+    };
+    return { cancel, consumed };
+  }
+
+  private sendOutbox(th: Thread): void {
+    const fires = th.outbox;
+    th.outbox = [];
+    // A thread that died meanwhile has failed these already (its requests end with client/io-thread).
+    if (th.alive && fires.length > 0) th.worker.postMessage({ op: 'fires', fires } satisfies ToIo);
+  }
+
+  /** The blobs `parts` names that `th` does not hold yet, sent (copied) before the request. */
+  private sendBlobs(th: Thread, parts: readonly BodyPart[]): void {
+    for (const p of parts) {
+      if (typeof p !== 'number' || th.blobs.has(p)) continue;
+      const bytes = blobOf(p);
+      if (!bytes || !th.alive) continue; // unknown: the thread fails the request plainly
+      if (th.blobs.size >= THREAD_BLOBS) {
+        // The oldest goes; requests already handed over that name it go first (they resolve on arrival).
+        const oldest = th.blobs.values().next().value!;
+        th.blobs.delete(oldest);
+        this.sendOutbox(th);
+        th.worker.postMessage({ op: 'blob-drop', id: oldest } satisfies ToIo);
+      }
+      th.blobs.add(p);
+      th.worker.postMessage({ op: 'blob', id: p, bytes } satisfies ToIo);
+    }
   }
 
   /** Decoded bytes of a request's reads, reported to its driver in steps (backlog.ts). */
@@ -396,6 +462,8 @@ export class IoEngine {
   }
 
   async close(): Promise<void> {
+    for (const { slot } of this.inlineTimed.drain())
+      this.deliverCtrl(slot, { k: 'error', t: performance.now(), error: notSentError() }, null);
     this.inline?.destroy();
     this.inlineMon?.stop();
     await Promise.all(this.threads.map((t) => t.worker.terminate()));

@@ -15,6 +15,9 @@ import { Drivers } from './raw-driver.ts';
 import { clockSamples } from './clock-samples.ts';
 import { LoopMonitor } from './loop-monitor.ts';
 import { SlicedQueue } from '../../platform/sliced-queue.ts';
+import { TimedStarts } from './timed-starts.ts';
+import { resolveParts } from './blobs.ts';
+import { notSentError } from './timers.ts';
 import {
   BATCH_BYTES,
   BATCH_READS,
@@ -158,8 +161,13 @@ const fires = new SlicedQueue<{ slot: number; req: IoRequest }>(FIRE_SLICE_MS, (
   if (cancelledQueued.delete(f.slot)) driver.cancel(f.slot);
 });
 
+/** Requests handed over ahead of their send (IoRequest.at), started when due (timed-starts.ts). */
+const timed = new TimedStarts<IoRequest>((slot, req) => fires.add({ slot, req }));
+
 function cancel(slot: number): void {
-  if (fires.find((f) => f.slot === slot)) cancelledQueued.add(slot);
+  // Not started yet: it ends without a start event, never sent.
+  if (timed.cancel(slot)) batcher.ctrl(slot, { k: 'error', t: performance.now(), error: notSentError() });
+  else if (fires.find((f) => f.slot === slot)) cancelledQueued.add(slot);
   else driver.cancel(slot);
 }
 
@@ -175,10 +183,31 @@ const statsTimer = setInterval(
 );
 statsTimer.unref();
 
+/** Shared body pieces (blobs.ts), by id, as the measuring side sent them. */
+const blobs = new Map<number, Uint8Array>();
+const blobBytes = (id: number): Uint8Array | undefined => blobs.get(id);
+
+/** A body's blob ids become the bytes this thread holds, as the request arrives (a later drop cannot reach it). */
+function arrived(req: IoRequest): IoRequest {
+  if (typeof req.body !== 'string') req.body = resolveParts(req.body, blobBytes);
+  return req;
+}
+
 port.on('message', (m: ToIo) => {
   switch (m.op) {
     case 'fire':
-      fires.add({ slot: m.slot, req: m.req });
+      arrived(m.req);
+      if (m.req.at !== undefined) timed.add(m.slot, m.req.at, m.req);
+      else fires.add({ slot: m.slot, req: m.req });
+      break;
+    case 'fires':
+      for (const f of m.fires) timed.add(f.slot, f.req.at ?? 0, arrived(f.req));
+      break;
+    case 'blob':
+      blobs.set(m.id, m.bytes);
+      break;
+    case 'blob-drop':
+      blobs.delete(m.id);
       break;
     case 'cancel':
       cancel(m.slot);

@@ -152,7 +152,11 @@ export class NodeHttpDriver extends RequestLifecycle<Conn> {
         if (!c.done) this.failed(c, e, performance.now(), true, false);
       });
     });
-    req.end(r.body);
+    if (typeof r.body === 'string') req.end(r.body);
+    else {
+      for (const p of r.body) if (typeof p !== 'number') req.write(p);
+      req.end();
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 import type { RequestError } from '../../../shared/errors.ts';
 import type { HttpClient } from '../engine-config.ts';
 import type { IoSelfCheck } from '../../../shared/runs/summary/self-check-schema.ts';
+import type { BodyPart } from './blobs.ts';
 
 /** One request for the I/O side to send. Only cloneable data: it crosses a thread boundary. */
 export interface IoRequest {
@@ -19,10 +20,10 @@ export interface IoRequest {
   method: 'POST' | 'GET';
   headers: Record<string, string>;
   /**
-   * The body: text, or bytes (a body with large images is assembled as bytes from parts encoded once,
-   * and its buffer is transferred to the I/O thread, not copied: prepare-request.ts bodyOf).
+   * The body: text, or parts — text and shared blobs (a body with large images: image-body.ts),
+   * blob ids on the measuring side, their bytes once the I/O side has resolved them (blobs.ts).
    */
-  body: string | Uint8Array;
+  body: string | BodyPart[];
   /** Abort with client/timeout after this long without a complete response. */
   timeoutMs: number;
   /** Abort with client/idle-timeout when no byte arrives for this long (0 = never). */
@@ -30,6 +31,12 @@ export interface IoRequest {
   insecureTls: boolean;
   /** A keep-alive pool (see IoPoolOptions) or null: a fresh connection closed after the response. */
   pool: number | null;
+  /**
+   * Start it at this instant, not before (performance.now() of the sender; the engine moves it
+   * onto the I/O thread's clock): a load run hands requests over ahead of their planned send
+   * (timed-starts.ts). Absent, or already past: now.
+   */
+  at?: number;
 }
 
 type ConnectionMode = 'keep-alive' | 'close';
@@ -106,7 +113,12 @@ export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {
 /** Main → worker. */
 export type ToIo =
   | { op: 'fire'; slot: number; req: IoRequest }
+  /** Requests handed over ahead of their send (each with `at`), in one message. */
+  | { op: 'fires'; fires: { slot: number; req: IoRequest }[] }
   | { op: 'cancel'; slot: number }
+  /** Bytes that bodies name by id (blobs.ts), sent before the first request that needs them; dropped later. */
+  | { op: 'blob'; id: number; bytes: Uint8Array }
+  | { op: 'blob-drop'; id: number }
   | { op: 'pool'; id: number; opts: IoPoolOptions }
   | { op: 'pool-close'; id: number }
   | { op: 'stats-reset' }

@@ -54,7 +54,7 @@ export class RawHttpDriver extends RequestLifecycle<RawReq> {
     }
     const pool = req.pool === null ? null : (this.pools.get(req.pool) ?? null);
     const keepAlive = pool !== null && pool.opts.mode === 'keep-alive';
-    let wire: string | Buffer;
+    let wire: RawReq['wire'];
     try {
       wire = serialize(req, url, keepAlive);
     } catch (e) {
@@ -130,10 +130,19 @@ export class RawHttpDriver extends RequestLifecycle<RawReq> {
     c.parser.reset();
     const reused = c.served > 0;
     this.sink.ctrl(r.slot, { k: 'socket', t: performance.now(), reused, connecting: !c.connected });
-    c.sock.write(r.wire, () => {
+    const done = (): void => {
       if (r.conn !== c || r.done) return;
       this.written(r);
-    });
+    };
+    if (typeof r.wire === 'string') c.sock.write(r.wire, done);
+    else {
+      // Head and body parts in one writev: no copy of a large body into one buffer.
+      c.sock.cork();
+      const last = r.wire.length - 1;
+      for (let i = 0; i < last; i++) c.sock.write(r.wire[i]!);
+      c.sock.write(r.wire[last]!, done);
+      c.sock.uncork();
+    }
   }
 
   private onRead(c: RawConn, n: number): boolean {

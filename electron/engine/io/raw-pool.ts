@@ -27,7 +27,8 @@ export interface RawReq extends LiveRequest {
   key: string;
   conn: RawConn | null;
   /** Serialized request head + body, built once (a retry sends the same bytes). */
-  wire: string | Buffer;
+  /** The request's bytes (http1-request.ts serialize): text, or a head and a body of bytes. */
+  wire: string | (string | Uint8Array)[];
 }
 
 export class RawPool {

@@ -46,3 +46,11 @@ export function idleError(idleMs: number, atMs: number): RequestError {
 export function cancelledError(atMs: number, message = 'Cancelled by the user.'): RequestError {
   return { kind: 'client', code: 'cancelled', message, atMs };
 }
+
+/**
+ * Cancelled while it waited for its planned send on the I/O thread (timed-starts.ts): it has no
+ * start event and was never sent (a load run does not count it, as one cancelled in its queue).
+ */
+export function notSentError(): RequestError {
+  return cancelledError(0, 'Cancelled before its planned send.');
+}
