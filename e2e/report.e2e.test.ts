@@ -109,7 +109,9 @@ describe('reports in Chromium, offline', () => {
     // Charts drawn (recharts SVG paths), the swimlane's canvas painted with every request.
     await r.waitForSelector('[data-testid="sum-hist-ttft"] .recharts-bar-rectangle');
     await r.waitForSelector('[data-testid="compare-cdf-ttft"] path.recharts-line-curve');
-    await r.waitForSelector('.recharts-line-curve');
+    // Drawn (a path with its points): a flat line (concurrency held at its cap all run) has no
+    // height, so Playwright would never call it visible.
+    await r.waitForSelector('.recharts-line-curve[d^="M"]', { state: 'attached' });
     await r.waitForSelector('[data-testid="sum-swimlane"][data-lanes="12"]');
     expect(Number(await r.getByTestId('sum-swimlane').getAttribute('data-ticks'))).toBeGreaterThan(12 * 10);
     expect(await r.title()).toBe('report baseline c2 · Tokenscope report');
