@@ -196,9 +196,7 @@ function arrived(req: IoRequest): IoRequest {
 port.on('message', (m: ToIo) => {
   switch (m.op) {
     case 'fire':
-      arrived(m.req);
-      if (m.req.at !== undefined) timed.add(m.slot, m.req.at, m.req);
-      else fires.add({ slot: m.slot, req: m.req });
+      fires.add({ slot: m.slot, req: arrived(m.req) });
       break;
     case 'fires':
       for (const f of m.fires) timed.add(f.slot, f.req.at ?? 0, arrived(f.req));

@@ -112,6 +112,7 @@ export interface IoLoopStats extends Omit<IoSelfCheck, 'threads'> {
 
 /** Main → worker. */
 export type ToIo =
+  /** A request to start now (`at` unset). */
   | { op: 'fire'; slot: number; req: IoRequest }
   /** Requests handed over ahead of their send (each with `at`), in one message. */
   | { op: 'fires'; fires: { slot: number; req: IoRequest }[] }

@@ -12,8 +12,10 @@
  * start is late by the timer's granularity (~1 ms) and this thread's loop, never early.
  */
 export class TimedStarts<T> {
-  /** Waiting requests, earliest first (ties in the order they came). */
+  /** Waiting requests, earliest first (ties in the order they came); cancelled ones are skipped. */
   private readonly q: { slot: number; at: number; item: T }[] = [];
+  /** The slots still waiting: a cancel is O(1) (a run's cancel takes back every waiting one). */
+  private readonly waiting = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   /** When the armed timer is due (performance.now()). */
   private armedFor = Infinity;
@@ -25,7 +27,7 @@ export class TimedStarts<T> {
   ) {}
 
   get size(): number {
-    return this.q.length;
+    return this.waiting.size;
   }
 
   /** Holds `item` until `at` (this thread's performance.now()); one already due starts at once. */
@@ -38,22 +40,26 @@ export class TimedStarts<T> {
     let i = this.q.length;
     while (i > 0 && this.q[i - 1]!.at > at) i--;
     this.q.splice(i, 0, { slot, at, item });
+    this.waiting.add(slot);
     if (at < this.armedFor) this.arm();
   }
 
   /** Takes a waiting request out (it will not start): true when it was waiting here. */
   cancel(slot: number): boolean {
-    const i = this.q.findIndex((e) => e.slot === slot);
-    if (i < 0) return false;
-    this.q.splice(i, 1);
-    if (this.q.length === 0) this.disarm();
+    if (!this.waiting.delete(slot)) return false;
+    if (this.waiting.size === 0) {
+      this.q.length = 0;
+      this.disarm();
+    }
     return true;
   }
 
   /** Empties the queue (the thread stops): what was waiting, never started. */
-  drain(): { slot: number; item: T }[] {
+  drain(): { slot: number; at: number; item: T }[] {
     this.disarm();
-    return this.q.splice(0, this.q.length);
+    const left = this.q.splice(0, this.q.length).filter((e) => this.waiting.has(e.slot));
+    this.waiting.clear();
+    return left;
   }
 
   private disarm(): void {
@@ -77,7 +83,7 @@ export class TimedStarts<T> {
     let n = 0;
     while (n < this.q.length && this.q[n]!.at <= t) n++;
     const ready = this.q.splice(0, n);
-    for (const e of ready) this.due(e.slot, e.item);
+    for (const e of ready) if (this.waiting.delete(e.slot)) this.due(e.slot, e.item);
     if (this.q.length > 0 && !this.timer) this.arm();
   };
 }

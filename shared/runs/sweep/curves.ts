@@ -95,37 +95,29 @@ export function sweepCurves(
   // Offered load on the x axis: a rate-inf step offered no number to place (its throughput shows
   // in the other charts), so it is left out here rather than drawn at a made-up rate.
   const byLoad = steps.filter((s) => s.load.kind === kind && s.load.value !== 'inf');
-  const goodput: CurveSeries[] = [
-    {
-      id: 'request_throughput',
-      label: 'requests/s',
-      xLabel: kind === 'rate' ? 'offered req/s' : 'concurrency',
-      yLabel: 'req/s',
-      points: byLoad.map((s) =>
-        mark({ x: loadValue(s.load, loads), y: s.numbers.requestsPerS, step: s.index }, s, null),
-      ),
-    },
-    {
-      id: 'goodput',
-      label: 'goodput req/s',
-      xLabel: kind === 'rate' ? 'offered req/s' : 'concurrency',
-      yLabel: 'req/s',
-      points: byLoad
-        .filter((s) => s.numbers.goodputReqPerS !== null)
-        .map((s) =>
-          mark({ x: loadValue(s.load, loads), y: s.numbers.goodputReqPerS!, step: s.index }, s, null),
-        ),
-    },
-  ];
-  const input: CurveSeries = {
-    id: 'input_tok_s',
-    label: 'input tok/s',
+  // A series of one number against the offered load, over the steps that have it.
+  const againstLoad = (
+    id: string,
+    label: string,
+    yLabel: string,
+    y: (s: SweepStep) => number | null | undefined,
+  ): CurveSeries => ({
+    id,
+    label,
     xLabel: kind === 'rate' ? 'offered req/s' : 'concurrency',
-    yLabel: 'input tok/s',
-    points: byLoad
-      .filter((s) => s.numbers.inputTokPerS !== undefined)
-      .map((s) => mark({ x: loadValue(s.load, loads), y: s.numbers.inputTokPerS!, step: s.index }, s, null)),
-  };
+    yLabel,
+    points: byLoad.flatMap((s) => {
+      const v = y(s);
+      return v === null || v === undefined
+        ? []
+        : [mark({ x: loadValue(s.load, loads), y: v, step: s.index }, s, null)];
+    }),
+  });
+  const goodput: CurveSeries[] = [
+    againstLoad('request_throughput', 'requests/s', 'req/s', (s) => s.numbers.requestsPerS),
+    againstLoad('goodput', 'goodput req/s', 'req/s', (s) => s.numbers.goodputReqPerS),
+  ];
+  const input = againstLoad('input_tok_s', 'input tok/s', 'input tok/s', (s) => s.numbers.inputTokPerS);
   for (const g of [...goodput, input]) g.points.sort((a, b) => a.x - b.x);
   return { latency, perUser, goodput, input, loadKind: kind, streams };
 }
