@@ -285,7 +285,14 @@ describe('schedules, modes and failures', () => {
     const out = path.join(dir, 'cancelled.jsonl');
     const r = await runAgainst(
       sim,
-      { requests: 40, maxConcurrency: 2, prompts: { type: 'synthetic', inputLen: 8, outputLen: 30 } },
+      // Lengths that differ: the two in flight (started together at the zero) do not end together,
+      // so one is still streaming when the other's end cancels the run.
+      {
+        requests: 40,
+        maxConcurrency: 2,
+        seed: 3,
+        prompts: { type: 'synthetic', inputLen: 8, outputLen: { type: 'uniform', min: 4, max: 120 } },
+      },
       {
         signal: ac.signal,
         outFile: out,
