@@ -109,6 +109,12 @@ if (!cpuAtEnd) {
   cpuAtEnd = process.cpuUsage(cpu0);
   notes.push('not every request finished: CPU measured to the end of runWorkload');
 }
+// A stream held back (the measuring side behind, engine/io/backlog.ts) has its next reads stamped late.
+const io = result.summary.selfCheck?.io;
+if (io && io.holds > 0)
+  notes.push(
+    `streams held back ${io.holds} times, ${io.heldMs.toFixed(1)} ms in all, max ${io.heldMaxMs.toFixed(1)} ms`,
+  );
 const after = hrMinusPerf();
 if (Math.abs(after.offsetMs - before.offsetMs) > 0.01)
   notes.push(`hrtime − performance.now() moved by ${(after.offsetMs - before.offsetMs).toFixed(4)} ms`);

@@ -32,3 +32,37 @@ describe('SelfCheckMonitor', () => {
     expect(fine.result(null).reasons.some((r) => r.startsWith('schedule lag'))).toBe(false);
   });
 });
+
+describe('streams held back (engine/io/backlog.ts)', () => {
+  const io = (holds: number, heldMs: number, heldMaxMs: number) => ({
+    threads: 1,
+    loopDelayP99Ms: 0.5,
+    loopDelayMaxMs: 2,
+    stalls: 0,
+    stallMs: 0,
+    gcCount: 0,
+    gcPauseMs: 0,
+    gcMaxMs: 0,
+    cpuPct: 10,
+    reads: 1000,
+    holds,
+    heldMs,
+    heldMaxMs,
+  });
+
+  it('a hold longer than the stall bound flags the run, saying how many, how long and the longest', () => {
+    const r = new SelfCheckMonitor().result(io(3, 40.5, 31.2));
+    expect(r.flagged).toBe(true);
+    expect(r.reasons).toContain(
+      'streams held back 3 times (41 ms in all, the longest 31.2 ms > 5 ms): the measuring thread fell behind, so the reads after a hold are stamped late',
+    );
+  });
+
+  it('no hold, or only short ones, does not', () => {
+    for (const figures of [io(0, 0, 0), io(2, 3, 2.5)]) {
+      const r = new SelfCheckMonitor().result(figures);
+      expect(r.reasons.filter((x) => x.startsWith('streams held back'))).toEqual([]);
+      expect(r.flagged).toBe(false);
+    }
+  });
+});

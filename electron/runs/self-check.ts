@@ -27,7 +27,12 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { percentileSorted, sortedCopy } from '../../shared/stats/summary.ts';
 import type { ConnectionStats, IoSelfCheck, SelfCheck } from '../../shared/runs/summary/self-check-schema.ts';
-import { stallReason, stallTouches, type StallItem } from '../../shared/runs/summary/stall-touches.ts';
+import {
+  STALL_BOUND_MS,
+  stallReason,
+  stallTouches,
+  type StallItem,
+} from '../../shared/runs/summary/stall-touches.ts';
 import type { IoEngine } from '../engine/io/io-engine.ts';
 import type { IoLoopStats } from '../engine/io/protocol.ts';
 
@@ -149,6 +154,8 @@ export class SelfCheckMonitor {
         );
       if (io.cpuPct !== null && io.cpuPct > th.cpuMeanPct)
         reasons.push(`I/O thread busy ${io.cpuPct.toFixed(0)} % > ${th.cpuMeanPct} %`);
+      // A hold is a stall for one request: past the stall bound, its next reads' stamps are late.
+      if (io.heldMaxMs > STALL_BOUND_MS) reasons.push(holdReason(io));
     } else {
       if (p99 > th.eventLoopDelayP99Ms)
         reasons.push(`event-loop delay p99 ${p99.toFixed(1)} ms > ${th.eventLoopDelayP99Ms} ms`);
@@ -169,6 +176,11 @@ export class SelfCheckMonitor {
       ...(connections ? { connections } : {}),
     };
   }
+}
+
+/** Why a run whose requests were held back (backlog.ts) is flagged. */
+function holdReason(io: IoSelfCheck): string {
+  return `streams held back ${io.holds} times (${io.heldMs.toFixed(0)} ms in all, the longest ${io.heldMaxMs.toFixed(1)} ms > ${STALL_BOUND_MS} ms): the measuring thread fell behind, so the reads after a hold are stamped late`;
 }
 
 function ioSelfCheck(threads: number, s: IoLoopStats): IoSelfCheck {

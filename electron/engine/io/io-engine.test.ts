@@ -182,6 +182,7 @@ describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
   });
 
   it('a reader that falls behind stops the socket being read, then gets every byte in order', async () => {
+    engine.resetStats();
     const got = await new Promise<{ stalledAt: number; bytes: Buffer; last: IoCtrl }>((resolve) => {
       const parts: Buffer[] = [];
       let size = 0;
@@ -219,12 +220,20 @@ describe.each([1, 0])('IoEngine with %i I/O thread(s)', (threads) => {
     expect(got.stalledAt).toBeLessThanOrEqual(BACKLOG_HIGH_BYTES + 64 * 1024);
     expect(got.bytes.length).toBe(128 * 64 * 1024);
     for (let i = 0; i < got.bytes.length; i += 4 * 1021) expect(got.bytes.readUInt32LE(i)).toBe(i);
+    // The hold is counted, with its length: the reader took nothing for its 300-ms quiet spell.
+    const s = (await engine.stats()).io!;
+    expect(s.holds).toBeGreaterThanOrEqual(1);
+    expect(s.heldMaxMs).toBeGreaterThanOrEqual(250);
+    expect(s.heldMs).toBeGreaterThanOrEqual(s.heldMaxMs);
   });
 
   it('the loop figures count the reads it stamped', async () => {
     engine.resetStats();
     await collect(engine, '/many');
     const s = await engine.stats();
+    // A reader that keeps up never holds a stream back.
+    expect(s.io!.holds).toBe(0);
+    expect(s.io!.heldMs).toBe(0);
     expect(s.threads).toBe(threads);
     expect(s.io).not.toBeNull();
     expect(s.io!.reads).toBeGreaterThan(0);

@@ -275,8 +275,8 @@ export class IoEngine {
         },
         ctrl: (slot, ev) => this.deliverCtrl(slot, ev, null),
       };
-      this.inline = new Drivers(sink, this.driverConfig());
       this.inlineMon = new LoopMonitor();
+      this.inline = new Drivers(sink, this.driverConfig(), this.inlineMon.holds);
       for (const [id, opts] of this.pools) this.inline.pool(id, opts);
     }
     return this.inline;

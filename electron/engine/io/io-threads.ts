@@ -17,12 +17,15 @@ export function emptyStats(): IoLoopStats {
     gcMaxMs: 0,
     cpuPct: null,
     reads: 0,
+    holds: 0,
+    heldMs: 0,
+    heldMaxMs: 0,
     batches: 0,
     stallWindows: [],
   };
 }
 
-/** Several threads' figures as one: the worst delay, stalls and GC of any; reads summed. */
+/** Several threads' figures as one: the worst delay, stalls and GC of any; reads and holds summed. */
 export function combine(list: IoLoopStats[]): IoLoopStats | null {
   if (list.length === 0) return null;
   const out = emptyStats();
@@ -37,6 +40,9 @@ export function combine(list: IoLoopStats[]): IoLoopStats | null {
     out.gcMaxMs = Math.max(out.gcMaxMs, s.gcMaxMs);
     out.cpuPct = s.cpuPct === null ? out.cpuPct : Math.max(out.cpuPct ?? 0, s.cpuPct);
     out.reads += s.reads;
+    out.holds += s.holds;
+    out.heldMs += s.heldMs;
+    out.heldMaxMs = Math.max(out.heldMaxMs, s.heldMaxMs);
     out.batches += s.batches;
     for (const x of s.stallWindows) out.stallWindows.push(x);
   }

@@ -142,7 +142,7 @@ function busyWait(ms: number): void {
 const mon = new LoopMonitor();
 const batcher = new Batcher(mon);
 // The engine configuration's part for this thread, given by the engine that started it.
-const driver = new Drivers(batcher, workerInput<IoDriverConfig>(workerData));
+const driver = new Drivers(batcher, workerInput<IoDriverConfig>(workerData), mon.holds);
 
 /**
  * Reads win over new work. Starting a request (a connect, its encoding and write) takes ~0.1–0.2 ms;

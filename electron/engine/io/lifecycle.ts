@@ -15,7 +15,15 @@
 import type { RequestError } from '../../../shared/errors.ts';
 import { classifySocketError } from '../classify.ts';
 import { armIdle, cancelledError, idleError, timeoutError, type IdleWatched } from './timers.ts';
-import { backlogShrank, type BacklogBounds, type Backlogged } from './backlog.ts';
+import {
+  addHold,
+  backlogGrew,
+  backlogShrank,
+  holdTally,
+  type BacklogBounds,
+  type Backlogged,
+  type HoldTally,
+} from './backlog.ts';
 import type { IoRequest, IoSink } from './protocol.ts';
 
 /** What the lifecycle keeps of a request; each driver's request state extends it. */
@@ -31,6 +39,8 @@ export interface LiveRequest extends Backlogged, IdleWatched {
   ending: RequestError | null;
   timer: NodeJS.Timeout | null;
   paused: boolean;
+  /** When its connection stopped being read (while `paused`), performance.now(). */
+  heldSince: number;
 }
 
 /** The fields every request starts with (a driver spreads them into its own state). */
@@ -48,6 +58,7 @@ export function liveRequest(slot: number, req: IoRequest, t0: number): LiveReque
     lastByte: t0,
     backlog: 0,
     paused: false,
+    heldSince: 0,
   };
 }
 
@@ -63,6 +74,8 @@ export abstract class RequestLifecycle<R extends LiveRequest> {
   constructor(
     protected readonly sink: IoSink,
     protected readonly bounds: BacklogBounds,
+    /** Where this thread's holds are counted (its loop monitor's, for the self-check). */
+    private readonly holds: HoldTally = holdTally(),
   ) {}
 
   get active(): number {
@@ -110,12 +123,23 @@ export abstract class RequestLifecycle<R extends LiveRequest> {
     this.endFromHere(r, cancelledError(performance.now() - r.t0));
   }
 
+  /**
+   * A read of `bytes` of `r` was handed on: true when its connection is to stop being read now,
+   * its backlog over the bound (backlog.ts). The hold is timed from here.
+   */
+  protected grew(r: R, bytes: number): boolean {
+    if (!backlogGrew(r, bytes, this.bounds)) return false;
+    r.heldSince = performance.now();
+    return true;
+  }
+
   /** The measuring side decoded `bytes` of this request's reads (backlog.ts). */
   ack(slot: number, bytes: number): void {
     const r = this.live.get(slot);
     if (!r || !backlogShrank(r, bytes, this.bounds)) return;
     // The wait was ours, not the server's: the idle clock starts again.
     r.lastByte = performance.now();
+    addHold(this.holds, r.lastByte - r.heldSince);
     this.readAgain(r);
   }
 
@@ -161,6 +185,7 @@ export abstract class RequestLifecycle<R extends LiveRequest> {
   protected finish(r: R, ev: LastEvent): void {
     if (r.done) return;
     r.done = true;
+    if (r.paused) addHold(this.holds, performance.now() - r.heldSince);
     if (r.timer) clearTimeout(r.timer);
     if (r.idleTimer) clearTimeout(r.idleTimer);
     this.live.delete(r.slot);

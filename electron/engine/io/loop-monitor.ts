@@ -7,9 +7,12 @@
  *   MAX_STALL_WINDOWS), so the run can name the events stamped in or just after it (self-check).
  * - GC pauses: PerformanceObserver 'gc' entries of this thread.
  * - Busy share: event-loop utilization (time not idle in the poller), the thread's own CPU.
+ * - Holds: a request's connection not read while the measuring side was behind (backlog.ts), the
+ *   drivers count them in `holds`.
  */
 import { PerformanceObserver, performance as perf } from 'node:perf_hooks';
 import type { IoLoopStats } from './protocol.ts';
+import { holdTally, type HoldTally } from './backlog.ts';
 
 const PROBE_MS = 5;
 const STALL_MS = 5;
@@ -36,6 +39,7 @@ export class LoopMonitor {
   private obs: PerformanceObserver | null = null;
   reads = 0;
   batches = 0;
+  readonly holds: HoldTally = holdTally();
 
   constructor() {
     this.timer = setInterval(() => this.probe(), PROBE_MS);
@@ -81,6 +85,9 @@ export class LoopMonitor {
     this.windows = [];
     this.reads = 0;
     this.batches = 0;
+    this.holds.holds = 0;
+    this.holds.heldMs = 0;
+    this.holds.heldMaxMs = 0;
     this.since = performance.now();
     this.elu = perf.eventLoopUtilization();
   }
@@ -110,6 +117,9 @@ export class LoopMonitor {
       gcMaxMs: this.gcMax,
       cpuPct: Number.isFinite(elu.utilization) ? elu.utilization * 100 : null,
       reads: this.reads,
+      holds: this.holds.holds,
+      heldMs: this.holds.heldMs,
+      heldMaxMs: this.holds.heldMaxMs,
       batches: this.batches,
       stallWindows: windows ? this.windows.slice() : [],
     };

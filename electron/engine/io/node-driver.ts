@@ -13,7 +13,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import { backlogGrew } from './backlog.ts';
 import type { IoCtrl, IoPoolOptions, IoRequest } from './protocol.ts';
 import { errorMessage } from '../../../shared/result.ts';
 import { invalidRequest, liveRequest, RequestLifecycle, type LiveRequest } from './lifecycle.ts';
@@ -138,7 +137,7 @@ export class NodeHttpDriver extends RequestLifecycle<Conn> {
         const tr = performance.now();
         c.lastByte = tr;
         sink.read(slot, tr, chunk, 0, chunk.length);
-        if (backlogGrew(c, chunk.length, this.bounds)) res.pause();
+        if (this.grew(c, chunk.length)) res.pause();
       });
       c.res = res;
       res.on('end', () => this.finish(c, { k: 'end', t: performance.now() }));

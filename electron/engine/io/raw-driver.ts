@@ -15,7 +15,7 @@ import { Http1ResponseParser, type ParseOut } from './http1.ts';
 import { serialize } from './http1-request.ts';
 import type { IoDriverConfig, IoPoolOptions, IoRequest, IoSink } from './protocol.ts';
 import { RawPool, type RawConn, type RawReq } from './raw-pool.ts';
-import { backlogBounds, backlogGrew } from './backlog.ts';
+import { backlogBounds, type HoldTally } from './backlog.ts';
 import { errorMessage } from '../../../shared/result.ts';
 import { liveRequest, RequestLifecycle } from './lifecycle.ts';
 
@@ -175,7 +175,7 @@ export class RawHttpDriver extends RequestLifecycle<RawReq> {
     if (out.body > 0) {
       this.sink.read(r.slot, t, this.buf, 0, out.body);
       // The measuring side is behind on this request: stop reading it until it catches up.
-      if (backlogGrew(r, out.body, this.bounds) && !p.done) {
+      if (this.grew(r, out.body) && !p.done) {
         c.paused = true;
         c.sock.pause();
       }
@@ -285,10 +285,11 @@ export class Drivers {
   private readonly node: NodeHttpDriver;
   private readonly useNode: boolean;
 
-  constructor(sink: IoSink, cfg: IoDriverConfig) {
+  /** `holds`: where the thread's holds (backlog.ts) are counted, its loop monitor's. */
+  constructor(sink: IoSink, cfg: IoDriverConfig, holds?: HoldTally) {
     const bounds = backlogBounds(cfg.backlogHighBytes);
-    this.raw = new RawHttpDriver(sink, bounds);
-    this.node = new NodeHttpDriver(sink, bounds);
+    this.raw = new RawHttpDriver(sink, bounds, holds);
+    this.node = new NodeHttpDriver(sink, bounds, holds);
     this.useNode = cfg.httpClient === 'node';
   }
 

@@ -33,6 +33,9 @@ const threaded: SelfCheck = {
     gcMaxMs: 5.12,
     cpuPct: 22.8,
     reads: 33027,
+    holds: 4,
+    heldMs: 31.5,
+    heldMaxMs: 12.25,
   },
   connections: { mode: 'keep-alive', opened: 130, reused: 126, retried: 4 },
 };
@@ -48,7 +51,8 @@ describe('client self-check in the run summary', () => {
     expect(rows[0]).toBe('I/O thread loop delay p99 / max7.30 / 14.60 ms');
     expect(rows[1]).toBe('I/O stalls > 5 ms · GC pauses9 (97.40 ms) · 6, max 5.12 ms');
     expect(rows[2]).toBe('I/O thread busy22.80 %');
-    expect(rows[3]).toBe('Main thread loop delay p99 / max12.50 / 30.00 ms');
+    expect(rows[3]).toBe('Streams held back4 (31.50 ms), max 12.25 ms');
+    expect(rows[4]).toBe('Main thread loop delay p99 / max12.50 / 30.00 ms');
     expect(screen.getByTestId('sum-connections').textContent).toBe(
       'Connections (keep-alive)130 opened · 126 reused · 4 retried',
     );
@@ -75,6 +79,7 @@ describe('client self-check in the run summary', () => {
     expect(t).toMatch(/^I\/O thread loop delay p99 \/ max \(ms\): +7\.30 \/ 14\.60$/m);
     expect(t).toMatch(/^I\/O thread stalls > 5 ms: +9 \(97\.40 ms\)$/m);
     expect(t).toMatch(/^I\/O thread GC pauses \(ms\): +6, 13\.90 in all, max 5\.12$/m);
+    expect(t).toMatch(/^Streams held back \(ms\): +4, 31\.50 in all, max 12\.25$/m);
     expect(t).toMatch(/^Main thread loop delay p99 \/ max \(ms\): +12\.50 \/ 30\.00$/m);
     expect(t).toMatch(
       /^Connections \(keep-alive\): +130 opened, 126 reused, 4 retried \(first sent on a reused connection the server had closed, then on a new one, counted as opened\)$/m,

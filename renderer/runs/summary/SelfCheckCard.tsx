@@ -123,6 +123,23 @@ function IoThreadRows({ io }: { io: IoSelfCheck }) {
           {io.cpuPct === null ? '—' : f2(io.cpuPct)} <span className="unit">%</span>
         </dd>
       </div>
+      <div
+        className="sum-row"
+        data-testid="sum-holds"
+        title="Times a stream was not read because the measuring thread had fallen behind with what was read before (its share of the backlog full): the reads after a hold are stamped up to that late. A hold over 5 ms flags the run."
+      >
+        <dt>Streams held back</dt>
+        <dd>
+          {io.holds === 0 ? (
+            'never'
+          ) : (
+            <>
+              {io.holds} ({f2(io.heldMs)} <span className="unit">ms</span>), max {f2(io.heldMaxMs)}{' '}
+              <span className="unit">ms</span>
+            </>
+          )}
+        </dd>
+      </div>
     </>
   );
 }

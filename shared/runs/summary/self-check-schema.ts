@@ -23,6 +23,14 @@ const IoSelfCheckSchema = z.object({
   /** Busy share of the I/O thread's loop, % (event-loop utilization). */
   cpuPct: z.number().nullable(),
   reads: count,
+  /**
+   * Times a request's connection was not read because the measuring side was behind (its share
+   * of the thread's backlog full), their time summed and the longest: a held request's next reads
+   * are stamped up to that late. Runs recorded before these were counted read 0.
+   */
+  holds: count.default(0),
+  heldMs: num.default(0),
+  heldMaxMs: num.default(0),
 });
 export type IoSelfCheck = z.output<typeof IoSelfCheckSchema>;
 

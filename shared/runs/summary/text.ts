@@ -2,7 +2,7 @@
  * The summary as text, laid out like `vllm bench serve` prints it (same labels, 50-column rules,
  * `{:<40} {:<10.2f}` rows), so users can put the two side by side; then Tokenscope's own sections.
  */
-import type { StallTouches } from './self-check-schema.ts';
+import type { IoSelfCheck, StallTouches } from './self-check-schema.ts';
 import type { CoalescedGaps, MetricStats, RunSummary, VllmMetrics } from './schema.ts';
 import { serverGapReason, type ServerSideSummary } from './server-side-schema.ts';
 import { bucketText, serverQuantileRange } from './server-quantile.ts';
@@ -285,6 +285,24 @@ function connectionsText(k: { opened: number; reused: number; retried: number })
   return `${k.opened} opened, ${k.reused} reused, ${k.retried} retried${why}`;
 }
 
+/** The loop that stamped every read (the stream-I/O thread's), in the self-check section. */
+function ioThreadLines(io: IoSelfCheck): string[] {
+  return [
+    row(
+      `I/O thread${io.threads > 1 ? ` ×${io.threads}` : ''} loop delay p99 / max (ms):`,
+      `${f2(io.loopDelayP99Ms)} / ${f2(io.loopDelayMaxMs)}`,
+    ),
+    row('I/O thread stalls > 5 ms:', `${io.stalls} (${f2(io.stallMs)} ms)`),
+    row('I/O thread GC pauses (ms):', `${io.gcCount}, ${f2(io.gcPauseMs)} in all, max ${f2(io.gcMaxMs)}`),
+    row('I/O thread busy (%):', io.cpuPct === null ? '—' : f2(io.cpuPct)),
+    // Streams not read while the measuring side caught up (electron/engine/io/backlog.ts).
+    row(
+      'Streams held back (ms):',
+      io.holds === 0 ? 'never' : `${io.holds}, ${f2(io.heldMs)} in all, max ${f2(io.heldMaxMs)}`,
+    ),
+  ];
+}
+
 /** "vllm (vLLM bench serve)": whose per-request rules made the numbers. */
 function definitionsName(s: RunSummary): string {
   const d = s.definitions ?? 'tokenscope';
@@ -375,21 +393,7 @@ export function summaryText(s: RunSummary): string {
   if (s.selfCheck) {
     const c = s.selfCheck;
     L.push(center('Client Self-check', 50, '-'));
-    if (c.io) {
-      // The loop that stamped every read: the stream-I/O thread's.
-      L.push(
-        row(
-          `I/O thread${c.io.threads > 1 ? ` ×${c.io.threads}` : ''} loop delay p99 / max (ms):`,
-          `${f2(c.io.loopDelayP99Ms)} / ${f2(c.io.loopDelayMaxMs)}`,
-        ),
-        row('I/O thread stalls > 5 ms:', `${c.io.stalls} (${f2(c.io.stallMs)} ms)`),
-        row(
-          'I/O thread GC pauses (ms):',
-          `${c.io.gcCount}, ${f2(c.io.gcPauseMs)} in all, max ${f2(c.io.gcMaxMs)}`,
-        ),
-        row('I/O thread busy (%):', c.io.cpuPct === null ? '—' : f2(c.io.cpuPct)),
-      );
-    }
+    if (c.io) L.push(...ioThreadLines(c.io));
     L.push(
       row(
         c.io ? 'Main thread loop delay p99 / max (ms):' : 'Event-loop delay p99 / max (ms):',
