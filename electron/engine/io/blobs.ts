@@ -61,3 +61,34 @@ export function resolveParts(
     return b;
   });
 }
+
+/**
+ * The text of the bodies handed to a thread together (a window of planned requests, io-engine.ts)
+ * written as UTF-8 into one new buffer, each body's text parts replaced by views of it: `bodies`
+ * are changed in place; the buffer, to transfer with them, is returned (null: no text). The I/O
+ * thread then holds a window's bodies as one block outside its heap and writes the bytes as they
+ * are. As strings, 6-KB prompts (prefix groups) at 500 requests a second were 3 MB/s of copies
+ * in that thread's 6-MB young generation and again in the text it wrote: twice the scavenges of a
+ * plain run, and the schedule lag p99 of the first seconds 3–5 ms over plain.
+ */
+export function packBodies(bodies: { body: string | BodyPart[] }[]): ArrayBuffer | null {
+  let total = 0;
+  for (const b of bodies) {
+    if (typeof b.body === 'string') total += Buffer.byteLength(b.body);
+    else for (const p of b.body) if (typeof p === 'string') total += Buffer.byteLength(p);
+  }
+  if (total === 0) return null;
+  const buf = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  const put = (s: string): Uint8Array => {
+    const n = buf.write(s, at);
+    const view = new Uint8Array(buf.buffer, buf.byteOffset + at, n);
+    at += n;
+    return view;
+  };
+  for (const b of bodies) {
+    if (typeof b.body === 'string') b.body = b.body.length > 0 ? [put(b.body)] : b.body;
+    else b.body = b.body.map((p) => (typeof p === 'string' ? put(p) : p));
+  }
+  return buf.buffer as ArrayBuffer;
+}

@@ -54,7 +54,7 @@ export interface IoThreadsStats {
 import { MAX_IO_THREADS } from './io-limits.ts';
 import { errorMessage } from '../../../shared/result.ts';
 import { TimedStarts } from './timed-starts.ts';
-import { blobOf, resolveParts, type BodyPart } from './blobs.ts';
+import { blobOf, packBodies, resolveParts, type BodyPart } from './blobs.ts';
 import { notSentError } from './timers.ts';
 
 export { MAX_IO_THREADS };
@@ -340,7 +340,10 @@ export class IoEngine {
     const fires = th.outbox;
     th.outbox = [];
     // A thread that died meanwhile has failed these already (its requests end with client/io-thread).
-    if (th.alive && fires.length > 0) th.worker.postMessage({ op: 'fires', fires } satisfies ToIo);
+    if (!th.alive || fires.length === 0) return;
+    // The window's bodies as bytes in one buffer, moved (not copied) to the thread (blobs.ts).
+    const packed = packBodies(fires.map((f) => f.req));
+    th.worker.postMessage({ op: 'fires', fires } satisfies ToIo, packed ? [packed] : []);
   }
 
   /** The blobs `parts` names that `th` does not hold yet, sent (copied) before the request. */
