@@ -85,9 +85,7 @@ export class LoopMonitor {
     this.windows = [];
     this.reads = 0;
     this.batches = 0;
-    this.holds.holds = 0;
-    this.holds.heldMs = 0;
-    this.holds.heldMaxMs = 0;
+    Object.assign(this.holds, holdTally()); // the drivers keep this object: zeroed in place
     this.since = performance.now();
     this.elu = perf.eventLoopUtilization();
   }
