@@ -120,7 +120,7 @@ export function newRecord(
     status: null,
     contentType: null,
     serverRequestId: null,
-    events: new EventColumns(),
+    events: p.events ?? new EventColumns(),
     raw: null,
     text: '',
     reasoning: '',

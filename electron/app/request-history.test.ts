@@ -18,7 +18,10 @@ function flooded(id: string, limits: RecordLimits): RequestRecord {
   const enc = new TextEncoder();
   d.pushRead(enc.encode(f.head), 0, 0);
   const block = enc.encode(f.unit.repeat(50));
-  for (let i = 1; !d.stop && i < 1_000_000; i++) d.pushRead(block, i, i);
+  for (let i = 1; !d.stop && i < 1_000_000; i++) {
+    d.pushRead(block, i, i);
+    d.flush();
+  }
   d.finalize();
   return rec;
 }

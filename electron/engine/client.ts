@@ -30,7 +30,10 @@ import { pooledAnswer } from './dialects/pooled-answer.ts';
 
 export interface FireOptions {
   signal?: AbortSignal;
-  /** Keep each event's raw data (the debugger wants it; load runs do not). Default true. */
+  /**
+   * Keep each event's raw data and text (the debugger wants them; load runs do not: their events
+   * keep times, counts and flags, the record its whole text). Default true.
+   */
   keepRaw?: boolean;
   /**
    * A connection pool of the I/O engine (`io().createPool`) for load runs; default: a fresh
@@ -94,6 +97,11 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
  * One request in flight, created once per request: the I/O engine's handler for it (`read` gets
  * each stamped socket read, `ctrl` the rest) and the record it fills.
  */
+/** The event rows a request's record starts with: its max_tokens and a few, 64 to 4,096. */
+export function initialRows(maxTokens: number | null | undefined): number {
+  return maxTokens && maxTokens > 0 ? Math.min(4096, Math.max(64, Math.ceil(maxTokens) + 8)) : 64;
+}
+
 class Exchange implements IoHandler {
   private readonly phases: Phases = {
     connectedMs: null,
@@ -102,7 +110,7 @@ class Exchange implements IoHandler {
     firstByteMs: null,
     endMs: null,
   };
-  private readonly events = new EventColumns();
+  private readonly events: EventColumns;
   private readonly rec: RequestRecord;
   private readonly decoder: StreamDecoder;
   private t0 = performance.now();
@@ -127,6 +135,9 @@ class Exchange implements IoHandler {
     private readonly prep: PreparedRequest,
     private readonly resolve: (rec: RequestRecord) => void,
   ) {
+    // Room for every event a max_tokens-bound stream brings (one token each, and the last few):
+    // growing by doubling as events came left three discarded copies per request behind.
+    this.events = new EventColumns(initialRows(spec.params?.maxTokens));
     this.rec = newRecord({
       id: opts.id ?? randomUUID(),
       url: redactUrl(prep.endpoint),
@@ -145,12 +156,17 @@ class Exchange implements IoHandler {
         : {}),
     });
     this.rec.connection = { reused: false, retries: 0, retryReason: null };
-    this.decoder = new StreamDecoder(prep.dialect, this.rec, {
-      maxTokens: spec.params?.maxTokens ?? null,
-      maxEvents: this.limits.maxRecordEvents,
-      maxTextChars: this.limits.maxRecordTextChars,
-      maxEventChars: this.limits.maxEventChars,
-    });
+    this.decoder = new StreamDecoder(
+      prep.dialect,
+      this.rec,
+      {
+        maxTokens: spec.params?.maxTokens ?? null,
+        maxEvents: this.limits.maxRecordEvents,
+        maxTextChars: this.limits.maxRecordTextChars,
+        maxEventChars: this.limits.maxEventChars,
+      },
+      opts.keepRaw !== false,
+    );
   }
 
   start(): void {
@@ -179,7 +195,7 @@ class Exchange implements IoHandler {
     this.call.cancel();
   }
 
-  // Decode a slice of what reads framed (JSON, dialect), report the new events, come back for more.
+  // Frame and decode a slice of the queued reads (JSON, dialect), report the new events, come back for more.
   private readonly decodeNow = (): void => {
     this.decodeSlice(DECODE_SLICE_FRAMES);
   };
@@ -187,14 +203,14 @@ class Exchange implements IoHandler {
   private decodeSlice(max: number): void {
     const { decoder, events, rec } = this;
     const before = events.n;
-    const left = decoder.pendingFrames > 0 ? decoder.flush(max) : 0;
+    const left = decoder.undecoded > 0 ? decoder.flush(max) : 0;
     if (events.n > before) this.opts.onProgress?.(rec, before);
     // Reads that completed no frame (a long event, keep-alives) count as decoded too.
     const cost = decoder.decodedCost;
     if (cost > this.reported && !this.settled) this.call.consumed(cost - this.reported);
     this.reported = cost;
     if (left > 0 && !this.settled) decodes.add(this.decodeNow);
-    // Past max_tokens by a margin: stop here, keep what came.
+    // Past max_tokens by a margin, an event too large, the record's limit: stop here, keep what came.
     if (decoder.stop && !this.settled) this.stopHere();
   }
 
@@ -237,14 +253,10 @@ class Exchange implements IoHandler {
       this.call.consumed(chunk.length + READ_COST_BYTES); // taken as it came: no backlog
       return;
     }
+    // Queued as bytes; framed and decoded in a slice (decodeSlice), which also stops the stream
+    // at an event past the size cap or the record's limit, keeping what came before it.
     this.decoder.pushRead(chunk, rel, readIndex);
     decodes.add(this.decodeNow);
-    // An event past the size cap, or the record's limit reached while framing: stop the stream
-    // now (the frames before it are still decoded), keep what came before it.
-    if (this.decoder.tooLarge || this.decoder.stop) {
-      this.cancel();
-      this.finish(null, t);
-    }
   }
 
   ctrl(ev: IoCtrl): void {

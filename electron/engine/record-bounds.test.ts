@@ -99,7 +99,7 @@ describe('an endless stream', () => {
   });
 });
 
-describe('every framed unit counts against the limit, checked while framing', () => {
+describe('every framed unit counts against the limit, checked while framing (in the decode slices)', () => {
   const enc = new TextEncoder();
   const fresh = (dialect: 'openai-chat' | 'ollama-generate', maxEvents: number) => {
     const rec = newRecord({ id: 'x', url: '', dialect, model: 'm', startedAtWall: 0, raw: [] });
@@ -114,7 +114,10 @@ describe('every framed unit counts against the limit, checked while framing', ()
     const { rec, d } = fresh('openai-chat', 1_000);
     d.pushRead(enc.encode('data: {"choices":[{"index":0,"delta":{"content":"kept"}}]}\n\n'), 0, 0);
     let i = 1;
-    for (; !d.stop && i < 10_000; i++) d.pushRead(enc.encode(unit.repeat(10)), i, i);
+    for (; !d.stop && i < 10_000; i++) {
+      d.pushRead(enc.encode(unit.repeat(10)), i, i);
+      d.flush();
+    }
     expect(d.stop).toBe(true);
     expect(i).toBeLessThan(150); // ~1,000 units of 10 a read, not the 10,000 reads offered
     d.finalize();
@@ -126,7 +129,10 @@ describe('every framed unit counts against the limit, checked while framing', ()
   it('NDJSON blank lines count too', () => {
     const { rec, d } = fresh('ollama-generate', 500);
     let i = 0;
-    for (; !d.stop && i < 10_000; i++) d.pushRead(enc.encode('  \n\n'), i, i);
+    for (; !d.stop && i < 10_000; i++) {
+      d.pushRead(enc.encode('  \n\n'), i, i);
+      d.flush();
+    }
     expect(i).toBeLessThan(300);
     d.finalize();
     expect(rec.error).toMatchObject({ code: 'record-limit' });
@@ -134,20 +140,22 @@ describe('every framed unit counts against the limit, checked while framing', ()
 
   it('a read bringing more events than the room left keeps exactly the limit (data after [DONE])', () => {
     const { rec, d } = fresh('openai-chat', 1_000);
-    d.pushRead(
-      enc.encode('data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n'),
-      0,
-      0,
-    );
+    const head = enc.encode('data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n');
+    d.pushRead(head, 0, 0);
     const chunk = 'data: {"choices":[{"index":0,"delta":{"content":"b"}}]}\n\n'.repeat(333);
-    for (let i = 1; !d.stop; i++) d.pushRead(enc.encode(chunk), i, i);
-    expect(d.pendingFrames).toBe(1_000 - rec.events.n);
-    // Decoded in slices: each leaves the rest pending, and decodedCost grows with them.
+    // Eight reads wait as bytes: nothing is framed before a slice runs.
+    for (let i = 1; i <= 8; i++) d.pushRead(enc.encode(chunk), i, i);
+    expect(d.undecoded).toBe(9);
+    expect(rec.events.n).toBe(0);
+    // Decoded in slices: each leaves the rest waiting, and decodedCost grows with them.
     const costs: number[] = [];
     while (d.flush(256) > 0) costs.push(d.decodedCost);
+    expect(d.stop).toBe(true);
     d.finalize();
     expect(costs.length).toBeGreaterThan(1);
     for (let k = 1; k < costs.length; k++) expect(costs[k]!).toBeGreaterThanOrEqual(costs[k - 1]!);
+    // Every read counts as decoded at the end: those framed, and those dropped past the limit.
+    expect(d.decodedCost).toBe(head.length + 64 + 8 * (chunk.length + 64));
     expect(rec.events.n).toBe(1_000);
     expect(rec.terminated).toBe(true);
     expect(rec.error).toMatchObject({ kind: 'client', code: 'record-limit' });

@@ -3,10 +3,10 @@
  * decoder, and the columnar event rows. The first error found is kept in `rec.error`; later
  * data is still recorded (a malformed chunk mid-stream does not hide what came after it).
  *
- * Limits are checked while framing (record-limits.ts): every framed unit counts, events and
- * comments, keep-alives and empty blocks alike, and no event past the limit is queued; decoding runs
- * in slices (`flush(max)`), and `decodedCost` tells the I/O side how far it got (back-pressure,
- * io/backlog.ts).
+ * Reads wait as bytes (read-queue.ts); framing and decoding run together, in slices (`flush(max)`),
+ * and `decodedCost` tells the I/O side how far they got (back-pressure, io/backlog.ts). Limits are
+ * checked while framing (record-limits.ts): every framed unit counts, events and comments,
+ * keep-alives and empty blocks alike, and no event past the limit is kept.
  */
 import {
   EV_COALESCED,
@@ -37,6 +37,7 @@ import {
   type RecordLimits,
 } from './record-limits.ts';
 import { DEFAULT_LIMITS } from './engine-config.ts';
+import { ReadQueue } from './read-queue.ts';
 
 /** Frames decoded per slice (flush): the measuring thread yields between slices. */
 export const DECODE_SLICE_FRAMES = 1024;
@@ -45,22 +46,31 @@ export class StreamDecoder {
   private readonly sse: SseParser | null;
   private readonly nd: NdjsonFramer | null;
   private readonly decoder: EventDecoder;
+  /** Stamped reads not framed yet, as bytes (see pushRead). */
+  private readonly reads = new ReadQueue();
+  /** The frames of the read being decoded, the next one at `fi`; a read is framed when the one before it is decoded. */
   private readonly frames: (SseEvent | NdjsonLine)[] = [];
-  /** Frames split off stamped reads and not yet decoded (JSON + dialect): see pushRead. */
-  private pending: (SseEvent | NdjsonLine)[] = [];
-  private pendingT: number[] = [];
-  private pendingRead: number[] = [];
-  private pendingFlags: number[] = [];
-  /** Per pending frame: its read's length, and the cost (bytes + READ_COST_BYTES) of every read before it. */
-  private pendingReadLen: number[] = [];
-  private pendingCostBefore: number[] = [];
-  /** The next pending frame to decode. */
-  private head = 0;
-  private pushedCost = 0;
+  private fi = 0;
+  private curT = 0;
+  private curRead = 0;
+  private curFlags = 0;
+  private curLen = 0;
+  /** The cost (bytes + READ_COST_BYTES) of every read before the one being decoded, and with it. */
+  private costBefore = 0;
+  private framedCost = 0;
+  /**
+   * The answer's and the reasoning's text since the last slice, joined onto the record once a
+   * slice (commitText): one string a slice, not a concatenation per event (a million of those were
+   * the largest thing a 1 M-chunk run promoted to old space).
+   */
+  private readonly textParts: string[] = [];
+  private readonly reasoningParts: string[] = [];
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
-  /** An event grew past the event limit (maxEventChars): the request is to be stopped (the client checks this). */
+  /** No more reads are framed: the record limit was reached, or an event grew too large. */
+  private framingDone = false;
+  /** An event grew past the event limit (maxEventChars): the request is to be stopped (`stop` is set too). */
   tooLarge = false;
-  /** Stop the request now (over max_tokens, record limit): its error is set; the client checks this. */
+  /** Stop the request now (over max_tokens, record limit, event too large): its error is set; the client checks this. */
   stop = false;
   /** The record limit was reached while framing: its error, set once the frames before it are decoded. */
   private limitHit: RequestError | null = null;
@@ -77,6 +87,8 @@ export class StreamDecoder {
     private readonly dialect: Dialect,
     private readonly rec: RequestRecord,
     private readonly limits: RecordLimits = {},
+    /** Keep each event's text in the events' text column (the debugger's view; load runs do not read it). */
+    private readonly eventText = true,
   ) {
     this.sse = dialect.framing === 'sse' ? new SseParser() : null;
     this.nd = dialect.framing === 'ndjson' ? new NdjsonFramer() : null;
@@ -105,41 +117,52 @@ export class StreamDecoder {
   }
 
   /**
-   * A stamped read: framed now (cheap: bytes → event strings), decoded later by `flush()` (JSON
-   * and the dialect), so that when many sockets are readable at once every read is stamped
-   * before any of them is parsed (docs/ARCHITECTURE.md: per read, stamp and split only).
+   * A stamped read: its bytes are queued as they are, framed and decoded later by `flush()`, so
+   * that when many sockets are readable at once every read is stamped before any of them is
+   * parsed, and nothing but bytes waits (read-queue.ts; docs/ARCHITECTURE.md: per read, stamp only).
    */
   pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
-    const costBefore = this.pushedCost;
-    this.pushedCost += chunk.length + READ_COST_BYTES;
-    if (this.stop || this.tooLarge) return; // being stopped: nothing more is framed
+    if (this.stop || this.framingDone) {
+      // Being stopped: nothing more is framed (the queue is empty: it was dropped when this was set).
+      this.framedCost += chunk.length + READ_COST_BYTES;
+      return;
+    }
+    this.reads.push(chunk, t, readIndex);
+  }
+
+  /** Frames the oldest queued read: the limits are checked here; no event past them is kept. */
+  private frameNext(): number {
+    const bytes = this.reads.shift()!;
+    const t = this.reads.t;
     const frames = this.frames;
     frames.length = 0;
-    if (this.sse) this.sse.push(chunk, frames as SseEvent[]);
-    else this.nd!.push(chunk, frames as NdjsonLine[]);
+    this.fi = 0;
+    if (this.sse) this.sse.push(bytes, frames as SseEvent[]);
+    else this.nd!.push(bytes, frames as NdjsonLine[]);
+    this.costBefore = this.framedCost;
+    this.framedCost += bytes.length + READ_COST_BYTES;
+    this.curT = t;
+    this.curRead = this.reads.readIndex;
+    this.curLen = bytes.length;
+    this.curFlags = frames.length > 1 ? EV_COALESCED : 0;
     const pendingChars = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
     if (pendingChars > this.maxEventChars) {
       this.tooLarge = true;
+      this.stop = true;
+      this.framingDone = true;
       this.setError(eventTooLargeError(t, this.maxEventChars));
     }
-    // The limit counts every framed unit; no event past it is queued.
-    const queued = this.events.n + this.pendingFrames;
+    // The limit counts every framed unit; no event past it is kept.
+    const queued = this.events.n;
     const take = Math.min(frames.length, Math.max(0, this.maxEvents - queued));
-    const coalesced = frames.length > 1 ? EV_COALESCED : 0;
-    for (let i = 0; i < take; i++) {
-      this.pending.push(frames[i]!);
-      this.pendingT.push(t);
-      this.pendingRead.push(readIndex);
-      this.pendingFlags.push(coalesced);
-      this.pendingReadLen.push(chunk.length);
-      this.pendingCostBefore.push(costBefore);
-    }
     const units = queued + frames.length + this.ignoredUnits;
     if (units >= this.maxEvents) {
       this.stop = true;
+      this.framingDone = true;
       this.limitHit = recordLimitError(units, queued + take, t);
     }
-    frames.length = 0;
+    frames.length = take;
+    return bytes.length;
   }
 
   /** Framed units that are not events (comments, blank keep-alives, empty blocks). */
@@ -147,9 +170,9 @@ export class StreamDecoder {
     return this.sse ? this.sse.ignoredUnits : this.nd!.ignoredUnits;
   }
 
-  /** Frames waiting to be decoded. */
-  get pendingFrames(): number {
-    return this.pending.length - this.head;
+  /** Reads and frames waiting to be decoded. */
+  get undecoded(): number {
+    return this.frames.length - this.fi + this.reads.count;
   }
 
   /**
@@ -157,37 +180,58 @@ export class StreamDecoder {
    * plus READ_COST_BYTES per read (the measure of the I/O side's backlog, io/backlog.ts).
    */
   get decodedCost(): number {
-    return this.pendingFrames > 0 ? this.pendingCostBefore[this.head]! : this.pushedCost;
+    return this.fi < this.frames.length ? this.costBefore : this.framedCost;
   }
 
   /**
-   * Decodes framed-but-not-decoded events in arrival order, at most `max` of them (a slice: the
-   * caller yields and comes back). Returns how many are left.
+   * Frames and decodes queued reads in arrival order, about `max` frames' worth (a slice: the
+   * caller yields and comes back; a read with no whole frame costs one, and one more per 4 KB).
+   * Returns how many reads and frames are left.
    */
   flush(max = Infinity): number {
-    const end = Math.min(this.pending.length, this.head + max);
-    while (this.head < end && !this.halted) {
-      const i = this.head++;
-      this.handle(
-        this.pending[i]!,
-        this.pendingT[i]!,
-        this.pendingRead[i]!,
-        this.pendingFlags[i]!,
-        this.pendingReadLen[i]!,
-      );
+    let budget = max;
+    const frames = this.frames;
+    for (;;) {
+      while (this.fi < frames.length && budget > 0 && !this.halted) {
+        this.handle(frames[this.fi++]!, this.curT, this.curRead, this.curFlags, this.curLen);
+        budget--;
+      }
+      if (this.halted) {
+        this.fi = frames.length;
+        this.framedCost += this.dropReads();
+        break;
+      }
+      if (this.fi < frames.length || budget <= 0 || this.reads.count === 0) break;
+      if (this.framingDone) {
+        this.framedCost += this.dropReads();
+        break;
+      }
+      budget -= 1 + (this.frameNext() >> 12);
     }
-    if (this.halted || this.head === this.pending.length) {
-      this.pending = [];
-      this.pendingT = [];
-      this.pendingRead = [];
-      this.pendingFlags = [];
-      this.pendingReadLen = [];
-      this.pendingCostBefore = [];
-      this.head = 0;
+    this.commitText();
+    if (this.fi === frames.length) {
+      frames.length = 0; // the frames' text is let go with them
+      this.fi = 0;
       // Everything before the limit is decoded: its error comes after theirs.
-      if (this.limitHit) this.setError(this.limitHit);
+      if (this.limitHit && this.reads.count === 0) this.setError(this.limitHit);
     }
-    return this.pendingFrames;
+    return this.undecoded;
+  }
+
+  private commitText(): void {
+    if (this.textParts.length > 0) {
+      this.rec.text += this.textParts.join('');
+      this.textParts.length = 0;
+    }
+    if (this.reasoningParts.length > 0) {
+      this.rec.reasoning += this.reasoningParts.join('');
+      this.reasoningParts.length = 0;
+    }
+  }
+
+  private dropReads(): number {
+    const d = this.reads.dropAll();
+    return d.bytes + d.reads * READ_COST_BYTES;
   }
 
   end(t: number, readIndex: number): void {
@@ -205,6 +249,7 @@ export class StreamDecoder {
     for (const f of frames)
       if (!this.stop && this.events.n < this.maxEvents) this.handle(f, t, readIndex, 0, 0);
     frames.length = 0;
+    this.commitText();
   }
 
   /** The error to report at a clean EOF: a missing terminator is a protocol error. */
@@ -225,6 +270,7 @@ export class StreamDecoder {
 
   finalize(): void {
     this.flush();
+    this.reads.release();
     this.rec.tokenSource = computeTokenSource(this.rec);
   }
 
@@ -306,8 +352,8 @@ export class StreamDecoder {
       this.chargedRead = readIndex;
       const raw = Math.max(first ? readLen : 0, f.data.length > readLen ? f.data.length : 0);
       this.keptChars += raw + (d.text?.length ?? 0) * 2 + (d.reasoning?.length ?? 0) * 2;
-      if (d.text) rec.text += d.text;
-      if (d.reasoning) rec.reasoning += d.reasoning;
+      if (d.text) this.textParts.push(d.text);
+      if (d.reasoning) this.reasoningParts.push(d.reasoning);
     } else rec.textCapped = true;
     if (d.toolDeltas) addToolDeltas(rec, d.toolDeltas);
     if (d.usage) {
@@ -331,7 +377,7 @@ export class StreamDecoder {
       tokens,
       readIndex,
       flags,
-      keepText ? (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? '') : '',
+      keepText && this.eventText ? (d.text ?? '') + (d.reasoning ?? '') + (d.toolCall ?? '') : '',
       f.data.length,
     );
     rec.raw?.push(keepText ? f.data : '');
