@@ -19,6 +19,7 @@ import {
   type SummarizeRunOptions,
 } from '../../shared/runs/summary/run-accumulator.ts';
 import type { RunSummary } from '../../shared/runs/summary/schema.ts';
+import type { RequestStats } from '../../shared/stats/request-stats.ts';
 import { contentTimes, StallLog } from '../../shared/runs/summary/stall-touches.ts';
 
 export interface LineSinkOptions {
@@ -48,8 +49,11 @@ export class LineSink {
     this.kept = o.keepLines ? [] : null;
   }
 
-  /** A finished request's line; `waits`: an end-of-run fact will change it (held from here on). */
-  add(line: RunRequestLine, waits = false): void {
+  /**
+   * A finished request's line; `waits`: an end-of-run fact will change it (held from here on);
+   * `stats`: its stats as computed with the line (so not computed again; a held line's are).
+   */
+  add(line: RunRequestLine, waits = false, stats?: RequestStats): void {
     this.kept?.push(line);
     if (waits) this.held ??= [];
     if (this.held) {
@@ -57,7 +61,7 @@ export class LineSink {
       this.stalls.add(line);
       return;
     }
-    const lv = this.feed(line);
+    const lv = this.feed(line, stats);
     this.stalls.add(line, lv.keep(contentTimes(line)));
   }
 
@@ -66,10 +70,10 @@ export class LineSink {
     return this.held ?? [];
   }
 
-  private feed(line: RunRequestLine): LineValues {
+  private feed(line: RunRequestLine, stats?: RequestStats): LineValues {
     const lv = new LineValues();
-    this.acc.add(line, lv);
-    this.also?.add(line, lv);
+    this.acc.add(line, lv, stats);
+    this.also?.add(line, lv, stats);
     return lv;
   }
 

@@ -373,7 +373,7 @@ class RunSession {
     const { line, stats } = dispatchLine(d, rec, startedMs, this.w.saveText, !!this.w.models);
     this.writer?.append(line);
     // A line whose output the server's tokenizer counts after the run waits for that count.
-    this.sink.add(line, this.texts.keep(line, rec));
+    this.sink.add(line, this.texts.keep(line, rec), stats);
     this.tally.counted(line, stats, d.warmup);
     this.onDone?.(line, rec);
   }

@@ -17,6 +17,7 @@
  *   inter_token_latency_metric.py ((request latency − TTFT) / (output tokens − 1) per request).
  */
 import type { DialectId } from '../../dialects.ts';
+import type { RequestStats } from '../../stats/request-stats.ts';
 import type { ErrorCode, ErrorKind } from '../../errors.ts';
 import {
   EV_CHOICES,
@@ -167,11 +168,17 @@ function over(t: readonly number[], pick: (i: number) => boolean) {
 const tpot = (e2e: number, ttft: number, n: number) => (n > 1 ? (e2e - ttft) / (n - 1) : 0);
 
 /** One request line as the preset's client would have measured it. */
-export function outcomeUnder(line: RunRequestLine, defs: DefinitionsId, dialect: DialectId): RequestOutcome {
-  if (defs === 'tokenscope') return outcomeOfLine(line);
+export function outcomeUnder(
+  line: RunRequestLine,
+  defs: DefinitionsId,
+  dialect: DialectId,
+  /** The line's stats when the caller has them (outcome.ts `outcomeOfLine`). */
+  stats?: RequestStats,
+): RequestOutcome {
+  const own = outcomeOfLine(line, stats);
+  if (defs === 'tokenscope') return own;
   const err = line.error;
   const httpOk = line.httpStatus === 200 || (line.httpStatus === null && err === null);
-  const own = outcomeOfLine(line);
   if (defs === 'vllm') return vllmOutcome(line, httpOk, own, dialect);
   if (defs === 'sglang') return sglangOutcome(line, httpOk, own, dialect);
   return aiperfOutcome(line, httpOk, own);

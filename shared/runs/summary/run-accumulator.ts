@@ -26,6 +26,7 @@ import { prefixCacheOf } from './prefix-cache.ts';
 import { UploadAccumulator } from './upload.ts';
 import { ToolTally } from './tool-calls.ts';
 import { expectedHits, type ExpectedHits } from '../workload/prefix-groups.ts';
+import type { RequestStats } from '../../stats/request-stats.ts';
 
 export interface SummarizeRunOptions {
   /** Measured duration, s. Default (partial files): from the first dispatch (0) to the last finish seen. */
@@ -239,8 +240,11 @@ export class RunAccumulator {
     this.tools = new ToolTally(w.tools?.agentic?.maxSteps ?? null);
   }
 
-  /** One finished request's line; `lv`: the line's lists already kept by another accumulator. */
-  add(line: RunRequestLine, lv: LineValues = new LineValues()): void {
+  /**
+   * One finished request's line; `lv`: the line's lists already kept by another accumulator;
+   * `stats`: the line's stats when the caller has them (record-line.ts `recordToLineWithStats`).
+   */
+  add(line: RunRequestLine, lv: LineValues = new LineValues(), stats?: RequestStats): void {
     this.lines++;
     if (line.warmup) return;
     this.measured++;
@@ -254,7 +258,10 @@ export class RunAccumulator {
     this.upload.add(line);
     this.tools.add(line);
     const d = this.definitions;
-    const o = d !== 'tokenscope' ? outcomeUnder(line, d, this.header.target.dialect) : outcomeOfLine(line);
+    const o =
+      d !== 'tokenscope'
+        ? outcomeUnder(line, d, this.header.target.dialect, stats)
+        : outcomeOfLine(line, stats);
     this.outcomes.push(slimOutcome(o, lv));
     this.turns.push(line.turn);
     if (line.turn !== undefined) this.anyTurn = true;
