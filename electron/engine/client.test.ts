@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fireRequest } from './client.ts';
+import { fireRequest, initialRows } from './client.ts';
+import type { EventColumns } from '../../shared/event-columns.ts';
 import { startSim, type SimServer } from '../sim/index.ts';
 import type { RequestSpec } from '../../shared/request.ts';
 import { EV_CONTENT, EV_TERMINAL } from '../../shared/request.ts';
@@ -74,6 +75,50 @@ describe('each dialect end to end against the simulator', () => {
     expect(rec.events.flags[0]! & EV_CONTENT).toBe(0);
     expect(s.firstEventMs).toBe(rec.events.t[0]);
     expect(s.ttftMs).toBeGreaterThanOrEqual(s.firstEventMs!);
+  });
+});
+
+describe("a load run's record (keepRaw false)", () => {
+  it('keeps the whole text and every event, but no text per event', async () => {
+    // 40 chunks written one by one (several reads, several decode slices' worth of joins).
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}é `);
+    const srv = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let i = 0;
+      const next = (): void => {
+        if (i === words.length) {
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+        res.write(`data: {"choices":[{"index":0,"delta":{"content":"${words[i++]}"}}]}\n\n`);
+        setTimeout(next, 1);
+      };
+      next();
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+      const params = { maxTokens: 64 };
+      const full = await fireRequest(spec({ url, params }));
+      const run = await fireRequest(spec({ url, params }), { keepRaw: false });
+      for (const rec of [full, run]) {
+        expect(rec.error?.message ?? null).toBeNull();
+        expect(rec.text).toBe(words.join(''));
+        expect(computeRequestStats(rec).contentEvents).toBe(40);
+      }
+      expect(run.raw).toBeNull();
+      expect(run.events.text.slice(0, run.events.n).every((t) => t === '')).toBe(true);
+      expect(full.events.text.slice(0, full.events.n).join('')).toBe(words.join(''));
+    } finally {
+      srv.close();
+    }
+  });
+
+  it('starts its event columns at max_tokens + 8 rows, so a bounded stream never grows them', async () => {
+    expect([undefined, null, 0, 12, 56, 256, 1e6].map(initialRows)).toEqual([64, 64, 64, 64, 64, 264, 4096]);
+    const rec = await fireRequest(spec({ params: { maxTokens: 300, ignoreEos: true } }), { keepRaw: false });
+    expect(rec.events.n).toBeGreaterThan(300);
+    expect((rec.events as EventColumns).capacity).toBe(308);
   });
 });
 

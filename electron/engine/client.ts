@@ -97,7 +97,7 @@ export function fireRequest(spec: RequestSpec, opts: FireOptions = {}): Promise<
  * One request in flight, created once per request: the I/O engine's handler for it (`read` gets
  * each stamped socket read, `ctrl` the rest) and the record it fills.
  */
-/** The event rows a request's record starts with: its max_tokens and a few, 64 to 4,096. */
+/** The event rows a request's record starts with: its max_tokens and a few, 64 to 4,096. @internal exported for its tests */
 export function initialRows(maxTokens: number | null | undefined): number {
   return maxTokens && maxTokens > 0 ? Math.min(4096, Math.max(64, Math.ceil(maxTokens) + 8)) : 64;
 }
