@@ -18,6 +18,7 @@
  * is handled, so their bytes are copied. The queue is bounded by the I/O side's per-request
  * backlog (io/backlog.ts): past it, that request's connection is not read.
  */
+/** @internal exported for its tests */
 export const PAGE_BYTES = 16 * 1024;
 /** Each read's header in its page: its stamp (f64), its index and its length (u32 each). */
 const HEADER = 16;
@@ -50,7 +51,7 @@ function givePage(p: Page): void {
   if (p.bytes.length === PAGE_BYTES && free.length < MAX_FREE_PAGES) free.push(p);
 }
 
-/** Pages in the thread's free list (tests). */
+/** Pages in the thread's free list. @internal exported for its tests */
 export function freePages(): number {
   return free.length;
 }
