@@ -66,10 +66,8 @@ export class StreamDecoder {
   private readonly textParts: string[] = [];
   private readonly reasoningParts: string[] = [];
   private endInfo: { discarded: string | null; tail: string } = { discarded: null, tail: '' };
-  /** No more reads are framed: the record limit was reached, or an event grew too large. */
+  /** No more reads are framed: the record limit was reached, or an event grew past maxEventChars. */
   private framingDone = false;
-  /** An event grew past the event limit (maxEventChars): the request is to be stopped (`stop` is set too). */
-  tooLarge = false;
   /** Stop the request now (over max_tokens, record limit, event too large): its error is set; the client checks this. */
   stop = false;
   /** The record limit was reached while framing: its error, set once the frames before it are decoded. */
@@ -123,7 +121,7 @@ export class StreamDecoder {
    */
   pushRead(chunk: Uint8Array, t: number, readIndex: number): void {
     if (this.stop || this.framingDone) {
-      // Being stopped: nothing more is framed (the queue is empty: it was dropped when this was set).
+      // Being stopped: this read is not framed, only counted as taken (back-pressure).
       this.framedCost += chunk.length + READ_COST_BYTES;
       return;
     }
@@ -147,7 +145,6 @@ export class StreamDecoder {
     this.curFlags = frames.length > 1 ? EV_COALESCED : 0;
     const pendingChars = this.sse ? this.sse.pendingChars : this.nd!.pendingChars;
     if (pendingChars > this.maxEventChars) {
-      this.tooLarge = true;
       this.stop = true;
       this.framingDone = true;
       this.setError(eventTooLargeError(t, this.maxEventChars));
