@@ -22,8 +22,11 @@
 export const PAGE_BYTES = 16 * 1024;
 /** Each read's header in its page: its stamp (f64), its index and its length (u32 each). */
 const HEADER = 16;
-/** Free pages kept for reuse (16 MB); past that, a page given back is left to the collector. */
-const MAX_FREE_PAGES = 1024;
+/**
+ * Free pages kept for reuse (4 MB: a page for each of 256 streams); past that, a page given back is
+ * left to the collector. A backlog's peak (700 pages in a 1 M-chunk run) need not stay resident.
+ */
+const MAX_FREE_PAGES = 256;
 
 /** A page and its views: bytes, and the headers' stamps and numbers. */
 interface Page {

@@ -42,7 +42,7 @@ export interface RequestOutcome {
    * they were spread over the events (no per-event counts from the server: outcome.ts
    * contentEventsOf). Absent for imports: their peak counts chunks.
    */
-  contentEvents?: { t: Values; tok: Values; exact?: boolean };
+  contentEvents?: { t: Values; tok: Values | TokenSpread; exact?: boolean };
   outputTokens: number;
   /** outputTokens is the server's tokenizer count of the text (`tokenizedOutputTokens`), not its usage. */
   tokenizedByServer?: boolean;
@@ -185,6 +185,20 @@ export function requestOriginMs(line: Pick<RunRequestLine, 'sentMs' | 'startedMs
 }
 
 /**
+ * Content events' tokens spread evenly: `first` on the first event, `w` on each later one (a list
+ * of them would be one more value per token, the same but for its first).
+ */
+export interface TokenSpread {
+  first: number;
+  w: number;
+}
+
+/** The tokens of content event `i`. */
+export function tokensAt(tok: Values | TokenSpread, i: number): number {
+  return 'w' in tok ? (i === 0 ? tok.first : tok.w) : tok[i]!;
+}
+
+/**
  * The line's content events as (time, tokens), for a peak counted in tokens. The tokens are spread
  * as ITL per token spreads them (shared/stats/request-stats.ts), so that they add up to the
  * request's output tokens and a peak is never below the mean: with the server's per-event counts,
@@ -195,7 +209,7 @@ function contentEventsOf(
   line: RunRequestLine,
   outputTokens: number,
   perEvent: boolean,
-): { t: number[]; tok: number[]; exact: boolean } {
+): { t: number[]; tok: number[] | TokenSpread; exact: boolean } {
   const { t, tok, f } = line.events;
   const ct: number[] = [];
   const ck: number[] = [];
@@ -214,8 +228,7 @@ function contentEventsOf(
   }
   const first = m === 1 ? outputTokens : Math.min(1, outputTokens);
   const w = m > 1 ? (outputTokens - first) / (m - 1) : 0;
-  for (let i = 0; i < m; i++) ck[i] = i === 0 ? first : w;
-  return { t: ct, tok: ck, exact: false };
+  return { t: ct, tok: { first, w }, exact: false };
 }
 
 /** A request that contributes nothing but its success or failure: no times, no tokens. */

@@ -3,7 +3,7 @@
  * [start, start + E2E)) and max_output_tokens_per_s (chunks in 1-s buckets from the first start,
  * vLLM's definition; or tokens under Tokenscope's and AIPerf's, never below the mean).
  */
-import type { RequestOutcome } from './outcome.ts';
+import { tokensAt, type RequestOutcome } from './outcome.ts';
 
 /** Peak of requests in flight over [start, start + E2E): vLLM's sweep line. */
 export function peakConcurrency(intervals: readonly { start: number; end: number }[]): number {
@@ -102,7 +102,8 @@ export function maxTokensPerSecond(ok: readonly RequestOutcome[]): TokenPeak {
       continue;
     }
     if (ce.exact === false && ce.t.length > 0) estimated = true;
-    for (let i = 0; i < ce.t.length; i++) add(o.startMs! + ce.t[i]!, ce.tok[i]!);
+    const { t, tok } = ce;
+    for (let i = 0; i < t.length; i++) add(o.startMs! + t[i]!, tokensAt(tok, i));
   }
   if (span <= 0) return { tokensPerS: counts[0]!, estimated };
   const lastMs = span - (n - 1) * 1000;

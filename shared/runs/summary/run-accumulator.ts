@@ -10,7 +10,14 @@
  * line, so the runner's incremental summary and a reopened file's are the same computation in the
  * same order (run-accumulator.test.ts holds them equal to the line-array path number by number).
  */
-import { finishedMs, isCancelledLine, outcomeOfLine, type RequestOutcome, type Values } from './outcome.ts';
+import {
+  finishedMs,
+  isCancelledLine,
+  outcomeOfLine,
+  type RequestOutcome,
+  type TokenSpread,
+  type Values,
+} from './outcome.ts';
 import type { RunHeader, RunRequestLine } from '../file/line-schema.ts';
 import type { RunSummary } from './schema.ts';
 import type { SelfCheck } from './self-check-schema.ts';
@@ -53,7 +60,25 @@ export class LineValues {
     this.kept.push(a);
     return a;
   }
+
+  /**
+   * `v` as a few leading values and then the gaps of a times list already kept for this line (vLLM's
+   * ITL: its first `choices` chunk, the role chunk, is a time the content times lack), or null.
+   */
+  ledGaps(v: Values): Led | null {
+    for (const of of this.kept) {
+      const lead = v.length - (of.length - 1);
+      if (of.length < 2 || lead < 1 || lead > MAX_LEAD) continue;
+      let same = true;
+      for (let i = 1; i < of.length && same; i++) same = Object.is(v[lead + i - 1], of[i]! - of[i - 1]!);
+      if (same) return { lead: Float64Array.from({ length: lead }, (_, i) => v[i]!), of };
+    }
+    return null;
+  }
 }
+
+/** Leading values a led list may have (vLLM: the role chunk's one gap). */
+const MAX_LEAD = 4;
 
 function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a === b) return true;
@@ -66,17 +91,33 @@ function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 /**
  * A list as kept: its values, or where it is another list's values or follows from them, a tag —
  * 'gaps': the differences of consecutive content times (request-stats.ts takes them so), 'chunk':
- * the chunk gaps again (one token a chunk), 'same': the list it is measured against (no coalesced gap).
+ * the chunk gaps again (one token a chunk), 'same': the list it is measured against (no coalesced
+ * gap) — or an edit of the list it is measured against (Edited), or leading values before the gaps
+ * of the line's content times (Led).
  */
-type Kept = Float64Array | 'gaps' | 'chunk' | 'same' | 'measured' | Dropped | null;
+type Kept = Float64Array | 'gaps' | 'chunk' | 'same' | 'measured' | Edited | Led | null;
 
-/** A measured list: the list it is measured against with these positions left out (coalesced gaps). */
-interface Dropped {
+/**
+ * A measured list as the list it is measured against with some positions left out (`drop`: the
+ * coalesced gaps, or the first read's events that have no measured gap) and, after that, a few
+ * values replaced (`at`, `val`: a coalesced read's gap spread over its tokens).
+ */
+interface Edited {
   drop: Uint32Array;
+  at: Uint32Array | null;
+  val: Float64Array | null;
 }
 
+/** Leading values, then the gaps of `of` (a kept times list of the same line). */
+interface Led {
+  lead: Float64Array;
+  of: Float64Array;
+}
+
+const NO_POSITIONS = new Uint32Array(0);
+
 /** `v` as `of` with some positions left out: those positions (null: it is not). */
-function droppedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Dropped | null {
+function droppedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Edited | null {
   if (v.length >= of.length) return null;
   const drop: number[] = [];
   let j = 0;
@@ -84,10 +125,35 @@ function droppedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Dropped | nul
     if (j < v.length && Object.is(of[i], v[j])) j++;
     else drop.push(i);
   }
-  return j === v.length && drop.length === of.length - v.length ? { drop: Uint32Array.from(drop) } : null;
+  return j === v.length && drop.length === of.length - v.length
+    ? { drop: Uint32Array.from(drop), at: null, val: null }
+    : null;
 }
 
-function withoutDropped(of: ArrayLike<number>, d: Dropped): Float64Array {
+/**
+ * `v` as `of` without its first `of.length − v.length` values and with some values replaced (12 B a
+ * replaced value, against 8 B a value for the list itself: at most half of them), or null.
+ */
+function patchedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Edited | null {
+  const skip = of.length - v.length;
+  if (skip < 0) return null;
+  const at: number[] = [];
+  const val: number[] = [];
+  const most = v.length >> 1;
+  for (let j = 0; j < v.length; j++) {
+    if (Object.is(of[skip + j], v[j])) continue;
+    if (at.length === most) return null;
+    at.push(j);
+    val.push(v[j]!);
+  }
+  return {
+    drop: skip ? Uint32Array.from({ length: skip }, (_, i) => i) : NO_POSITIONS,
+    at: Uint32Array.from(at),
+    val: Float64Array.from(val),
+  };
+}
+
+function edited(of: ArrayLike<number>, d: Edited): Float64Array {
   const out = new Float64Array(of.length - d.drop.length);
   let k = 0;
   let j = 0;
@@ -95,6 +161,17 @@ function withoutDropped(of: ArrayLike<number>, d: Dropped): Float64Array {
     if (k < d.drop.length && d.drop[k] === i) k++;
     else out[j++] = of[i]!;
   }
+  if (d.at && d.val) for (let i = 0; i < d.at.length; i++) out[d.at[i]!] = d.val[i]!;
+  return out;
+}
+
+const isLed = (k: Kept | undefined): k is Led => typeof k === 'object' && k !== null && 'lead' in k;
+
+function led(l: Led): Float64Array {
+  const out = new Float64Array(l.lead.length + l.of.length - 1);
+  out.set(l.lead);
+  const n = l.lead.length;
+  for (let i = 1; i < l.of.length; i++) out[n + i - 1] = l.of[i]! - l.of[i - 1]!;
   return out;
 }
 
@@ -106,7 +183,7 @@ interface SlimOutcome {
   base: RequestOutcome;
   ct: Float64Array | null;
   /** The content events' tokens: kept, or spread (the first event's, then w each: outcome.ts). */
-  tok: Float64Array | { first: number; w: number } | null;
+  tok: Float64Array | TokenSpread | null;
   chunk: Kept;
   token: Kept;
   chunkMeasured: Kept | undefined;
@@ -121,7 +198,7 @@ function gapsOf(ct: ArrayLike<number>): Float64Array {
   return g;
 }
 
-function spreadOf(tok: Values): { first: number; w: number } | null {
+function spreadOf(tok: Values): TokenSpread | null {
   if (tok.length === 0) return null;
   const w = tok.length > 1 ? tok[1]! : 0;
   for (let i = 2; i < tok.length; i++) if (!Object.is(tok[i], w)) return null;
@@ -132,19 +209,20 @@ function spreadOf(tok: Values): { first: number; w: number } | null {
 function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): SlimOutcome {
   const ce = o.contentEvents;
   const ct = ce ? lv.keep(ce.t) : null;
-  const spread = ce ? spreadOf(ce.tok) : null;
-  const tok = ce ? (spread ?? lv.keep(ce.tok)) : null;
+  const spread = ce ? ('w' in ce.tok ? ce.tok : spreadOf(ce.tok)) : null;
+  const tok = ce ? (spread ?? lv.keep(ce.tok as Values)) : null;
   const gaps = ct ? gapsOf(ct) : null;
   const keep = (
     v: Values | null | undefined,
-    ...like: [Exclude<Kept, null | Float64Array | Dropped>, Values | null | undefined][]
+    ...like: [Exclude<Kept, null | Float64Array | Edited | Led>, Values | null | undefined][]
   ): Kept | undefined => {
     if (v === undefined) return undefined;
     if (v === null) return null;
     for (const [tag, other] of like) if (other && sameValues(other, v)) return tag;
-    // Tokenscope's measured lists leave coalesced gaps out: kept as the positions left out.
+    // Tokenscope's measured lists leave coalesced gaps out, or spread a read's gap over its
+    // tokens: kept as the edit of the list they are measured against.
     const base = like.find(([tag]) => tag === 'same')?.[1];
-    return (base && droppedFrom(base, v)) || lv.keep(v);
+    return (base && (droppedFrom(base, v) ?? patchedFrom(base, v))) || lv.ledGaps(v) || lv.keep(v);
   };
   const chunk = keep(o.itlChunkMs, ['gaps', gaps])!;
   const token = keep(o.itlTokenMs, ['chunk', o.itlChunkMs]) ?? null;
@@ -169,7 +247,7 @@ function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): Slim
 /** The outcome again, its lists as Float64Arrays of the same values (the summary reads only elements). */
 function expandOutcome(s: SlimOutcome): RequestOutcome {
   const ct = s.ct ?? NONE;
-  const chunk = s.chunk === 'gaps' ? gapsOf(ct) : (s.chunk as Float64Array);
+  const chunk = s.chunk === 'gaps' ? gapsOf(ct) : isLed(s.chunk) ? led(s.chunk) : (s.chunk as Float64Array);
   let measured: Values | null = null;
   const resolve = (k: Kept, same: Values | null): Values | null => {
     if (k === null || k instanceof Float64Array) return k;
@@ -177,7 +255,8 @@ function expandOutcome(s: SlimOutcome): RequestOutcome {
     if (k === 'same') return same;
     if (k === 'measured') return measured;
     if (k === 'gaps') return gapsOf(ct);
-    return withoutDropped(same ?? NONE, k);
+    if (isLed(k)) return led(k);
+    return edited(same ?? NONE, k);
   };
   const token = resolve(s.token, chunk);
   const o: RequestOutcome = { ...s.base, itlChunkMs: chunk, itlTokenMs: token };
@@ -186,13 +265,8 @@ function expandOutcome(s: SlimOutcome): RequestOutcome {
   if (s.tokenMeasured !== undefined) o.itlTokenMeasuredMs = resolve(s.tokenMeasured, token);
   const ce = s.base.contentEvents;
   if (ce) {
-    let tok: Values = NONE;
-    if (s.tok instanceof Float64Array) tok = s.tok;
-    else if (s.tok) {
-      const a = new Float64Array(ct.length).fill(s.tok.w);
-      if (a.length > 0) a[0] = s.tok.first;
-      tok = a;
-    }
+    // A spread stays one: the peak reads it as such (outcome.ts tokensAt).
+    const tok = s.tok ?? NONE;
     o.contentEvents = { ...ce, t: ct, tok };
   }
   return o;
@@ -314,6 +388,25 @@ export class RunAccumulator {
         })
       : undefined;
     return { ...summary, ...(byTurn ? { byTurn } : {}), ...(byModel ? { byModel } : {}) };
+  }
+
+  /**
+   * Bytes of the lists kept for the outcomes so far, each list once however many hold it (`seen`:
+   * lists already counted, another accumulator's of the same lines).
+   * @internal exported for its tests
+   */
+  keptBytes(seen = new Set<ArrayBufferView>()): number {
+    const before = new Set(seen);
+    const add = (k: unknown): void => {
+      if (ArrayBuffer.isView(k)) seen.add(k);
+      else if (typeof k === 'object' && k !== null)
+        for (const v of Object.values(k as Record<string, unknown>)) if (ArrayBuffer.isView(v)) seen.add(v);
+    };
+    for (const o of this.outcomes)
+      for (const k of [o.ct, o.tok, o.chunk, o.token, o.chunkMeasured, o.tokenMeasured]) add(k);
+    let n = 0;
+    for (const v of seen) if (!before.has(v)) n += v.byteLength;
+    return n;
   }
 
   /** The hits a prefix-groups workload should give over the requests the run measured (by item index). */
