@@ -26,7 +26,7 @@ import { computeRunSummary } from './summary.ts';
 import { parseWorkload } from '../workload/workload.ts';
 
 const workload = parseWorkload({ requests: 10, prompts: { type: 'synthetic', inputLen: 8, outputLen: 8 } });
-if (!workload.ok) throw new Error(workload.error);
+if (!workload.ok) throw new Error(JSON.stringify(workload.error));
 const header = {
   type: 'header',
   workload: workload.value,

@@ -153,13 +153,18 @@ function patchedFrom(of: ArrayLike<number>, v: ArrayLike<number>): Edited | null
   };
 }
 
-function edited(of: ArrayLike<number>, d: Edited): Float64Array {
-  const out = new Float64Array(of.length - d.drop.length);
+/*
+ * The lists built again for a summary are JS arrays of doubles, not Float64Arrays: they live one
+ * outcome at a time and die young in the JS heap, where a typed array's bytes would be a malloc
+ * each that only a collection frees (the run's end grew the C heap by 36 MB so).
+ */
+
+function edited(of: ArrayLike<number>, d: Edited): number[] {
+  const out: number[] = [];
   let k = 0;
-  let j = 0;
   for (let i = 0; i < of.length; i++) {
     if (k < d.drop.length && d.drop[k] === i) k++;
-    else out[j++] = of[i]!;
+    else out.push(of[i]!);
   }
   if (d.at && d.val) for (let i = 0; i < d.at.length; i++) out[d.at[i]!] = d.val[i]!;
   return out;
@@ -167,11 +172,9 @@ function edited(of: ArrayLike<number>, d: Edited): Float64Array {
 
 const isLed = (k: Kept | undefined): k is Led => typeof k === 'object' && k !== null && 'lead' in k;
 
-function led(l: Led): Float64Array {
-  const out = new Float64Array(l.lead.length + l.of.length - 1);
-  out.set(l.lead);
-  const n = l.lead.length;
-  for (let i = 1; i < l.of.length; i++) out[n + i - 1] = l.of[i]! - l.of[i - 1]!;
+function led(l: Led): number[] {
+  const out = Array.from(l.lead);
+  for (let i = 1; i < l.of.length; i++) out.push(l.of[i]! - l.of[i - 1]!);
   return out;
 }
 
@@ -180,7 +183,10 @@ function led(l: Led): Float64Array {
  * that do not follow from them — at 256 tokens a request ~8 B a token instead of six lists.
  */
 interface SlimOutcome {
-  base: RequestOutcome;
+  /** The outcome without its lists. */
+  base: Scalars;
+  /** Its content events' other fields (`exact`), when it has content events. */
+  ce: Omit<NonNullable<RequestOutcome['contentEvents']>, 't' | 'tok'> | null;
   ct: Float64Array | null;
   /** The content events' tokens: kept, or spread (the first event's, then w each: outcome.ts). */
   tok: Float64Array | TokenSpread | null;
@@ -192,9 +198,19 @@ interface SlimOutcome {
 
 const NONE = new Float64Array(0);
 
-function gapsOf(ct: ArrayLike<number>): Float64Array {
-  const g = new Float64Array(Math.max(0, ct.length - 1));
-  for (let i = 1; i < ct.length; i++) g[i - 1] = ct[i]! - ct[i - 1]!;
+/** An outcome's lists: built again from what is kept (class Lists), one outcome at a time. */
+const LISTS = [
+  'itlChunkMs',
+  'itlTokenMs',
+  'itlChunkMeasuredMs',
+  'itlTokenMeasuredMs',
+  'contentEvents',
+] as const;
+type Scalars = Omit<RequestOutcome, (typeof LISTS)[number]>;
+
+function gapsOf(ct: ArrayLike<number>): number[] {
+  const g: number[] = [];
+  for (let i = 1; i < ct.length; i++) g.push(ct[i]! - ct[i - 1]!);
   return g;
 }
 
@@ -226,15 +242,18 @@ function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): Slim
   };
   const chunk = keep(o.itlChunkMs, ['gaps', gaps])!;
   const token = keep(o.itlTokenMs, ['chunk', o.itlChunkMs]) ?? null;
+  const {
+    itlChunkMs: _chunk,
+    itlTokenMs: _token,
+    itlChunkMeasuredMs: _chunkMeasured,
+    itlTokenMeasuredMs: _tokenMeasured,
+    contentEvents: _ce,
+    ...base
+  } = o;
+  const ceRest = ce ? (({ t: _t, tok: _k, ...rest }) => rest)(ce) : null;
   return {
-    base: {
-      ...o,
-      itlChunkMs: NONE,
-      itlTokenMs: null,
-      ...(o.itlChunkMeasuredMs !== undefined ? { itlChunkMeasuredMs: NONE } : {}),
-      ...(o.itlTokenMeasuredMs !== undefined ? { itlTokenMeasuredMs: null } : {}),
-      ...(ce ? { contentEvents: { ...ce, t: NONE, tok: NONE } } : {}),
-    },
+    base,
+    ce: ceRest,
     ct,
     tok,
     chunk,
@@ -244,32 +263,99 @@ function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): Slim
   };
 }
 
-/** The outcome again, its lists as Float64Arrays of the same values (the summary reads only elements). */
-function expandOutcome(s: SlimOutcome): RequestOutcome {
-  const ct = s.ct ?? NONE;
-  const chunk = s.chunk === 'gaps' ? gapsOf(ct) : isLed(s.chunk) ? led(s.chunk) : (s.chunk as Float64Array);
-  let measured: Values | null = null;
-  const resolve = (k: Kept, same: Values | null): Values | null => {
+/**
+ * One outcome's lists built again from what is kept, each when first asked for: Float64Arrays of
+ * the same values (the summary reads only elements), the same array however often it is asked.
+ */
+class Lists {
+  private chunkL: Values | undefined;
+  private tokenL: Values | null | undefined;
+  private chunkMeasuredL: Values | undefined;
+  private tokenMeasuredL: Values | null | undefined;
+
+  constructor(readonly slim: SlimOutcome) {}
+
+  private resolve(k: Kept, same: () => Values | null): Values | null {
     if (k === null || k instanceof Float64Array) return k;
-    if (k === 'chunk') return chunk;
-    if (k === 'same') return same;
-    if (k === 'measured') return measured;
-    if (k === 'gaps') return gapsOf(ct);
+    if (k === 'chunk') return this.itlChunkMs();
+    if (k === 'same') return same();
+    if (k === 'measured') return this.itlChunkMeasuredMs() ?? null;
+    if (k === 'gaps') return gapsOf(this.slim.ct ?? NONE);
     if (isLed(k)) return led(k);
-    return edited(same ?? NONE, k);
-  };
-  const token = resolve(s.token, chunk);
-  const o: RequestOutcome = { ...s.base, itlChunkMs: chunk, itlTokenMs: token };
-  if (s.chunkMeasured !== undefined)
-    o.itlChunkMeasuredMs = measured = resolve(s.chunkMeasured, chunk) ?? NONE;
-  if (s.tokenMeasured !== undefined) o.itlTokenMeasuredMs = resolve(s.tokenMeasured, token);
-  const ce = s.base.contentEvents;
-  if (ce) {
-    // A spread stays one: the peak reads it as such (outcome.ts tokensAt).
-    const tok = s.tok ?? NONE;
-    o.contentEvents = { ...ce, t: ct, tok };
+    return edited(same() ?? NONE, k);
   }
-  return o;
+
+  itlChunkMs(): Values {
+    const c = this.slim.chunk;
+    return (this.chunkL ??=
+      c === 'gaps' ? gapsOf(this.slim.ct ?? NONE) : isLed(c) ? led(c) : (c as Float64Array));
+  }
+
+  itlTokenMs(): Values | null {
+    if (this.tokenL === undefined) this.tokenL = this.resolve(this.slim.token, () => this.itlChunkMs());
+    return this.tokenL;
+  }
+
+  itlChunkMeasuredMs(): Values | undefined {
+    const k = this.slim.chunkMeasured;
+    if (k === undefined) return undefined;
+    return (this.chunkMeasuredL ??= this.resolve(k, () => this.itlChunkMs()) ?? NONE);
+  }
+
+  itlTokenMeasuredMs(): Values | null | undefined {
+    const k = this.slim.tokenMeasured;
+    if (k === undefined) return undefined;
+    if (this.tokenMeasuredL === undefined) this.tokenMeasuredL = this.resolve(k, () => this.itlTokenMs());
+    return this.tokenMeasuredL;
+  }
+
+  contentEvents(): RequestOutcome['contentEvents'] {
+    const { ce, ct, tok } = this.slim;
+    // A spread stays one: the peak reads it as such (outcome.ts tokensAt).
+    return ce ? { ...ce, t: ct ?? NONE, tok: tok ?? NONE } : undefined;
+  }
+}
+
+/**
+ * The one outcome whose lists are built (the summary walks the outcomes one by one: gap-pools.ts,
+ * peaks.ts). Set only inside `RunAccumulator.summary`, which is synchronous.
+ */
+let current: Lists | null = null;
+
+function listsOf(s: SlimOutcome): Lists {
+  if (current?.slim !== s) current = new Lists(s);
+  return current;
+}
+
+const SLIM = Symbol('slim');
+interface Lazy {
+  [SLIM]: SlimOutcome;
+}
+
+/**
+ * What a lazy outcome inherits: each list as a getter, built when first read after another
+ * outcome's. So a summary holds one outcome's lists at a time, not every outcome's (at 4,000 × 256
+ * tokens those were ~30 MB at the run's end, on top of the run's peak).
+ */
+const LAZY: object = Object.create(
+  Object.prototype,
+  Object.fromEntries(
+    LISTS.map((k) => [
+      k,
+      {
+        get(this: Lazy) {
+          return listsOf(this[SLIM])[k]();
+        },
+        enumerable: true,
+      },
+    ]),
+  ),
+);
+
+function lazyOutcome(s: SlimOutcome): RequestOutcome {
+  const o = Object.assign(Object.create(LAZY) as Lazy, s.base);
+  o[SLIM] = s;
+  return o as unknown as RequestOutcome;
 }
 
 function configOf(w: Workload): RunSummary['config'] {
@@ -349,8 +435,15 @@ export class RunAccumulator {
 
   /** The summary of the lines so far. */
   summary(o: SummarizeRunOptions = {}): RunSummary {
+    try {
+      return this.summaryOf(this.outcomes.map(lazyOutcome), o);
+    } finally {
+      current = null;
+    }
+  }
+
+  private summaryOf(outcomes: RequestOutcome[], o: SummarizeRunOptions): RunSummary {
     const { header } = this;
-    const outcomes = this.outcomes.map(expandOutcome);
     const summary = computeRunSummary({
       outcomes,
       definitions: this.definitions,
