@@ -13,7 +13,10 @@ export interface EventColumnsData {
   read: Uint32Array;
   /** EV_* bit flags. */
   flags: Uint16Array;
-  /** Generated text delta of the event ('' when none). */
+  /**
+   * Generated text delta of the event ('' when none). Empty when the columns keep no text (a load
+   * run's: EventColumns `keepsText`), whatever `n` is.
+   */
   text: string[];
   /** Size of the event's raw frame, bytes (UTF-16 length of the data for SSE; close enough for display). */
   size: Uint32Array;
@@ -53,7 +56,14 @@ export class EventColumns implements EventColumnsData {
   size: Uint32Array;
   text: string[] = [];
 
-  constructor(capacity = 64) {
+  /**
+   * `keepsText` false: the text column stays empty (a load run reads no event's text; a string per
+   * event in an array that grows with the stream was promoted with it, 16 MB in a 1 M-chunk run).
+   */
+  constructor(
+    capacity = 64,
+    readonly keepsText = true,
+  ) {
     this.t = new Float64Array(capacity);
     this.tokens = new Uint32Array(capacity);
     this.read = new Uint32Array(capacity);
@@ -73,7 +83,7 @@ export class EventColumns implements EventColumnsData {
     this.read[i] = read;
     this.flags[i] = flags;
     this.size[i] = size;
-    this.text.push(text);
+    if (this.keepsText) this.text.push(text);
     return i;
   }
 

@@ -137,7 +137,8 @@ class Exchange implements IoHandler {
   ) {
     // Room for every event a max_tokens-bound stream brings (one token each, and the last few):
     // growing by doubling as events came left three discarded copies per request behind.
-    this.events = new EventColumns(initialRows(spec.params?.maxTokens));
+    // A load run keeps no text per event (stream-decoder.ts `eventText`): no text column either.
+    this.events = new EventColumns(initialRows(spec.params?.maxTokens), opts.keepRaw !== false);
     this.rec = newRecord({
       id: opts.id ?? randomUUID(),
       url: redactUrl(prep.endpoint),

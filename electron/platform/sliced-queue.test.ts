@@ -9,8 +9,8 @@ async function turns(n: number): Promise<void> {
 describe('SlicedQueue', () => {
   it('runs items in arrival order, none before the event loop turns', async () => {
     const done: number[] = [];
-    const q = new SlicedQueue<number>(1000, (n) => done.push(n));
-    for (const n of [3, 1, 2]) q.add(n);
+    const q = new SlicedQueue<{ n: number }>(1000, (i) => done.push(i.n));
+    for (const n of [3, 1, 2]) q.add({ n });
     expect(done).toEqual([]);
     await turns(1);
     expect(done).toEqual([3, 1, 2]);
@@ -21,15 +21,15 @@ describe('SlicedQueue', () => {
     // A clock that moves 1 ms per item run: a 2 ms slice runs two items, then yields.
     let t = 0;
     const order: string[] = [];
-    const q = new SlicedQueue<string>(
+    const q = new SlicedQueue<{ s: string }>(
       2,
-      (s) => {
-        order.push(s);
+      (i) => {
+        order.push(i.s);
         t += 1;
       },
       () => t,
     );
-    for (const s of ['a', 'b', 'c', 'd', 'e']) q.add(s);
+    for (const s of ['a', 'b', 'c', 'd', 'e']) q.add({ s });
     // Queued after the queue's first slice, in the same loop turn: runs between its slices.
     setImmediate(() => order.push('loop'));
     await turns(4);
@@ -39,16 +39,16 @@ describe('SlicedQueue', () => {
   it('runs at least one item per slice however slow it is', async () => {
     let t = 0;
     const done: number[] = [];
-    const q = new SlicedQueue<number>(
+    const q = new SlicedQueue<{ n: number }>(
       1,
-      (n) => {
-        done.push(n);
+      (i) => {
+        done.push(i.n);
         t += 100;
       },
       () => t,
     );
-    q.add(1);
-    q.add(2);
+    q.add({ n: 1 });
+    q.add({ n: 2 });
     await turns(1);
     expect(done).toEqual([1]);
     await turns(1);
@@ -58,16 +58,17 @@ describe('SlicedQueue', () => {
   it('queues an item once; one re-added while it runs runs again after the others', async () => {
     const done: string[] = [];
     let again = true;
-    const q = new SlicedQueue<string>(1000, (s) => {
-      done.push(s);
-      if (s === 'x' && again) {
+    const x = { s: 'x' };
+    const q = new SlicedQueue<{ s: string }>(1000, (i) => {
+      done.push(i.s);
+      if (i === x && again) {
         again = false;
-        q.add('x');
+        q.add(x);
       }
     });
-    q.add('x');
-    q.add('y');
-    q.add('x');
+    q.add(x);
+    q.add({ s: 'y' });
+    q.add(x);
     expect(q.size).toBe(2);
     await turns(1);
     expect(done).toEqual(['x', 'y', 'x']);
@@ -75,10 +76,44 @@ describe('SlicedQueue', () => {
 
   it('finds a queued item until it has run', async () => {
     const q = new SlicedQueue<{ slot: number }>(1000, () => {});
-    q.add({ slot: 7 });
-    expect(q.find((f) => f.slot === 7)).toEqual({ slot: 7 });
+    const seven = { slot: 7 };
+    q.add(seven);
+    expect(q.find((f) => f.slot === 7)).toBe(seven);
     expect(q.find((f) => f.slot === 8)).toBeUndefined();
     await turns(1);
     expect(q.find((f) => f.slot === 7)).toBeUndefined();
+  });
+
+  it('keeps order through a ring that wraps and grows while items are added as others run', async () => {
+    // 5 first, then each run adds one more until 60 ran: the ring (16) wraps, then grows.
+    const done: number[] = [];
+    let next = 5;
+    const q = new SlicedQueue<{ n: number }>(1000, (i) => {
+      done.push(i.n);
+      if (next < 60) q.add({ n: next++ });
+      if (i.n === 10) for (let k = 0; k < 30 && next < 60; k++) q.add({ n: next++ });
+    });
+    for (let n = 0; n < 5; n++) q.add({ n });
+    await turns(1);
+    expect(done).toEqual(Array.from({ length: 60 }, (_, n) => n));
+    expect(q.size).toBe(0);
+    // Queued again after it ran: it is not marked as queued any more.
+    const a = { n: 99 };
+    q.add(a);
+    await turns(1);
+    q.add(a);
+    expect(q.size).toBe(1);
+  });
+
+  it('an item in two queues is queued in each', async () => {
+    const ran: string[] = [];
+    const a = new SlicedQueue<{ id: string }>(1000, (i) => ran.push(`a:${i.id}`));
+    const b = new SlicedQueue<{ id: string }>(1000, (i) => ran.push(`b:${i.id}`));
+    const item = { id: 'x' };
+    a.add(item);
+    b.add(item);
+    expect([a.size, b.size]).toEqual([1, 1]);
+    await turns(1);
+    expect(ran.sort()).toEqual(['a:x', 'b:x']);
   });
 });
