@@ -33,6 +33,14 @@ function copyInto(to: Float64Array, at: number, from: Values): number {
   return at + from.length;
 }
 
+/**
+ * The last pool buffer, while it lives: the next summary (a run's own, then the one re-derived under
+ * vLLM's rules, back to back) fills it again instead of allocating another 8 MB beside it before a
+ * collection frees the first. Safe to share: a pool is built, sorted and summarized inside one
+ * `stats` call, and nothing keeps a view of it.
+ */
+let spare: WeakRef<Float64Array> | null = null;
+
 export class GapPools {
   /** A list that is, in every request, the very same list as another: pooled as that one. */
   private readonly alias = new Map<GapList, GapList>();
@@ -123,7 +131,12 @@ export class GapPools {
     // One buffer for every pool of this run (each fills the front of it, sorted there and done
     // with before the next): pools let go one by one still piled up until a GC came.
     const n = this.lengths.get(k)!;
-    this.scratch ??= new Float64Array(Math.max(...this.lengths.values()));
+    if (!this.scratch) {
+      const need = Math.max(...this.lengths.values());
+      const old = spare?.deref();
+      this.scratch = old && old.length >= need ? old : new Float64Array(need);
+      spare = new WeakRef(this.scratch);
+    }
     const pool = this.scratch.subarray(0, n);
     let at = 0;
     for (const o of this.ok) {
