@@ -43,6 +43,25 @@ const outcome = fc
     return o;
   });
 
+/** The byte lengths of the buffers of the Float64Arrays constructed while `fn` runs (views of one buffer: once). */
+function float64sMadeBy(fn: () => void): number[] {
+  const made = new Set<ArrayBufferLike>();
+  const Orig = globalThis.Float64Array;
+  class Counting extends Orig {
+    constructor(...a: [number]) {
+      super(...a);
+      made.add(this.buffer);
+    }
+  }
+  globalThis.Float64Array = Counting as unknown as Float64ArrayConstructor;
+  try {
+    fn();
+  } finally {
+    globalThis.Float64Array = Orig;
+  }
+  return [...made].map((b) => b.byteLength);
+}
+
 describe('GapPools', () => {
   it('gives the statistics of each concatenated list, and says which lists are equal', () => {
     fc.assert(
@@ -75,25 +94,14 @@ describe('GapPools', () => {
     // Request 0's measured gaps leave one coalesced gap out: two pools, 'chunk' and 'own'.
     ok[0]!.itlChunkMeasuredMs = Float64Array.of(3, 2);
     const pools = new GapPools(ok);
-    const made = new Set<ArrayBufferLike>();
-    const Orig = globalThis.Float64Array;
-    class Counting extends Orig {
-      constructor(...a: [number]) {
-        super(...a);
-        made.add(this.buffer);
-      }
-    }
-    globalThis.Float64Array = Counting as unknown as Float64ArrayConstructor;
-    try {
+    const made = float64sMadeBy(() => {
       for (const k of ['chunk', 'token', 'tokenAll'] as GapList[]) expect(pools.stats(k)?.count).toBe(9);
       expect(pools.stats('own')).toMatchObject({ count: 8, min: 1, max: 5 });
-    } finally {
-      globalThis.Float64Array = Orig;
-    }
+    });
     // One buffer for both pools (or none: the last summary's, still alive, held 9), no sorted copy,
     // and the requests' own lists left in their order.
-    expect(made.size).toBeLessThanOrEqual(1);
-    for (const b of made) expect(b.byteLength).toBe(9 * 8);
+    expect(made.length).toBeLessThanOrEqual(1);
+    for (const bytes of made) expect(bytes).toBe(9 * 8);
     expect([...ok[0]!.itlChunkMs]).toEqual([3, 1, 2]);
     expect(pools.stats('chunk')).toMatchObject({ min: 1, max: 5, median: 2 });
   });
@@ -108,21 +116,10 @@ describe('GapPools', () => {
     const first = new GapPools(outcomes(500, 1000));
     const a = first.stats('chunk');
     const second = outcomes(100, 0);
-    const made: number[] = [];
-    const Orig = globalThis.Float64Array;
-    class Counting extends Orig {
-      constructor(...x: [number]) {
-        super(...x);
-        made.push(this.byteLength);
-      }
-    }
-    globalThis.Float64Array = Counting as unknown as Float64ArrayConstructor;
     let b;
-    try {
+    const made = float64sMadeBy(() => {
       b = new GapPools(second).stats('chunk');
-    } finally {
-      globalThis.Float64Array = Orig;
-    }
+    });
     expect(made).toEqual([]); // the first one's 1,000 doubles, reused
     expect(b).toEqual(summarize(second.flatMap((o) => [...o.itlChunkMs])));
     // The first summary's numbers were taken before its buffer was filled again.
