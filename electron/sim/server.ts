@@ -48,6 +48,9 @@ const POOL_ROUTES: Readonly<Record<string, 'embeddings' | 'rerank'>> = {
 const MAX_BODY_BYTES = 64 * 1024 * 1024; // a request with images (shared/runs/workload/images.ts: 32 MiB of them, base64)
 const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
+/** Pending connections the kernel keeps for the simulator to accept (uvicorn's default). */
+const ACCEPT_BACKLOG = 2048;
+
 export class SimHttpServer implements SimServer {
   url = '';
   port = 0;
@@ -118,17 +121,23 @@ export class SimHttpServer implements SimServer {
   listen(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.options.port, this.options.host, () => {
-        this.server.off('error', reject);
-        const addr = this.server.address();
-        this.port = typeof addr === 'object' && addr ? addr.port : this.options.port;
-        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-        this.url = `http://${host}:${this.port}`;
-        this.options.log(
-          `sim: listening on ${this.url} (model ${this.options.model}, seed ${this.options.seed})`,
-        );
-        resolve();
-      });
+      // uvicorn's accept backlog (uvicorn/config.py Config: backlog=2048), which vLLM's and
+      // SGLang's servers run with; Node's default of 511 overflowed when uploads kept the loop
+      // busy, and the connections the kernel dropped were reset half a minute later.
+      this.server.listen(
+        { port: this.options.port, host: this.options.host, backlog: ACCEPT_BACKLOG },
+        () => {
+          this.server.off('error', reject);
+          const addr = this.server.address();
+          this.port = typeof addr === 'object' && addr ? addr.port : this.options.port;
+          const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+          this.url = `http://${host}:${this.port}`;
+          this.options.log(
+            `sim: listening on ${this.url} (model ${this.options.model}, seed ${this.options.seed})`,
+          );
+          resolve();
+        },
+      );
     });
   }
 
