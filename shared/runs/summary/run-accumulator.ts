@@ -264,8 +264,9 @@ function slimOutcome(o: RequestOutcome, lv: LineValues = new LineValues()): Slim
 }
 
 /**
- * One outcome's lists built again from what is kept, each when first asked for: Float64Arrays of
- * the same values (the summary reads only elements), the same array however often it is asked.
+ * One outcome's lists built again from what is kept, each when first asked for: JS arrays of the
+ * same values (the summary reads only elements; see above), the same array however often it is
+ * asked. Its content events are a new wrapper each time, around the kept times.
  */
 class Lists {
   private chunkL: Values | undefined;
