@@ -13,6 +13,7 @@ import { configureEngine, engineConfig } from './engine/io/io-engine.ts';
 import type { SecretBox } from './app/secrets.ts';
 import { MemorySecretBox } from './app/secrets.ts';
 import { bindIpc, type IpcBinding } from './ipc.ts';
+import { limitHeapGrowth } from './platform/heap-growth.ts';
 import { runsDir } from './platform/paths.ts';
 import { CSP } from '../shared/csp.ts';
 
@@ -100,6 +101,8 @@ async function start(): Promise<void> {
     cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
 
+  // The old generation grows to 1.5 × live (platform/heap-growth.ts), the I/O threads' too.
+  limitHeapGrowth();
   // The app's engine configuration: the environment's overrides, read once here.
   configureEngine(engineConfigFromEnv(process.env));
   const emitQueue: IpcBinding['emit'] = (event, payload) => ipc?.emit(event, payload);

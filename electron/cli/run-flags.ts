@@ -82,6 +82,8 @@ export interface RunCliOptions extends ImageCliOptions, ToolCliOptions {
   repeat?: number;
   /** Internal: which repeat this run is (written into the header). */
   repeatOf?: RunRepeat;
+  /** Internal: the process's last run, whose I/O threads end before its summary (RunOptions.releaseIo). */
+  releaseIo?: boolean;
   /** One shard of a run from several machines: I/N, 0-based (run-shard.ts). */
   shard?: string;
   /** When the measured part starts, on the reference clock (epoch ms or ISO-8601 with a zone). */

@@ -70,7 +70,7 @@ export async function runRunTargets(
       '--shard and --start-at run one workload on one target: not with several --target or --repeat',
     );
   if (targets.length <= 1 && repeats === 1)
-    return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0) });
+    return runRunCommand(workloadFile, { ...o, target: targets[0], apiKey: keyOf(0), releaseIo: true });
   if (targets.length > MAX_COMPARED)
     return err(`--target at most ${MAX_COMPARED} times (they are compared side by side)`);
   if (targets.length > 1 && o.metricsUrl !== undefined)
@@ -111,6 +111,8 @@ export async function runRunTargets(
       const code = await runRunCommand(
         workloadFile,
         {
+          // The process's last run lets its I/O threads go before its summary (RunOptions.releaseIo).
+          releaseIo: i === list.length - 1 && k === repeats,
           ...o,
           target: url,
           apiKey: keyOf(i),
@@ -172,6 +174,7 @@ async function runRunCommand(
       // --json prints vLLM's keys under vLLM's rules: summed up as requests finish, lines not kept.
       ...(o.json ? { alsoUnder: 'vllm' as const } : {}),
       workload: w,
+      releaseIo: o.releaseIo,
       target: runTargetOf(ready),
       prompts,
       runId,

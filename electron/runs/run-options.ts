@@ -76,6 +76,12 @@ export interface RunOptions {
    * finished requests.
    */
   keepLines?: boolean;
+  /**
+   * Nothing more is sent from this process after the run (the CLI's last run): once the last
+   * request has ended and the I/O threads' loop figures are read, the process's engine closes
+   * (io-engine.ts; its threads end), before the summary is built, so the run's end does not hold both.
+   */
+  releaseIo?: boolean;
   /** Also summarize the run under this preset's rules as requests finish (`run --json`: vLLM's). */
   alsoUnder?: DefinitionsId;
 }

@@ -323,9 +323,8 @@ class RunSession {
 
   /** Sends one request when it gets a slot, and queues its bookkeeping when it ends; its record (null: never sent). */
   private async fire(d: Dispatch): Promise<RequestRecord | null> {
-    const { signal } = this;
     if (!d.haveSlot && !(await d.slots.acquire())) return null; // cancelled while queued: never sent
-    if (signal.aborted) {
+    if (this.signal.aborted) {
       d.slots.release(); // got a slot just as the run was cancelled: do not send it
       return null;
     }
@@ -342,7 +341,7 @@ class RunSession {
     if (d.startAt === undefined) onStarted(now()); // else when the I/O thread starts it
     const onEvents = this.onEvents;
     const rec = await fireRequest(d.spec, {
-      signal,
+      signal: this.signal,
       keepRaw: false,
       pool: this.pool,
       id,
@@ -400,6 +399,8 @@ class RunSession {
     this.phase = cancelled ? 'cancelled' : 'done';
     const selfCheck = await this.monitor!.stop({ ...this.tally.conns }, this.sink.stalls, this.t0);
     this.monitor = null;
+    // The CLI's last run: the I/O threads end before the summary's pools and lists add to theirs.
+    if (this.o.releaseIo) await this.engine.close();
     this.lastSelf = { eventLoopDelayP99Ms: selfCheck.eventLoopDelayP99Ms, cpuPct: selfCheck.cpuMeanPct };
     const tokenized = cancelled ? null : await this.texts.count(this.o.target, this.o.signal);
     if (tokenized) this.writer?.appendTokenized(tokenized);

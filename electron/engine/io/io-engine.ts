@@ -464,7 +464,9 @@ export class IoEngine {
     }
   }
 
+  /** Ends the threads (their heaps and read pages with them); the next `io()` starts a new engine. */
   async close(): Promise<void> {
+    if (engine === this) engine = null;
     for (const { slot } of this.inlineTimed.drain())
       this.deliverCtrl(slot, { k: 'error', t: performance.now(), error: notSentError() }, null);
     this.inline?.destroy();
