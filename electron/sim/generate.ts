@@ -34,6 +34,7 @@ import { sse } from './writer-types.ts';
 import { createWriter } from './writers.ts';
 import { planToolCall } from './tool-calls.ts';
 import { errorMessage } from '../../shared/result.ts';
+import { attachImages, type LiftedBody } from './body-images.ts';
 
 export interface SimCore {
   opts: ResolvedSimOptions;
@@ -104,16 +105,17 @@ export function acceptGeneration(
   forceNonStream: boolean,
   req: IncomingMessage,
   res: ServerResponse,
-  raw: string,
+  raw: LiftedBody,
 ): void {
   const o = core.opts;
   const arrivalMs = performance.now();
   let body: unknown;
   try {
-    body = raw.trim() === '' ? {} : JSON.parse(raw);
+    body = raw.text.trim() === '' ? {} : JSON.parse(raw.text);
   } catch (err) {
     return sendError(res, badJsonError(dialect, errorMessage(err)));
   }
+  attachImages(body, raw.images);
   let perRequest: FaultSpec | null = null;
   try {
     const header = req.headers['x-sim-fault'];

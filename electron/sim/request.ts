@@ -8,6 +8,7 @@
  * extension where the real server lacks them) so tests can ask for exact lengths anywhere.
  */
 import type { DialectId } from '../../shared/dialects.ts';
+import { imagesOf } from './body-images.ts';
 import { promptImagesOf, type PromptImages } from './images.ts';
 import { countChatTokens, countPromptTokens, type ChatMessageLike } from '../../shared/tokenizer.ts';
 import { toolChoiceOfBody, toolsOfBody, type SimTool, type SimToolChoice } from './tool-calls.ts';
@@ -90,8 +91,9 @@ function messagesOf(v: unknown, key: string): ChatMessageLike[] {
   });
 }
 
-function imagesOrRefuse(messages: unknown): PromptImages {
-  const r = promptImagesOf(messages);
+/** The images of a chat body's messages (lifted out of its bytes or not: body-images.ts), or a 400. */
+function imagesOrRefuse(body: Obj): PromptImages {
+  const r = promptImagesOf(body.messages, imagesOf(body));
   if (typeof r === 'string') throw new BadSimRequest(r, 'messages');
   return r;
 }
@@ -146,7 +148,7 @@ function openaiChat(body: Obj, base: Common, openaiUsage: OpenAiUsage): GenReque
   const messages = messagesOf(body.messages, 'messages');
   const maxTokens = optInt(body, 'max_completion_tokens', 1) ?? optInt(body, 'max_tokens', 1);
   const promptText = messages.map((m) => m.content).join('\n');
-  const img = imagesOrRefuse(body.messages);
+  const img = imagesOrRefuse(body);
   return {
     ...base,
     ...openaiUsage,
@@ -206,7 +208,7 @@ function anthropicMessages(body: Obj, base: Common): GenRequest {
   const maxTokens = optInt(body, 'max_tokens', 1);
   // Anthropic's and vLLM's wording for the missing field.
   if (maxTokens === null) throw new BadSimRequest('max_tokens: Field required', 'max_tokens');
-  const img = imagesOrRefuse(body.messages);
+  const img = imagesOrRefuse(body);
   return {
     ...base,
     ...img,

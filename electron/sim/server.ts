@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { DialectId } from '../../shared/dialects.ts';
 import { closeAfterStream, refuseOnClosing } from './close-after-stream.ts';
+import { liftImages, type LiftedBody } from './body-images.ts';
 import { acceptGeneration, requestIdFor, sendError, type SimCore } from './generate.ts';
 import { GroundTruthLog } from './ground-truth.ts';
 import { refusal } from './guard.ts';
@@ -235,21 +236,26 @@ export class SimHttpServer implements SimServer {
       return this.resetPrefixCache(path, res);
     }
     if (path === '/tokenize')
-      return this.readBody(req, res, (raw) => serveTokenize(res, raw, this.options.kvCacheTokens));
+      return this.readBody(req, res, (raw) => serveTokenize(res, raw.text, this.options.kvCacheTokens));
     const pool = Object.hasOwn(POOL_ROUTES, path) ? POOL_ROUTES[path] : undefined;
     if (pool && !this.replayBody)
       return this.readBody(req, res, (raw) => {
         this.requests++;
-        this.pooling.accept(pool, res, raw, requestId);
+        this.pooling.accept(pool, res, raw.text, requestId);
       });
     const dialect = POST_ROUTES[path];
     if (!dialect && !this.replayBody)
       return sendError(res, { status: 404, contentType: 'application/json', body: '{"detail":"Not Found"}' });
-    this.readBody(req, res, (raw) => {
-      this.requests++;
-      if (this.replayBody) return this.replay(res, requestId);
-      if (dialect) acceptGeneration(this.core, dialect, path === '/generate', req, res, raw);
-    });
+    this.readBody(
+      req,
+      res,
+      (raw) => {
+        this.requests++;
+        if (this.replayBody) return this.replay(res, requestId);
+        if (dialect) acceptGeneration(this.core, dialect, path === '/generate', req, res, raw);
+      },
+      true,
+    );
   }
 
   /**
@@ -305,7 +311,16 @@ export class SimHttpServer implements SimServer {
     res.end(info.body);
   }
 
-  private readBody(req: IncomingMessage, res: ServerResponse, done: (raw: string) => void): void {
+  /**
+   * The body, read whole (413 past MAX_BODY_BYTES). `lift`: a generation's body, whose base64
+   * images are taken out of its bytes first (body-images.ts) and handed on beside its text.
+   */
+  private readBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    done: (raw: LiftedBody) => void,
+    lift = false,
+  ): void {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -319,7 +334,7 @@ export class SimHttpServer implements SimServer {
           contentType: 'application/json',
           body: '{"detail":"Request body too large"}',
         });
-      done(Buffer.concat(chunks).toString('utf8'));
+      done(lift ? liftImages(chunks, size) : { text: Buffer.concat(chunks).toString('utf8'), images: [] });
     });
     req.on('error', () => res.destroy());
   }
