@@ -2,11 +2,14 @@
  * Does building prompts delay the schedule? The built CLI (out/cli/tokenscope.js) runs 10,000
  * requests at a fixed rate against the simulator three ways: plain synthetic prompts, shared
  * prefix groups (100 groups × 1,024 tokens before each request's input) and cache busting (twelve
- * CSPRNG words per request) and images (2 PNGs of 64×64, or 1 of 256×256, a request); each run's own self-check gives the schedule lag (how late arrivals
+ * CSPRNG words per request) and images (2 PNGs of 64×64, or 1 of 256×256, a request), and plain
+ * once more as the control; each run's own self-check gives the schedule lag (how late arrivals
  * were released against their schedule). The figure is each workload's lag p99 minus the plain
  * run's in the same repeat (target: within 1 ms), over the whole run and over the arrivals
  * scheduled from the fifth second on: the first seconds are the process's cold start (code not yet
- * optimized, the connection pool filling), the same for every workload. Repeats alternate the order. Client pinned to
+ * optimized, the connection pool filling), the same for every workload. Repeats alternate the order;
+ * the report gives each workload's median difference over repeats, and the control's (plain against
+ * plain) differences: the noise floor of the measure on this machine. Client pinned to
  * CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
  * `npm run bench -- prompts [requests] [rate] [repeats]` (builds out/cli first if it is missing).
  */
@@ -28,6 +31,10 @@ const CASES: Record<string, string[]> = {
   // (base64 in JSON) is assembled per request as it is sent.
   'images 2×64²': ['--images', '2', '--image-size', '64x64'],
   'images 1×256²': ['--images', '1', '--image-size', '256x256'],
+  // The control: plain once more, at the other end of the repeat. Its difference to the first
+  // plain run is what the measure moves by with nothing changed (the machine's noise), the floor
+  // under which no workload's difference means anything.
+  'plain again': [],
 };
 
 /** Arrivals scheduled before this (the run's first seconds, code not yet optimized) are the cold start. */
@@ -128,10 +135,35 @@ export async function benchPromptSchedule(
   } finally {
     sim.stop();
   }
+  // Per workload, the median over repeats of its difference to plain; and the control's spread.
+  const median = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 50) : null);
+  const overOf = (name: string, key: 'overPlainMs' | 'steadyOverPlainMs'): number[] =>
+    rows.filter((r) => r.workload === name && typeof r[key] === 'number').map((r) => r[key] as number);
+  const medians = Object.fromEntries(
+    Object.keys(CASES)
+      .filter((n) => n !== 'plain')
+      .map((n) => [
+        n,
+        {
+          overPlainMs: median(overOf(n, 'overPlainMs')),
+          steadyOverPlainMs: median(overOf(n, 'steadyOverPlainMs')),
+        },
+      ]),
+  );
+  const noise = overOf('plain again', 'overPlainMs').map(Math.abs);
+  process.stderr.write(
+    `  median over plain: ${Object.entries(medians)
+      .map(([n, m]) => `${n} ${m.overPlainMs?.toFixed(2)} ms`)
+      .join(
+        ' · ',
+      )}; plain vs plain |difference| up to ${noise.length ? Math.max(...noise).toFixed(2) : '–'} ms\n`,
+  );
   return {
     command: `tokenscope run -n ${requests} -r ${rate} --input-len 64 --output-len 4 [--prefix-groups 100 --prefix-len 1024 | --cache-bust | --images 2 --image-size 64x64 | --images 1 --image-size 256x256] (built CLI)`,
     load: os.loadavg().map((x) => Number(x.toFixed(2))),
     rows,
+    medianOverPlainMs: medians,
+    plainVsPlainAbsMs: noise,
   };
 }
 
