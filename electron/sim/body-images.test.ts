@@ -187,6 +187,17 @@ describe('the simulator with lifted images', () => {
   });
   afterAll(() => sim.close());
 
+  /** The prompt tokens the simulator charges for one user message of these content parts. */
+  async function promptTokens(content: unknown[]): Promise<number> {
+    const r = await fetch(`${sim.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tokenscope-sim', max_tokens: 2, messages: [{ role: 'user', content }] }),
+    });
+    expect(r.status).toBe(200);
+    return ((await r.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+  }
+
   it('charges each of several large image requests its own image, their bodies interleaved', async () => {
     const sizes: [number, number][] = [
       [256, 256],
@@ -195,35 +206,11 @@ describe('the simulator with lifted images', () => {
       [1000, 1000],
     ];
     const answers = await Promise.all(
-      sizes.map(async ([w, h]) => {
-        const r = await fetch(`${sim.url}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            model: 'tokenscope-sim',
-            max_tokens: 2,
-            messages: [
-              {
-                role: 'user',
-                content: [{ type: 'image_url', image_url: { url: dataUrl(png(w, h, 200_000)) } }],
-              },
-            ],
-          }),
-        });
-        expect(r.status).toBe(200);
-        return ((await r.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
-      }),
+      sizes.map(([w, h]) =>
+        promptTokens([{ type: 'image_url', image_url: { url: dataUrl(png(w, h, 200_000)) } }]),
+      ),
     );
-    const plain = await fetch(`${sim.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'tokenscope-sim',
-        max_tokens: 2,
-        messages: [{ role: 'user', content: [] }],
-      }),
-    });
-    const base = ((await plain.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    const base = await promptTokens([]);
     const tokens = (w: number, h: number): number => Math.ceil(w / 28) * Math.ceil(h / 28);
     expect(answers).toEqual(sizes.map(([w, h]) => base + tokens(w, h)));
   });
