@@ -111,9 +111,9 @@ export async function runRunTargets(
       const code = await runRunCommand(
         workloadFile,
         {
+          ...o,
           // The process's last run lets its I/O threads go before its summary (RunOptions.releaseIo).
           releaseIo: i === list.length - 1 && k === repeats,
-          ...o,
           target: url,
           apiKey: keyOf(i),
           out,
