@@ -120,6 +120,25 @@ describe('liftImages', () => {
     expect(tokensLifted(body)).toEqual({ images: 1, imageTokens: 1 });
   });
 
+  it('reads a body larger than the reused buffer keeps (a one-off buffer), then a small one again', () => {
+    const huge = JSON.stringify({
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'image_url', image_url: { url: dataUrl(png(2800, 280, 4_500_000)) } }],
+        },
+      ],
+    });
+    expect(huge.length).toBeGreaterThan(6_000_000);
+    expect(tokensLifted(huge)).toEqual({ images: 1, imageTokens: 1000 });
+    const small = JSON.stringify({
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: dataUrl(png(56, 56, 30_000)) } }] },
+      ],
+    });
+    expect(tokensLifted(small)).toEqual({ images: 1, imageTokens: 4 });
+  });
+
   it('refuses bytes that are not an image, as before', () => {
     const body = JSON.stringify({
       messages: [

@@ -21,6 +21,9 @@ const LIFT_MIN_BODY = 16 * 1024;
 /** An image string shorter than this stays in the JSON (a tiny image costs nothing to parse). */
 const LIFT_MIN_STRING = 1024;
 
+/** The reused buffer grows to at most this (a few 256² images a body); larger bodies get their own. */
+const SCRATCH_KEEP = 4 * 1024 * 1024;
+
 /** What stands in a marked image's JSON string: `\u0000` cannot come from a client's data URL. */
 export const IMAGE_MARK = '\u0000sim-image:';
 
@@ -81,10 +84,14 @@ function base64Start(b: Buffer, open: number, end: number): number {
 /** Joins `chunks` (`size` bytes) and takes its image strings out (see the file's comment). */
 export function liftImages(chunks: readonly Buffer[], size: number): LiftedBody {
   if (size < LIFT_MIN_BODY) return { text: Buffer.concat(chunks, size).toString('utf8'), images: [] };
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  // The buffer kept between bodies is bounded: a larger body (up to the server's 64-MB limit) gets
+  // one of its own, dropped with it.
+  if (scratch.length < size && size <= SCRATCH_KEEP)
+    scratch = Buffer.allocUnsafe(Math.min(SCRATCH_KEEP, Math.max(size, scratch.length * 2)));
+  const into = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
   let at = 0;
-  for (const c of chunks) at += c.copy(scratch, at);
-  const b = scratch.subarray(0, size);
+  for (const c of chunks) at += c.copy(into, at);
+  const b = into.subarray(0, size);
   const images: Buffer[] = [];
   const parts: string[] = [];
   let kept = 0;
