@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 // A disaggregated deployment run from the app: a target listing the simulator's prefill and decode
 // metrics endpoints with their roles (its --disagg mode, SGLang's prefill/decode metrics), a run
-// started through the app's own contract (as the run form does), reopened in the run view: the
-// summary shows each role's queues and KV-transfer time, the transfer count the simulator's own.
+// started through the app's own contract (as the run form does), the page reloaded mid-run and the
+// run clicked in the list: when it ends, its summary shows each role's queues and KV-transfer time,
+// the transfer count the simulator's own.
 // Screenshot for docs/metrics.md (UPDATE_DOCS=1).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { type OpenApp, closeApp, openApp, repoRoot, shot } from './fixtures.ts';
 import { startSim, type SimServer } from '../electron/sim/index.ts';
 import { dispatch } from '../electron/app/handlers.ts';
 import type { Result } from '../shared/result.ts';
+import type { RunList } from '../shared/runs-api.ts';
 
 let page: Page;
 let sim: SimServer;
@@ -25,7 +27,7 @@ function call<T>(method: string, ...args: unknown[]): Promise<Result<T>> {
 beforeAll(async () => {
   app = await openApp(consoleErrors);
   page = app.page;
-  sim = await startSim({ port: 0, decodeStepMs: 4, maxNumSeqs: 4, kvTransferMs: 40, seed: 4 });
+  sim = await startSim({ port: 0, decodeStepMs: 40, maxNumSeqs: 4, kvTransferMs: 40, seed: 4 });
 }, 60_000);
 
 afterAll(async () => {
@@ -53,15 +55,26 @@ describe('a disaggregated deployment in the run view', () => {
         requests: 16,
         maxConcurrency: 8,
         seed: 2,
-        prompts: { type: 'synthetic', inputLen: 64, outputLen: 12 },
+        prompts: { type: 'synthetic', inputLen: 64, outputLen: 48 },
       },
     });
     expect(started.ok, started.ok ? '' : started.error.message).toBe(true);
+    if (!started.ok) return;
+    // Reloaded once the run has started (its test request passed): the page missed the run's
+    // start and learns the live run's file from the list.
+    for (let t = Date.now(); Date.now() - t < 30_000; await new Promise((r) => setTimeout(r, 100))) {
+      const l = await call<RunList>('listRuns');
+      if (l.ok && l.value.runs.some((r) => r.key === started.value.key && r.running)) break;
+    }
     await page.reload();
     await page.getByTestId('runs-tab').click();
     const item = page.locator('[data-testid="run-history"] li', { hasText: 'e2e disaggregated run' });
     await item.waitFor({ timeout: 60_000 });
+    // Clicked while it runs (~8 s: four waves of two-second streams): the live view, then the
+    // whole run's summary when it ends.
+    expect(await item.textContent()).toContain('running');
     await item.locator('button').first().click();
+    await page.getByTestId('run-dashboard').waitFor({ timeout: 10_000 });
     const roles = page.getByTestId('sum-roles');
     await roles.waitFor({ timeout: 30_000 });
     const head = await roles.locator('thead th').allTextContents();

@@ -330,6 +330,42 @@ describe('runs through the contract', () => {
   });
 });
 
+describe('a run in its warm-up', () => {
+  it('is in the list, going on, before its file has a header', async () => {
+    const { runId: id, key: k } = await value<{ runId: string; key: string }>('startRun', {
+      targetId: SIM,
+      name: 'warming',
+      workload: {
+        requests: 4,
+        warmup: 4,
+        maxConcurrency: 4,
+        rate: 'inf',
+        prompts: { type: 'synthetic', inputLen: 16, outputLen: 200 },
+      },
+    });
+    const t0 = Date.now();
+    while (of('onRunStarted', id).length === 0) {
+      if (Date.now() - t0 > 20_000) throw new Error('not started');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // The file has no header until the clock's zero, after the warm-up.
+    expect((await readFile(path.join(dir, k), 'utf8')).length).toBe(0);
+    const l = await value<RunList>('listRuns');
+    const e = l.runs.find((r) => r.key === k);
+    expect(e).toMatchObject({
+      running: true,
+      name: 'warming',
+      runId: id,
+      partial: false,
+      source: 'tokenscope',
+    });
+    expect(e!.model).not.toBe('');
+    expect((await value<{ cancelled: boolean }>('cancelRun', id)).cancelled).toBe(true);
+    await finished(id);
+    expect((await value<RunList>('listRuns')).runs.find((r) => r.key === k)?.running ?? false).toBe(false);
+  });
+});
+
 describe('export file names', () => {
   it('follow the run’s name, safe for any file system', () => {
     expect(fileNameOf('e2e simulator run')).toBe('e2e-simulator-run');

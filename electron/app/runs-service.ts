@@ -24,6 +24,7 @@ import type { ResolvedTarget } from './targets-service.ts';
 import { RunLibrary } from '../runs/files/run-library.ts';
 import { RunError } from '../runs/files/run-keys.ts';
 import type { Emit } from './emit.ts';
+import type { RunHeader } from '../../shared/runs/file/line-schema.ts';
 import { errorMessage } from '../../shared/result.ts';
 
 export { RunError } from '../runs/files/run-keys.ts';
@@ -34,6 +35,8 @@ interface Active {
   key: string;
   ac: AbortController;
   done: Promise<void>;
+  /** Its header, once the test request passed (onStarted). */
+  header?: RunHeader;
 }
 
 /** A run the form asked for, checked and resolved (RunService.prepare). */
@@ -77,6 +80,7 @@ export class RunService {
   ) {
     this.library = new RunLibrary(dir, {
       runningKey: () => this.active?.key ?? null,
+      runningHeader: () => this.active?.header ?? null,
       changed: () => void this.emitList(),
       reveal: opts.reveal,
     });
@@ -228,6 +232,7 @@ export class RunService {
       onRequestDone: (line) => lanes.done(line),
       onStarted: (header) => {
         announced = true;
+        if (this.active?.key === key) this.active.header = header;
         this.emit('onRunStarted', {
           runId,
           key,

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
+import type { RunEntry } from '../../shared/runs-api.ts';
 import { runHeader } from '../testing/run-fixture.ts';
 import { liveLanes } from './live/lane-store.ts';
 import {
   CHART_INTERVAL_MS,
   handleFinished,
   handleLanes,
+  handleList,
   handleProgress,
   handleStarted,
 } from './run-events.ts';
@@ -95,7 +97,7 @@ describe('run events', () => {
     expect(c.charts.throughput).toHaveLength(2);
   });
 
-  it('at the end opens the run file only when the user watches the live run', () => {
+  it("at the end opens the run file when the user watches the live run, or that run's file opened mid-run", () => {
     handleStarted({
       runId: 'run-1',
       key: 'k.jsonl',
@@ -116,6 +118,14 @@ describe('run events', () => {
       open,
     );
     expect(open).toHaveBeenCalledTimes(1);
+    // The user opened this run's file mid-run (from the list, say after a reload): read it again,
+    // whole, whatever the ending.
+    useRunsStore.setState({ view: { kind: 'run', key: 'k.jsonl' } });
+    handleFinished(
+      { runId: 'run-1', key: 'k.jsonl', summary, cancelled: false, fileError: null, error: null },
+      open,
+    );
+    expect(open).toHaveBeenCalledTimes(2);
     useRunsStore.setState({ view: { kind: 'live' } });
     handleFinished(
       {
@@ -128,8 +138,26 @@ describe('run events', () => {
       },
       open,
     );
-    expect(open).toHaveBeenCalledTimes(1);
+    expect(open).toHaveBeenCalledTimes(2);
   });
+
+  it("a page that missed the start (reloaded mid-run) learns the live run's file from the list", () => {
+    const entry = (runId: string, running: boolean) =>
+      ({ key: `${runId}.jsonl`, runId, running }) as RunEntry;
+    // Progress first, then the list.
+    handleProgress(progress());
+    expect(useRunsStore.getState().live?.key).toBeNull();
+    handleList({ runs: [entry('run-0', false), entry('run-1', false)], skipped: [], dir: '/r' });
+    expect(useRunsStore.getState().live?.key).toBeNull(); // not the one going on
+    handleList({ runs: [entry('run-0', false), entry('run-1', true)], skipped: [], dir: '/r' });
+    expect(useRunsStore.getState().live?.key).toBe('run-1.jsonl');
+    // The list first, then progress.
+    useRunsStore.setState({ live: null });
+    handleList({ runs: [entry('run-2', true)], skipped: [], dir: '/r' });
+    handleProgress(progress({ runId: 'run-2' }));
+    expect(useRunsStore.getState().live?.key).toBe('run-2.jsonl');
+  });
+
   it('a run whose test request failed never started: the form comes back with the error at its top', () => {
     useRunsStore.setState({ view: { kind: 'live' }, startIssues: [] });
     handleProgress(progress({ phase: 'test', fraction: 0, completed: 0, started: 0, arrived: 0 }));

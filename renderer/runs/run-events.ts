@@ -2,7 +2,7 @@
  * The core's run events into the run store (summaries, ≤ 4 Hz: progress comes every ~250 ms)
  * and the lane store (every swimlane batch, no React). Called from the controller.
  */
-import type { RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
+import type { RunEntry, RunFinished, RunLaneBatch, RunList, RunStarted } from '../../shared/runs-api.ts';
 import type { RunProgress } from '../../shared/runs/live/progress-types.ts';
 import { onEvent } from '../core/api.ts';
 import { useAppStore } from '../core/app-store.ts';
@@ -26,7 +26,7 @@ export function ensureLive(runId: string, key: string | null): LiveRun {
     return cur;
   }
   liveLanes.reset(runId);
-  const live = newLiveRun(runId, key);
+  const live = newLiveRun(runId, key ?? runningKeyOf(runId, useRunsStore.getState().runs));
   useRunsStore.setState({ live });
   return live;
 }
@@ -151,10 +151,22 @@ export function handleFinished(f: RunFinished, open: (key: string) => void): voi
   // The whole-run summary with every chart, from the run file: only if the user is watching.
   // (A run of a sequence on several targets: the sequence shows the next run, or the comparison.)
   if (view.kind === 'live' && f.summary && !f.error && !sequenceOwns(f)) open(f.key);
+  // The user opened this run's file while it ran (from the list, after a reload): what they see
+  // was read mid-run, without the summary line; read it again now that it is whole.
+  else if (view.kind === 'run' && view.key === f.key) open(f.key);
 }
 
 export function handleList(l: RunList): void {
   useRunsStore.setState({ runs: l.runs, dir: l.dir, skipped: l.skipped, listError: null, listLoaded: true });
+  // A page that missed the run's start (reloaded mid-run) knows its key from the list.
+  const live = useRunsStore.getState().live;
+  const key = live && !live.key ? runningKeyOf(live.runId, l.runs) : null;
+  if (live && key) useRunsStore.setState({ live: { ...live, key } });
+}
+
+/** The file key of the run going on with this id, from the list. */
+function runningKeyOf(runId: string, runs: readonly RunEntry[]): string | null {
+  return runs.find((r) => r.running && r.runId === runId)?.key ?? null;
 }
 
 /** `finished` runs after the run store has the finished run (a sequence starts its next run there). */

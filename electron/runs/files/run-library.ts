@@ -10,6 +10,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunDetail, RunEntry, RunExport, RunList } from '../../../shared/runs-api.ts';
+import type { RunHeader } from '../../../shared/runs/file/line-schema.ts';
 import {
   deleteRun as deleteRunFile,
   listRuns as listRunFiles,
@@ -50,9 +51,35 @@ function entryOfNative(e: RunListEntry, dir: string): RunEntry {
   };
 }
 
+/** A run going on whose file has no header yet (its warm-up): what the header says. */
+function entryOfStarted(key: string, h: RunHeader): RunEntry {
+  return {
+    key,
+    runId: h.runId,
+    name: h.name,
+    startedAtWall: h.startedAtWall,
+    model: h.target.model,
+    url: h.target.url,
+    dialect: h.target.dialect,
+    source: 'tokenscope',
+    imported: false,
+    partial: false,
+    damage: null,
+    cancelled: false,
+    running: true,
+    completed: 0,
+    failed: 0,
+    durationS: 0,
+    flagged: false,
+    sizeBytes: 0,
+    ...(h.repeat ? { repeat: h.repeat } : {}),
+  };
+}
+
 export class RunLibrary {
   private readonly imported: ImportedRuns;
   private readonly runningKey: () => string | null;
+  private readonly runningHeader: () => RunHeader | null;
   private readonly changed: () => void;
   private readonly revealer?: (p: string) => boolean;
 
@@ -61,6 +88,11 @@ export class RunLibrary {
     o: {
       /** The key of the run going on (it cannot be deleted; it is not partial). */
       runningKey?: () => string | null;
+      /**
+       * That run's header once it started: its file gets the header only at the clock's zero
+       * (after the warm-up), and until then the list shows the run from this.
+       */
+      runningHeader?: () => RunHeader | null;
       /** The list changed (renamed, deleted, imported). */
       changed?: () => void;
       /** Show a path in the file manager (the app); absent: only say it. */
@@ -69,6 +101,7 @@ export class RunLibrary {
   ) {
     this.imported = new ImportedRuns(dir);
     this.runningKey = o.runningKey ?? (() => null);
+    this.runningHeader = o.runningHeader ?? (() => null);
     this.changed = o.changed ?? (() => undefined);
     this.revealer = o.reveal;
   }
@@ -85,7 +118,9 @@ export class RunLibrary {
     const running = this.runningKey();
     if (running) {
       const e = out.find((r) => r.key === running);
+      const header = this.runningHeader();
       if (e) e.running = true;
+      else if (header) out.push(entryOfStarted(running, header));
     }
     const imported = await this.imported.list();
     out.push(...imported.runs);
