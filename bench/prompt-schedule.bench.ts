@@ -9,7 +9,8 @@
  * scheduled from the fifth second on: the first seconds are the process's cold start (code not yet
  * optimized, the connection pool filling), the same for every workload. Repeats alternate the order;
  * the report gives each workload's median difference over repeats, and the control's (plain against
- * plain) differences: the noise floor of the measure on this machine. Client pinned to
+ * plain) differences: the noise floor of the measure on this machine; and the p99 of all repeats'
+ * arrivals pooled (repeats × requests lags per workload) against plain's pooled the same way. Client pinned to
  * CPU 0, simulator to CPU 1 (taskset) when there are two CPUs.
  * `npm run bench -- prompts [requests] [rate] [repeats]` (builds out/cli first if it is missing).
  */
@@ -47,6 +48,9 @@ interface CaseRun {
   coldLagP99Ms: number | null;
   mainEldP99Ms: number | null;
   completed: number;
+  /** Every arrival's lag (ms), and those scheduled from STEADY_AFTER_MS on: pooled over repeats. */
+  lags: number[];
+  steadyLags: number[];
 }
 
 function runCase(bundle: string, url: string, extra: string[], requests: number, rate: number): CaseRun {
@@ -80,6 +84,8 @@ function runCase(bundle: string, url: string, extra: string[], requests: number,
       coldLagP99Ms: p99(cold),
       mainEldP99Ms: s.self_check?.eventLoopDelayP99Ms ?? null,
       completed: s.completed ?? 0,
+      lags: [...cold, ...steady],
+      steadyLags: steady,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -98,6 +104,7 @@ export async function benchPromptSchedule(
   }
   const sim = await startSimProcess(bundle);
   const rows: Record<string, unknown>[] = [];
+  const pooled = new Map<string, { all: number[]; steady: number[] }>();
   try {
     for (let rep = 1; rep <= repeats; rep++) {
       const names = Object.keys(CASES);
@@ -105,7 +112,11 @@ export async function benchPromptSchedule(
       const got: Record<string, CaseRun> = {};
       for (const name of order) {
         process.stderr.write(`  prompts · repeat ${rep}/${repeats} · ${name} …\n`);
-        got[name] = runCase(bundle, sim.url, CASES[name]!, requests, rate);
+        const g = (got[name] = runCase(bundle, sim.url, CASES[name]!, requests, rate));
+        const p = pooled.get(name) ?? { all: [], steady: [] };
+        for (const x of g.lags) p.all.push(x);
+        for (const x of g.steadyLags) p.steady.push(x);
+        pooled.set(name, p);
       }
       const plain = got.plain!;
       const over = (a: number | null, b: number | null): number | null =>
@@ -151,6 +162,38 @@ export async function benchPromptSchedule(
       ]),
   );
   const noise = overOf('plain again', 'overPlainMs').map(Math.abs);
+  // Per workload, the p99 of every arrival of all its repeats together (repeats × requests lags):
+  // steadier than a median of per-run p99s, each of which rests on its run's worst 1 %.
+  const p99Of = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 99) : null);
+  const plainPooled = pooled.get('plain');
+  const pooledP99 = Object.fromEntries(
+    Object.keys(CASES).map((n) => {
+      const p = pooled.get(n);
+      const all = p ? p99Of(p.all) : null;
+      const steady = p ? p99Of(p.steady) : null;
+      const plainAll = plainPooled ? p99Of(plainPooled.all) : null;
+      const plainSteady = plainPooled ? p99Of(plainPooled.steady) : null;
+      const r3 = (v: number | null): number | null => (v === null ? null : Number(v.toFixed(3)));
+      return [
+        n,
+        {
+          lagP99Ms: r3(all),
+          overPlainMs: all !== null && plainAll !== null ? r3(all - plainAll) : null,
+          steadyLagP99Ms: r3(steady),
+          steadyOverPlainMs: steady !== null && plainSteady !== null ? r3(steady - plainSteady) : null,
+        },
+      ];
+    }),
+  );
+  process.stderr.write(
+    `  pooled over repeats, lag p99 − plain's: ${Object.entries(pooledP99)
+      .filter(([n]) => n !== 'plain')
+      .map(
+        ([n, m]) =>
+          `${n} ${m.overPlainMs?.toFixed(2)} ms (from ${STEADY_AFTER_MS / 1000} s on ${m.steadyOverPlainMs?.toFixed(2) ?? '–'})`,
+      )
+      .join(' · ')}\n`,
+  );
   process.stderr.write(
     `  median over plain: ${Object.entries(medians)
       .map(([n, m]) => `${n} ${m.overPlainMs?.toFixed(2)} ms`)
@@ -164,6 +207,7 @@ export async function benchPromptSchedule(
     rows,
     medianOverPlainMs: medians,
     plainVsPlainAbsMs: noise,
+    pooledP99: pooledP99,
   };
 }
 
