@@ -42,8 +42,22 @@ export class RunTally {
   readonly conns: { mode: Workload['connection']; opened: number; reused: number; retried: number };
   private readonly live = new LiveStats();
 
-  constructor(mode: Workload['connection']) {
+  /** Conversations or agentic sessions ended (a run by sessions). */
+  private sessionsEnded = 0;
+
+  /**
+   * `bySessions`: the run's unit is a conversation or an agentic session, whose requests are not
+   * known ahead (turns, or steps until the model stops calling tools): progress counts sessions.
+   */
+  constructor(
+    mode: Workload['connection'],
+    private readonly bySessions = false,
+  ) {
     this.conns = { mode, opened: 0, reused: 0, retried: 0 };
+  }
+
+  sessionEnded(): void {
+    this.sessionsEnded++;
   }
 
   /**
@@ -114,15 +128,20 @@ export class RunTally {
   progress(s: RunStanding): RunProgress {
     this.settleArrivals();
     const { c } = this;
-    const { phase, total, durationMs } = s;
+    const { phase, durationMs } = s;
     const elapsedMs = phase === 'warmup' || phase === 'test' ? 0 : Math.max(0, now() - s.t0);
-    const done = c.completed + c.failed;
+    // By sessions: the bar and the ETA follow the sessions ended; the requests have no total.
+    const sessions =
+      this.bySessions && s.total !== null ? { done: this.sessionsEnded, total: s.total } : null;
+    const total = this.bySessions ? null : s.total;
+    const done = sessions ? sessions.done : c.completed + c.failed;
+    const planned = sessions ? sessions.total : total;
     let fraction = 0;
     let etaMs: number | null = null;
     if (phase === 'done' || phase === 'cancelled') fraction = 1;
-    else if (total !== null) {
-      fraction = done / total;
-      if (done > 0) etaMs = Math.max(((total - done) * elapsedMs) / done, s.lastArrivalMs - elapsedMs);
+    else if (planned !== null) {
+      fraction = done / planned;
+      if (done > 0) etaMs = Math.max(((planned - done) * elapsedMs) / done, s.lastArrivalMs - elapsedMs);
       // A planned schedule (a trace replay) says how long the run takes before anything is done.
       else if (s.lastArrivalMs > 0 && phase === 'running') etaMs = Math.max(0, s.lastArrivalMs - elapsedMs);
     }
@@ -150,6 +169,7 @@ export class RunTally {
       warmupTotal: s.warmupTotal,
       outputTokens: c.outputTokens,
       ...(this.batch ? { batch: { ...this.batch } } : {}),
+      ...(sessions ? { sessions } : {}),
       fraction,
       etaMs,
       live: this.live.snapshot(),

@@ -99,7 +99,7 @@ class RunSession {
     setMaxListeners(0, this.signal);
     this.C = w.maxConcurrency ?? Infinity;
     this.pool = this.engine.createPool({ mode: w.connection, maxSockets: this.C });
-    this.tally = new RunTally(w.connection);
+    this.tally = new RunTally(w.connection, !!(w.sessions || w.tools?.agentic));
     this.texts = new OutputTexts(o.target.dialect);
     this.sink = new LineSink(this.header, {
       keepLines: o.keepLines,
@@ -287,7 +287,8 @@ class RunSession {
           fire: (d: Dispatch) => this.fire(d),
         };
         const session = w.tools?.agentic ? agenticTask : conversationTask;
-        tasks.push(session(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps));
+        const one = session(i, { at, arrivedMs, slots, haveSlot: closedLoop }, deps);
+        tasks.push(one.finally(() => this.tally.sessionEnded()));
         continue;
       }
       // Only that it ended is kept: a finished request's record (every event, its text) must not
@@ -303,7 +304,7 @@ class RunSession {
           origin: t0,
           ...(handedOver ? { startAt: t0 + arrivedMs, countLag: free } : {}),
           ...prepared,
-        }).then(ended),
+        }).then(() => undefined),
       );
     }
     await sleepUntil(lastHanded, signal); // running until the last arrival handed over is due
@@ -432,7 +433,7 @@ class RunSession {
       runId: this.runId,
       phase: this.phase,
       t0: this.t0,
-      total: this.w.sessions || this.w.tools?.agentic ? null : shareOf(this.o.shard, this.total), // sessions: requests = conversations × turns, not known ahead
+      total: shareOf(this.o.shard, this.total), // a run by sessions: sessions (run-tally.ts)
       durationMs: this.durationMs,
       lastArrivalMs: this.lastArrivalMs,
       warmupTotal: this.w.warmup,
@@ -458,8 +459,6 @@ class RunSession {
     await w?.close().catch(() => undefined); // no-op after finish(); closes on a thrown error
   }
 }
-
-function ended(): void {}
 
 export async function runWorkload(o: RunOptions): Promise<RunResult> {
   const session = await RunSession.open(o);

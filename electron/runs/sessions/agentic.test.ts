@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type SimServer } from '../../sim/index.ts';
 import { runAgainst } from '../../testing/runs.ts';
 import type { DialectId } from '../../../shared/dialects.ts';
+import { progressLine } from '../../../shared/runs/live/progress-text.ts';
 
 const LATENCY = 40;
 let sim: SimServer;
@@ -67,6 +68,23 @@ describe('agentic sessions against the simulator', () => {
     },
     60_000,
   );
+
+  it('progress counts sessions: the bar and the line follow the sessions ended, the requests have no total', async () => {
+    const r = await runAgainst(sim, { ...workload(), maxConcurrency: 1 }); // one session at a time
+    const running = r.progress.filter((p) => p.phase === 'running' || p.phase === 'draining');
+    expect(running.length).toBeGreaterThan(2);
+    for (const p of r.progress.filter((q) => q.phase !== 'test' && q.phase !== 'warmup')) {
+      expect(p.total).toBeNull();
+      expect(p.sessions!.total).toBe(3);
+      if (p.phase !== 'done') expect(p.fraction).toBeCloseTo(p.sessions!.done / 3, 9);
+    }
+    const dones = running.map((p) => p.sessions!.done);
+    expect(dones).toEqual([...dones].sort((a, b) => a - b)); // never goes back
+    expect(new Set(dones).size).toBeGreaterThan(1); // seen moving while the run went on
+    const last = r.progress.at(-1)!;
+    expect(last).toMatchObject({ phase: 'done', fraction: 1, sessions: { done: 3, total: 3 }, completed: 9 });
+    expect(progressLine(last)).toMatch(/^\[#{24}\] 100% · 9 done · 3\/3 sessions · 0 failed · 0 in flight · ETA /);
+  }, 60_000);
 
   it('a model that answers without calling ends every session after one step', async () => {
     const r = await runAgainst(never, workload());

@@ -49,8 +49,9 @@ const PHASE_LABEL: Record<string, string> = {
 export function phaseOf(live: LiveRun): string {
   if (live.finished) return live.finished.cancelled ? 'cancelled' : live.finished.error ? 'failed' : 'done';
   const p = live.progress;
-  // Every request has arrived, but some still wait for a slot: still running, not draining.
-  if (p?.phase === 'draining' && p.queued > 0) return 'running';
+  // Every request has arrived, but some still wait for a slot, or sessions still send their
+  // next steps: still running, not draining.
+  if (p?.phase === 'draining' && (p.queued > 0 || p.sessions)) return 'running';
   return p?.phase ?? 'starting';
 }
 
@@ -137,6 +138,7 @@ function progressText(p: RunProgress | null): string {
   if (p.phase === 'test') return 'sending one test request before the clock starts…';
   if (p.phase === 'warmup') return `warm-up ${p.warmupDone} / ${p.warmupTotal}`;
   const done = p.completed + p.failed;
+  if (p.sessions) return `${p.sessions.done} / ${p.sessions.total} sessions · ${done} requests`;
   if (p.total !== null) return `${done} / ${p.total} requests`;
   if (p.durationMs !== null)
     return `${(p.elapsedMs / 1000).toFixed(0)} / ${(p.durationMs / 1000).toFixed(0)} s · ${done} requests`;

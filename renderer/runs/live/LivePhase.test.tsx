@@ -36,4 +36,11 @@ describe('the live phase', () => {
     expect(progressLine(progress('draining', 167))).toMatch(/167 queued · ETA/);
     expect(progressLine(progress('draining', 0))).toMatch(/· draining/);
   });
+
+  it('a run by sessions stays "running" while its sessions send their next steps, with an ETA', () => {
+    const live = (p: RunProgress) => ({ progress: p, finished: null }) as unknown as LiveRun;
+    const p = { ...progress('draining', 0), total: null, sessions: { done: 4, total: 12 } };
+    expect(phaseOf(live(p))).toBe('running');
+    expect(progressLine(p)).toMatch(/100 done · 4\/12 sessions · 0 failed · 32 in flight · ETA 2s/);
+  });
 });

@@ -19,12 +19,14 @@ export function progressLine(p: RunProgress, width = 24): string {
   const parts = [
     `${bar} ${String(Math.round(p.fraction * 100)).padStart(3)}%`,
     `${p.completed + p.failed}${total} done`,
+    ...(p.sessions ? [`${p.sessions.done}/${p.sessions.total} sessions`] : []),
     `${p.failed} failed`,
     `${p.inFlight} in flight`,
   ];
   if (p.queued > 0) parts.push(`${p.queued} queued`);
-  // Draining: only in-flight requests are left (none waits for a slot any more).
-  parts.push(p.phase === 'draining' && p.queued === 0 ? 'draining' : `ETA ${dur(p.etaMs)}`);
+  // Draining: only in-flight requests are left (none waits for a slot any more). Sessions still
+  // send their next steps then: their ETA says more.
+  parts.push(p.phase === 'draining' && p.queued === 0 && !p.sessions ? 'draining' : `ETA ${dur(p.etaMs)}`);
   const ttft = p.live.ttft;
   const itl = p.live.itl;
   if (ttft) parts.push(`TTFT p50 ${ttft.p50.toFixed(1)} ms`);

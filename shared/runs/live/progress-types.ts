@@ -54,6 +54,11 @@ export interface RunProgress {
    * (embeddings' inputs, rerank documents) and input tokens so far. Present means no token stream.
    */
   batch?: { inputs: number; inputTokens: number };
+  /**
+   * A run of conversations or agentic sessions: sessions ended of those planned (`total` is then
+   * null: how many requests a session sends is not known ahead). Its `fraction` and ETA follow them.
+   */
+  sessions?: { done: number; total: number };
   /** 0…1. */
   fraction: number;
   etaMs: number | null;
