@@ -83,7 +83,9 @@ describe('agentic sessions against the simulator', () => {
     expect(new Set(dones).size).toBeGreaterThan(1); // seen moving while the run went on
     const last = r.progress.at(-1)!;
     expect(last).toMatchObject({ phase: 'done', fraction: 1, sessions: { done: 3, total: 3 }, completed: 9 });
-    expect(progressLine(last)).toMatch(/^\[#{24}\] 100% · 9 done · 3\/3 sessions · 0 failed · 0 in flight · ETA /);
+    expect(progressLine(last)).toMatch(
+      /^\[#{24}\] 100% · 9 done · 3\/3 sessions · 0 failed · 0 in flight · ETA /,
+    );
   }, 60_000);
 
   it('a model that answers without calling ends every session after one step', async () => {
