@@ -67,7 +67,9 @@ describe('tokenscope compare, model mixes', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
     expect(out).toContain('The workloads differ: model mix base=1, lora=1 vs base=1, lora=1, lora-new=1.');
-    const at = out.indexOf("By model (model mix: each model's requests alone)");
+    const at = out.indexOf(
+      "By model (model mix: each model's requests alone; throughput: its share of the run, no verdict)",
+    );
     expect(at).toBeGreaterThan(0);
     const section = out.slice(at).split('\n');
     const block = (name: string) => {

@@ -129,7 +129,7 @@ function compareText(
 function byModelHeading(m: ModelComparison): string {
   const none = m.noMix.map((i) => LETTERS[i]).join(', ');
   const more = m.more > 0 ? ` — ${m.more} more models not compared (at most ${m.models.length})` : '';
-  return `By model (model mix: each model's requests alone)${none ? ` — ${none}: no model mix` : ''}${more}`;
+  return `By model (model mix: each model's requests alone; throughput: its share of the run, no verdict)${none ? ` — ${none}: no model mix` : ''}${more}`;
 }
 
 export async function runCompare(

@@ -27,7 +27,8 @@ export function ByModelCompare({
           By model
         </h3>
         <span className="muted">
-          model mix · each model&apos;s requests alone · throughput over the whole run
+          model mix · each model&apos;s requests alone · throughput over the whole run, a share without a
+          verdict
           {noMix && ` · ${noMix}: no model mix`}
           {byModel.more > 0 && ` · ${byModel.more} more models not compared`}
         </span>

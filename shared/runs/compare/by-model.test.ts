@@ -89,6 +89,10 @@ describe('compareByModel', () => {
     const tput = rowsById(c.models[0]!.rows).get(modelRowId('fast', 'req-tput'))!;
     expect(tput.values).toEqual([40, 40]);
     expect(tput.ci[1]).not.toBeNull();
+    // A share of a run the models share (the other model's change moves it): no verdict on the model.
+    expect(tput.def.better).toBeNull();
+    expect(tput.verdict).toEqual([null, null]);
+    expect(rowsById(c.models[0]!.rows).get(modelRowId('fast', 'out-tput'))!.verdict).toEqual([null, null]);
   });
 
   it('lists a model only one run sent, with where it is missing, without a change or verdict', () => {

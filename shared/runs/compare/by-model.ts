@@ -2,7 +2,7 @@
  * A comparison by model: where compared runs spread their requests over a model mix (workload
  * `models`, summary.byModel), each model's numbers side by side — failure rate, request and output
  * throughput, TTFT, ITL and E2E p50 and p99 — with the same changes, 95 % intervals and verdicts as
- * the overall rows (compare.ts). A model's intervals resample that model's requests alone
+ * the overall rows (compare.ts), except throughput: a share of the run, without a verdict (BASE). A model's intervals resample that model's requests alone
  * (modelIntervals: the runs' outcomes carry their model), so a verdict on a model's p99 is as
  * honest as the run's: "too few requests" where its tail is thin. A model that only some runs
  * sent is listed, with the runs it is missing from, never dropped.
@@ -41,12 +41,18 @@ export interface ModelComparison {
   noMix: number[];
 }
 
-/** The overall rows (rows.ts ids) a model's rows mirror, with their samples: the intervals' keys. */
+/**
+ * The overall rows (rows.ts ids) a model's rows mirror, with their samples: the intervals' keys.
+ * A model's throughput is its requests over the whole run's time: a share of a run the models
+ * share. It moves when another model changes (a slower adapter holds the run's concurrency slots
+ * longer, so the others get fewer), so its change is shown, with its interval, but without a
+ * verdict on the model; its latencies carry the verdicts.
+ */
 const BASE: readonly {
   base: string;
   label: string;
   unit: CompareRowDef['unit'];
-  better: 'lower' | 'higher';
+  better: 'lower' | 'higher' | null;
   sample: SampleSpec;
   get: (r: ModelRow) => number | null;
 }[] = [
@@ -62,7 +68,7 @@ const BASE: readonly {
     base: 'req-tput',
     label: 'Request throughput',
     unit: 'req/s',
-    better: 'higher',
+    better: null, // a share of the run (see the note above BASE)
     sample: { metric: 'req_tput', stat: 'mean' },
     get: (r) => r.requestThroughput,
   },
@@ -70,7 +76,7 @@ const BASE: readonly {
     base: 'out-tput',
     label: 'Output token throughput',
     unit: 'tok/s',
-    better: 'higher',
+    better: null, // a share of the run (see the note above BASE)
     sample: { metric: 'out_tput', stat: 'mean' },
     get: (r) => r.outputThroughput,
   },
