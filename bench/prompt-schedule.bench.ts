@@ -38,6 +38,10 @@ const CASES: Record<string, string[]> = {
   'plain again': [],
 };
 
+/** The q-th percentile of `v` (null when empty). */
+const quantile = (v: number[], q: number): number | null =>
+  v.length ? percentileSorted(sortedCopy(v), q) : null;
+
 /** Arrivals scheduled before this (the run's first seconds, code not yet optimized) are the cold start. */
 const STEADY_AFTER_MS = 5000;
 
@@ -77,11 +81,10 @@ function runCase(bundle: string, url: string, extra: string[], requests: number,
       if (typeof o.lagMs !== 'number' || typeof o.scheduledMs !== 'number') continue;
       (o.scheduledMs >= STEADY_AFTER_MS ? steady : cold).push(o.lagMs);
     }
-    const p99 = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 99) : null);
     return {
       lagP99Ms: s.self_check?.scheduleLagP99Ms ?? null,
-      steadyLagP99Ms: p99(steady),
-      coldLagP99Ms: p99(cold),
+      steadyLagP99Ms: quantile(steady, 99),
+      coldLagP99Ms: quantile(cold, 99),
       mainEldP99Ms: s.self_check?.eventLoopDelayP99Ms ?? null,
       completed: s.completed ?? 0,
       lags: [...cold, ...steady],
@@ -147,7 +150,7 @@ export async function benchPromptSchedule(
     sim.stop();
   }
   // Per workload, the median over repeats of its difference to plain; and the control's spread.
-  const median = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 50) : null);
+  const median = (v: number[]): number | null => quantile(v, 50);
   const overOf = (name: string, key: 'overPlainMs' | 'steadyOverPlainMs'): number[] =>
     rows.filter((r) => r.workload === name && typeof r[key] === 'number').map((r) => r[key] as number);
   const medians = Object.fromEntries(
@@ -164,15 +167,14 @@ export async function benchPromptSchedule(
   const noise = overOf('plain again', 'overPlainMs').map(Math.abs);
   // Per workload, the p99 of every arrival of all its repeats together (repeats × requests lags):
   // steadier than a median of per-run p99s, each of which rests on its run's worst 1 %.
-  const p99Of = (v: number[]): number | null => (v.length ? percentileSorted(sortedCopy(v), 99) : null);
   const plainPooled = pooled.get('plain');
+  const plainAll = plainPooled ? quantile(plainPooled.all, 99) : null;
+  const plainSteady = plainPooled ? quantile(plainPooled.steady, 99) : null;
   const pooledP99 = Object.fromEntries(
     Object.keys(CASES).map((n) => {
       const p = pooled.get(n);
-      const all = p ? p99Of(p.all) : null;
-      const steady = p ? p99Of(p.steady) : null;
-      const plainAll = plainPooled ? p99Of(plainPooled.all) : null;
-      const plainSteady = plainPooled ? p99Of(plainPooled.steady) : null;
+      const all = p ? quantile(p.all, 99) : null;
+      const steady = p ? quantile(p.steady, 99) : null;
       const r3 = (v: number | null): number | null => (v === null ? null : Number(v.toFixed(3)));
       return [
         n,

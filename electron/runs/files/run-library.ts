@@ -118,7 +118,7 @@ export class RunLibrary {
     const running = this.runningKey();
     if (running) {
       const e = out.find((r) => r.key === running);
-      const header = this.runningHeader();
+      const header = e ? null : this.runningHeader();
       if (e) e.running = true;
       else if (header) out.push(entryOfStarted(running, header));
     }

@@ -2,9 +2,10 @@
  * A comparison by model: where compared runs spread their requests over a model mix (workload
  * `models`, summary.byModel), each model's numbers side by side — failure rate, request and output
  * throughput, TTFT, ITL and E2E p50 and p99 — with the same changes, 95 % intervals and verdicts as
- * the overall rows (compare.ts), except throughput: a share of the run, without a verdict (BASE). A model's intervals resample that model's requests alone
- * (modelIntervals: the runs' outcomes carry their model), so a verdict on a model's p99 is as
- * honest as the run's: "too few requests" where its tail is thin. A model that only some runs
+ * the overall rows (compare.ts), except throughput: a share of the run, without a verdict (BASE).
+ * A model's intervals resample that model's requests alone (modelIntervals: the runs' outcomes
+ * carry their model), so a verdict on a model's p99 is as honest as the run's: "too few requests"
+ * where its tail is thin. A model that only some runs
  * sent is listed, with the runs it is missing from, never dropped.
  */
 import { streamsTokens } from '../summary/batch.ts';
